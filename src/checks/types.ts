@@ -1,0 +1,62 @@
+import type { HotelApi, TargetApi } from '../api/types.js';
+import type { Exchange, ExchangeRecorder } from '../client/exchange.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Area, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
+import type { ClockDriver } from '../runner/clock-driver.js';
+import type { Receiver } from '../receiver/index.js';
+
+/** What a check needs from the target; the runner skips it, naming the reason, when a need is not met. */
+export type Need = 'clock-control' | 'second-agency' | 'receiver' | 'hotel' | 'failure-trigger' | 'closed-product' | 'open-product';
+
+/** A check's verdict with its evidence: a failed check is data, never an exception. */
+export interface CheckOutcome {
+  verdict: Verdict;
+  message: string;
+  /** Exchange ids that show the verdict. */
+  evidence?: string[];
+  details?: Record<string, unknown>;
+}
+
+/** Everything a check may use. */
+export interface CheckContext {
+  profile: Profile;
+  agencies: ResolvedAgency[];
+  /** The service as agency `index` (0 = primary) sees it. Every exchange is recorded. */
+  api(index?: number): TargetApi;
+  /** The hotel API as agency `index` sees it; undefined when the profile has none. */
+  hotel(index?: number): HotelApi | undefined;
+  clock: ClockDriver;
+  /** The harness's webhook receiver, when one is reachable by the target. */
+  receiver: Receiver | undefined;
+  recorder: ExchangeRecorder;
+  /** Every exchange recorded so far in this run (for checks that judge the whole run, e.g. the error envelope). */
+  exchanges(): readonly Exchange[];
+  timeline: { rateLimit(point: RateLimitPoint): void; webhook(point: WebhookPoint): void };
+  /** Progress and diagnostics. */
+  log(message: string): void;
+  /** Seed of this run (for anything random). */
+  seed: number;
+  /** A fresh unique token for idempotency keys, client references, webhook paths: never repeats across runs. */
+  unique(prefix: string): string;
+}
+
+/** One compliance check: its object is its documentation. */
+export interface Check {
+  /** Stable id, e.g. `RL-03`; unique across the registry. */
+  id: string;
+  title: string;
+  area: Area;
+  /** The SPEC.md clause it proves, e.g. `SPEC §8.3: the counting window is a rolling one minute`. */
+  clause: string;
+  needs: Need[];
+  /**
+   * Rate-limit buckets it fills on purpose (`<agency index>:read`, `<agency index>:write`);
+   * the runner never runs two checks with a common bucket at once, and resets or waits a window between them.
+   */
+  fills?: string[];
+  /** Target time it waits, roughly, in ms (to plan real-time runs). */
+  waitsMs?: (profile: Profile) => number;
+  /** Runs after every other check, scenario and property (it judges what the whole run saw). */
+  runsLast?: boolean;
+  run(ctx: CheckContext): Promise<CheckOutcome>;
+}

@@ -1,0 +1,9 @@
+import type { CommandModule } from 'yargs';
+
+/**
+ * Every CLI command. Each module keeps its options here and lazily imports
+ * its implementation in the handler, so `--help` stays fast.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const COMMANDS: CommandModule<any, any>[] = [
+];

@@ -1,0 +1,133 @@
+/**
+ * The mock's one clock: real time plus an offset that only moves forward.
+ *
+ * Everything time-dependent in the mock (quote expiry, rate windows, nonce and
+ * idempotency retention, webhook schedules) reads `now()`. Timers are kept
+ * here rather than in `setTimeout` so that moving the clock fires every due
+ * timer at once, in order, each told the instant it was due.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch, as this clock sees it. */
+  now(): number;
+}
+
+/** A timer callback; `dueAt` is the clock instant at which it was due. */
+export type TimerCallback = (dueAt: number) => void | Promise<void>;
+
+interface Timer {
+  id: number;
+  dueAt: number;
+  seq: number;
+  fn: TimerCallback;
+}
+
+/** A handle that cancels a scheduled timer. */
+export interface TimerHandle {
+  cancel(): void;
+}
+
+/** Real time plus a forward-only offset, with timers that moving the clock fires. */
+export class MockClock implements Clock {
+  private offsetMs = 0;
+  private timers: Timer[] = [];
+  private nextId = 1;
+  private seq = 0;
+  private realTimer: NodeJS.Timeout | undefined;
+  private firing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly realNow: () => number = Date.now) {}
+
+  now(): number {
+    return this.realNow() + this.offsetMs;
+  }
+
+  /** The offset added to real time, in milliseconds. */
+  get offset(): number {
+    return this.offsetMs;
+  }
+
+  /**
+   * Moves the clock forward by `ms` and fires, one after the other, every timer
+   * that has become due (including timers that due timers schedule, when they
+   * also fall due). Resolves once they have all run.
+   */
+  async advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock can only move forward, got ${ms} ms`);
+    this.offsetMs += ms;
+    await this.fireDue();
+  }
+
+  /** Schedules `fn` at clock instant `dueAt` (ms since epoch). */
+  at(dueAt: number, fn: TimerCallback): TimerHandle {
+    const timer: Timer = { id: this.nextId++, dueAt, seq: this.seq++, fn };
+    this.timers.push(timer);
+    this.timers.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
+    this.arm();
+    return { cancel: () => this.cancel(timer.id) };
+  }
+
+  /** Schedules `fn` `delayMs` after now. */
+  after(delayMs: number, fn: TimerCallback): TimerHandle {
+    return this.at(this.now() + delayMs, fn);
+  }
+
+  /** Number of timers still waiting. */
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  /** Drops every timer; used by reset. */
+  clearTimers(): void {
+    this.timers = [];
+    this.arm();
+  }
+
+  /** Waits until the timers that are firing now have finished. */
+  async idle(): Promise<void> {
+    await this.firing;
+  }
+
+  /** Stops the real-time trigger; no timer fires after this. */
+  close(): void {
+    this.closed = true;
+    this.timers = [];
+    if (this.realTimer) clearTimeout(this.realTimer);
+    this.realTimer = undefined;
+  }
+
+  private cancel(id: number): void {
+    this.timers = this.timers.filter((t) => t.id !== id);
+    this.arm();
+  }
+
+  private fireDue(): Promise<void> {
+    // Chained so that a real-time trigger and an advance never run timers concurrently.
+    const run = this.firing.then(async () => {
+      for (;;) {
+        const head = this.timers[0];
+        if (!head || head.dueAt > this.now()) break;
+        this.timers.shift();
+        try {
+          await head.fn(head.dueAt);
+        } catch {
+          // A timer's failure is its own business; the clock keeps going.
+        }
+      }
+      this.arm();
+    });
+    this.firing = run.catch(() => undefined);
+    return run;
+  }
+
+  private arm(): void {
+    if (this.realTimer) clearTimeout(this.realTimer);
+    this.realTimer = undefined;
+    if (this.closed) return;
+    const head = this.timers[0];
+    if (!head) return;
+    const delay = Math.max(0, Math.min(head.dueAt - this.now(), 2 ** 31 - 1));
+    this.realTimer = setTimeout(() => void this.fireDue(), delay);
+    this.realTimer.unref();
+  }
+}

@@ -1,0 +1,78 @@
+import type { Exchange } from '../client/exchange.js';
+
+/**
+ * The run result model: one serialisable object that every report writer
+ * renders. Runners return it; writers never compute verdicts.
+ */
+
+/** Verdict vocabulary shared by checks, scenarios, properties, gates and certificates. */
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
+
+/** Areas of the specification a check belongs to. */
+export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'scenarios' | 'properties' | 'load';
+
+/** One verdict of a check, scenario, property or gate. */
+export interface CaseResult {
+  /** Stable id, e.g. `RL-03`, `scenario:happy-flights`, `property:idempotency-model`. */
+  id: string;
+  kind: 'check' | 'scenario' | 'property' | 'gate';
+  title: string;
+  area: Area;
+  /** The SPEC.md clause it proves, e.g. `SPEC §8.3 rolling one-minute window`. */
+  clause: string;
+  verdict: Verdict;
+  /** One sentence saying why; for a FAIL, what was broken. */
+  message: string;
+  /** Ids of the exchanges (in `RunResult.exchanges`) that show the verdict. */
+  evidence: string[];
+  /** Extra structured facts (counts, expected vs actual, counterexamples, replay commands). */
+  details?: Record<string, unknown>;
+  startedAt: number;
+  durationMs: number;
+}
+
+/** One admitted or refused request, for the rate-limit timeline. */
+export interface RateLimitPoint {
+  /** Target clock ms since epoch. */
+  at: number;
+  agency: string;
+  bucket: string;
+  status: number;
+  limit?: number;
+  remaining?: number;
+  retryAfterS?: number;
+}
+
+/** One webhook attempt as the receiver saw it, for the webhook timeline. */
+export interface WebhookPoint {
+  at: number;
+  eventId: string;
+  attempt: number;
+  status: number;
+  scheme: 'service' | 'hotel';
+  check?: string;
+}
+
+/** The whole result of one run. */
+export interface RunResult {
+  schema: 'svc-harness/run@1';
+  runId: string;
+  command: string;
+  tool: { name: string; version: string; node: string };
+  target: { name: string; baseUrl: string; hotelBaseUrl: string | null; clock: 'mock-admin' | 'none'; embedded: boolean };
+  seed: number;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Counts by verdict over all cases. */
+  summary: Record<Verdict, number> & { total: number };
+  /** Overall verdict: FAIL when any case failed or errored. */
+  verdict: 'PASS' | 'FAIL';
+  cases: CaseResult[];
+  exchanges: Exchange[];
+  timelines: { rateLimit: RateLimitPoint[]; webhooks: WebhookPoint[] };
+  /** Load results, when the run was a load run (see src/load). */
+  load?: unknown;
+  /** Free notes shown at the top of reports (e.g. skipped areas and why). */
+  notes: string[];
+}
