@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   E_GATE_FAILED: { exit: 99, summary: 'performance gate failed' },
   /** A certificate failed verification. */
   E_CERTIFICATE_INVALID: { exit: 1, summary: 'certificate verification failed' },
+  /** Report files could not be written (folder not writable, disk full). */
+  E_REPORT_WRITE: { exit: 2, summary: 'reports could not be written' },
   /** A bug in the harness itself. */
   E_INTERNAL: { exit: 70, summary: 'internal error' },
 } as const satisfies Record<string, { exit: number; summary: string }>;

@@ -1,0 +1,99 @@
+import * as hdr from 'hdr-histogram-js';
+
+/** Highest latency tracked: one hour, in microseconds. */
+const HIGHEST_US = 3_600_000_000;
+
+/** Percentiles and counts of one histogram, in milliseconds. */
+export interface LatencySummary {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p99_9: number;
+  max: number;
+}
+
+/** The percentile spectrum: (percentile, value ms) pairs for charts. */
+export type Spectrum = Array<{ percentile: number; ms: number }>;
+
+/**
+ * An HDR histogram of latencies recorded in microseconds, 3 significant
+ * digits. Serialises to HDR's compressed base64 so that results of several
+ * load processes merge exactly (histograms added, never percentiles averaged).
+ */
+export class LatencyHistogram {
+  private readonly h: hdr.Histogram;
+
+  constructor() {
+    this.h = hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: HIGHEST_US,
+      numberOfSignificantValueDigits: 3,
+      bitBucketSize: 'packed',
+      useWebAssembly: false,
+    });
+  }
+
+  /** Records one latency in milliseconds (clamped into the trackable range). */
+  recordMs(ms: number): void {
+    const us = Math.min(HIGHEST_US, Math.max(1, Math.round(ms * 1000)));
+    this.h.recordValue(us);
+  }
+
+  /** Adds every value of `other` into this histogram. */
+  add(other: LatencyHistogram): void {
+    this.h.add(other.h);
+  }
+
+  get count(): number {
+    return this.h.totalCount;
+  }
+
+  /** Value at a percentile (0–100), in ms. */
+  percentileMs(p: number): number {
+    return this.h.totalCount === 0 ? 0 : this.h.getValueAtPercentile(p) / 1000;
+  }
+
+  summary(): LatencySummary {
+    const n = this.h.totalCount;
+    const at = (p: number) => this.percentileMs(p);
+    return {
+      count: n,
+      min: n === 0 ? 0 : this.h.minNonZeroValue / 1000,
+      mean: n === 0 ? 0 : this.h.mean / 1000,
+      p50: at(50),
+      p90: at(90),
+      p95: at(95),
+      p99: at(99),
+      p99_9: at(99.9),
+      max: n === 0 ? 0 : this.h.maxValue / 1000,
+    };
+  }
+
+  /** Percentile spectrum at log-spaced points (50, 75, 87.5, … up to 99.999 and 100). */
+  spectrum(): Spectrum {
+    if (this.h.totalCount === 0) return [];
+    const points: Spectrum = [];
+    for (let k = 1; k <= 17; k++) {
+      const p = 100 * (1 - 1 / 2 ** k);
+      points.push({ percentile: p, ms: this.percentileMs(p) });
+    }
+    points.push({ percentile: 100, ms: this.h.maxValue / 1000 });
+    return points;
+  }
+
+  /** HDR compressed base64 encoding. */
+  encode(): string {
+    return hdr.encodeIntoCompressedBase64(this.h);
+  }
+
+  /** Decodes an encoding made by `encode()`. */
+  static decode(encoded: string): LatencyHistogram {
+    const out = new LatencyHistogram();
+    if (encoded) out.h.add(hdr.decodeFromCompressedBase64(encoded, 'packed', false));
+    return out;
+  }
+}

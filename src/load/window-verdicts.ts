@@ -1,0 +1,115 @@
+/**
+ * Rate-limit verdicts from recorded admission times. A request's admission
+ * instant is unknown within [sentAt, receivedAt]; every verdict here only
+ * reports a violation that holds whatever those instants were.
+ */
+
+/** One request of one agency's bucket as a load run recorded it (ms, target clock). */
+export interface Admission {
+  sentAt: number;
+  receivedAt: number;
+  /** true when admitted (not 429). */
+  admitted: boolean;
+  /** Retry-After of a 429, seconds (undefined when missing). */
+  retryAfterS?: number;
+  /** Exchange or request id for evidence. */
+  ref?: string;
+}
+
+/** A proven breach of the limit: more than `limit` admitted within one window. */
+export interface OverAdmission {
+  windowStart: number;
+  admittedInWindow: number;
+  refs: string[];
+}
+
+/** A proven early refusal: a 429 while fewer than `limit - tolerance` could have been admitted in its window. */
+export interface EarlyRefusal {
+  at: number;
+  admittedAtMost: number;
+  ref?: string;
+}
+
+/** A 429 whose Retry-After is missing, or refuted by later admissions. */
+export interface RetryAfterFault {
+  at: number;
+  retryAfterS: number | undefined;
+  problem: 'missing' | 'too-long' | 'too-short';
+  ref?: string;
+}
+
+/**
+ * Finds windows that provably admitted more than `limit`: for each admitted
+ * request i (sorted by sentAt), the requests admitted with sentAt ≥ sentAt_i
+ * and receivedAt < sentAt_i + window all fell inside one window.
+ */
+export function findOverAdmissions(records: readonly Admission[], limit: number, windowMs: number): OverAdmission[] {
+  const admitted = records.filter((r) => r.admitted).sort((a, b) => a.sentAt - b.sentAt);
+  const out: OverAdmission[] = [];
+  let lastReported = -Infinity;
+  for (let i = 0; i < admitted.length; i++) {
+    const start = admitted[i]!.sentAt;
+    const end = start + windowMs;
+    const inside: Admission[] = [];
+    for (let j = i; j < admitted.length && admitted[j]!.sentAt < end; j++) {
+      if (admitted[j]!.receivedAt < end) inside.push(admitted[j]!);
+    }
+    if (inside.length > limit && start >= lastReported + windowMs) {
+      out.push({ windowStart: start, admittedInWindow: inside.length, refs: inside.slice(limit - 1, limit + 1).map((r) => r.ref ?? '') });
+      lastReported = start;
+    }
+  }
+  return out;
+}
+
+/**
+ * Finds 429s that are provably early: at most `admittedAtMost` requests could
+ * have been admitted in the window before it, and that is below `limit - tolerance`.
+ */
+export function findEarlyRefusals(records: readonly Admission[], limit: number, windowMs: number, tolerance = 1): EarlyRefusal[] {
+  const admitted = records.filter((r) => r.admitted);
+  const out: EarlyRefusal[] = [];
+  for (const r of records) {
+    if (r.admitted) continue;
+    // An admitted request could count in this refusal's window if it may have been admitted after receivedAt − window and before receivedAt.
+    const from = r.sentAt - windowMs;
+    const possible = admitted.filter((a) => a.receivedAt > from && a.sentAt <= r.receivedAt).length;
+    if (possible < limit - tolerance) out.push({ at: r.sentAt, admittedAtMost: possible, ref: r.ref });
+  }
+  return out;
+}
+
+/**
+ * Judges each 429's Retry-After against what followed. Retry-After is the
+ * ceiling of the wait, so the slot frees within the last second before the
+ * promised instant. Missing is a fault; a later request of the bucket admitted
+ * (response received) more than a second before the earliest promised instant
+ * refutes it as too long; a request sent at or after the latest promised
+ * instant and refused, with nothing admitted in between, shows it too short.
+ */
+export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterFault[] {
+  const sorted = [...records].sort((a, b) => a.sentAt - b.sentAt);
+  const out: RetryAfterFault[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const r = sorted[i]!;
+    if (r.admitted) continue;
+    if (r.retryAfterS === undefined || !Number.isFinite(r.retryAfterS) || r.retryAfterS < 1) {
+      out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'missing', ref: r.ref });
+      continue;
+    }
+    const earliestPromise = r.sentAt + r.retryAfterS * 1000;
+    const latestPromise = r.receivedAt + r.retryAfterS * 1000;
+    for (let j = i + 1; j < sorted.length; j++) {
+      const n = sorted[j]!;
+      if (n.admitted) {
+        if (n.receivedAt < earliestPromise - 1000) out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-long', ref: r.ref });
+        break;
+      }
+      if (n.sentAt >= latestPromise) {
+        out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-short', ref: r.ref });
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { MockClock } from '../../clock/mock-clock.js';
+import type { DefectSet } from '../defects/defect-set.js';
+import { ApiError } from '../domain/api-error.js';
+import { errorEnvelope, newRequestId } from '../http/envelope.js';
+import type { WebhookDelivery } from '../webhooks/delivery.js';
+import type { HotelAgency } from './hotel-agency.js';
+import { availability, decodeRateKey } from './hotel-rates.js';
+import { HotelStore } from './hotel-store.js';
+import { validateAvailability, validateHotelBooking, validateWebhookUrl } from './hotel-validation.js';
+import { HotelWebhookSender } from './hotel-webhook-sender.js';
+
+export type { HotelAgency } from './hotel-agency.js';
+
+/** Largest request body the hotel API reads (REFERENCE-API.md section 4). */
+export const HOTEL_BODY_LIMIT = 64 * 1024;
+
+/** The hotel API's routes, for telling 405 from 404. */
+const ROUTES: { pattern: RegExp; methods: string[] }[] = [
+  { pattern: /^\/hotels\/v1\/availability$/, methods: ['POST'] },
+  { pattern: /^\/hotels\/v1\/bookings$/, methods: ['POST'] },
+  { pattern: /^\/hotels\/v1\/bookings\/[^/]+$/, methods: ['DELETE'] },
+  { pattern: /^\/hotels\/v1\/webhook$/, methods: ['PUT'] },
+];
+
+/** Options of the hotel API app. */
+export interface HotelAppOptions {
+  clock: MockClock;
+  defects: DefectSet;
+  agencies: HotelAgency[];
+  /** Real time a receiver has to answer an event. @defaultValue 10000 */
+  webhookTimeoutMs?: number;
+}
+
+/** The partner hotel API of the mock, not yet listening. */
+export interface HotelApp {
+  /** The fastify app; the caller listens and closes it. */
+  app: FastifyInstance;
+  /** Every hotel event delivery attempt since the last reset. */
+  deliveries(): WebhookDelivery[];
+  /** Back to the fixture: webhook URLs from it, bookings and the log cleared. */
+  reset(): void;
+  /** Resolves when no event delivery is in flight. */
+  idle(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    hotelAgency?: HotelAgency;
+  }
+}
+
+function parseJson(body: unknown): unknown {
+  const raw = Buffer.isBuffer(body) ? body.toString('utf8') : '';
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'request body is not valid JSON');
+  }
+}
+
+function agencyOf(request: FastifyRequest): HotelAgency {
+  // Set by the authentication hook, which runs before every handler.
+  if (!request.hotelAgency) throw new ApiError(401, 'UNAUTHENTICATED', 'missing or unknown X-API-Key');
+  return request.hotelAgency;
+}
+
+function sendError(reply: FastifyReply, request: FastifyRequest, err: ApiError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply
+    .code(err.status)
+    .header('x-request-id', request.id)
+    .type('application/json')
+    .send(errorEnvelope(err.code, err.message, err.details, request.id));
+}
+
+/** Maps what fastify itself refuses (body too large, broken framing) onto the envelope's codes. */
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.statusCode === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${HOTEL_BODY_LIMIT} bytes`, { limit: HOTEL_BODY_LIMIT });
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(e.statusCode, 'BAD_REQUEST', e.message ?? 'bad request', {});
+  }
+  return new ApiError(500, 'INTERNAL_ERROR', 'internal error', {});
+}
+
+/**
+ * Builds the partner hotel API (REFERENCE-API.md section 10): X-API-Key
+ * authentication, availability, bookings, cancellations, a webhook endpoint,
+ * and one-attempt signed events.
+ */
+export function createHotelApp(options: HotelAppOptions): HotelApp {
+  const { clock, defects } = options;
+  const store = new HotelStore(options.agencies);
+  const sender = new HotelWebhookSender(clock, defects, options.webhookTimeoutMs);
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: HOTEL_BODY_LIMIT,
+    genReqId: () => newRequestId(),
+    requestIdHeader: false,
+    exposeHeadRoutes: false,
+    routerOptions: { maxParamLength: 1000 },
+    return503OnClosing: false,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const header = request.headers['x-api-key'];
+    const key = typeof header === 'string' ? header : undefined;
+    let agency = key !== undefined ? store.agencyByKey(key) : undefined;
+    if (!agency && defects.has('hotel-key-unchecked')) agency = store.firstAgency();
+    if (!agency) throw new ApiError(401, 'UNAUTHENTICATED', key === undefined ? 'X-API-Key header is missing' : 'X-API-Key is not valid');
+    request.hotelAgency = agency;
+  });
+
+  app.setErrorHandler((err, request, reply) => sendError(reply, request, toApiError(err)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const route = ROUTES.find((r) => r.pattern.test(path));
+    if (route && !route.methods.includes(request.method)) {
+      reply.header('allow', route.methods.join(', '));
+      return sendError(reply, request, new ApiError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { allow: route.methods }));
+    }
+    return sendError(reply, request, new ApiError(404, 'NOT_FOUND', `no route ${request.method} ${path}`, {}));
+  });
+
+  app.post('/hotels/v1/availability', async (request) => {
+    const agency = agencyOf(request);
+    const criteria = validateAvailability(parseJson(request.body));
+    return { hotels: availability(criteria, agency.currency, agency.hotelApiKey) };
+  });
+
+  app.post('/hotels/v1/bookings', async (request, reply) => {
+    const agency = agencyOf(request);
+    const input = validateHotelBooking(parseJson(request.body));
+    const claim = decodeRateKey(input.rate_key, agency.hotelApiKey);
+    if (!claim) throw new ApiError(404, 'NOT_FOUND', 'unknown rate_key', { field: 'rate_key' });
+    const booking = store.book(agency.agencyId, claim.net, claim.hotel_code, input.client_reference);
+    sender.send({
+      url: store.webhookUrl(agency.agencyId),
+      secret: agency.hotelWebhookSecret,
+      type: 'hotel.booking.confirmed',
+      data: { reference: booking.reference, status: booking.status, net: booking.net, hotel_code: booking.hotel_code, client_reference: booking.client_reference },
+    });
+    return reply.code(201).send({ reference: booking.reference, status: booking.status, net: booking.net });
+  });
+
+  app.delete<{ Params: { reference: string } }>('/hotels/v1/bookings/:reference', async (request) => {
+    const agency = agencyOf(request);
+    const booking = store.cancel(agency.agencyId, request.params.reference);
+    sender.send({
+      url: store.webhookUrl(agency.agencyId),
+      secret: agency.hotelWebhookSecret,
+      type: 'hotel.booking.cancelled',
+      data: { reference: booking.reference, status: booking.status, net: booking.net, hotel_code: booking.hotel_code, client_reference: booking.client_reference },
+    });
+    return { reference: booking.reference, status: booking.status };
+  });
+
+  app.put('/hotels/v1/webhook', async (request) => {
+    const agency = agencyOf(request);
+    const url = validateWebhookUrl(parseJson(request.body));
+    store.setWebhookUrl(agency.agencyId, url);
+    return { url, secret: agency.hotelWebhookSecret };
+  });
+
+  return {
+    app,
+    deliveries: () => sender.deliveries(),
+    reset: () => {
+      store.reset();
+      sender.reset();
+    },
+    idle: () => sender.idle(),
+  };
+}

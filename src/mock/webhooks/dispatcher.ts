@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import type { MockClock, TimerHandle } from '../../clock/mock-clock.js';
+import type { DefectSet } from '../defects/defect-set.js';
+import { serviceWebhookHeaders, WEBHOOK_SECRET_PREFIX } from '../../webhook/service-signature.js';
+import type { WebhookDelivery } from './delivery.js';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, InFlight, postWebhook, rfc3339 } from './post-webhook.js';
+
+/** Options of the service's webhook dispatcher. */
+export interface WebhookDispatcherOptions {
+  clock: MockClock;
+  defects: DefectSet;
+  /** Delay before attempt 2, in clock ms. */
+  baseMs: number;
+  /** Attempt 3 comes `baseMs × factor` after attempt 2. */
+  factor: number;
+  /**
+   * Real time a receiver has to answer with a 2xx.
+   * @defaultValue 10000
+   */
+  timeoutMs?: number;
+}
+
+/** One event to send to an agency's endpoint. */
+export interface EmitInput {
+  agencyId: string;
+  /** The agency's endpoint; null or absent means nothing is sent. */
+  url: string | null | undefined;
+  /** `whsec_` secret of the agency. */
+  webhookSecret: string;
+  /** e.g. `booking.confirmed`. */
+  type: string;
+  /** e.g. `{booking: {...}}` or `{cancellation: {...}}`. */
+  data: Record<string, unknown>;
+}
+
+interface PendingEvent {
+  id: string;
+  type: string;
+  url: string;
+  secret: string;
+  body: Buffer;
+}
+
+/** Most attempts a service event gets (REFERENCE-API.md section 9). */
+const MAX_ATTEMPTS = 3;
+
+/** A fresh event id. */
+function newEventId(): string {
+  return `evt_${randomBytes(12).toString('base64url')}`;
+}
+
+/**
+ * Sends the service's outbound webhooks (REFERENCE-API.md section 9): signed
+ * Standard-Webhooks style, at most three attempts, retries scheduled on the
+ * mock clock so that moving the clock makes due attempts, each stamped with
+ * the instant it was due.
+ */
+export class WebhookDispatcher {
+  private readonly clock: MockClock;
+  private readonly defects: DefectSet;
+  private readonly baseMs: number;
+  private readonly factor: number;
+  private readonly timeoutMs: number;
+  private readonly inFlight = new InFlight();
+  private readonly retries = new Map<number, TimerHandle>();
+  private nextRetryId = 1;
+  private log: WebhookDelivery[] = [];
+  // Bumped by reset(), so attempts still in flight from before it leave no trace.
+  private generation = 0;
+
+  constructor(options: WebhookDispatcherOptions) {
+    this.clock = options.clock;
+    this.defects = options.defects;
+    this.baseMs = options.baseMs;
+    this.factor = options.factor;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  }
+
+  /**
+   * Builds an event and starts its first attempt at once (not awaited).
+   * Returns the event id, or undefined (and sends nothing) when `url` is null.
+   */
+  emit(input: EmitInput): string | undefined {
+    if (input.url === null || input.url === undefined || input.url === '') return undefined;
+    const now = this.clock.now();
+    const id = newEventId();
+    const event = { id, type: input.type, created_at: rfc3339(now), agency_id: input.agencyId, data: input.data };
+    const pending: PendingEvent = {
+      id,
+      type: input.type,
+      url: input.url,
+      secret: input.webhookSecret,
+      body: Buffer.from(JSON.stringify(event), 'utf8'),
+    };
+    this.inFlight.track(this.attempt(pending, 1, now, this.generation));
+    return id;
+  }
+
+  /** Every attempt made since the last reset, in the order they finished. */
+  deliveries(): WebhookDelivery[] {
+    return this.log.map((d) => ({ ...d }));
+  }
+
+  /** Resolves when no attempt is in flight. */
+  idle(): Promise<void> {
+    return this.inFlight.idle();
+  }
+
+  /** Drops pending retries and the delivery log; the clock's other timers are left alone. */
+  reset(): void {
+    this.generation += 1;
+    for (const handle of this.retries.values()) handle.cancel();
+    this.retries.clear();
+    this.log = [];
+  }
+
+  private maxAttempts(): number {
+    if (this.defects.has('webhook-no-retry')) return 1;
+    if (this.defects.has('webhook-extra-retry')) return MAX_ATTEMPTS + 1;
+    return MAX_ATTEMPTS;
+  }
+
+  /** Delay between the failure of attempt `n` and attempt `n + 1`. */
+  private gapAfter(n: number): number {
+    if (this.defects.has('webhook-constant-backoff')) return this.baseMs;
+    return this.baseMs * this.factor ** (n - 1);
+  }
+
+  private async attempt(event: PendingEvent, n: number, stampMs: number, generation: number): Promise<void> {
+    const id = this.defects.has('webhook-new-id') && n > 1 ? newEventId() : event.id;
+    const secret = this.defects.has('webhook-bad-signature')
+      ? // The wrong key: the secret's text bytes instead of its base64-decoded bytes.
+        WEBHOOK_SECRET_PREFIX + Buffer.from(event.secret, 'utf8').toString('base64')
+      : event.secret;
+    let status: number | null;
+    try {
+      const headers = serviceWebhookHeaders({ id, timestamp: Math.floor(stampMs / 1000), attempt: n, body: event.body, secret });
+      status = await postWebhook(event.url, headers, event.body, this.timeoutMs);
+    } catch {
+      // An unusable secret cannot sign; the attempt counts as failed.
+      status = null;
+    }
+    if (generation !== this.generation) return;
+    this.log.push({ event_id: id, type: event.type, attempt: n, url: event.url, status, at_ms: stampMs });
+    const delivered = status !== null && status >= 200 && status < 300;
+    if (delivered || n >= this.maxAttempts()) return;
+    // The next attempt is due a fixed gap after this one's stamp, so schedules do not depend on real latency.
+    const retryId = this.nextRetryId++;
+    const handle = this.clock.at(stampMs + this.gapAfter(n), (dueAt) => {
+      this.retries.delete(retryId);
+      if (generation !== this.generation) return;
+      const run = this.attempt(event, n + 1, dueAt, generation);
+      this.inFlight.track(run);
+      return run;
+    });
+    this.retries.set(retryId, handle);
+  }
+}

@@ -1,0 +1,3 @@
+/** The harness's webhook receiver. */
+export * from './receiver.js';
+export * from './response-plan.js';

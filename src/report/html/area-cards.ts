@@ -1,0 +1,25 @@
+import type { RunResult } from '../model.js';
+import { html } from '../_internal/escape.js';
+import { groupByArea, worstVerdict } from '../_internal/order.js';
+import { verdictBar } from './banner.js';
+
+/** One tile per area: pass count, a verdict bar, and the clauses it covered. */
+export function renderAreaCards(result: RunResult): string {
+  const tiles = groupByArea(result.cases).map((g) => {
+    const total = g.cases.length;
+    const worst = worstVerdict(g.counts);
+    const problems = (['FAIL', 'ERROR', 'WARN', 'SKIP'] as const)
+      .filter((v) => g.counts[v] > 0)
+      .map((v) => `${g.counts[v]} ${v}`)
+      .join(' · ');
+    const clauses = [...new Set(g.cases.map((c) => c.clause))];
+    return `<div class="area w-${worst.toLowerCase()}">
+<div class="area-head"><span class="area-name">${html(g.area)}</span><span class="area-score"><b>${g.counts.PASS}</b>/${total} passed</span></div>
+${verdictBar(g.counts, total)}
+${problems ? `<div class="area-score" style="margin-bottom:6px">${html(problems)}</div>` : ''}
+<ul>${clauses.map((c) => `<li title="${html(c)}">${html(c)}</li>`).join('')}</ul>
+</div>`;
+  });
+  if (tiles.length === 0) return '<p class="muted">No cases ran.</p>';
+  return `<div class="areas">${tiles.join('\n')}</div>`;
+}

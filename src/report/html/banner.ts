@@ -1,0 +1,42 @@
+import type { RunResult, Verdict } from '../model.js';
+import { html } from '../_internal/escape.js';
+import { humanDuration } from '../_internal/evidence.js';
+import { VERDICT_ORDER } from '../_internal/order.js';
+import { VERDICT_COLOUR } from './palette.js';
+
+const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 'Errors', WARN: 'Warnings', SKIP: 'Skipped' };
+
+/** A stacked bar of verdict counts. */
+export function verdictBar(counts: Record<Verdict, number>, total: number): string {
+  if (total <= 0) return '<div class="bar"></div>';
+  const parts = VERDICT_ORDER.filter((v) => (counts[v] ?? 0) > 0)
+    .map((v) => `<i style="width:${((counts[v] / total) * 100).toFixed(2)}%;background:${VERDICT_COLOUR[v]}" title="${html(`${counts[v]} ${v}`)}"></i>`);
+  return `<div class="bar">${parts.join('')}</div>`;
+}
+
+/** The top banner: the run's verdict in one look, counts, and what was tested. */
+export function renderBanner(result: RunResult): string {
+  const pass = result.verdict === 'PASS';
+  const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
+  const sub = pass ? `${result.summary.PASS} of ${result.summary.total} passed` : `${failing} of ${result.summary.total} failing`;
+  const counts = (['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'] as const)
+    .map((v) => `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`)
+    .join('');
+  const t = result.target;
+  return `<section class="banner">
+<div class="verdict verdict-${pass ? 'pass' : 'fail'}"><strong>${pass ? 'PASS' : 'FAIL'}</strong><span>${html(sub)}</span></div>
+<div class="run">
+<h1>${html(t.name)} <span class="muted">· run ${html(result.runId)}</span></h1>
+<div class="meta">
+<span>Target <b>${html(t.baseUrl)}</b>${t.embedded ? ' (embedded mock)' : ''}</span>
+<span>Clock <b>${html(t.clock)}</b></span>
+<span>Seed <b>${html(result.seed)}</b></span>
+<span>Started <b>${html(result.startedAt)}</b></span>
+<span>Duration <b>${html(humanDuration(result.durationMs))}</b></span>
+</div>
+<div class="counts">${counts}<div class="count"><b>${result.summary.total}</b><span>Total</span></div></div>
+${verdictBar(result.summary, result.summary.total)}
+</div>
+</section>
+${result.notes.length > 0 ? `<ul class="notes">${result.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
+}

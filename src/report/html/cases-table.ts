@@ -1,0 +1,48 @@
+import type { Exchange } from '../../client/exchange.js';
+import type { RunResult, Verdict } from '../model.js';
+import { html } from '../_internal/escape.js';
+import { isFailing, urgentFirst } from '../_internal/order.js';
+import { renderCaseEvidence } from './evidence.js';
+import { verdictBadge } from './palette.js';
+
+const FILTERS: [string, string, (v: Verdict) => boolean][] = [
+  ['all', 'All', () => true],
+  ['failing', 'Failing', isFailing],
+  ['WARN', 'Warnings', (v) => v === 'WARN'],
+  ['SKIP', 'Skipped', (v) => v === 'SKIP'],
+  ['PASS', 'Passed', (v) => v === 'PASS'],
+];
+
+/** Every case, failures first, with filters by verdict and evidence on demand. */
+export function renderCasesTable(result: RunResult, index: Map<string, Exchange>): string {
+  const buttons = FILTERS.map(([key, label, match]) => {
+    const n = result.cases.filter((c) => match(c.verdict)).length;
+    return `<button type="button" data-filter="${html(key)}" aria-pressed="${key === 'all'}">${html(label)} <span class="muted">${n}</span></button>`;
+  }).join('');
+  const rows = urgentFirst(result.cases).map((c) => {
+    const cls = isFailing(c.verdict) ? 'failing' : '';
+    const evidence = renderCaseEvidence(c, index);
+    const main = `<tr data-verdict="${html(c.verdict)}" class="case ${cls}${evidence ? ' has-ev' : ''}">
+<td>${verdictBadge(c.verdict)}</td>
+<td><span class="case-id">${html(c.id)}</span><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
+<td>${html(c.area)}</td>
+<td>${html(c.title)}</td>
+<td>${html(c.clause)}</td>
+<td class="msg">${html(c.message)}</td>
+</tr>`;
+    // Evidence sits in its own full-width row so exchanges get the page's width, not one column's.
+    return evidence ? `${main}\n<tr data-verdict="${html(c.verdict)}" class="ev ${cls}"><td></td><td colspan="5">${evidence}</td></tr>` : main;
+  });
+  return `<div class="toolbar">${buttons}<span class="spacer"></span><button type="button" id="toggle-evidence">Expand all evidence</button></div>
+<table class="cases">
+<colgroup><col class="c-v"><col class="c-id"><col class="c-area"><col class="c-title"><col class="c-clause"><col></colgroup>
+<thead><tr><th>Verdict</th><th>Case</th><th>Area</th><th>Title</th><th>Clause</th><th>Message</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+}
+
+function humanMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,75 @@
+/** The page's only stylesheet, inlined; system fonts only, so nothing is fetched. */
+export const STYLES = `
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#f6f8fa;--card:#fff;
+--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--warn:#b35900;--skip:#6e7781;
+--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1320px;margin:0 auto;padding:24px}
+h2{font-size:18px;margin:32px 0 12px}
+h3{font-size:14px;margin:0 0 8px}
+code,pre{font-family:var(--mono);font-size:12px}
+.muted{color:var(--muted)}
+.banner{display:flex;align-items:stretch;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
+.verdict{display:flex;flex-direction:column;justify-content:center;align-items:center;min-width:220px;padding:20px 28px;color:#fff}
+.verdict-pass{background:var(--pass)}.verdict-fail{background:var(--fail)}
+.verdict strong{font-size:56px;line-height:1;letter-spacing:2px}
+.verdict span{margin-top:6px;font-size:13px;opacity:.9}
+.run{flex:1;padding:18px 24px}
+.run h1{font-size:20px;margin:0 0 4px}
+.meta{display:flex;flex-wrap:wrap;gap:4px 20px;color:var(--muted);font-size:13px}
+.meta b{color:var(--fg);font-weight:600}
+.counts{display:flex;gap:10px;margin-top:14px;flex-wrap:wrap}
+.count{min-width:92px;padding:6px 12px;border-radius:8px;background:var(--bg);border:1px solid var(--line)}
+.count b{display:block;font-size:22px;line-height:1.2}
+.count span{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.5px}
+.count.zero{opacity:.45}
+.c-pass b{color:var(--pass)}.c-fail b{color:var(--fail)}.c-error b{color:var(--error)}.c-warn b{color:var(--warn)}.c-skip b{color:var(--skip)}
+.bar{display:flex;height:8px;border-radius:4px;overflow:hidden;background:var(--line);margin-top:12px}
+.bar i{display:block;height:100%}
+.notes{margin:16px 0 0;padding:12px 16px 12px 36px;background:#fff8c5;border:1px solid #e8d27a;border-radius:8px}
+.areas{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:12px}
+.area{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--pass);border-radius:8px;padding:12px 14px}
+.area.w-fail{border-left-color:var(--fail)}.area.w-error{border-left-color:var(--error)}.area.w-warn{border-left-color:var(--warn)}.area.w-skip{border-left-color:var(--skip)}
+.area-head{display:flex;justify-content:space-between;align-items:baseline}
+.area-name{font-weight:600;font-size:15px;text-transform:capitalize}
+.area-score{font-size:13px;color:var(--muted)}
+.area-score b{color:var(--fg)}
+.area .bar{height:6px;margin:8px 0}
+.area ul{margin:0;padding:0;list-style:none;font-size:12px;color:var(--muted)}
+.area li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
+.chart svg{width:100%;height:auto;display:block}
+.legend{display:flex;gap:14px;font-size:12px;color:var(--muted);margin-top:4px;flex-wrap:wrap}
+.legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:5px;vertical-align:-1px}
+.legend i.line{border-radius:0;height:2px;width:14px;vertical-align:3px}
+svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;font-size:11px;fill:#59636e}
+.toolbar{display:flex;gap:6px;align-items:center;margin-bottom:10px;flex-wrap:wrap}
+.toolbar button{font:inherit;font-size:13px;padding:4px 12px;border:1px solid var(--line);border-radius:16px;background:var(--card);cursor:pointer}
+.toolbar button[aria-pressed=true]{background:var(--fg);color:#fff;border-color:var(--fg)}
+.toolbar .spacer{flex:1}
+table.cases{width:100%;border-collapse:collapse;table-layout:fixed;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
+.cases th{text-align:left;font-size:12px;text-transform:uppercase;letter-spacing:.5px;color:var(--muted);background:var(--bg);padding:8px 10px;border-bottom:1px solid var(--line)}
+.cases td{padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
+.cases td.msg{overflow-wrap:anywhere}
+.cases tr.failing td{background:#fff5f5}
+.cases tr.has-ev td{border-bottom:0;padding-bottom:2px}
+.cases tr.ev td{padding-top:0}
+.cases col.c-v{width:86px}.cases col.c-id{width:200px}.cases col.c-area{width:112px}.cases col.c-clause{width:220px}.cases col.c-title{width:24%}
+.case-id{font-family:var(--mono);font-size:12px;font-weight:600}
+.badge{display:inline-block;white-space:nowrap;min-width:52px;text-align:center;padding:1px 8px;border-radius:10px;font-size:11px;font-weight:700;color:#fff;letter-spacing:.5px}
+.badge-pass{background:var(--pass)}.badge-fail{background:var(--fail)}.badge-error{background:var(--error)}.badge-warn{background:var(--warn)}.badge-skip{background:var(--skip)}
+details.evidence{margin:0}
+details.evidence summary{cursor:pointer;color:#0969da;font-size:12px}
+.exchange{margin-top:8px;border:1px solid var(--line);border-radius:6px;overflow:hidden}
+.exchange-head{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:baseline;word-break:break-all;padding:6px 10px;background:var(--bg);border-bottom:1px solid var(--line);font-family:var(--mono);font-size:12px}
+.exchange-head .status{font-weight:700}
+.exchange-head .label{color:var(--muted);margin-left:auto;word-break:normal}
+.exchange pre{margin:0;padding:8px 10px;max-height:320px;overflow:auto;white-space:pre-wrap;word-break:break-all;background:#fff}
+.exchange h4{margin:0;padding:6px 10px 0;font-size:11px;text-transform:uppercase;color:var(--muted);letter-spacing:.5px}
+.trunc{color:var(--warn);font-size:11px;padding:0 10px 6px}
+.case-details{margin-top:8px}
+footer{margin:32px 0 8px;color:var(--muted);font-size:12px}
+.hidden{display:none}
+`;

@@ -1,0 +1,37 @@
+import type { RunResult } from './model.js';
+import { html } from './_internal/escape.js';
+import { exchangeIndex } from './_internal/evidence.js';
+import { renderAreaCards } from './html/area-cards.js';
+import { renderBanner } from './html/banner.js';
+import { renderCasesTable } from './html/cases-table.js';
+import { renderLayout } from './html/layout.js';
+import { renderLoadSection } from './html/load-section.js';
+import { renderRateLimitTimeline } from './html/rate-limit-chart.js';
+import { renderWebhookTimeline } from './html/webhook-chart.js';
+
+/**
+ * Renders `report.html`: one self-contained page (inline CSS, JS and SVG,
+ * nothing fetched) with the verdict banner, area tiles, rate-limit and
+ * webhook timelines, and every case with its evidence on demand.
+ */
+export function renderHtml(result: RunResult): string {
+  const index = exchangeIndex(result);
+  const sections = [
+    renderBanner(result),
+    section('areas', 'Verdicts by area', renderAreaCards(result)),
+    section('cases', 'All cases', renderCasesTable(result, index)),
+  ];
+  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
+  if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
+  if (result.load !== undefined) {
+    // Extension point: load charts come from html/load-section.ts; an empty answer leaves the section out.
+    const load = renderLoadSection(result.load);
+    if (load !== '') sections.push(section('load', 'Load', load));
+  }
+  sections.push(`<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`);
+  return renderLayout(`${result.verdict} · ${result.target.name} · ${result.runId}`, sections.join('\n'));
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${html(id)}"><h2>${html(title)}</h2>\n${body}\n</section>`;
+}

@@ -1,0 +1,98 @@
+import type { CaseResult, RunResult } from './model.js';
+import { cdata, xmlAttr } from './_internal/escape.js';
+import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
+import { groupByArea } from './_internal/order.js';
+import type { Exchange } from '../client/exchange.js';
+
+/** Prefix of every testcase classname, so CI groups the harness's cases together. */
+export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
+
+/**
+ * Renders `junit.xml` in the dialect Jenkins, GitLab and GitHub test
+ * reporters read: one `<testsuite>` per area, one `<testcase>` per case.
+ * FAIL becomes `<failure>`, ERROR `<error>`, SKIP `<skipped>`; WARN passes
+ * with its note in `<system-out>`.
+ */
+export function renderJunit(result: RunResult): string {
+  const index = exchangeIndex(result);
+  const groups = groupByArea(result.cases);
+  const total = tally(result.cases);
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(
+    `<testsuites name="${xmlAttr(`svc-harness ${result.runId}`)}" tests="${total.tests}" failures="${total.failures}" ` +
+      `errors="${total.errors}" skipped="${total.skipped}" time="${seconds(result.durationMs)}" timestamp="${xmlAttr(junitTimestamp(Date.parse(result.startedAt)))}">`,
+  );
+  for (const g of groups) {
+    const t = tally(g.cases);
+    const start = Math.min(...g.cases.map((c) => c.startedAt));
+    out.push(
+      `  <testsuite name="${xmlAttr(`${JUNIT_CLASSNAME_PREFIX}.${g.area}`)}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" ` +
+        `skipped="${t.skipped}" time="${seconds(t.timeMs)}" timestamp="${xmlAttr(junitTimestamp(start))}">`,
+    );
+    out.push('    <properties>');
+    for (const [name, value] of suiteProperties(result)) {
+      out.push(`      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`);
+    }
+    out.push('    </properties>');
+    for (const c of g.cases) out.push(...testcase(c, index));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
+  const open = `    <testcase classname="${xmlAttr(`${JUNIT_CLASSNAME_PREFIX}.${c.area}`)}" name="${xmlAttr(`${c.id} ${c.title}`)}" time="${seconds(c.durationMs)}"`;
+  switch (c.verdict) {
+    case 'PASS':
+      return [`${open}/>`];
+    case 'WARN':
+      return [open + '>', `      <system-out>${cdata(`WARN: ${c.message}\n${caseText(c, index)}`)}</system-out>`, '    </testcase>'];
+    case 'SKIP':
+      return [open + '>', `      <skipped message="${xmlAttr(c.message)}"/>`, '    </testcase>'];
+    case 'FAIL':
+      return [open + '>', `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`, '    </testcase>'];
+    case 'ERROR':
+      return [open + '>', `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.ERROR`)}">${cdata(caseText(c, index))}</error>`, '    </testcase>'];
+    default:
+      // An unknown verdict from a newer producer: report it rather than pass it silently.
+      return [open + '>', `      <error message="${xmlAttr(`unknown verdict ${String(c.verdict)}: ${c.message}`)}" type="unknown"/>`, '    </testcase>'];
+  }
+}
+
+function caseText(c: CaseResult, index: Map<string, Exchange>): string {
+  const lines = [c.message, `Clause: ${c.clause}`];
+  const replay = replayOf(c);
+  if (replay) lines.push(`Replay: ${replay}`);
+  const evidence = evidenceLines(c, index);
+  if (evidence.length > 0) lines.push('Evidence:', ...evidence.map((l) => `  ${l}`));
+  return lines.join('\n');
+}
+
+function suiteProperties(result: RunResult): [string, string][] {
+  return [
+    ['runId', result.runId],
+    ['seed', String(result.seed)],
+    ['target', `${result.target.name} ${result.target.baseUrl}`],
+    ['tool', `${result.tool.name} ${result.tool.version}`],
+  ];
+}
+
+interface Tally { tests: number; failures: number; errors: number; skipped: number; timeMs: number }
+
+function tally(cases: readonly CaseResult[]): Tally {
+  const t: Tally = { tests: cases.length, failures: 0, errors: 0, skipped: 0, timeMs: 0 };
+  for (const c of cases) {
+    if (c.verdict === 'FAIL') t.failures += 1;
+    else if (c.verdict === 'SKIP') t.skipped += 1;
+    else if (c.verdict !== 'PASS' && c.verdict !== 'WARN') t.errors += 1;
+    t.timeMs += Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs) : 0;
+  }
+  return t;
+}
+
+/** The JUnit schema's timestamp: ISO 8601 without zone or fraction (taken as UTC). */
+function junitTimestamp(ms: number): string {
+  const d = new Date(Number.isFinite(ms) ? ms : 0);
+  return d.toISOString().slice(0, 19);
+}

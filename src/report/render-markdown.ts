@@ -1,0 +1,97 @@
+import type { CaseResult, RunResult, Verdict } from './model.js';
+import { mdCell, mdCode, mdFence, mdInline } from './_internal/escape.js';
+import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
+import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
+import { loadTables } from './_internal/load-table.js';
+
+const VERDICT_WORDS: Record<Verdict, [string, string]> = {
+  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'],
+};
+
+/**
+ * Renders `summary.md`: verdict line, counts, failures first with their
+ * evidence and replay commands, then every case in a table per area, and
+ * load figures when the run carries them.
+ */
+export function renderMarkdown(result: RunResult): string {
+  const index = exchangeIndex(result);
+  const out: string[] = [];
+  const icon = result.verdict === 'PASS' ? '✅' : '❌';
+  out.push(`# ${icon} ${result.verdict}: svc-harness run ${mdInline(result.runId)}`, '');
+  out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
+  out.push(
+    `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${result.target.clock}`,
+    `- Command: ${mdCode(result.command)}`,
+    `- Seed: ${mdCode(String(result.seed))}`,
+    `- Started: ${mdInline(result.startedAt)}, took ${humanDuration(result.durationMs)}`,
+    `- Tool: ${mdInline(`${result.tool.name} ${result.tool.version}`)}, Node ${mdInline(result.tool.node)}`,
+    '',
+  );
+
+  if (result.notes.length > 0) {
+    out.push('## Notes', '', ...result.notes.map((n) => `- ${mdInline(n)}`), '');
+  }
+
+  const failing = urgentFirst(result.cases).filter((c) => isFailing(c.verdict));
+  if (failing.length > 0) {
+    out.push('## Failures', '');
+    for (const c of failing) out.push(...failureBlock(c, index));
+  }
+
+  const replays = result.cases.filter((c) => c.kind === 'property' && replayOf(c) !== undefined && c.verdict !== 'PASS');
+  if (replays.length > 0) {
+    out.push('## Replay failed properties', '', `Seed of the run: ${mdCode(String(result.seed))}`, '');
+    for (const c of replays) out.push(`- ${mdCode(c.id)}: ${mdCode(replayOf(c) ?? '')}`);
+    out.push('');
+  }
+
+  out.push('## Results by area', '');
+  for (const g of groupByArea(result.cases)) {
+    const counts = VERDICT_ORDER.filter((v) => g.counts[v] > 0).map((v) => `${g.counts[v]} ${v}`).join(', ');
+    out.push(`### ${mdInline(g.area)} (${counts})`, '');
+    out.push('| Id | Title | Clause | Verdict | Message |', '|---|---|---|---|---|');
+    for (const c of urgentFirst(g.cases)) {
+      out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${mdCell(c.title)} | ${mdCell(c.clause)} | ${verdictCell(c.verdict)} | ${mdCell(c.message)} |`);
+    }
+    out.push('');
+  }
+
+  if (result.load !== undefined) {
+    out.push('## Load', '');
+    const tables = loadTables(result.load);
+    if (tables.scalars.length > 0) {
+      out.push(...tables.scalars.map(([k, v]) => `- ${mdInline(k)}: ${mdInline(v)}`), '');
+    }
+    if (tables.operations) {
+      const { columns, rows } = tables.operations;
+      out.push(`| ${['Operation', ...columns].map(mdCell).join(' | ')} |`, `|${['---', ...columns.map(() => '---:')].join('|')}|`);
+      for (const r of rows) out.push(`| ${[r.name, ...columns.map((col) => r.values[col] ?? '')].map(mdCell).join(' | ')} |`);
+      out.push('');
+    }
+    if (tables.scalars.length === 0 && !tables.operations) out.push('Load results present; see report.json for the full figures.', '');
+  }
+
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function countsLine(result: RunResult): string {
+  return VERDICT_ORDER.map((v) => {
+    const count = result.summary[v] ?? 0;
+    return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;
+  }).join(', ');
+}
+
+function verdictCell(v: Verdict): string {
+  return v === 'PASS' ? 'PASS' : `**${v}**`;
+}
+
+function failureBlock(c: CaseResult, index: ReturnType<typeof exchangeIndex>): string[] {
+  const out = [`### ${c.verdict} ${mdCode(c.id)} ${mdInline(c.title)}`, ''];
+  out.push(`- Clause: ${mdInline(c.clause)}`, `- Why: ${mdInline(c.message)}`);
+  const replay = replayOf(c);
+  if (replay) out.push(`- Replay: ${mdCode(replay)}`);
+  out.push('');
+  const lines = evidenceLines(c, index);
+  if (lines.length > 0) out.push('Evidence:', '', mdFence(lines.join('\n'), 'text'), '');
+  return out;
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { HarnessError } from '../errors/harness-error.js';
+import type { RunResult } from './model.js';
+import { renderHtml } from './render-html.js';
+import { renderJson } from './render-json.js';
+import { renderJunit } from './render-junit.js';
+import { renderMarkdown } from './render-markdown.js';
+
+/** The report files of one run, by name, and the renderer of each. */
+export const REPORT_FILES = {
+  'report.json': renderJson,
+  'junit.xml': renderJunit,
+  'summary.md': renderMarkdown,
+  'report.html': renderHtml,
+} as const satisfies Record<string, (result: RunResult) => string>;
+
+/** Contents of `<baseDir>/latest.json`: which run is the latest; `dir` is relative to `baseDir`. */
+export interface LatestPointer {
+  runId: string;
+  dir: string;
+  verdict: RunResult['verdict'];
+  finishedAt: string;
+  files: string[];
+}
+
+/** Where the reports went: the run's folder and the full paths of its files. */
+export interface WrittenReports {
+  dir: string;
+  files: string[];
+}
+
+function tmpName(target: string): string {
+  return `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Writes a file so readers see the old content or the new, never half of it. */
+async function writeAtomic(file: string, content: string): Promise<void> {
+  const tmp = tmpName(file);
+  try {
+    await writeFile(tmp, content, 'utf8');
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Replaces `target` (file, symlink or folder) with the prepared `tmp`. */
+async function replaceWith(tmp: string, target: string): Promise<void> {
+  try {
+    await rename(tmp, target);
+  } catch (err) {
+    // rename cannot put something over a directory (an earlier copy fallback); clear it first.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM' && code !== 'ENOTDIR') throw err;
+    await rm(target, { recursive: true, force: true });
+    await rename(tmp, target);
+  }
+}
+
+/** Points `<baseDir>/latest` at the run: a relative symlink, or a copy where symlinks are not allowed. */
+async function pointLatest(baseDir: string, runId: string): Promise<void> {
+  const latest = path.join(baseDir, 'latest');
+  const tmp = tmpName(latest);
+  try {
+    await symlink(runId, tmp, 'dir');
+    await replaceWith(tmp, latest);
+    return;
+  } catch {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  await cp(path.join(baseDir, runId), tmp, { recursive: true });
+  await replaceWith(tmp, latest);
+}
+
+/**
+ * Writes the four reports of a run into `<baseDir>/<runId>/`, each
+ * atomically, then points `<baseDir>/latest` at that folder and records the
+ * run in `<baseDir>/latest.json`.
+ *
+ * @defaultValue baseDir `'reports'`
+ */
+export async function writeReports(result: RunResult, baseDir = 'reports'): Promise<WrittenReports> {
+  const runId = result.runId;
+  if (typeof runId !== 'string' || runId === '' || runId === '.' || runId === '..' || runId === 'latest' || /[\\/\u0000]/.test(runId)) {
+    throw new HarnessError('E_USAGE', `run id must be a plain folder name (no slashes, not "latest"), got ${JSON.stringify(runId)}`);
+  }
+  const dir = path.join(baseDir, runId);
+  const files: string[] = [];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const [name, render] of Object.entries(REPORT_FILES)) {
+      const file = path.join(dir, name);
+      await writeAtomic(file, render(result));
+      files.push(file);
+    }
+    await pointLatest(baseDir, runId);
+    const pointer: LatestPointer = { runId, dir: runId, verdict: result.verdict, finishedAt: result.finishedAt, files: Object.keys(REPORT_FILES) };
+    await writeAtomic(path.join(baseDir, 'latest.json'), `${JSON.stringify(pointer, null, 2)}\n`);
+  } catch (err) {
+    if (err instanceof HarnessError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${dir}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
+  }
+  return { dir, files };
+}
+
+/** Where `<baseDir>/latest` points, or undefined when there is none (a copy counts as its own folder). */
+export async function latestTarget(baseDir = 'reports'): Promise<string | undefined> {
+  const latest = path.join(baseDir, 'latest');
+  try {
+    const st = await lstat(latest);
+    return st.isSymbolicLink() ? await readlink(latest) : latest;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/render-html.js';
+import { renderLoadSection } from '../../src/report/html/load-section.js';
+import { EVIDENCE_BODY_LIMIT, formatBody } from '../../src/report/html/evidence.js';
+import { HOSTILE, sampleRun } from './fixtures/sample-run.js';
+
+function section(page: string, id: string): string {
+  const start = page.indexOf(`<section id="${id}">`);
+  if (start < 0) return '';
+  return page.slice(start, page.indexOf('</section>', start));
+}
+
+describe('renderHtml', () => {
+  const result = sampleRun();
+  const page = renderHtml(result);
+
+  it('fetches nothing: no network references, a CSP that forbids loads', () => {
+    expect(page).not.toMatch(/\b(?:src|href|action|poster|srcset|xlink:href)\s*=\s*["']?\s*(?:https?:)?\/\//i);
+    expect(page).not.toMatch(/url\(|@import|<link\b|<iframe\b|<img\b/i);
+    expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`);
+  });
+
+  it('keeps hostile evidence inert', () => {
+    // Only the page's own script element exists; the hostile `</script>` bodies arrive escaped.
+    expect(page.match(/<script/gi)).toHaveLength(1);
+    expect(page.match(/<\/script/gi)).toHaveLength(1);
+    expect(page).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).toContain('&lt;img src=&quot;http://evil.example/x.png&quot; onerror=&quot;alert(2)&quot;&gt;');
+    expect(page).toContain('expected 401 &lt;b&gt;&amp;&lt;/b&gt;');
+    expect(page).toContain('evt-&lt;b&gt;9c2&lt;/b&gt;');
+    expect(page).not.toContain('\u0007');
+    expect(page).not.toContain('\u0000');
+  });
+
+  it('shows the verdict and counts in the banner', () => {
+    expect(page).toMatch(/<div class="verdict verdict-fail"><strong>FAIL<\/strong><span>4 of 15 failing<\/span>/);
+    expect(page).toMatch(/<b>3<\/b><span>Failed<\/span>/);
+    const passing = renderHtml(sampleRun({ verdict: 'PASS', cases: result.cases.filter((c) => c.verdict === 'PASS'), summary: { PASS: 9, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: 9 } }));
+    expect(passing).toMatch(/verdict-pass"><strong>PASS<\/strong><span>9 of 9 passed/);
+  });
+
+  it('has a tile per area with its clauses, and a row per case failures first', () => {
+    const areas = section(page, 'areas');
+    expect(areas.match(/class="area w-/g)).toHaveLength(12);
+    expect(areas).toContain('SPEC §8.3 rolling one-minute window');
+    const rows = [...section(page, 'cases').matchAll(/<tr data-verdict="(\w+)" class="case/g)].map((m) => m[1]);
+    expect(rows).toHaveLength(result.cases.length);
+    expect(rows.slice(0, 5)).toEqual(['FAIL', 'FAIL', 'FAIL', 'ERROR', 'WARN']);
+    for (const c of result.cases) expect(page).toContain(`<span class="case-id">${c.id}</span>`);
+  });
+
+  it('puts evidence behind <details>, pretty-printed and cut at about 4 KiB', () => {
+    const withEvidence = result.cases.filter((c) => c.evidence.length > 0 || (c.details && Object.keys(c.details).length > 0));
+    expect(page.match(/<details class="evidence">/g)).toHaveLength(withEvidence.length);
+    expect(page).toContain('&quot;agency_id&quot;: &quot;AG-1001&quot;');
+    expect(page).toMatch(/Truncated: showing 4,0\d\d of [\d,]+ bytes/);
+    expect(page).not.toContain('off-59');
+    expect(page).toContain('x-999999</span><span class="muted">exchange not recorded');
+  });
+
+  it('draws the rate-limit timeline: one panel per agency and bucket, every point, refusals apart, the limit', () => {
+    const rl = section(page, 'rate-limit');
+    expect(rl.match(/class="panel chart rate-limit-panel"/g)).toHaveLength(2);
+    expect(rl).toContain('AG-1001 · read');
+    expect(rl).toContain('AG-1001 · write');
+    const admitted = result.timelines.rateLimit.filter((p) => p.status !== 429).length;
+    const refused = result.timelines.rateLimit.length - admitted;
+    expect(rl.match(/<circle /g)).toHaveLength(admitted);
+    expect(rl.match(/<path d=/g)).toHaveLength(refused);
+    expect(rl).toContain('>limit 60</text>');
+    expect(rl).toContain('>limit 20</text>');
+    expect(rl).toContain('Retry-After 50 s');
+  });
+
+  it('draws the webhook timeline: a row per event, a numbered mark per attempt coloured by status', () => {
+    const wh = section(page, 'webhooks');
+    expect(wh.match(/class="webhook-row"/g)).toHaveLength(3);
+    expect(wh.match(/<circle /g)).toHaveLength(result.timelines.webhooks.length);
+    expect(wh).toContain('evt-7a1 attempt 3 at +90 s: HTTP 200 (WH-01)');
+    expect(wh).toMatch(/fill="#cf222e"\/><text[^>]*>2<\/text>/);
+  });
+
+  it('leaves out empty charts and keeps the load extension point empty for now', () => {
+    const bare = renderHtml(sampleRun({ timelines: { rateLimit: [], webhooks: [] } }));
+    expect(bare).not.toContain('<section id="rate-limit">');
+    expect(bare).not.toContain('<section id="webhooks">');
+    expect(renderLoadSection(result.load)).toBe('');
+    expect(page).not.toContain('<section id="load">');
+  });
+});
+
+describe('formatBody', () => {
+  it('pretty-prints JSON and leaves other text alone', () => {
+    expect(formatBody('{"a":1}').text).toBe('{\n  "a": 1\n}');
+    expect(formatBody('{not json').text).toBe('{not json');
+  });
+
+  it('cuts at a character boundary within the byte limit', () => {
+    const out = formatBody('é'.repeat(EVIDENCE_BODY_LIMIT));
+    expect(Buffer.byteLength(out.text)).toBe(EVIDENCE_BODY_LIMIT);
+    expect(out.text).toBe('é'.repeat(EVIDENCE_BODY_LIMIT / 2));
+    expect(out.truncated).toMatch(/showing 4,096 of 8,192 bytes/);
+  });
+});

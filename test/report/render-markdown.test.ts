@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/report/render-markdown.js';
+import { sampleRun } from './fixtures/sample-run.js';
+
+/** Splits a Markdown table row on unescaped pipes. */
+function cells(row: string): string[] {
+  return row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+describe('renderMarkdown', () => {
+  const result = sampleRun();
+  const md = renderMarkdown(result);
+
+  it('opens with the verdict and counts', () => {
+    const [title, , verdict] = md.split('\n');
+    expect(title).toBe('# ❌ FAIL: svc-harness run 20261121-194501-ab12');
+    expect(verdict).toBe('**FAIL**: 3 failed, 1 error, 1 warning, 1 skipped, 9 passed of 15 cases.');
+    expect(md).toContain('- Seed: `1234567`');
+  });
+
+  it('lists every case id in the area tables, each row with five cells', () => {
+    const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toHaveLength(result.cases.length);
+    for (const c of result.cases) expect(rows.some((r) => r.startsWith(`| \`${c.id}\` |`))).toBe(true);
+    for (const r of rows) expect(cells(r)).toHaveLength(5);
+    const auth2 = rows.find((r) => r.includes('AUTH-02'));
+    expect(auth2).toContain('expected 401 &lt;b&gt;&amp;&lt;/b&gt; \\| pipe');
+  });
+
+  it('shows failures first, with clause, evidence and replay', () => {
+    const failures = md.indexOf('## Failures');
+    const byArea = md.indexOf('## Results by area');
+    expect(failures).toBeGreaterThan(0);
+    expect(failures).toBeLessThan(byArea);
+    const block = md.slice(failures, byArea);
+    expect([...block.matchAll(/^### (\w+) `([^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
+      'FAIL AUTH-02', 'FAIL RL-03', 'FAIL property:idempotency-model', 'ERROR IDEM-02',
+    ]);
+    expect(block).toContain('x-000007 [RL-03 write 20]: POST http://127.0.0.1:41234/v1/flights/quotes → 201');
+    expect(block).toContain('- Clause: SPEC §8.3 rolling one-minute window');
+    expect(md).toContain('- `property:idempotency-model`: `svc-harness run --only property:idempotency-model --seed 1234567 --path "36:0:1"`');
+  });
+
+  it('never lets hostile text become markup', () => {
+    expect(md).not.toMatch(/<script|<\/script|<img|<b>/i);
+    expect(md).toContain('Hostile note &lt;/script&gt;');
+  });
+
+  it('renders load figures generically, percentiles as columns', () => {
+    expect(md).toContain('| Operation | requests | rps | errors | latency.p50 | latency.p90 | latency.p99 | latency.max |');
+    expect(md).toContain('| search | 2940 | 98.20 | 0 | 41 | 97 | 182 | 240 |');
+    expect(md).toContain('- connections: 16');
+    const noLoad = sampleRun();
+    delete noLoad.load;
+    expect(renderMarkdown(noLoad)).not.toContain('## Load');
+    expect(renderMarkdown(sampleRun({ load: { operations: { read: { p99: 5 } } } }))).toContain('| read | 5 |');
+  });
+});
