@@ -1,4 +1,7 @@
 import type { CommandModule } from 'yargs';
+import { mockCommand } from './mock.js';
+import { runCommand } from './run.js';
+import { scenarioCommand } from './scenario.js';
 
 /**
  * Every CLI command. Each module keeps its options here and lazily imports
@@ -6,4 +9,7 @@ import type { CommandModule } from 'yargs';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const COMMANDS: CommandModule<any, any>[] = [
+  mockCommand,
+  runCommand,
+  scenarioCommand,
 ];

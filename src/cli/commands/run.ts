@@ -1,0 +1,33 @@
+import type { CommandModule } from 'yargs';
+
+/** Arguments of `svc-harness run`. */
+export interface RunCommandArgs {
+  target?: string;
+  only?: string;
+  'report-dir': string;
+  seed?: number;
+  'receiver-host'?: string;
+  'receiver-port'?: number;
+  'receiver-url'?: string;
+  json: boolean;
+}
+
+/** `svc-harness run`: runs the compliance suite against a target profile, or against the embedded mock. */
+export const runCommand: CommandModule<object, RunCommandArgs> = {
+  command: 'run',
+  describe: 'run the compliance checks, scenarios and properties against a target (the embedded mock by default)',
+  builder: (y) =>
+    y
+      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
+      .option('only', { type: 'string', describe: 'comma list of check ids and/or areas (e.g. RL-01,auth,scenarios)' })
+      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
+      .option('seed', { type: 'number', describe: 'seed for everything random (properties replay with it)' })
+      .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
+      .option('receiver-port', { type: 'number', describe: 'port of the webhook receiver (0 = a free port)' })
+      .option('receiver-url', { type: 'string', describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
+  handler: async (args) => {
+    const { runCommandMain } = await import('../../runner/run-command.js');
+    process.exitCode = await runCommandMain(args);
+  },
+};

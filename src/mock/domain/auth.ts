@@ -1,0 +1,81 @@
+import { timingSafeEqual } from 'node:crypto';
+import { buildStringToSign, computeSignature, parseAuthorization } from '../../client/signer.js';
+import type { DefectSet } from '../defects/defect-set.js';
+import type { Agency } from './agency.js';
+import { ApiError } from './api-error.js';
+import type { NonceCache } from './nonce-cache.js';
+
+/** What authentication looks at: the request as it came over the wire. */
+export interface AuthInput {
+  method: string;
+  /** Path as sent, without the query. */
+  path: string;
+  /** Raw query without `?`. */
+  query: string;
+  body: Uint8Array;
+  authorization: string | undefined;
+  timestamp: string | undefined;
+  nonce: string | undefined;
+}
+
+/** Accepted clock skew of `X-SVC-Timestamp`, in seconds. */
+export const TIMESTAMP_TOLERANCE_S = 300;
+
+const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
+const TIMESTAMP_RE = /^\d{1,15}$/;
+
+function unauthenticated(message: string): ApiError {
+  return new ApiError(401, 'UNAUTHENTICATED', message);
+}
+
+/**
+ * Judges SVC-HMAC-SHA256 in the order of REFERENCE-API.md section 3: form and
+ * key id, signature (constant time), timestamp, nonce; the nonce is recorded
+ * only once signature and timestamp have passed.
+ */
+export function authenticate(
+  input: AuthInput,
+  agencyByKey: ReadonlyMap<string, Agency>,
+  nonces: NonceCache,
+  now: number,
+  defects: DefectSet,
+): Agency {
+  const parsed = parseAuthorization(input.authorization);
+  if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
+  const signed = parsed.signedHeaders.map((h) => h.toLowerCase());
+  if (!signed.includes('x-svc-nonce') || !signed.includes('x-svc-timestamp')) {
+    throw unauthenticated('SignedHeaders must list x-svc-nonce and x-svc-timestamp');
+  }
+  if (input.timestamp === undefined || !TIMESTAMP_RE.test(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');
+  if (input.nonce === undefined || !NONCE_RE.test(input.nonce)) throw unauthenticated('X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]');
+  const agency = agencyByKey.get(parsed.keyId);
+  if (!agency) throw unauthenticated('unknown key id');
+
+  const stringToSign = buildStringToSign({
+    method: input.method,
+    path: input.path,
+    query: input.query,
+    body: input.body,
+    timestamp: Number(input.timestamp),
+    nonce: input.nonce,
+  });
+  const expected = Buffer.from(computeSignature(agency.secret, stringToSign), 'latin1');
+  const given = Buffer.from(parsed.signature, 'latin1');
+  const signatureOk = expected.length === given.length && timingSafeEqual(expected, given);
+  if (!signatureOk && !defects.has('signature-unchecked')) {
+    throw new ApiError(401, 'SIGNATURE_INVALID', 'signature does not match the request');
+  }
+
+  const skewS = Math.abs(now / 1000 - Number(input.timestamp));
+  if (skewS > TIMESTAMP_TOLERANCE_S && !defects.has('timestamp-unchecked')) {
+    throw new ApiError(401, 'TIMESTAMP_SKEW', `X-SVC-Timestamp is more than ${TIMESTAMP_TOLERANCE_S} s from the server clock`, {
+      server_time: Math.floor(now / 1000),
+    });
+  }
+
+  if (nonces.has(agency.keyId, input.nonce, now) && !defects.has('nonce-unchecked')) {
+    throw new ApiError(401, 'NONCE_REPLAYED', 'this nonce was already used in the last 600 s');
+  }
+  nonces.record(agency.keyId, input.nonce, now);
+  return agency;
+}

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import type { MockClock } from '../../clock/mock-clock.js';
+import type { DefectSet } from '../defects/defect-set.js';
+import { PRODUCTS, type Fixture, type Product } from '../fixture/fixture-types.js';
+import { agencyFromFixture, type Agency } from './agency.js';
+import { ApiError } from './api-error.js';
+import type { BookingInput } from './booking-input.js';
+import { BookingStore, type BookingView, type CancellationView } from './bookings.js';
+import { IdempotencyStore } from './idempotency-store.js';
+import { NonceCache } from './nonce-cache.js';
+import { criteriaDigest, offersFor, priceAt } from './pricing.js';
+import { QuoteBook } from './quotes.js';
+import { RateLimiter } from './rate-limiter.js';
+import { ratesFor } from './rates.js';
+import { Supplier } from './supplier.js';
+import { validationFailed } from './validation.js';
+import { WalletLedger } from './wallet.js';
+
+/** An event an operation asks to emit, once its response is final. */
+export interface ServiceEvent {
+  type: 'booking.confirmed' | 'booking.cancelled';
+  data: Record<string, unknown>;
+}
+
+/** What an operation answers. */
+export interface OpResult {
+  status: number;
+  body: unknown;
+  event?: ServiceEvent;
+}
+
+/** Where the service hands its events (the webhook dispatcher). */
+export type EventSink = (agency: Agency, event: ServiceEvent) => void;
+
+/** Settings of the service's domain. */
+export interface MockServiceOptions {
+  clock: MockClock;
+  defects: DefectSet;
+  fixture: Fixture;
+  quoteLifetimeMs: number;
+  supplierLatencyMs: number;
+  emit: EventSink;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function newId(prefix: string): string {
+  return `${prefix}${randomBytes(12).toString('base64url')}`;
+}
+
+/**
+ * The service's domain, free of HTTP: agencies, wallets, quotes, bookings,
+ * idempotency keys, nonces and rate windows, all reading one clock.
+ */
+export class MockService {
+  readonly clock: MockClock;
+  readonly defects: DefectSet;
+  readonly nonces = new NonceCache();
+  readonly limiter: RateLimiter;
+  readonly quotes = new QuoteBook();
+  readonly idempotency = new IdempotencyStore();
+  readonly ledger: WalletLedger;
+  readonly bookings = new BookingStore();
+  readonly agencies = new Map<string, Agency>();
+  readonly agencyByKey = new Map<string, Agency>();
+  private readonly supplier: Supplier;
+
+  constructor(private readonly options: MockServiceOptions) {
+    this.clock = options.clock;
+    this.defects = options.defects;
+    this.limiter = new RateLimiter(options.defects);
+    this.ledger = new WalletLedger(options.defects);
+    this.supplier = new Supplier(options.supplierLatencyMs);
+    this.reset();
+  }
+
+  /** Back to the fixture: agencies, wallets, quotes, bookings, keys, nonces, windows, endpoints. */
+  reset(): void {
+    this.agencies.clear();
+    this.agencyByKey.clear();
+    this.ledger.clear();
+    for (const f of this.options.fixture.agencies) {
+      const a = agencyFromFixture(f);
+      this.agencies.set(a.id, a);
+      this.agencyByKey.set(a.keyId, a);
+      this.ledger.open(a.id, a.currency, a.openingBalance);
+    }
+    this.nonces.clear();
+    this.limiter.clear();
+    this.quotes.reset();
+    this.idempotency.clear();
+    this.bookings.clear();
+  }
+
+  /** Hands an event to the webhook sink. */
+  emit(agency: Agency, event: ServiceEvent): void {
+    this.options.emit(agency, event);
+  }
+
+  /** `GET /v1/account`. */
+  account(agency: Agency): OpResult {
+    return {
+      status: 200,
+      body: {
+        agency_id: agency.id,
+        name: agency.name,
+        currency: agency.currency,
+        products: PRODUCTS.map((product) => ({ product, enabled: agency.products.has(product) })),
+        rate_limits: { read: agency.limits.read, write: agency.limits.write, window_s: 60 },
+      },
+    };
+  }
+
+  /** `POST /v1/{product}/search` with validated criteria. */
+  search(agency: Agency, product: Product, criteria: Record<string, string | number>): OpResult {
+    const now = this.clock.now();
+    const expiresAt = now + this.options.quoteLifetimeMs;
+    const expiresIso = iso(expiresAt);
+    const digest = criteriaDigest(product, criteria);
+    const results = offersFor(product, criteria, Math.floor(now / 60_000)).map((offer) => {
+      const { token } = this.quotes.issue({
+        agencyId: agency.id,
+        product,
+        amount: offer.amount,
+        currency: agency.currency,
+        expiresAt,
+        digest,
+        index: offer.index,
+      });
+      return {
+        result_id: offer.resultId,
+        product,
+        summary: offer.summary,
+        price: { amount: offer.amount, currency: agency.currency },
+        quote_token: token,
+        quote_expires_at: expiresIso,
+      };
+    });
+    return { status: 200, body: { results } };
+  }
+
+  /** `POST /v1/{product}/bookings`: the failures of REFERENCE-API.md section 5, in its order. */
+  async book(agency: Agency, product: Product, input: BookingInput): Promise<OpResult> {
+    const quote = this.quotes.open(input.quote_token);
+    if (!quote || quote.agencyId !== agency.id) throw new ApiError(404, 'QUOTE_NOT_FOUND', 'no such quote_token');
+    if (quote.product !== product) {
+      throw validationFailed([{ field: 'quote_token', message: `belongs to a ${quote.product} search, not ${product}` }]);
+    }
+    const now = this.clock.now();
+    if (now >= quote.expiresAt && !this.defects.has('expired-quote-accepted')) {
+      throw new ApiError(410, 'QUOTE_EXPIRED', 'the quote has expired; search again', { quote_expires_at: iso(quote.expiresAt) });
+    }
+    if (this.quotes.redeemedBy(quote, now) !== undefined && !input.reexecute) throw new ApiError(409, 'QUOTE_ALREADY_REDEEMED', 'the quote was already redeemed by another booking');
+    const amount = this.defects.has('live-price-charged') ? priceAt(product, quote.digest, quote.index, Math.floor(now / 60_000)) : quote.amount;
+    const { balance, currency } = this.ledger.balance(agency.id);
+    if (balance < amount) {
+      throw new ApiError(402, 'INSUFFICIENT_FUNDS', 'wallet balance is below the price', {
+        balance: { amount: balance, currency },
+        price: { amount, currency },
+      });
+    }
+    this.quotes.hold(quote);
+    try {
+      const confirmed = await this.supplier.confirm(input.client_reference);
+      if (!confirmed) {
+        if (this.defects.has('failed-booking-charges') && this.ledger.balance(agency.id).balance >= amount) {
+          this.ledger.debit(agency.id, amount, null, this.clock.now());
+        }
+        throw new ApiError(502, 'SUPPLIER_UNAVAILABLE', 'the supplier refused the booking; nothing was charged');
+      }
+      const at = this.clock.now();
+      const bookingId = newId('bk_');
+      // Debit after the supplier step: a concurrent booking may have spent the balance meanwhile.
+      this.ledger.debit(agency.id, amount, bookingId, at);
+      this.quotes.redeem(quote, bookingId);
+      const view: BookingView = {
+        booking_id: bookingId,
+        product,
+        status: 'confirmed',
+        price: { amount, currency: agency.currency },
+        client_reference: input.client_reference,
+        created_at: iso(at),
+      };
+      this.bookings.add({ agencyId: agency.id, view, travellers: input.travellers, cancelling: false });
+      return { status: 201, body: view, event: { type: 'booking.confirmed', data: { booking: { ...view } } } };
+    } finally {
+      this.quotes.release(quote);
+    }
+  }
+
+  /** `GET /v1/{product}/bookings/{id}`. */
+  getBooking(agency: Agency, product: Product, id: string): OpResult {
+    const b = this.bookings.find(agency.id, product, id);
+    if (!b) throw new ApiError(404, 'NOT_FOUND', 'no such booking');
+    return { status: 200, body: b.view };
+  }
+
+  /** `POST /v1/{product}/bookings/{id}/cancellations`: refunds the full price. */
+  async cancel(agency: Agency, product: Product, id: string): Promise<OpResult> {
+    const b = this.bookings.find(agency.id, product, id);
+    if (!b) throw new ApiError(404, 'NOT_FOUND', 'no such booking');
+    if (b.view.status === 'cancelled' || b.cancelling) {
+      throw new ApiError(409, 'BOOKING_ALREADY_CANCELLED', 'the booking is already cancelled', { booking_id: id });
+    }
+    b.cancelling = true;
+    try {
+      await this.supplier.cancel();
+    } finally {
+      b.cancelling = false;
+    }
+    const at = this.clock.now();
+    if (!this.defects.has('cancel-no-refund')) this.ledger.refund(agency.id, b.view.price.amount, id, at);
+    b.view.status = 'cancelled';
+    const cancellation: CancellationView = {
+      cancellation_id: newId('cx_'),
+      booking_id: id,
+      status: 'cancelled',
+      refund: { ...b.view.price },
+      created_at: iso(at),
+    };
+    b.cancellation = cancellation;
+    return { status: 201, body: cancellation, event: { type: 'booking.cancelled', data: { cancellation: { ...cancellation } } } };
+  }
+
+  /** `GET /v1/wallet/balance`. */
+  balance(agency: Agency): OpResult {
+    const { currency, balance } = this.ledger.balance(agency.id);
+    return { status: 200, body: { currency, balance, as_of: iso(this.clock.now()) } };
+  }
+
+  /** `GET /v1/wallet/statement?limit=&cursor=`. */
+  statement(agency: Agency, query: URLSearchParams): OpResult {
+    const page = this.ledger.statement(agency.id, query.get('limit') ?? undefined, query.get('cursor') ?? undefined);
+    return { status: 200, body: page };
+  }
+
+  /** `GET /v1/wallet/rates`. */
+  rates(agency: Agency): OpResult {
+    return { status: 200, body: { base: agency.currency, rates: ratesFor(agency.currency), as_of: iso(this.clock.now()) } };
+  }
+
+  /** `GET /v1/webhook-endpoint`. */
+  getWebhook(agency: Agency): OpResult {
+    return { status: 200, body: { url: agency.webhookUrl, secret: agency.webhookSecret } };
+  }
+
+  /** `PUT /v1/webhook-endpoint`: sets the url; the secret never changes. */
+  putWebhook(agency: Agency, url: string | null): OpResult {
+    agency.webhookUrl = url;
+    return { status: 200, body: { url: agency.webhookUrl, secret: agency.webhookSecret } };
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { Product } from '../fixture/fixture-types.js';
+
+/** Price band of each product in minor units: [lowest base, spread]. */
+const BANDS: Readonly<Record<Product, [number, number]>> = {
+  flights: [4_900, 60_000],
+  transfers: [1_900, 9_000],
+  activities: [900, 12_000],
+  cars: [2_900, 40_000],
+};
+
+/** One priced offer of a search, before a quote is attached. */
+export interface Offer {
+  resultId: string;
+  summary: string;
+  /** Index of the offer within its search (0-based). */
+  index: number;
+  amount: number;
+}
+
+/** A stable digest of a product's criteria: the key of a search. */
+export function criteriaDigest(product: Product, criteria: Record<string, string | number>): string {
+  return createHash('sha256').update(`${product}\n${JSON.stringify(criteria)}`).digest('hex').slice(0, 24);
+}
+
+function seed(digest: string, index: number): number {
+  return parseInt(digest.slice((index * 4) % 16, (index * 4) % 16 + 8), 16);
+}
+
+/** Number of offers a search returns, 1 to 5, fixed by its criteria. */
+export function offerCount(digest: string): number {
+  return (parseInt(digest.slice(0, 2), 16) % 5) + 1;
+}
+
+/**
+ * Price of offer `index` of a search in clock minute `minute`. Deterministic;
+ * the minute term differs between any two consecutive minutes (62 is prime to
+ * 97), so a price never stays the same from one minute to the next.
+ */
+export function priceAt(product: Product, digest: string, index: number, minute: number): number {
+  const [low, spread] = BANDS[product];
+  const base = low + (seed(digest, index) % spread);
+  const drift = ((minute * 62 + seed(digest, index + 7)) % 97) * 100;
+  return base + drift;
+}
+
+function describe(product: Product, c: Record<string, string | number>, index: number): string {
+  switch (product) {
+    case 'flights':
+      return `${c.origin} → ${c.destination}, ${c.departure_date}, ${c.adults} adult(s), fare ${index + 1}`;
+    case 'transfers':
+      return `${c.pickup} → ${c.dropoff}, ${c.date}, ${c.passengers} passenger(s), vehicle ${index + 1}`;
+    case 'activities':
+      return `${c.destination} activity ${index + 1}, ${c.date}, ${c.participants} participant(s)`;
+    case 'cars':
+      return `Car class ${index + 1}, ${c.pickup_location} ${c.pickup_date} → ${c.dropoff_location} ${c.dropoff_date}`;
+  }
+}
+
+/** The offers of a search in clock minute `minute`: same criteria and minute give the same offers. */
+export function offersFor(product: Product, criteria: Record<string, string | number>, minute: number): Offer[] {
+  const digest = criteriaDigest(product, criteria);
+  const n = offerCount(digest);
+  const out: Offer[] = [];
+  for (let i = 0; i < n; i++) {
+    const resultId = `res_${createHash('sha256').update(`${digest}:${minute}:${i}`).digest('hex').slice(0, 20)}`;
+    out.push({ resultId, summary: describe(product, criteria, i), index: i, amount: priceAt(product, digest, i, minute) });
+  }
+  return out;
+}

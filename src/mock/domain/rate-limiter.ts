@@ -1,0 +1,89 @@
+import type { DefectSet } from '../defects/defect-set.js';
+import { TimestampRing } from './timestamp-ring.js';
+
+/** The two buckets of an agency (REFERENCE-API.md section 5). */
+export type Resource = 'read' | 'write';
+
+/** Length of the rolling window. */
+export const WINDOW_MS = 60_000;
+
+/** The limiter's verdict on one request, with what the X-RateLimit-* headers report. */
+export interface RateDecision {
+  admitted: boolean;
+  resource: Resource;
+  limit: number;
+  /** Requests left in the window after counting this one. */
+  remaining: number;
+  /** Whole seconds, rounded up, until a slot frees; 0 while remaining > 0. */
+  resetS: number;
+  /** On refusal: whole seconds, rounded up, until the next request is admitted (at least 1). */
+  retryAfterS: number;
+}
+
+interface FixedWindow {
+  start: number;
+  count: number;
+}
+
+/**
+ * Exact rolling-window limiter (REFERENCE-API.md section 8): a request at t is
+ * admitted when fewer than `limit` requests of its bucket were admitted in
+ * (t − 60 s, t]. Each bucket keeps at most `limit` timestamps, so memory is
+ * bounded whatever the traffic. Refused requests are not counted.
+ */
+export class RateLimiter {
+  private readonly rings = new Map<string, TimestampRing>();
+  private readonly fixed = new Map<string, FixedWindow>();
+
+  constructor(private readonly defects: DefectSet) {}
+
+  /** Judges and (when admitted) counts one request of `agencyId` in `resource`. */
+  take(agencyId: string, resource: Resource, limit: number, now: number): RateDecision {
+    const d = this.defects;
+    const agencyKey = d.has('shared-buckets') ? '*' : agencyId;
+    const bucketKey = d.has('single-bucket') ? `${agencyKey}\nall` : `${agencyKey}\n${resource}`;
+    const effective = d.has('limit-plus-one') ? limit + 1 : d.has('early-throttle') ? Math.max(1, limit - 1) : limit;
+
+    let admitted: boolean;
+    let used: number;
+    let untilFreeMs: number;
+    if (d.has('fixed-window')) {
+      const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+      let w = this.fixed.get(bucketKey);
+      if (!w || w.start !== start) {
+        w = { start, count: 0 };
+        this.fixed.set(bucketKey, w);
+      }
+      admitted = w.count < effective;
+      if (admitted) w.count += 1;
+      used = w.count;
+      untilFreeMs = start + WINDOW_MS - now;
+    } else {
+      let ring = this.rings.get(bucketKey);
+      if (!ring || ring.capacity < effective) {
+        const bigger = new TimestampRing(effective);
+        if (ring) for (const t of ring.values()) bigger.push(t);
+        ring = bigger;
+        this.rings.set(bucketKey, ring);
+      }
+      ring.dropUpTo(now - WINDOW_MS);
+      admitted = ring.size < effective;
+      if (admitted) ring.push(now);
+      used = ring.size;
+      const oldest = ring.oldest();
+      untilFreeMs = oldest === undefined ? 0 : oldest + WINDOW_MS - now;
+    }
+    const remaining = Math.max(0, limit - used);
+    const resetS = remaining > 0 ? 0 : Math.max(0, Math.ceil(untilFreeMs / 1000));
+    let retryAfterS = Math.max(1, Math.ceil(untilFreeMs / 1000));
+    if (d.has('retry-after-short')) retryAfterS = Math.max(1, retryAfterS - 2);
+    if (d.has('retry-after-long')) retryAfterS += 3;
+    return { admitted, resource, limit, remaining, resetS, retryAfterS };
+  }
+
+  /** Forgets every window. */
+  clear(): void {
+    this.rings.clear();
+    this.fixed.clear();
+  }
+}

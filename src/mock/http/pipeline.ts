@@ -1,0 +1,210 @@
+import { bodyHash, parseAuthorization } from '../../client/signer.js';
+import type { Agency } from '../domain/agency.js';
+import { ApiError } from '../domain/api-error.js';
+import { authenticate } from '../domain/auth.js';
+import { parseIdempotencyKey, type StoredResponse } from '../domain/idempotency-store.js';
+import type { MockService, ServiceEvent } from '../domain/mock-service.js';
+import type { RateDecision } from '../domain/rate-limiter.js';
+import { WINDOW_MS } from '../domain/rate-limiter.js';
+import type { RequestLog } from '../domain/request-log.js';
+import { idSource } from '../domain/fast-id.js';
+import { errorResponse, JSON_TYPE } from './error-response.js';
+import { isRead, matchRoute, productOfPath } from './route-table.js';
+import type { WireRequest, WireResponse } from './wire.js';
+
+/** Largest body the service accepts (step 5). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Request ids of the service: `req_` + a unique suffix. */
+export const newRequestId = idSource('req_');
+
+function header(req: WireRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * The judging order of REFERENCE-API.md section 4, framework-free:
+ * authentication, rate limit, contract, route and method, body, idempotency,
+ * operation. The first failure answers.
+ */
+export class ServicePipeline {
+  constructor(
+    private readonly service: MockService,
+    private readonly log: RequestLog,
+  ) {}
+
+  /** Judges and answers one request; never throws. */
+  async handle(req: WireRequest): Promise<WireResponse> {
+    const requestId = newRequestId();
+    const s = this.service;
+    const now = s.clock.now();
+    const q = req.url.indexOf('?');
+    const path = q === -1 ? req.url : req.url.slice(0, q);
+    const query = q === -1 ? '' : req.url.slice(q + 1);
+    let agency: Agency | undefined;
+    let rl: RateDecision | undefined;
+    let res: WireResponse;
+    try {
+      agency = authenticate(
+        {
+          method: req.method,
+          path,
+          query,
+          body: req.body,
+          authorization: header(req, 'authorization'),
+          timestamp: header(req, 'x-svc-timestamp'),
+          nonce: header(req, 'x-svc-nonce'),
+        },
+        s.agencyByKey,
+        s.nonces,
+        now,
+        s.defects,
+      );
+      const resource = isRead(req.method, path) ? 'read' : 'write';
+      rl = s.limiter.take(agency.id, resource, agency.limits[resource], now);
+      if (!rl.admitted) {
+        if (s.defects.has('ratelimit-charges') && req.method === 'POST' && matchRoute('POST', path) && /\/bookings$/.test(path)) {
+          await this.judge(agency, req, path, query, newRequestId()).catch(() => undefined);
+        }
+        const headers: Record<string, string> = s.defects.has('retry-after-missing') ? {} : { 'retry-after': String(rl.retryAfterS) };
+        throw new ApiError(
+          429,
+          'RATE_LIMITED',
+          `too many ${resource} requests; retry after ${rl.retryAfterS} s`,
+          { resource, limit: rl.limit, window_s: WINDOW_MS / 1000, retry_after_s: rl.retryAfterS },
+          headers,
+        );
+      }
+      res = await this.judge(agency, req, path, query, requestId);
+    } catch (err) {
+      res = errorResponse(err, requestId, s.defects);
+    }
+    if (rl) this.addRateHeaders(res, rl);
+    this.log.add({
+      request_id: requestId,
+      method: req.method,
+      path: req.url,
+      // node builds a fresh headers object per request and nobody mutates it, so no copy is needed.
+      headers: req.headers,
+      body: req.body,
+      at_ms: now,
+      key_id: parseAuthorization(header(req, 'authorization'))?.keyId ?? null,
+      agency_id: agency?.id ?? null,
+      status: res.status,
+    });
+    return res;
+  }
+
+  /** Steps 3 to 7 for an authenticated, admitted request. */
+  private async judge(agency: Agency, req: WireRequest, path: string, query: string, requestId: string): Promise<WireResponse> {
+    const s = this.service;
+    // Step 3: contract.
+    const product = productOfPath(path);
+    if (product && !agency.products.has(product)) {
+      const skip = s.defects.has('contract-skip') && req.method === 'GET' && /^\/v1\/[^/]+\/bookings\/[^/]+$/.test(path);
+      if (!skip) throw new ApiError(403, 'MODULE_NOT_ENABLED', `product ${product} is not in the agency's contract`, { product });
+    }
+    // Step 4: route and method.
+    const match = matchRoute(req.method, path);
+    if (!match) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
+    if ('allow' in match) {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}`, { allow: match.allow }, { allow: match.allow.join(', ') });
+    }
+    const { route, params } = match;
+    // Step 5: body.
+    if (req.body.length > MAX_BODY_BYTES) {
+      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `body of ${req.body.length} bytes is over the ${MAX_BODY_BYTES} byte limit`, {
+        limit_bytes: MAX_BODY_BYTES,
+      });
+    }
+    let parsed: unknown;
+    if (route.body !== 'none') {
+      if (req.body.length === 0 && route.body === 'json-or-empty') parsed = {};
+      else parsed = parseJson(req.body);
+    }
+    const input = route.validate(parsed, params);
+    // Step 6: idempotency.
+    if (!route.idempotent) return json(await route.run(s, agency, params, input, query), requestId);
+    const key = parseIdempotencyKey(req.headers['idempotency-key']);
+    if (key === undefined) throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'this operation requires an Idempotency-Key header', { reason: 'missing' });
+    if (key === null) {
+      throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { reason: 'invalid' });
+    }
+    const scope = `${agency.id}\n${req.method}\n${path}\n${key}`;
+    const verdict = s.idempotency.begin(scope, bodyHash(req.body), s.clock.now());
+    const reexecute = verdict.kind === 'replay' && s.defects.has('replay-books-again');
+    if (verdict.kind === 'replay' && !reexecute) return this.replay(agency, verdict.response);
+    if (verdict.kind === 'reused') {
+      if (verdict.response && s.defects.has('replay-ignores-body')) return this.replay(agency, verdict.response);
+      throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another body', { idempotency_key: key });
+    }
+    if (verdict.kind === 'in-use' && !s.defects.has('concurrent-double')) {
+      throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'a request with this Idempotency-Key is still executing', { idempotency_key: key });
+    }
+    // Step 7: the operation; its final answer, whatever the status, is stored.
+    let res: WireResponse;
+    let event: ServiceEvent | undefined;
+    try {
+      const result = await route.run(s, agency, params, reexecute ? { ...(input as object), reexecute: true } : input, query);
+      event = result.event;
+      res = json(result, requestId);
+    } catch (err) {
+      res = errorResponse(err, requestId, s.defects);
+    }
+    const body = Buffer.from(res.body);
+    s.idempotency.complete(scope, {
+      status: res.status,
+      body,
+      contentType: res.headers['content-type'] ?? JSON_TYPE,
+      requestId,
+      ...(event ? { event } : {}),
+    });
+    if (event) s.emit(agency, event);
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  private replay(agency: Agency, stored: StoredResponse): WireResponse {
+    const s = this.service;
+    let body: Buffer = stored.body;
+    if (s.defects.has('replay-differs')) body = Buffer.from(JSON.stringify(JSON.parse(stored.body.toString('utf8')), null, 2));
+    if (stored.event && s.defects.has('replay-emits-webhook')) s.emit(agency, stored.event);
+    // An error replay keeps the request id its body names; a success gets this request's own.
+    const requestId = stored.status >= 400 ? stored.requestId : newRequestId();
+    return {
+      status: stored.status,
+      headers: { 'content-type': stored.contentType, 'x-request-id': requestId, 'idempotent-replayed': 'true' },
+      body,
+    };
+  }
+
+  private addRateHeaders(res: WireResponse, rl: RateDecision): void {
+    const s = this.service;
+    if (s.defects.has('ratelimit-headers-missing')) return;
+    const remaining = s.defects.has('ratelimit-remaining-wrong') ? rl.remaining + 1 : rl.remaining;
+    res.headers['x-ratelimit-limit'] = String(rl.limit);
+    res.headers['x-ratelimit-remaining'] = String(remaining);
+    res.headers['x-ratelimit-reset'] = String(rl.resetS);
+    res.headers['x-ratelimit-resource'] = rl.resource;
+  }
+}
+
+function parseJson(body: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(400, 'INVALID_JSON', `body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function json(result: { status: number; body: unknown }, requestId: string): WireResponse {
+  return { status: result.status, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId }, body: JSON.stringify(result.body) };
+}

@@ -1,0 +1,145 @@
+import type { Agency } from '../domain/agency.js';
+import { validateBookingBody, validateCancellationBody, validateWebhookBody } from '../domain/booking-input.js';
+import type { MockService, OpResult } from '../domain/mock-service.js';
+import { validateSearch } from '../domain/search-criteria.js';
+import { isProduct, type Product } from '../fixture/fixture-types.js';
+
+/** How a route reads its body. */
+export type BodyKind = 'none' | 'json' | 'json-or-empty';
+
+/** One operation of the service, as the pipeline runs it. */
+export interface Route {
+  name: string;
+  method: string;
+  body: BodyKind;
+  /** Booking and cancellation: the idempotency step applies. */
+  idempotent: boolean;
+  /** Step 5: turns the parsed body into the operation's input (422 when wrong). */
+  validate(body: unknown, params: RouteParams): unknown;
+  /** Step 7. */
+  run(service: MockService, agency: Agency, params: RouteParams, input: unknown, query: string): OpResult | Promise<OpResult>;
+}
+
+/** What the path names. */
+export interface RouteParams {
+  product?: Product;
+  bookingId?: string;
+}
+
+/** A path's match: the route for the method, or the methods the path allows. */
+export type RouteMatch = { route: Route; params: RouteParams } | { allow: string[] } | undefined;
+
+const none = (): undefined => undefined;
+
+const ACCOUNT: Route = { name: 'account', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.account(a) };
+const BALANCE: Route = { name: 'wallet.balance', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.balance(a) };
+const STATEMENT: Route = {
+  name: 'wallet.statement',
+  method: 'GET',
+  body: 'none',
+  idempotent: false,
+  validate: none,
+  run: (s, a, _p, _i, q) => s.statement(a, new URLSearchParams(q)),
+};
+const RATES: Route = { name: 'wallet.rates', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.rates(a) };
+const WEBHOOK_GET: Route = { name: 'webhook.get', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.getWebhook(a) };
+const WEBHOOK_PUT: Route = {
+  name: 'webhook.put',
+  method: 'PUT',
+  body: 'json',
+  idempotent: false,
+  validate: (b) => validateWebhookBody(b),
+  run: (s, a, _p, i) => s.putWebhook(a, (i as { url: string | null }).url),
+};
+const SEARCH: Route = {
+  name: 'search',
+  method: 'POST',
+  body: 'json',
+  idempotent: false,
+  validate: (b, p) => validateSearch(p.product!, b),
+  run: (s, a, p, i) => s.search(a, p.product!, i as Record<string, string | number>),
+};
+const BOOK: Route = {
+  name: 'booking.create',
+  method: 'POST',
+  body: 'json',
+  idempotent: true,
+  validate: (b) => validateBookingBody(b),
+  run: (s, a, p, i) => s.book(a, p.product!, i as ReturnType<typeof validateBookingBody>),
+};
+const BOOKING_GET: Route = {
+  name: 'booking.get',
+  method: 'GET',
+  body: 'none',
+  idempotent: false,
+  validate: none,
+  run: (s, a, p) => s.getBooking(a, p.product!, p.bookingId!),
+};
+const CANCEL: Route = {
+  name: 'booking.cancel',
+  method: 'POST',
+  body: 'json-or-empty',
+  idempotent: true,
+  validate: (b) => validateCancellationBody(b),
+  run: (s, a, p) => s.cancel(a, p.product!, p.bookingId!),
+};
+
+function pick(method: string, routes: Route[], params: RouteParams): RouteMatch {
+  const route = routes.find((r) => r.method === method);
+  return route ? { route, params } : { allow: routes.map((r) => r.method) };
+}
+
+function decodeSegment(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Step 4 of the judging order: which route a method and path name (REFERENCE-API.md section 5). */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const seg = path.split('/');
+  if (seg[0] !== '' || seg[1] !== 'v1') return undefined;
+  const n = seg.length;
+  const a = seg[2];
+  if (a === undefined) return undefined;
+  if (n === 3) {
+    if (a === 'account') return pick(method, [ACCOUNT], {});
+    if (a === 'webhook-endpoint') return pick(method, [WEBHOOK_GET, WEBHOOK_PUT], {});
+    return undefined;
+  }
+  if (a === 'wallet' && n === 4) {
+    const b = seg[3];
+    if (b === 'balance') return pick(method, [BALANCE], {});
+    if (b === 'statement') return pick(method, [STATEMENT], {});
+    if (b === 'rates') return pick(method, [RATES], {});
+    return undefined;
+  }
+  if (!isProduct(a) || seg[3] === undefined) return undefined;
+  const product = a;
+  if (n === 4) {
+    if (seg[3] === 'search') return pick(method, [SEARCH], { product });
+    if (seg[3] === 'bookings') return pick(method, [BOOK], { product });
+    return undefined;
+  }
+  if (seg[3] !== 'bookings' || seg[4] === '' || n > 6) return undefined;
+  const bookingId = decodeSegment(seg[4]!);
+  if (bookingId === undefined) return undefined;
+  if (n === 5) return pick(method, [BOOKING_GET], { product, bookingId });
+  if (seg[5] === 'cancellations') return pick(method, [CANCEL], { product, bookingId });
+  return undefined;
+}
+
+/** The product a path lies under (`/v1/{product}/…`), if it names one of the four. */
+export function productOfPath(path: string): Product | undefined {
+  if (!path.startsWith('/v1/')) return undefined;
+  const end = path.indexOf('/', 4);
+  const word = end === -1 ? path.slice(4) : path.slice(4, end);
+  return isProduct(word) && end !== -1 ? word : undefined;
+}
+
+/** True when the request counts in the `read` bucket: every GET and every `POST …/search`. */
+export function isRead(method: string, path: string): boolean {
+  return method === 'GET' || (method === 'POST' && path.endsWith('/search'));
+}

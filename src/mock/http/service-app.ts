@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DefectSet } from '../defects/defect-set.js';
+import { ApiError } from '../domain/api-error.js';
+import { newRequestId } from './envelope.js';
+import { errorResponse } from './error-response.js';
+import type { ServicePipeline } from './pipeline.js';
+import type { WireResponse } from './wire.js';
+
+/** Body size fastify itself accepts; the service judges 64 KiB itself, after authentication. */
+const TRANSPORT_BODY_LIMIT = 1024 * 1024;
+
+/** Header size node accepts, so that a 16 KiB header is judged like any request. */
+const MAX_HEADER_SIZE = 64 * 1024;
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function send(reply: FastifyReply, res: WireResponse): void {
+  reply.code(res.status).headers(res.headers).send(res.body);
+}
+
+/** Maps fastify's own errors (body too large, bad media type, …) onto the envelope. */
+function frameworkError(err: { statusCode?: number; code?: string; message?: string }): ApiError {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+  if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'body is too large');
+  if (status === 415) return new ApiError(400, 'INVALID_JSON', 'Content-Type header is malformed');
+  if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'the mock failed to handle this request');
+  return new ApiError(status, 'BAD_REQUEST', err.message ?? 'bad request');
+}
+
+/**
+ * The service's fastify app: one catch-all route hands every request, with its
+ * raw body bytes, to the pipeline, which owns the whole judging order.
+ */
+export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: TRANSPORT_BODY_LIMIT,
+    exposeHeadRoutes: false,
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    frameworkErrors: (err, _req, reply) => {
+      const id = newRequestId();
+      send(reply, errorResponse(frameworkError(err), id, defects));
+    },
+  });
+  // The signature covers the raw bytes, so every content type stays a Buffer; JSON is parsed by the pipeline.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const res = await pipeline.handle({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
+    send(reply, res);
+  };
+  app.route({ method: METHODS, url: '*', handler });
+  app.setNotFoundHandler(handler);
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
+    send(reply, errorResponse(frameworkError(err), newRequestId(), defects));
+  });
+  installClientErrorEnvelope(app, defects);
+  return app;
+}
+
+/**
+ * Node answers malformed requests (a header over the size limit, a broken
+ * request line) before fastify sees them; this writes that answer in the
+ * envelope too, and keeps the server serving.
+ */
+export function installClientErrorEnvelope(app: FastifyInstance, defects: DefectSet): void {
+  app.server.removeAllListeners('clientError');
+  app.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET' && socket.destroyed)) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const id = newRequestId();
+    const res = errorResponse(
+      new ApiError(status, tooLarge ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST', tooLarge ? 'request headers are too large' : 'malformed HTTP request'),
+      id,
+      defects,
+    );
+    const body = Buffer.from(res.body);
+    const head = [
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+      `content-type: ${res.headers['content-type']}`,
+      `x-request-id: ${id}`,
+      `content-length: ${body.length}`,
+      'connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    socket.end(Buffer.concat([Buffer.from(head), body]));
+  });
+}

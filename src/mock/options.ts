@@ -1,0 +1,119 @@
+import { MockClock } from '../clock/mock-clock.js';
+import { HarnessError } from '../errors/harness-error.js';
+import type { Fixture } from './fixture/fixture-types.js';
+
+/** Options of `createMock`. Every field is optional. */
+export interface MockOptions {
+  /** Interface every listener binds to; the admin listener always binds to loopback. @defaultValue '127.0.0.1' */
+  host?: string;
+  /** Service port; 0 picks a free port. @defaultValue 0 (the CLI uses 8480) */
+  port?: number;
+  /** Hotel API port; 0 picks a free port. @defaultValue 0 (the CLI uses 8481) */
+  hotelPort?: number;
+  /** Admin API port; 0 picks a free port. @defaultValue 0 (the CLI uses 8489) */
+  adminPort?: number;
+  /** Starts the admin listener. @defaultValue false */
+  admin?: boolean;
+  /** A fixture file (JSON or YAML) or a fixture object. @defaultValue the default fixture */
+  fixture?: string | Fixture;
+  /** Extra generated agencies (`agency-load-001`, …) appended to the fixture. @defaultValue 0 */
+  agencies?: number;
+  /** Quote lifetime in seconds. @defaultValue 900 */
+  quoteLifetimeS?: number;
+  /** Delay before webhook attempt 2, in ms. @defaultValue 5000 */
+  webhookBaseMs?: number;
+  /** Attempt 3 comes base × factor after attempt 2. @defaultValue 3 */
+  webhookFactor?: number;
+  /** Real time a webhook receiver has to answer. @defaultValue 10000 */
+  webhookTimeoutMs?: number;
+  /** Defects switched on at start. @defaultValue none */
+  defects?: Iterable<string>;
+  /** Real latency of the simulated supplier behind bookings and cancellations, ms. @defaultValue 5 */
+  supplierLatencyMs?: number;
+  /** How many client requests the admin request log keeps. @defaultValue 10000 */
+  requestLogSize?: number;
+  /** The clock to use (a test may share one). @defaultValue a new MockClock */
+  clock?: MockClock;
+}
+
+/** Options with every default filled in, validated. */
+export interface ResolvedMockOptions {
+  host: string;
+  port: number;
+  hotelPort: number;
+  adminPort: number;
+  admin: boolean;
+  fixture: string | Fixture | undefined;
+  agencies: number;
+  quoteLifetimeS: number;
+  webhookBaseMs: number;
+  webhookFactor: number;
+  webhookTimeoutMs: number;
+  defects: string[];
+  supplierLatencyMs: number;
+  requestLogSize: number;
+  clock: MockClock;
+}
+
+/** The defaults of the mock's options. */
+export const MOCK_DEFAULTS = Object.freeze({
+  host: '127.0.0.1',
+  port: 0,
+  hotelPort: 0,
+  adminPort: 0,
+  admin: false,
+  agencies: 0,
+  quoteLifetimeS: 900,
+  webhookBaseMs: 5_000,
+  webhookFactor: 3,
+  webhookTimeoutMs: 10_000,
+  supplierLatencyMs: 5,
+  requestLogSize: 10_000,
+});
+
+/** The ports the CLI uses (REFERENCE-API.md section 1). */
+export const CLI_PORTS = Object.freeze({ port: 8480, hotelPort: 8481, adminPort: 8489 });
+
+/** Fills defaults and validates; a wrong option is an `E_USAGE` error naming it and the value received. */
+export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  const o = { ...MOCK_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<
+    Omit<MockOptions, 'fixture' | 'clock' | 'defects'>
+  > &
+    Pick<MockOptions, 'fixture' | 'clock' | 'defects'>;
+  const problems: string[] = [];
+  const int = (name: string, v: number, min: number, max: number): void => {
+    if (!Number.isInteger(v) || v < min || v > max) problems.push(`${name} must be an integer from ${min} to ${max}, got ${String(v)}`);
+  };
+  const num = (name: string, v: number, min: number): void => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) problems.push(`${name} must be a number ≥ ${min}, got ${String(v)}`);
+  };
+  int('port', o.port, 0, 65535);
+  int('hotelPort', o.hotelPort, 0, 65535);
+  int('adminPort', o.adminPort, 0, 65535);
+  int('agencies', o.agencies, 0, 10_000);
+  num('quoteLifetimeS', o.quoteLifetimeS, 1);
+  num('webhookBaseMs', o.webhookBaseMs, 0);
+  num('webhookFactor', o.webhookFactor, 1);
+  num('webhookTimeoutMs', o.webhookTimeoutMs, 1);
+  num('supplierLatencyMs', o.supplierLatencyMs, 0);
+  int('requestLogSize', o.requestLogSize, 1, 10_000_000);
+  if (typeof o.host !== 'string' || o.host === '') problems.push(`host must be a non-empty string, got ${String(o.host)}`);
+  if (problems.length > 0) throw new HarnessError('E_USAGE', `mock options: ${problems.join('; ')}`);
+  return Object.freeze({
+    host: o.host,
+    port: o.port,
+    hotelPort: o.hotelPort,
+    adminPort: o.adminPort,
+    admin: Boolean(o.admin),
+    fixture: o.fixture,
+    agencies: o.agencies,
+    quoteLifetimeS: o.quoteLifetimeS,
+    webhookBaseMs: o.webhookBaseMs,
+    webhookFactor: o.webhookFactor,
+    webhookTimeoutMs: o.webhookTimeoutMs,
+    defects: [...(o.defects ?? [])],
+    supplierLatencyMs: o.supplierLatencyMs,
+    requestLogSize: o.requestLogSize,
+    clock: o.clock ?? new MockClock(),
+  });
+}

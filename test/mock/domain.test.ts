@@ -1,0 +1,57 @@
+import { describe, expect, test } from 'vitest';
+import { DefectSet } from '../../src/mock/defects/defect-set.js';
+import { IdempotencyStore, parseIdempotencyKey } from '../../src/mock/domain/idempotency-store.js';
+import { NonceCache } from '../../src/mock/domain/nonce-cache.js';
+import { RateLimiter } from '../../src/mock/domain/rate-limiter.js';
+import { QuoteBook } from '../../src/mock/domain/quotes.js';
+
+describe('domain pieces, without HTTP', () => {
+  test('rate limiter: exact rolling window, one admitted exactly 60 s earlier no longer counts', () => {
+    const rl = new RateLimiter(new DefectSet());
+    expect(rl.take('a', 'read', 2, 1_000).admitted).toBe(true);
+    expect(rl.take('a', 'read', 2, 1_500).remaining).toBe(0);
+    const refused = rl.take('a', 'read', 2, 2_000);
+    expect([refused.admitted, refused.retryAfterS, refused.resetS]).toEqual([false, 59, 59]);
+    expect(rl.take('a', 'read', 2, 60_999).admitted).toBe(false);
+    expect(rl.take('a', 'read', 2, 61_000).admitted).toBe(true);
+  });
+
+  test('rate limiter memory holds at most `limit` timestamps per bucket', () => {
+    const rl = new RateLimiter(new DefectSet());
+    for (let t = 0; t < 100_000; t++) rl.take('a', 'read', 3, t);
+    const rings = (rl as unknown as { rings: Map<string, { size: number; capacity: number }> }).rings;
+    expect([...rings.values()].map((r) => [r.size, r.capacity])).toEqual([[3, 3]]);
+  });
+
+  test('nonce cache drops pairs older than 600 s', () => {
+    const c = new NonceCache();
+    for (let i = 0; i < 1000; i++) c.record('k', `n${i}`, i);
+    expect(c.has('k', 'n0', 599_999)).toBe(true);
+    expect(c.has('k', 'n0', 600_000)).toBe(false);
+    c.record('k', 'late', 700_000);
+    expect(c.size).toBe(1);
+  });
+
+  test('idempotency store: verdicts and 24 h retention', () => {
+    const s = new IdempotencyStore();
+    expect(s.begin('x', 'f1', 0).kind).toBe('new');
+    expect(s.begin('x', 'f1', 1).kind).toBe('in-use');
+    expect(s.begin('x', 'f2', 1).kind).toBe('reused');
+    s.complete('x', { status: 201, body: Buffer.from('{}'), contentType: 'application/json', requestId: 'r' });
+    expect(s.begin('x', 'f1', 2).kind).toBe('replay');
+    expect(s.begin('x', 'f1', 24 * 3600_000).kind).toBe('new');
+    expect(parseIdempotencyKey('"abc"')).toBe('abc');
+    expect(parseIdempotencyKey('')).toBeNull();
+    expect(parseIdempotencyKey(undefined)).toBeUndefined();
+  });
+
+  test('quote tokens cannot be forged or moved to another mock', () => {
+    const book = new QuoteBook();
+    const { token } = book.issue({ agencyId: 'a', product: 'flights', amount: 100, currency: 'EUR', expiresAt: 1, digest: 'd', index: 0 });
+    expect(book.open(token)?.amount).toBe(100);
+    const [payload, tag] = token.slice(3).split('.');
+    const forged = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('100', '1')).toString('base64url');
+    expect(book.open(`qt_${forged}.${tag}`)).toBeUndefined();
+    expect(new QuoteBook().open(token)).toBeUndefined();
+  });
+});
