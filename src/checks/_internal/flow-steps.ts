@@ -1,0 +1,85 @@
+import { setTemplate } from '../../api/fields.js';
+import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
+import type { Profile } from '../../profile/types.js';
+import type { CheckContext } from '../types.js';
+import { codeOf } from './expect-error.js';
+
+/** A wallet as read at one moment: balance and whole statement, with the exchanges that read them. */
+export interface WalletSnapshot {
+  balance: number | undefined;
+  balanceStatus: number;
+  entries: StatementEntry[];
+  /** Id of the newest statement entry, to find what came after. */
+  newestId: string | undefined;
+  /** Exchange ids of the balance and statement reads. */
+  evidence: string[];
+}
+
+/**
+ * Sends `call`, and when the target answers rate-limited, waits as told and
+ * sends again (a 429 executes and stores nothing, so the retry is safe).
+ */
+export async function retryRateLimited<T extends ApiResponse>(ctx: CheckContext, call: () => Promise<T>, attempts = 3): Promise<T> {
+  const rl = ctx.profile.errors.rate_limited;
+  let res = await call();
+  for (let i = 1; i < attempts && res.status === rl.status && codeOf(res, ctx.profile) === rl.code; i++) {
+    const waitS = res.rateLimit.retryAfterS ?? ctx.profile.limits.window_s;
+    ctx.log(`rate limited (${res.exchange.id}); waiting ${waitS} s before sending again`);
+    await ctx.clock.wait(waitS * 1000 + 250);
+    res = await call();
+  }
+  return res;
+}
+
+/** Reads balance and statement of an agency. */
+export async function snapshotWallet(ctx: CheckContext, api: TargetApi, label: string): Promise<WalletSnapshot> {
+  const balance = await retryRateLimited(ctx, () => api.balance({ label: `${label}: balance` }));
+  const statement = await api.statement({ label: `${label}: statement` });
+  return {
+    balance: balance.amount,
+    balanceStatus: balance.status,
+    entries: statement.entries,
+    newestId: statement.entries[0]?.id,
+    evidence: [balance.exchange.id, ...statement.responses.map((r) => r.exchange.id)],
+  };
+}
+
+/** The open products of agency `index` that the profile has search criteria for, with the account response. */
+export async function searchableProducts(ctx: CheckContext, index = 0): Promise<{ products: string[]; closed: string[]; response: ApiResponse }> {
+  const { open, closed, response } = await ctx.api(index).openProducts({ label: 'open products' });
+  return { products: open.filter((p) => ctx.profile.search_criteria[p] !== undefined), closed, response };
+}
+
+/** A search of `product` with the profile's criteria. */
+export async function searchProduct(ctx: CheckContext, api: TargetApi, product: string, label: string): Promise<ApiResponse & { offers: Offer[] }> {
+  return retryRateLimited(ctx, () => api.search(product, ctx.profile.search_criteria[product], { label }));
+}
+
+/** The booking body of the profile for a quote and client reference, as sent bytes. */
+export function bookingBodyText(profile: Profile, quoteToken: string, clientReference: string): string {
+  return JSON.stringify(setTemplate(profile.booking_body, { quote_token: quoteToken, client_reference: clientReference }));
+}
+
+/** A fresh nonce within `[A-Za-z0-9_-]{16,64}` that never repeats across runs. */
+export function uniqueNonce(ctx: CheckContext): string {
+  const base = ctx.unique('n').replace(/[^A-Za-z0-9_-]/g, '_');
+  const padded = base.length < 16 ? base + 'x'.repeat(16 - base.length) : base;
+  return padded.slice(-64);
+}
+
+/** The cheapest offer of a search, if any carries a price. */
+export function cheapest(offers: readonly Offer[]): Offer | undefined {
+  let best: Offer | undefined;
+  for (const o of offers) if (o.priceAmount !== undefined && (best?.priceAmount === undefined || o.priceAmount < best.priceAmount)) best = o;
+  return best ?? offers[0];
+}
+
+/** Cancels a booking the check made, to give the money back; the outcome is not judged. */
+export async function cancelQuietly(ctx: CheckContext, api: TargetApi, product: string, bookingId: string | undefined): Promise<void> {
+  if (!bookingId) return;
+  try {
+    await retryRateLimited(ctx, () => api.cancel(product, bookingId, ctx.unique('idem'), { label: 'clean-up cancellation' }));
+  } catch (err) {
+    ctx.log(`clean-up cancellation of ${bookingId} failed: ${String(err)}`);
+  }
+}

@@ -1,0 +1,119 @@
+import { fillPath, getNumber } from '../../api/fields.js';
+import type { Profile } from '../../profile/types.js';
+import type { CheckContext } from '../types.js';
+import { isRefused, toShot, type RlBucket, type RlShot } from './rl-shot.js';
+
+/** Sends one cheap, side-effect-free request counted in a chosen bucket of one agency. */
+export interface RlProbes {
+  /** A read: the account operation (the cheapest read every target has). */
+  read(step: string): Promise<RlShot>;
+  /**
+   * A write without side effects: the booking-lookup path sent with a method it
+   * does not take (POST, or PUT when the lookup itself is a POST), for a booking
+   * id that cannot exist. REFERENCE-API.md section 5 counts every request other
+   * than a GET or a search in the write bucket, including those answered 403,
+   * 404 or 405, and section 4 judges the rate limit before the route: the probe
+   * is counted and refused like any write, and nothing is ever created.
+   */
+  write(step: string): Promise<RlShot>;
+  /** The bucket's probe. */
+  send(bucket: RlBucket, step: string): Promise<RlShot>;
+}
+
+/** The method and path of the side-effect-free write probe (see {@link RlProbes.write}). */
+export function writeProbeRequest(profile: Profile, bookingId: string): { method: string; path: string } {
+  const lookup = profile.operations.get_booking;
+  const method = lookup.method.toUpperCase() === 'POST' ? 'PUT' : 'POST';
+  const product = profile.products[0] ?? 'flights';
+  return { method, path: fillPath(lookup.path, { product, booking_id: bookingId }) };
+}
+
+/** Probes of agency `index`. */
+export function rlProbes(ctx: CheckContext, index: number, checkId: string): RlProbes {
+  const api = ctx.api(index);
+  const probes: RlProbes = {
+    async read(step) {
+      const res = await api.account({ label: `${checkId} read probe (${step})` });
+      return toShot(res, ctx.profile, index, 'read', step);
+    },
+    async write(step) {
+      const { method, path } = writeProbeRequest(ctx.profile, ctx.unique('rl-probe'));
+      const res = await api.raw(method, path, undefined, { label: `${checkId} write probe (${step})` });
+      return toShot(res, ctx.profile, index, 'write', step);
+    },
+    send: (bucket, step) => (bucket === 'read' ? probes.read(step) : probes.write(step)),
+  };
+  return probes;
+}
+
+/** The limits of one agency and the shots spent learning them. */
+export interface RlLimits {
+  read: number;
+  write: number;
+  /** Where they came from. */
+  source: 'profile' | 'account';
+  /** The account read made to learn them (it counts in the read bucket), when one was made. */
+  shots: RlShot[];
+}
+
+/**
+ * The limits of agency `index`: the profile's `agencies[i].limits` when given,
+ * otherwise read from the account response by the profile's field paths.
+ * Returns a message instead when neither says.
+ */
+export async function rlLimits(ctx: CheckContext, index: number, checkId: string): Promise<RlLimits | { error: string; shots: RlShot[] }> {
+  const given = ctx.agencies[index]?.limits ?? ctx.profile.agencies[index]?.limits;
+  if (given) return { read: given.read, write: given.write, source: 'profile', shots: [] };
+  const res = await ctx.api(index).account({ label: `${checkId} read the rate limits` });
+  const shot = toShot(res, ctx.profile, index, 'read', 'limits');
+  const f = ctx.profile.fields;
+  const read = getNumber(res.json, f.account_read_limit);
+  const write = getNumber(res.json, f.account_write_limit);
+  if (res.status < 200 || res.status >= 300 || read === undefined || write === undefined || read < 1 || write < 1) {
+    return {
+      error: `the rate limits of agency ${ctx.agencies[index]?.id ?? index} are unknown: the profile gives no agencies[${index}].limits and the account response (status ${res.status}) has no positive numbers at ${f.account_read_limit} and ${f.account_write_limit}`,
+      shots: [shot],
+    };
+  }
+  return { read, write, source: 'account', shots: [shot] };
+}
+
+/**
+ * Sends probes one after the other until one is refused or `max` were sent.
+ * Sequential on purpose: each response's counters follow the one before.
+ */
+export async function fillUntilRefused(probes: RlProbes, bucket: RlBucket, max: number, step: string, profile: Profile): Promise<RlShot[]> {
+  const shots: RlShot[] = [];
+  for (let i = 0; i < max; i++) {
+    const shot = await probes.send(bucket, step);
+    shots.push(shot);
+    if (isRefused(shot, profile)) break;
+  }
+  return shots;
+}
+
+/** Sends exactly `count` probes, one after the other. */
+export async function sendMany(probes: RlProbes, bucket: RlBucket, count: number, step: string): Promise<RlShot[]> {
+  const shots: RlShot[] = [];
+  for (let i = 0; i < count; i++) shots.push(await probes.send(bucket, step));
+  return shots;
+}
+
+/** Lets target time pass until `instant` (target ms); nothing when it has passed already. */
+export async function waitUntil(ctx: CheckContext, instant: number): Promise<void> {
+  const left = instant - ctx.clock.now();
+  if (left > 0) await ctx.clock.wait(left);
+}
+
+/** Margin added past a window edge, covering the time a request takes (REFERENCE-API.md section 8 uses a quarter second). */
+export const RL_EDGE_MARGIN_MS = 250;
+
+/** The window length of the profile, ms. */
+export function windowMs(profile: Profile): number {
+  return profile.limits.window_s * 1000;
+}
+
+/** An outcome for a check that could not learn its limits. */
+export function limitsUnknown(result: { error: string; shots: RlShot[] }): { verdict: 'ERROR'; message: string; evidence: string[] } {
+  return { verdict: 'ERROR', message: result.error, evidence: result.shots.map((s) => s.exchangeId) };
+}

@@ -1,0 +1,98 @@
+import { getField } from '../../api/fields.js';
+import type { ApiResponse } from '../../api/types.js';
+import { parseNonNegativeInt } from '../../client/rate-limit.js';
+import type { Profile } from '../../profile/types.js';
+
+/** The bucket a rate-limit probe is meant to count in. */
+export type RlBucket = 'read' | 'write';
+
+/**
+ * One request of a rate-limit sequence, reduced to what the judges need:
+ * plain data, so a judge can be run on recorded exchanges.
+ */
+export interface RlShot {
+  exchangeId: string;
+  /** Agency index in the profile (0 = primary). */
+  agency: number;
+  bucket: RlBucket;
+  /** Which phase of the check sent it, e.g. `fill`, `early`. */
+  step: string;
+  /** Target clock when sent, ms since epoch. */
+  at: number;
+  status: number;
+  /** error.code by the profile's field path, when the body is an error. */
+  code?: string;
+  /** error.details by the profile's field path. */
+  details?: unknown;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+}
+
+/** Turns a response into a shot. */
+export function toShot(res: ApiResponse, profile: Profile, agency: number, bucket: RlBucket, step: string): RlShot {
+  const code = getField(res.json, profile.fields.error_code);
+  const details = getField(res.json, profile.fields.error_details);
+  return {
+    exchangeId: res.exchange.id,
+    agency,
+    bucket,
+    step,
+    at: res.exchange.startedAt,
+    status: res.status,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(details !== undefined ? { details } : {}),
+    headers: res.headers,
+  };
+}
+
+/** True when the target refused the shot for its rate limit (the profile's rate-limited status). */
+export function isRefused(shot: RlShot, profile: Profile): boolean {
+  return shot.status === profile.errors.rate_limited.status;
+}
+
+/** The X-RateLimit-* and Retry-After facts of a shot, by the profile's header names; raw texts kept for messages. */
+export interface RlHeaderFacts {
+  limit?: number;
+  remaining?: number;
+  resetS?: number;
+  resource?: string;
+  raw: { limit?: string; remaining?: string; reset?: string; resource?: string; retryAfter?: string };
+}
+
+/** Reads the rate-limit headers of a shot; a value that is not a plain non-negative integer is left out (and kept raw). */
+export function rlHeaders(shot: RlShot, profile: Profile): RlHeaderFacts {
+  const h = profile.headers;
+  const get = (name: string): string | undefined => shot.headers[name.toLowerCase()];
+  const raw = {
+    limit: get(h.ratelimit_limit),
+    remaining: get(h.ratelimit_remaining),
+    reset: get(h.ratelimit_reset),
+    resource: get(h.ratelimit_resource),
+    retryAfter: get(h.retry_after),
+  };
+  const facts: RlHeaderFacts = { raw };
+  const limit = parseNonNegativeInt(raw.limit);
+  if (limit !== undefined) facts.limit = limit;
+  const remaining = parseNonNegativeInt(raw.remaining);
+  if (remaining !== undefined) facts.remaining = remaining;
+  const reset = parseNonNegativeInt(raw.reset);
+  if (reset !== undefined) facts.resetS = reset;
+  if (raw.resource !== undefined && raw.resource.trim() !== '') facts.resource = raw.resource.trim();
+  return facts;
+}
+
+/** Number of shots admitted before the first refusal (all of them when none was refused). */
+export function admittedBeforeRefusal(shots: readonly RlShot[], profile: Profile): number {
+  const i = shots.findIndex((s) => isRefused(s, profile));
+  return i < 0 ? shots.length : i;
+}
+
+/** The profile's name of a bucket, as `X-RateLimit-Resource` should report it. */
+export function bucketName(bucket: RlBucket, profile: Profile): string {
+  return bucket === 'read' ? profile.values.bucket_read : profile.values.bucket_write;
+}
+
+/** Short description of a shot for messages: `x-000012 (429 RATE_LIMITED)`. */
+export function describeShot(shot: RlShot): string {
+  return `${shot.exchangeId} (${shot.status}${shot.code ? ` ${shot.code}` : ''})`;
+}

@@ -1,0 +1,259 @@
+import { setTemplate } from '../../api/fields.js';
+import type { Profile } from '../../profile/types.js';
+import type { ReceivedDelivery, Receiver, ResponsePlan } from '../../receiver/index.js';
+import type { CheckContext } from '../types.js';
+import { gapToleranceMs, mentions, toAttempt, whEvent, whHeader, type WhRun } from './wh-attempt.js';
+
+/** The webhook scenarios; several checks judge one run of the same scenario. */
+export type WhKind = 'healthy' | 'failing' | 'fail-once' | 'replay' | 'cancel' | 'hotel-failing';
+
+interface Spec {
+  scheme: 'service' | 'hotel';
+  /** What the receiver answers on the scenario's path. */
+  plan(p: Profile): ResponsePlan;
+  planText: string;
+  /** Watched in steps from the first attempt: where every expected attempt falls, with tolerance. */
+  horizonMs(p: Profile): number;
+  /** Then one long wait, for attempts that must never come. */
+  extraMs(p: Profile): number;
+  /** Attempts to wait for (real time) before stepping the clock. */
+  firstCount: number;
+}
+
+/** Time from attempt 1 to the last allowed attempt under the profile's schedule. */
+export function retrySpanMs(p: Profile): number {
+  let span = 0;
+  for (let k = 0; k < p.webhooks.max_attempts - 1; k++) span += p.webhooks.base_ms * p.webhooks.factor ** k;
+  return span;
+}
+
+/** The gap the profile's schedule puts before attempt `n + 1` (after attempt n failed). */
+export function expectedGapMs(p: Profile, n: number): number {
+  return p.webhooks.base_ms * p.webhooks.factor ** (n - 1);
+}
+
+const failStatus = 500;
+
+const SPECS: Record<WhKind, Spec> = {
+  healthy: {
+    scheme: 'service',
+    plan: () => ({ kind: 'always', status: 200 }),
+    planText: '200 always',
+    // Long enough for a retry that should not come.
+    horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
+    extraMs: () => 0,
+    firstCount: 1,
+  },
+  failing: {
+    scheme: 'service',
+    plan: () => ({ kind: 'always', status: failStatus }),
+    planText: `${failStatus} always`,
+    horizonMs: (p) => retrySpanMs(p) + gapToleranceMs(expectedGapMs(p, Math.max(1, p.webhooks.max_attempts - 1))),
+    // Twice the gap the next attempt would come at if the schedule went on: "never a fourth".
+    extraMs: (p) => 2 * expectedGapMs(p, p.webhooks.max_attempts),
+    firstCount: 1,
+  },
+  'fail-once': {
+    scheme: 'service',
+    plan: () => ({ kind: 'sequence', statuses: [failStatus, 200] }),
+    planText: `${failStatus} then 200`,
+    horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
+    extraMs: (p) => expectedGapMs(p, 2) + gapToleranceMs(expectedGapMs(p, 2)),
+    firstCount: 1,
+  },
+  replay: {
+    scheme: 'service',
+    plan: () => ({ kind: 'always', status: 200 }),
+    planText: '200 always',
+    horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
+    extraMs: () => 0,
+    firstCount: 1,
+  },
+  cancel: {
+    scheme: 'service',
+    plan: () => ({ kind: 'always', status: 200 }),
+    planText: '200 always',
+    horizonMs: () => 2000,
+    extraMs: () => 0,
+    firstCount: 2,
+  },
+  'hotel-failing': {
+    scheme: 'hotel',
+    plan: () => ({ kind: 'always', status: failStatus }),
+    planText: `${failStatus} always`,
+    // The hotel API never retries; watch as long as a service retry schedule would run, then longer.
+    horizonMs: (p) => p.webhooks.base_ms * (1 + p.webhooks.factor) + gapToleranceMs(p.webhooks.base_ms * p.webhooks.factor),
+    extraMs: (p) => 2 * p.webhooks.base_ms * p.webhooks.factor,
+    firstCount: 1,
+  },
+};
+
+/** Target time a scenario waits, ms (for `waitsMs`); real time against a real service. */
+export function whScenarioWaitMs(kind: WhKind, p: Profile): number {
+  const s = SPECS[kind];
+  return s.horizonMs(p) + s.extraMs(p);
+}
+
+/**
+ * Target time a check of `scheme` may take, ms (for `waitsMs`; real time against a real service):
+ * the scenarios of one scheme share the agency's single endpoint and run one after
+ * another, so a check may wait behind all the others.
+ */
+export function whQueueWaitMs(scheme: 'service' | 'hotel', p: Profile): number {
+  return (Object.keys(SPECS) as WhKind[]).filter((k) => SPECS[k].scheme === scheme).reduce((sum, k) => sum + whScenarioWaitMs(k, p), 0);
+}
+
+const STEP_MS = 1000;
+// Real pause after an attempt on an instantly driven clock, so the target takes in the answer
+// (and schedules its retry) before its clock moves on; a real clock needs none.
+const SETTLE_MS = 30;
+
+const runs = new WeakMap<object, Map<WhKind, Promise<WhRun>>>();
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * The run of a scenario in this harness run: made once (by the first check
+ * that asks) and shared, so that checks judging the same deliveries do not
+ * each wait through a retry schedule. Runs that set the same webhook endpoint
+ * are made one after the other.
+ */
+export function whScenario(ctx: CheckContext, kind: WhKind, checkId: string): Promise<WhRun> {
+  let byKind = runs.get(ctx.recorder);
+  if (!byKind) runs.set(ctx.recorder, (byKind = new Map()));
+  let run = byKind.get(kind);
+  if (!run) {
+    run = serialised(ctx, SPECS[kind].scheme, () => perform(ctx, kind, checkId));
+    byKind.set(kind, run);
+  }
+  return run;
+}
+
+function serialised<T>(ctx: CheckContext, queue: string, fn: () => Promise<T>): Promise<T> {
+  let byName = queues.get(ctx.recorder);
+  if (!byName) queues.set(ctx.recorder, (byName = new Map()));
+  const before = byName.get(queue) ?? Promise.resolve();
+  const next = before.then(fn, fn);
+  byName.set(
+    queue,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+function safePath(token: string): string {
+  return token.replace(/[^A-Za-z0-9_-]/g, '-');
+}
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+async function perform(ctx: CheckContext, kind: WhKind, checkId: string): Promise<WhRun> {
+  const spec = SPECS[kind];
+  const p = ctx.profile;
+  const path = `/wh/${safePath(ctx.unique(`${checkId}-${kind}`))}`;
+  const run: WhRun = {
+    scheme: spec.scheme,
+    kind,
+    path,
+    plan: spec.planText,
+    subjectId: '',
+    exchangeIds: [],
+    exchanges: {},
+    attempts: [],
+    startedAt: ctx.clock.now(),
+    watchedUntil: ctx.clock.now(),
+  };
+  const receiver = ctx.receiver;
+  if (!receiver) return { ...run, error: 'no webhook receiver reachable by the target' };
+  receiver.script(path, spec.plan(p));
+  const note = (name: string, id: string): void => {
+    run.exchanges[name] = id;
+    run.exchangeIds.push(id);
+  };
+  const fail = (error: string): WhRun => ({ ...run, error });
+
+  if (spec.scheme === 'hotel') {
+    const hotel = ctx.hotel(0);
+    if (!hotel) return fail('the profile has no hotel API');
+    const set = await hotel.setWebhook(receiver.url + path, { label: `${checkId} register the hotel webhook` });
+    note('endpoint', set.exchange.id);
+    if (!is2xx(set.status)) return fail(`registering the hotel webhook answered ${set.status}`);
+    const avail = await hotel.availability({ label: `${checkId} hotel availability` });
+    note('availability', avail.exchange.id);
+    const rateKey = avail.rateKeys[0];
+    if (!rateKey) return fail(`hotel availability answered ${avail.status} with no rate`);
+    const book = await hotel.book(rateKey, { label: `${checkId} hotel booking`, clientReference: ctx.unique('wh-ref') });
+    note('booking', book.exchange.id);
+    if (!is2xx(book.status) || !book.reference) return fail(`hotel booking answered ${book.status} with no reference`);
+    run.subjectId = book.reference;
+  } else {
+    const api = ctx.api(0);
+    const set = await api.setWebhookEndpoint(receiver.url + path, { label: `${checkId} register the webhook endpoint` });
+    note('endpoint', set.exchange.id);
+    if (!is2xx(set.status)) return fail(`registering the webhook endpoint answered ${set.status}`);
+    const { open, response } = await api.openProducts({ label: `${checkId} find an open product` });
+    note('account', response.exchange.id);
+    const product = open.find((x) => p.search_criteria[x] !== undefined);
+    if (!product) return fail('no open product with search criteria in the profile');
+    const search = await api.search(product, undefined, { label: `${checkId} quote` });
+    note('search', search.exchange.id);
+    const offer = search.offers[0];
+    if (!offer) return fail(`search for ${product} answered ${search.status} with no offer`);
+    // The exact bytes are kept so that a replay sends the same body.
+    const body = JSON.stringify(setTemplate(p.booking_body, { quote_token: offer.quoteToken, client_reference: ctx.unique('wh-ref') }));
+    const key = ctx.unique('wh-idem');
+    const book = await api.book(product, offer.quoteToken, key, { body, label: `${checkId} booking that emits an event` });
+    note('booking', book.exchange.id);
+    if (!is2xx(book.status) || !book.bookingId) return fail(`booking answered ${book.status} with no booking id`);
+    run.subjectId = book.bookingId;
+    if (kind === 'replay') {
+      const again = await api.book(product, offer.quoteToken, key, { body, label: `${checkId} replay of the booking (same key, same body)` });
+      note('replay', again.exchange.id);
+    }
+    if (kind === 'cancel') {
+      const cancel = await api.cancel(product, book.bookingId, ctx.unique('wh-cancel'), { label: `${checkId} cancellation that emits an event` });
+      note('cancellation', cancel.exchange.id);
+      if (!is2xx(cancel.status)) return fail(`cancellation answered ${cancel.status}`);
+    }
+  }
+
+  const subject = run.subjectId;
+  const match = (d: ReceivedDelivery): boolean => d.path === path && mentions(d.text, subject);
+  await watch(ctx, receiver, match, spec, run);
+  run.attempts = receiver.deliveries(match).map(toAttempt);
+  for (const [i, a] of run.attempts.entries()) {
+    const id = spec.scheme === 'service' ? (whHeader(a, p.headers.webhook_id) ?? String(whEvent(a, p).id ?? '')) : String(whEvent(a, p).id ?? '');
+    const n = Number(spec.scheme === 'service' ? whHeader(a, p.headers.webhook_attempt) : undefined);
+    ctx.timeline.webhook({ at: a.receivedAt, eventId: id, attempt: Number.isInteger(n) && n > 0 ? n : i + 1, status: a.status, scheme: spec.scheme, check: checkId });
+  }
+  return run;
+}
+
+async function watch(ctx: CheckContext, receiver: Receiver, match: (d: ReceivedDelivery) => boolean, spec: Spec, run: WhRun): Promise<void> {
+  const p = ctx.profile;
+  const mock = ctx.clock.kind === 'mock';
+  const settle = (): Promise<void> => (mock ? new Promise((r) => setTimeout(r, SETTLE_MS)) : Promise.resolve());
+  // The first attempt is made at once, in real time; on a real service it may take up to the delivery timeout.
+  const firstTimeout = mock ? 3000 : p.webhooks.delivery_timeout_ms + 5000;
+  const first = await receiver.waitFor(match, firstTimeout, spec.firstCount);
+  const start = first[0]?.receivedAt ?? ctx.clock.now();
+  run.startedAt = start;
+  await settle();
+  let seen = receiver.deliveries(match).length;
+  const horizon = start + spec.horizonMs(p);
+  while (ctx.clock.now() < horizon) {
+    await ctx.clock.wait(Math.min(STEP_MS, Math.max(1, horizon - ctx.clock.now())));
+    const n = receiver.deliveries(match).length;
+    if (n > seen) {
+      seen = n;
+      await settle();
+    }
+  }
+  const extra = spec.extraMs(p);
+  if (extra > 0) {
+    await ctx.clock.wait(extra);
+    await settle();
+  }
+  run.watchedUntil = ctx.clock.now();
+}

@@ -1,0 +1,29 @@
+import type { Profile } from '../../profile/types.js';
+import { Findings } from '../_internal/findings.js';
+import { successMismatch, type Answer } from '../_internal/expect-error.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** What AU-01 saw: a correctly signed request. */
+export interface ValidRequestObservations {
+  account: Answer;
+}
+
+/** Judges AU-01: a correctly signed request is accepted. */
+export function judgeValidRequest(obs: ValidRequestObservations, profile: Profile): CheckOutcome {
+  const f = new Findings();
+  f.check(successMismatch(obs.account, 'correctly signed account request', profile), obs.account);
+  return f.outcome(`a correctly signed request answered ${obs.account.status}`);
+}
+
+/** AU-01: a correctly signed request is accepted. */
+export const validRequestCheck: Check = {
+  id: 'AU-01',
+  title: 'A correctly signed request is accepted',
+  area: 'auth',
+  clause: 'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce (SVC-HMAC-SHA256) / REF §3',
+  needs: [],
+  async run(ctx) {
+    const account = await ctx.api(0).account({ label: 'AU-01 signed account request' });
+    return judgeValidRequest({ account }, ctx.profile);
+  },
+};

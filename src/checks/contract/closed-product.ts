@@ -1,0 +1,69 @@
+import { fillPath } from '../../api/fields.js';
+import type { Profile } from '../../profile/types.js';
+import { errorMismatch, type Answer } from '../_internal/expect-error.js';
+import { Findings, skipped } from '../_internal/findings.js';
+import { bookingBodyText } from '../_internal/flow-steps.js';
+import type { Check, CheckContext, CheckOutcome } from '../types.js';
+
+/** One endpoint of a closed product and its answer. */
+export interface ClosedEndpointCase {
+  product: string;
+  endpoint: string;
+  res: Answer;
+}
+
+/** Judges CT-02: every endpoint of every closed product answers module_not_enabled. */
+export function judgeClosedProduct(cases: readonly ClosedEndpointCase[], profile: Profile): CheckOutcome {
+  const f = new Findings();
+  const e = profile.errors.module_not_enabled;
+  for (const c of cases) f.check(errorMismatch(c.res, e, `${c.endpoint} of closed product ${c.product}`, profile), c.res);
+  const products = [...new Set(cases.map((c) => c.product))];
+  return f.outcome(`${cases.length} endpoints of closed products ${products.join(', ')} answered ${e.status} ${e.code}`);
+}
+
+/** The path prefix of a product's endpoints (`/{product}` filled in), from the search path template. */
+export function productPrefix(profile: Profile, product: string): string | undefined {
+  const at = profile.operations.search.path.indexOf('{product}');
+  if (at < 0) return undefined;
+  return fillPath(profile.operations.search.path.slice(0, at + '{product}'.length), { product });
+}
+
+/** Sends every endpoint of `product` as agency `index`. */
+async function probeProduct(ctx: CheckContext, index: number, product: string): Promise<ClosedEndpointCase[]> {
+  const api = ctx.api(index);
+  const ops = ctx.profile.operations;
+  const fakeBooking = ctx.unique('bk');
+  const out: ClosedEndpointCase[] = [];
+  const label = (what: string) => `CT-02 ${what} of closed ${product}`;
+  out.push({ product, endpoint: 'search', res: await api.search(product, ctx.profile.search_criteria[product] ?? {}, { label: label('search') }) });
+  const body = bookingBodyText(ctx.profile, `qt_${ctx.unique('qt')}`, ctx.unique('ref'));
+  out.push({ product, endpoint: 'create booking', res: await api.book(product, '', ctx.unique('idem'), { label: label('create booking'), body }) });
+  out.push({ product, endpoint: 'get booking', res: await api.getBooking(product, fakeBooking, { label: label('get booking') }) });
+  out.push({ product, endpoint: 'cancel booking', res: await api.cancel(product, fakeBooking, ctx.unique('idem'), { label: label('cancel booking') }) });
+  const prefix = productPrefix(ctx.profile, product);
+  if (prefix !== undefined) {
+    const sub = `${prefix}/${encodeURIComponent(ctx.unique('any'))}`;
+    out.push({ product, endpoint: `GET ${sub}`, res: await api.raw('GET', sub, undefined, { label: label('arbitrary sub-path') }) });
+  }
+  return out;
+}
+
+/** CT-02: every endpoint of a product outside the contract answers 403 MODULE_NOT_ENABLED. */
+export const closedProductCheck: Check = {
+  id: 'CT-02',
+  title: 'Every endpoint of a product outside the contract answers module-not-enabled',
+  area: 'contract',
+  clause: 'SPEC §1/§4: a product outside the contract answers 403 MODULE_NOT_ENABLED on all of its endpoints / REF §5',
+  needs: ['closed-product'],
+  async run(ctx) {
+    for (let i = 0; i < ctx.agencies.length; i++) {
+      const { closed, response } = await ctx.api(i).openProducts({ label: 'CT-02 open products' });
+      if (response.status < 200 || response.status >= 300) continue;
+      if (closed.length === 0) continue;
+      const cases: ClosedEndpointCase[] = [];
+      for (const product of closed) cases.push(...(await probeProduct(ctx, i, product)));
+      return judgeClosedProduct(cases, ctx.profile);
+    }
+    return skipped('no agency has a product outside its contract');
+  },
+};

@@ -1,0 +1,55 @@
+import type { Profile } from '../../profile/types.js';
+import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { errorMismatch, type Answer } from '../_internal/expect-error.js';
+import { Findings, skipped } from '../_internal/findings.js';
+import { cancelQuietly, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
+import { judgeLedger } from '../_internal/wallet-judging.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** Longest quote lifetime the check waits through in real time, s. */
+export const REAL_WAIT_LIMIT_S = 120;
+
+/** What QT-02 saw: a booking sent after its quote expired, with the wallet around it. */
+export interface ExpiredQuoteObservations {
+  waitedMs: number;
+  before: WalletSnapshot;
+  booking: Answer & { bookingId?: string };
+  after: WalletSnapshot;
+}
+
+/** Judges QT-02: a booking after the quote expired answers quote_expired and charges nothing. */
+export function judgeExpiredQuote(obs: ExpiredQuoteObservations, profile: Profile): CheckOutcome {
+  const f = new Findings();
+  f.check(errorMismatch(obs.booking, profile.errors.quote_expired, `booking with a quote expired ${Math.round(obs.waitedMs / 1000)} s after its search`, profile), obs.booking);
+  judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking with an expired quote' }, profile);
+  return f.outcome('a booking with an expired quote was refused and charged nothing');
+}
+
+/** QT-02: an expired quote cannot be booked. */
+export const expiredQuoteCheck: Check = {
+  id: 'QT-02',
+  title: 'A booking after the quote expired is refused without charge',
+  area: 'quotes',
+  clause: 'SPEC §1: the quote_token locks the price until quote_expires_at / REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED',
+  needs: ['open-product'],
+  waitsMs: (p) => (p.quotes.lifetime_s <= REAL_WAIT_LIMIT_S ? p.quotes.lifetime_s * 1000 + 1000 : 0),
+  async run(ctx) {
+    const lifetime = ctx.profile.quotes.lifetime_s;
+    if (ctx.clock.kind === 'real' && lifetime > REAL_WAIT_LIMIT_S) {
+      return skipped(`needs clock control: the quote lifetime of ${lifetime} s is too long to wait through in real time`);
+    }
+    const api = ctx.api(0);
+    const q = await freshQuote(ctx, 'QT-02');
+    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+    const expiresAt = q.offer.quoteExpiresAt === undefined ? NaN : Date.parse(q.offer.quoteExpiresAt);
+    const searchedAt = q.search.exchange.startedAt;
+    const until = Number.isFinite(expiresAt) ? expiresAt : searchedAt + lifetime * 1000;
+    const waitMs = Math.max(0, until - ctx.clock.now()) + 1000;
+    await ctx.clock.wait(waitMs);
+    const before = await snapshotWallet(ctx, api, 'QT-02 before');
+    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'QT-02 booking with an expired quote');
+    const after = await snapshotWallet(ctx, api, 'QT-02 after');
+    await cancelQuietly(ctx, api, q.product, booking.bookingId);
+    return judgeExpiredQuote({ waitedMs: ctx.clock.now() - searchedAt, before, booking, after }, ctx.profile);
+  },
+};

@@ -1,0 +1,45 @@
+import type { Profile } from '../../profile/types.js';
+import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
+import type { RlShot } from '../_internal/rl-shot.js';
+import type { Check, CheckOutcome } from '../types.js';
+import { judgeCrossPhases } from './buckets-apart.js';
+
+/** What RL-06 saw: the primary agency's write bucket filled, then a write and a read of the second agency. */
+export interface AgenciesApartObservations {
+  fill: RlShot[];
+  otherWrite: RlShot;
+  otherRead: RlShot;
+}
+
+/** Judges RL-06: filling one agency's bucket leaves another agency admitted. */
+export function judgeAgenciesApart(obs: AgenciesApartObservations, profile: Profile): CheckOutcome {
+  return judgeCrossPhases(
+    [
+      { filled: 'write', fill: obs.fill, cross: obs.otherWrite },
+      { filled: 'write', fill: obs.fill, cross: obs.otherRead },
+    ],
+    profile,
+    (p) => `a ${p.cross.bucket} of the second agency sent while the primary agency's write bucket was full`,
+    "limits are per agency: the second agency was admitted while the primary's write bucket was full",
+  );
+}
+
+/** RL-06: limits apply per agency. */
+export const agenciesApartCheck: Check = {
+  id: 'RL-06',
+  title: "One agency's full bucket does not throttle another agency",
+  area: 'ratelimit',
+  clause: 'SPEC §8.1 and §5: limits apply per agency; rate limits belong to the agency',
+  needs: ['second-agency'],
+  fills: ['0:write', '1:write'],
+  waitsMs: () => 0,
+  async run(ctx) {
+    const limits = await rlLimits(ctx, 0, 'RL-06');
+    if ('error' in limits) return limitsUnknown(limits);
+    const fill = await fillUntilRefused(rlProbes(ctx, 0, 'RL-06'), 'write', limits.write + 2, 'fill agency 0 writes', ctx.profile);
+    const other = rlProbes(ctx, 1, 'RL-06');
+    const otherWrite = await other.write('agency 1 write');
+    const otherRead = await other.read('agency 1 read');
+    return judgeAgenciesApart({ fill, otherWrite, otherRead }, ctx.profile);
+  },
+};

@@ -1,0 +1,96 @@
+import type { Profile } from '../../profile/types.js';
+import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes, sendMany } from '../_internal/rl-probes.js';
+import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
+import { RlVerdict } from '../_internal/rl-verdict.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** What RL-07 saw: a few reads, and writes from an empty window until the first refusal. */
+export interface RateLimitHeadersObservations {
+  limits: { read: number; write: number };
+  read: RlShot[];
+  write: RlShot[];
+}
+
+/**
+ * Judges RL-07 on each sequence of one bucket: every response carries the four
+ * X-RateLimit-* headers; Limit is the agency's limit; Resource names the
+ * bucket; Remaining (after counting the request) is below Limit and falls by
+ * exactly one per admitted request; Reset is 0 while Remaining > 0 and between
+ * 1 and the window when it is 0; the request after Remaining 0 is refused and
+ * the one after Remaining > 0 is admitted; a 429 reports Remaining 0.
+ */
+export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile: Profile): CheckOutcome {
+  const v = new RlVerdict();
+  const h = profile.headers;
+  const windowS = profile.limits.window_s;
+  let judged = 0;
+  for (const bucket of ['read', 'write'] as RlBucket[]) {
+    const limit = obs.limits[bucket];
+    const name = bucketName(bucket, profile);
+    let prev: { shot: RlShot; remaining: number } | undefined;
+    for (const shot of obs[bucket]) {
+      const f = rlHeaders(shot, profile);
+      const refused = isRefused(shot, profile);
+      const missing = (
+        [
+          [h.ratelimit_limit, f.limit, f.raw.limit],
+          [h.ratelimit_remaining, f.remaining, f.raw.remaining],
+          [h.ratelimit_reset, f.resetS, f.raw.reset],
+          [h.ratelimit_resource, f.resource, f.raw.resource],
+        ] as const
+      ).filter(([, parsed]) => parsed === undefined);
+      if (missing.length > 0) {
+        const list = missing.map(([n, , raw]) => (raw === undefined ? `${n} missing` : `${n} ${JSON.stringify(raw)} not a non-negative integer`)).join(', ');
+        v.fail(`${bucket} response ${shot.exchangeId} (${shot.status}): ${list}`, shot.exchangeId);
+        // One sequence's worth of the same complaint says it all.
+        break;
+      }
+      judged += 1;
+      const remaining = f.remaining!;
+      if (f.limit !== limit) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_limit} is ${f.limit}, the agency's ${bucket} limit is ${limit}`, shot.exchangeId);
+      if (f.resource !== name) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_resource} is ${JSON.stringify(f.resource)}, not ${JSON.stringify(name)}`, shot.exchangeId);
+      if (!refused && remaining >= limit) {
+        v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_remaining} is ${remaining} after counting the request, but the limit is ${limit} (at most ${limit - 1} can remain)`, shot.exchangeId);
+      }
+      if (refused && remaining !== 0) v.fail(`the ${shot.status} ${shot.exchangeId} reports ${h.ratelimit_remaining} ${remaining}, not 0`, shot.exchangeId);
+      if (remaining > 0 && f.resetS !== 0) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} while ${h.ratelimit_remaining} is ${remaining} (must be 0)`, shot.exchangeId);
+      if (remaining === 0 && (f.resetS! < 1 || f.resetS! > windowS)) {
+        v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} with nothing remaining (must be 1 to ${windowS})`, shot.exchangeId);
+      }
+      if (prev) {
+        if (refused && prev.remaining > 0) {
+          v.fail(`${prev.shot.exchangeId} said ${prev.remaining} ${bucket} requests remained, but the next one was refused`, prev.shot.exchangeId, shot.exchangeId);
+        }
+        if (!refused && prev.remaining === 0 && !isRefused(prev.shot, profile)) {
+          v.fail(`${prev.shot.exchangeId} said no ${bucket} request remained, but the next one was admitted`, prev.shot.exchangeId, shot.exchangeId);
+        }
+        if (!refused && !isRefused(prev.shot, profile) && remaining !== prev.remaining - 1) {
+          v.fail(`${h.ratelimit_remaining} went from ${prev.remaining} to ${remaining} over one admitted ${bucket} request (must fall by one)`, prev.shot.exchangeId, shot.exchangeId);
+        }
+      }
+      prev = { shot, remaining };
+    }
+  }
+  const all = [...obs.read, ...obs.write];
+  v.see(all[0]?.exchangeId, obs.write[obs.write.length - 2]?.exchangeId, obs.write[obs.write.length - 1]?.exchangeId);
+  return v.outcome(`X-RateLimit-* headers were present and consistent on ${judged} responses of both buckets`, { judged, limits: obs.limits });
+}
+
+/** RL-07: the X-RateLimit-* headers tell the truth. */
+export const rateLimitHeadersCheck: Check = {
+  id: 'RL-07',
+  title: 'X-RateLimit-* headers are present and consistent from response to response',
+  area: 'ratelimit',
+  clause: 'SPEC §8.4: usage is reported in response headers with the prefix X-RateLimit-',
+  needs: [],
+  fills: ['0:write'],
+  waitsMs: () => 0,
+  async run(ctx) {
+    const limits = await rlLimits(ctx, 0, 'RL-07');
+    if ('error' in limits) return limitsUnknown(limits);
+    const probes = rlProbes(ctx, 0, 'RL-07');
+    const read = [...limits.shots, ...(await sendMany(probes, 'read', 3, 'reads'))];
+    const write = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
+    return judgeRateLimitHeaders({ limits: { read: limits.read, write: limits.write }, read, write }, ctx.profile);
+  },
+};

@@ -1,0 +1,113 @@
+import type { Profile } from '../../profile/types.js';
+import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
+import { admittedBeforeRefusal, isRefused, rlHeaders, toShot, type RlShot } from '../_internal/rl-shot.js';
+import { RlVerdict } from '../_internal/rl-verdict.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** The wallet as read before or after the refused booking. */
+export interface WalletView {
+  balance: number | undefined;
+  /** Number of statement entries and the newest entry's id. */
+  entries: number;
+  newestEntryId: string | undefined;
+  exchangeIds: string[];
+}
+
+/** What RL-02 saw. */
+export interface RefusalChargesNothingObservations {
+  writeLimit: number;
+  /** Write probes sent until the first refusal. */
+  fill: RlShot[];
+  /** The booking sent while the write bucket was full. */
+  booking: RlShot;
+  before: WalletView;
+  after: WalletView;
+}
+
+/**
+ * Judges RL-02: a booking sent while the write bucket is full is refused with
+ * the rate-limited error envelope, and the wallet (balance and statement) is
+ * exactly as before it.
+ */
+export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservations, profile: Profile): CheckOutcome {
+  const v = new RlVerdict();
+  const rl = profile.errors.rate_limited;
+  const filled = obs.fill.some((s) => isRefused(s, profile));
+  v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
+  if (!filled) {
+    v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`, obs.fill[obs.fill.length - 1]?.exchangeId);
+  }
+  const b = obs.booking;
+  if (b.status !== rl.status) {
+    v.fail(`a booking sent while the write bucket was full answered ${b.status}, not ${rl.status}`, b.exchangeId);
+  } else {
+    if (b.code !== rl.code) v.fail(`the ${rl.status} answered error code ${b.code ?? '(none)'}, not ${rl.code}`, b.exchangeId);
+    if (b.details === null || typeof b.details !== 'object' || Array.isArray(b.details)) {
+      v.fail(`the ${rl.status} carries no details object at ${profile.fields.error_details}`, b.exchangeId);
+    } else {
+      // REFERENCE-API.md section 8 names retry_after_s in details; when a target sends it, it must agree with the header.
+      const inBody = (b.details as Record<string, unknown>).retry_after_s;
+      const header = rlHeaders(b, profile).raw.retryAfter;
+      if (inBody !== undefined && header !== undefined && String(inBody) !== header.trim()) {
+        v.fail(`details.retry_after_s is ${JSON.stringify(inBody)} but ${profile.headers.retry_after} says ${header}`, b.exchangeId);
+      }
+    }
+  }
+  const { before, after } = obs;
+  if (before.balance === undefined || after.balance === undefined) {
+    v.fail('the wallet balance could not be read before and after the refused booking', ...before.exchangeIds, ...after.exchangeIds);
+  } else if (before.balance !== after.balance) {
+    v.fail(`the refused booking charged the wallet: balance ${before.balance} before, ${after.balance} after`, b.exchangeId, ...after.exchangeIds);
+  }
+  if (before.entries !== after.entries || before.newestEntryId !== after.newestEntryId) {
+    v.fail(
+      `the refused booking changed the statement: ${before.entries} entries (newest ${before.newestEntryId ?? 'none'}) before, ${after.entries} (newest ${after.newestEntryId ?? 'none'}) after`,
+      b.exchangeId,
+      ...after.exchangeIds,
+    );
+  }
+  return v.outcome(`a booking into a full write bucket was refused ${rl.status} ${rl.code} with details and charged nothing`, {
+    admittedBeforeBooking: admittedBeforeRefusal(obs.fill, profile),
+    balanceBefore: before.balance,
+    balanceAfter: after.balance,
+  });
+}
+
+/** RL-02: a 429 carries the rate-limited envelope and charges nothing. */
+export const refusalChargesNothingCheck: Check = {
+  id: 'RL-02',
+  title: 'A booking refused for the rate limit answers the rate-limited envelope and charges nothing',
+  area: 'ratelimit',
+  clause: 'SPEC §1 and §7: a request answered with 429 charges nothing; §7: every error uses one envelope',
+  needs: ['open-product'],
+  fills: ['0:write'],
+  waitsMs: () => 0,
+  async run(ctx) {
+    const limits = await rlLimits(ctx, 0, 'RL-02');
+    if ('error' in limits) return limitsUnknown(limits);
+    const api = ctx.api(0);
+    const { open, response } = await api.openProducts({ label: 'RL-02 find an open product' });
+    const product = open.find((p) => ctx.profile.search_criteria[p] !== undefined);
+    if (!product) return { verdict: 'ERROR', message: 'no open product with search criteria in the profile', evidence: [response.exchange.id] };
+    const search = await api.search(product, undefined, { label: 'RL-02 quote to book into a full bucket' });
+    const offer = search.offers[0];
+    if (!offer) return { verdict: 'ERROR', message: `search for ${product} answered ${search.status} with no offer`, evidence: [search.exchange.id] };
+    const wallet = async (when: string): Promise<WalletView> => {
+      const bal = await api.balance({ label: `RL-02 balance ${when}` });
+      const st = await api.statement({ label: `RL-02 statement ${when}` });
+      return {
+        balance: bal.status >= 200 && bal.status < 300 ? bal.amount : undefined,
+        entries: st.entries.length,
+        newestEntryId: st.entries[0]?.id,
+        exchangeIds: [bal.exchange.id, ...st.responses.map((r) => r.exchange.id)],
+      };
+    };
+    const before = await wallet('before');
+    const probes = rlProbes(ctx, 0, 'RL-02');
+    const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
+    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: 'RL-02 book while the write bucket is full' });
+    const booking = toShot(res, ctx.profile, 0, 'write', 'booking');
+    const after = await wallet('after');
+    return judgeRefusalChargesNothing({ writeLimit: limits.write, fill, booking, before, after }, ctx.profile);
+  },
+};

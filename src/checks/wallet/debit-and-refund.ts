@@ -1,0 +1,63 @@
+import type { Profile } from '../../profile/types.js';
+import { bookFresh, cancelFresh, freshQuote } from '../_internal/booking-steps.js';
+import { successMismatch, type Answer } from '../_internal/expect-error.js';
+import { Findings, skipped } from '../_internal/findings.js';
+import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
+import { judgeLedger } from '../_internal/wallet-judging.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** What WL-02 saw: a booking at a quoted price and its cancellation, with the wallet around each. */
+export interface DebitRefundObservations {
+  quotedPrice: number | undefined;
+  before: WalletSnapshot;
+  booking: Answer & { bookingId?: string; chargedAmount?: number };
+  afterBooking: WalletSnapshot;
+  cancellation: (Answer & { refundAmount?: number }) | undefined;
+  afterCancel: WalletSnapshot | undefined;
+}
+
+/** Judges WL-02: a booking is debited exactly once at its price, and its cancellation refunds the full price. */
+export function judgeDebitAndRefund(obs: DebitRefundObservations, profile: Profile): CheckOutcome {
+  const f = new Findings();
+  const b = obs.booking;
+  if (!f.check(successMismatch(b, 'booking', profile), b)) return f.outcome('');
+  const id = b.bookingId;
+  if (!f.expect(id !== undefined, `booking response has no booking id at ${profile.fields.booking_id}`, b)) return f.outcome('');
+  const price = b.chargedAmount ?? obs.quotedPrice;
+  if (obs.quotedPrice !== undefined && b.chargedAmount !== undefined) {
+    f.expect(b.chargedAmount === obs.quotedPrice, `booking price ${b.chargedAmount} differs from the quoted ${obs.quotedPrice}`, b);
+  }
+  judgeLedger(f, obs.before, obs.afterBooking, { debits: [{ bookingId: id!, amount: price, what: 'booking' }] }, profile);
+  const c = obs.cancellation;
+  if (f.expect(c !== undefined, 'the booking was not cancelled') && c) {
+    if (f.check(successMismatch(c, 'cancellation', profile), c)) {
+      if (c.refundAmount !== undefined && price !== undefined) f.expect(c.refundAmount === price, `cancellation refund ${c.refundAmount} differs from the price ${price}`, c);
+      if (obs.afterCancel) judgeLedger(f, obs.afterBooking, obs.afterCancel, { refunds: [{ bookingId: id!, amount: price, what: 'cancellation' }] }, profile);
+    }
+  }
+  return f.outcome(`booking ${String(id)} was debited once at ${String(price)} and its cancellation refunded ${String(price)}`);
+}
+
+/** WL-02: a booking debits its price once; a cancellation refunds it in full. */
+export const debitAndRefundCheck: Check = {
+  id: 'WL-02',
+  title: 'A booking is debited once at its price; a cancellation refunds the full price',
+  area: 'wallet',
+  clause: 'SPEC §1: bookings are paid from a prepaid wallet (balance and statement readable) / REF §5: a cancellation refunds the full price',
+  needs: ['open-product'],
+  async run(ctx) {
+    const api = ctx.api(0);
+    const q = await freshQuote(ctx, 'WL-02');
+    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+    const before = await snapshotWallet(ctx, api, 'WL-02 before');
+    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'WL-02 booking');
+    const afterBooking = await snapshotWallet(ctx, api, 'WL-02 after booking');
+    let cancellation;
+    let afterCancel;
+    if (booking.bookingId) {
+      cancellation = await cancelFresh(ctx, api, q.product, booking.bookingId, 'WL-02 cancellation');
+      afterCancel = await snapshotWallet(ctx, api, 'WL-02 after cancellation');
+    }
+    return judgeDebitAndRefund({ quotedPrice: q.offer.priceAmount, before, booking, afterBooking, cancellation, afterCancel }, ctx.profile);
+  },
+};

@@ -1,0 +1,52 @@
+import type { Profile } from '../../profile/types.js';
+import { bookFresh } from '../_internal/booking-steps.js';
+import { errorMismatch, type Answer } from '../_internal/expect-error.js';
+import { Findings, skipped } from '../_internal/findings.js';
+import { searchableProducts, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
+import { judgeLedger } from '../_internal/wallet-judging.js';
+import type { Check, CheckOutcome } from '../types.js';
+
+/** What WL-04 saw: a booking priced above the balance, with the wallet around it. */
+export interface InsufficientFundsObservations {
+  price: number;
+  before: WalletSnapshot;
+  booking: Answer & { bookingId?: string };
+  after: WalletSnapshot;
+}
+
+/** Judges WL-04: a booking above the balance answers insufficient_funds and charges nothing. */
+export function judgeInsufficientFunds(obs: InsufficientFundsObservations, profile: Profile): CheckOutcome {
+  const f = new Findings();
+  f.check(errorMismatch(obs.booking, profile.errors.insufficient_funds, `booking priced ${obs.price} with balance ${String(obs.before.balance)}`, profile), obs.booking);
+  judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking above the balance' }, profile);
+  return f.outcome(`a booking priced ${obs.price} above the balance ${String(obs.before.balance)} was refused and charged nothing`);
+}
+
+/** WL-04: a booking the wallet cannot pay is refused without charge. */
+export const insufficientFundsCheck: Check = {
+  id: 'WL-04',
+  title: 'A booking above the balance is refused as insufficient funds, without charge',
+  area: 'wallet',
+  clause: 'SPEC §1: bookings are paid from a prepaid wallet / REF §5: wallet balance below the price → 402 INSUFFICIENT_FUNDS, nothing charged',
+  needs: ['open-product'],
+  async run(ctx) {
+    for (let i = 0; i < ctx.agencies.length; i++) {
+      const api = ctx.api(i);
+      const bal = await api.balance({ label: 'WL-04 balance' });
+      if (bal.amount === undefined) continue;
+      const { products } = await searchableProducts(ctx, i);
+      for (const product of products) {
+        const search = await searchProduct(ctx, api, product, `WL-04 search ${product}`);
+        const offer = search.offers.find((o) => o.priceAmount !== undefined && o.priceAmount > bal.amount!);
+        if (!offer) continue;
+        const before = await snapshotWallet(ctx, api, 'WL-04 before');
+        // The balance may have moved since it was read: the offer must still be out of reach.
+        if (before.balance === undefined || before.balance >= offer.priceAmount!) continue;
+        const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'WL-04 booking above the balance');
+        const after = await snapshotWallet(ctx, api, 'WL-04 after');
+        return judgeInsufficientFunds({ price: offer.priceAmount!, before, booking, after }, ctx.profile);
+      }
+    }
+    return skipped('no agency has a wallet below the price of any offer found');
+  },
+};

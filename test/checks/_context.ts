@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { createHotelApi, type ClosableHotelApi } from '../../src/api/hotel-api.js';
+import { createTargetApi, type ClosableTargetApi } from '../../src/api/target-api.js';
+import type { Check, CheckContext, CheckOutcome } from '../../src/checks/types.js';
+import { MemoryRecorder } from '../../src/client/exchange.js';
+import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
+import type { MockOptions } from '../../src/mock/options.js';
+import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
+import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+
+/** A real mock with a check context over it, for end-to-end tests of checks. */
+export interface CheckTarget {
+  mock: RunningMock;
+  ctx: CheckContext;
+  recorder: MemoryRecorder;
+  log: string[];
+  /** Runs checks in order, keyed by id. */
+  run(checks: readonly Check[]): Promise<Record<string, CheckOutcome>>;
+  /** Switches the defects off, turns `names` on and resets the mock's state. */
+  defects(names: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a mock on port 0 and builds a minimal CheckContext over it (clock moves are instant). */
+export async function startCheckTarget(options: MockOptions = {}): Promise<CheckTarget> {
+  const mock = await createMock({ port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options });
+  const profile: Profile = {
+    ...DEFAULT_PROFILE,
+    base_url: mock.baseUrl,
+    hotel_base_url: mock.hotelBaseUrl,
+    clock: { control: 'mock-admin', admin_url: mock.adminUrl ?? '' },
+    agencies: mock.agencies.map((a) => ({ id: a.agency_id, key_id: a.key_id })),
+    quotes: { lifetime_s: options.quoteLifetimeS ?? DEFAULT_PROFILE.quotes.lifetime_s },
+  };
+  const agencies: ResolvedAgency[] = mock.agencies.map((a) => ({
+    id: a.agency_id,
+    keyId: a.key_id,
+    secret: a.secret,
+    webhookSecret: a.webhook_secret,
+    hotelApiKey: a.hotel_api_key,
+    hotelWebhookSecret: a.hotel_webhook_secret,
+    limits: a.limits,
+  }));
+  const recorder = new MemoryRecorder();
+  const now = () => mock.clock.now();
+  const apis = new Map<number, ClosableTargetApi>();
+  const hotels = new Map<number, ClosableHotelApi>();
+  const log: string[] = [];
+  const prefixCounter = randomBytes(4).toString('hex');
+  let n = 0;
+  const ctx: CheckContext = {
+    profile,
+    agencies,
+    api(index = 0) {
+      let api = apis.get(index);
+      if (!api) {
+        const agency = agencies[index];
+        if (!agency) throw new RangeError(`no agency ${index}`);
+        api = createTargetApi({ profile, agency, recorder, now });
+        apis.set(index, api);
+      }
+      return api;
+    },
+    hotel(index = 0) {
+      let hotel = hotels.get(index);
+      if (!hotel) {
+        const agency = agencies[index];
+        if (!agency) throw new RangeError(`no agency ${index}`);
+        hotel = createHotelApi({ profile, agency, recorder, now });
+        hotels.set(index, hotel);
+      }
+      return hotel;
+    },
+    clock: { kind: 'mock', now, wait: (ms) => mock.advance(ms) },
+    receiver: undefined,
+    recorder,
+    exchanges: () => recorder.exchanges,
+    timeline: { rateLimit: () => {}, webhook: () => {} },
+    log: (m) => log.push(m),
+    seed: 1,
+    unique: (prefix) => `${prefix}-${prefixCounter}-${(n += 1)}`,
+  };
+  return {
+    mock,
+    ctx,
+    recorder,
+    log,
+    async run(checks) {
+      const out: Record<string, CheckOutcome> = {};
+      for (const c of checks) out[c.id] = await c.run(ctx);
+      return out;
+    },
+    async defects(names) {
+      mock.defects.disable(mock.defects.list());
+      mock.defects.enable(names);
+      await mock.reset();
+      // A fresh rate window per scenario: earlier checks' writes must not throttle the next ones.
+      await mock.advance(61_000);
+    },
+    async close() {
+      await Promise.all([...apis.values()].map((a) => a.close()));
+      await Promise.all([...hotels.values()].map((h) => h.close()));
+      await mock.close();
+    },
+  };
+}
+
+/** "ID: VERDICT message" lines of outcomes that are not PASS, for assertion messages. */
+export function notPassing(outcomes: Record<string, CheckOutcome>): string[] {
+  return Object.entries(outcomes)
+    .filter(([, o]) => o.verdict !== 'PASS')
+    .map(([id, o]) => `${id}: ${o.verdict} ${o.message}`);
+}

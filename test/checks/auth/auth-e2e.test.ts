@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { authChecks } from '../../../src/checks/auth/index.js';
+import { notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
+
+let t: CheckTarget;
+beforeAll(async () => {
+  t = await startCheckTarget();
+});
+afterAll(async () => t.close());
+
+describe('auth checks against the mock', () => {
+  test('every auth check passes on the mock without defects', async () => {
+    await t.defects([]);
+    const out = await t.run(authChecks);
+    expect(notPassing(out)).toEqual([]);
+    for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['signature-unchecked', 'AU-03'],
+    ['signature-unchecked', 'AU-06'],
+    ['timestamp-unchecked', 'AU-04'],
+    ['nonce-unchecked', 'AU-05'],
+  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+    await t.defects([defect]);
+    const check = authChecks.find((c) => c.id === id)!;
+    const out = await check.run(t.ctx);
+    expect(out.verdict, out.message).toBe('FAIL');
+    expect(out.evidence?.length).toBeGreaterThan(0);
+    const ids = new Set(t.recorder.exchanges.map((x) => x.id));
+    for (const e of out.evidence ?? []) expect(ids.has(e)).toBe(true);
+  });
+});

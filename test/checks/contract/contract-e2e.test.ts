@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contractChecks } from '../../../src/checks/contract/index.js';
+import { notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
+
+let t: CheckTarget;
+beforeAll(async () => {
+  t = await startCheckTarget({});
+});
+afterAll(async () => t.close());
+
+describe('contract checks against the mock', () => {
+  test('every contract check passes on the mock without defects', async () => {
+    await t.defects([]);
+    const out = await t.run(contractChecks);
+    expect(notPassing(out)).toEqual([]);
+    for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['contract-skip', 'CT-02'],
+  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+    await t.defects([defect]);
+    const check = contractChecks.find((c) => c.id === id)!;
+    const out = await check.run(t.ctx);
+    expect(out.verdict, out.message).toBe('FAIL');
+    expect(out.evidence?.length).toBeGreaterThan(0);
+    const ids = new Set(t.recorder.exchanges.map((x) => x.id));
+    for (const e of out.evidence ?? []) expect(ids.has(e)).toBe(true);
+  });
+});

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { errorsChecks } from '../../../src/checks/errors/index.js';
+import { notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
+
+let t: CheckTarget;
+beforeAll(async () => {
+  t = await startCheckTarget({});
+});
+afterAll(async () => t.close());
+
+describe('errors checks against the mock', () => {
+  test('every errors check passes on the mock without defects', async () => {
+    await t.defects([]);
+    const out = await t.run(errorsChecks);
+    expect(notPassing(out)).toEqual([]);
+    for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['error-outside-envelope', 'ER-02'],
+    ['error-outside-envelope', 'ER-01'],
+  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+    await t.defects([defect]);
+    const check = errorsChecks.find((c) => c.id === id)!;
+    const out = await check.run(t.ctx);
+    expect(out.verdict, out.message).toBe('FAIL');
+    expect(out.evidence?.length).toBeGreaterThan(0);
+    const ids = new Set(t.recorder.exchanges.map((x) => x.id));
+    for (const e of out.evidence ?? []) expect(ids.has(e)).toBe(true);
+  });
+});

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { idempotencyChecks } from '../../../src/checks/idempotency/index.js';
+import { notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
+
+let t: CheckTarget;
+beforeAll(async () => {
+  t = await startCheckTarget();
+});
+afterAll(async () => t.close());
+
+describe('idempotency checks against the mock', () => {
+  test('every idempotency check passes on the mock without defects', async () => {
+    await t.defects([]);
+    const out = await t.run(idempotencyChecks);
+    expect(notPassing(out)).toEqual([]);
+    for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['replay-books-again', 'ID-02'],
+    ['replay-differs', 'ID-02'],
+    ['replay-differs', 'ID-05'],
+    ['replay-ignores-body', 'ID-03'],
+    ['concurrent-double', 'ID-04'],
+  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+    await t.defects([defect]);
+    const check = idempotencyChecks.find((c) => c.id === id)!;
+    const out = await check.run(t.ctx);
+    expect(out.verdict, out.message).toBe('FAIL');
+    expect(out.evidence?.length).toBeGreaterThan(0);
+    const ids = new Set(t.recorder.exchanges.map((x) => x.id));
+    for (const e of out.evidence ?? []) expect(ids.has(e)).toBe(true);
+  });
+});

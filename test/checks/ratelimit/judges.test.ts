@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import {
+  judgeAgenciesApart,
+  judgeBucketsApart,
+  judgeExactLimit,
+  judgeRateLimitHeaders,
+  judgeRefusalChargesNothing,
+  judgeRefusalsNotCounted,
+  judgeRetryAfter,
+  judgeRollingWindow,
+} from '../../../src/checks/ratelimit/index.js';
+import type { WalletView } from '../../../src/checks/ratelimit/index.js';
+import { burst, PROFILE, shot, T0, xid } from '../_fixtures-rl-wh.js';
+
+const limits = { read: 600, write: 60 };
+
+describe('judgeExactLimit (RL-01)', () => {
+  it('passes when each bucket admits exactly its limit', () => {
+    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: burst({ bucket: 'write', limit: 60 }) }, PROFILE);
+    expect(o.verdict, o.message).toBe('PASS');
+    expect(o.evidence).toHaveLength(4);
+  });
+  it('fails on limit + 1 and names the request that should have been refused', () => {
+    const write = burst({ bucket: 'write', limit: 60, admits: 61 });
+    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/write bucket: 61 requests of a burst were admitted, the limit is 60/);
+    expect(o.evidence?.[0]).toBe(write[60]!.exchangeId);
+  });
+  it('fails on early throttling', () => {
+    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600, admits: 599 }), write: burst({ bucket: 'write', limit: 60 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/read bucket: request 600 of a burst was refused/);
+  });
+  it('fails when a bucket never refuses', () => {
+    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: burst({ bucket: 'write', limit: 60, admits: 99, send: 60 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/without a refusal/);
+  });
+});
+
+function wallet(balance: number, entries: number, newest: string): WalletView {
+  return { balance, entries, newestEntryId: newest, exchangeIds: [xid(), xid()] };
+}
+
+describe('judgeRefusalChargesNothing (RL-02)', () => {
+  const fill = burst({ bucket: 'write', limit: 60 });
+  const booking = shot({ bucket: 'write', at: T0 + 500, status: 429, headers: { 'retry-after': '60' } });
+  it('passes when the refused booking leaves the wallet alone', () => {
+    const o = judgeRefusalChargesNothing({ writeLimit: 60, fill, booking, before: wallet(1000, 3, 'en_3'), after: wallet(1000, 3, 'en_3') }, PROFILE);
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when the 429 still charged', () => {
+    const o = judgeRefusalChargesNothing({ writeLimit: 60, fill, booking, before: wallet(1000, 3, 'en_3'), after: wallet(750, 4, 'en_4') }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/charged the wallet: balance 1000 before, 750 after/);
+    expect(o.message).toMatch(/changed the statement/);
+    expect(o.evidence?.[0]).toBe(booking.exchangeId);
+  });
+  it('fails when the refusal is outside the rate-limited envelope', () => {
+    const bad = shot({ bucket: 'write', at: T0, status: 429, code: 'TOO_MANY', details: 'x' });
+    const o = judgeRefusalChargesNothing({ writeLimit: 60, fill, booking: bad, before: wallet(1, 0, 'a'), after: wallet(1, 0, 'a') }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/error code TOO_MANY, not RATE_LIMITED/);
+    expect(o.message).toMatch(/no details object/);
+  });
+});
+
+describe('judgeRetryAfter (RL-03)', () => {
+  const fill = burst({ bucket: 'write', limit: 60 });
+  const refusedAt = T0 + 200;
+  const early = (status: number) => shot({ bucket: 'write', at: refusedAt + 58_750, status });
+  const onTime = (status: number) => shot({ bucket: 'write', at: refusedAt + 60_000, status });
+  it('passes when refused just before and admitted at Retry-After', () => {
+    const o = judgeRetryAfter({ fill, refusedAt, early: early(429), onTime: onTime(405) }, PROFILE);
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when the header is missing', () => {
+    const o = judgeRetryAfter({ fill: burst({ bucket: 'write', limit: 60, retryAfterS: null }), refusedAt }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/no retry-after header/);
+  });
+  it('fails as too short when the request at Retry-After is refused', () => {
+    const o = judgeRetryAfter({ fill, refusedAt, early: early(429), onTime: onTime(429) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/too short/);
+  });
+  it('fails as too long when the early request is admitted', () => {
+    const o = judgeRetryAfter({ fill, refusedAt, early: early(405), onTime: onTime(405) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/too long/);
+  });
+});
+
+describe('judgeRollingWindow (RL-04)', () => {
+  const firstHalf = burst({ bucket: 'write', limit: 60, send: 30 });
+  const secondHalf = burst({ bucket: 'write', limit: 60, send: 30, at: T0 + 30_000 });
+  it('passes when exactly the first half frees one window later', () => {
+    const o = judgeRollingWindow(
+      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 30, at: T0 + 60_250 }).slice(0, 31) },
+      PROFILE,
+    );
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when the whole limit frees at once (fixed window, boundary in the second half-window)', () => {
+    const o = judgeRollingWindow(
+      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) },
+      PROFILE,
+    );
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/60 requests were admitted .* not rolling/);
+  });
+  it('fails when the overflow is admitted (fixed window, boundary in the first half-window)', () => {
+    const o = judgeRollingWindow(
+      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 405 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 30 }).slice(0, 31) },
+      PROFILE,
+    );
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/fixed clock-minute window/);
+  });
+});
+
+describe('judgeBucketsApart (RL-05) and judgeAgenciesApart (RL-06)', () => {
+  const writesFull = burst({ bucket: 'write', limit: 60 });
+  const readsFull = burst({ bucket: 'read', limit: 600 });
+  it('passes when each full bucket leaves the other admitting', () => {
+    const o = judgeBucketsApart(
+      {
+        phases: [
+          { filled: 'write', fill: writesFull, cross: shot({ bucket: 'read', at: T0 }) },
+          { filled: 'read', fill: readsFull, cross: shot({ bucket: 'write', at: T0, status: 405 }) },
+        ],
+      },
+      PROFILE,
+    );
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when a full read bucket refuses a write', () => {
+    const cross = shot({ bucket: 'write', at: T0, status: 429 });
+    const o = judgeBucketsApart({ phases: [{ filled: 'read', fill: readsFull, cross }] }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/a write sent while the read bucket was full was refused/);
+    expect(o.evidence).toContain(cross.exchangeId);
+  });
+  it('RL-06 passes when the second agency is admitted, fails when it is refused', () => {
+    const ok = judgeAgenciesApart({ fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 405, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) }, PROFILE);
+    expect(ok.verdict, ok.message).toBe('PASS');
+    const bad = judgeAgenciesApart({ fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 429, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) }, PROFILE);
+    expect(bad.verdict).toBe('FAIL');
+    expect(bad.message).toMatch(/second agency .* refused/);
+  });
+});
+
+describe('judgeRateLimitHeaders (RL-07)', () => {
+  const read = burst({ bucket: 'read', limit: 600, send: 4 });
+  it('passes on reference headers', () => {
+    const o = judgeRateLimitHeaders({ limits, read, write: burst({ bucket: 'write', limit: 60 }) }, PROFILE);
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when the headers are missing', () => {
+    const o = judgeRateLimitHeaders({ limits, read: burst({ bucket: 'read', limit: 600, send: 4, headers: false }), write: burst({ bucket: 'write', limit: 60, headers: false }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/x-ratelimit-limit missing/);
+  });
+  it('fails when Remaining is one too high', () => {
+    const o = judgeRateLimitHeaders({ limits, read, write: burst({ bucket: 'write', limit: 60, remainingSkew: 1 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/remaining is 60 after counting the request, but the limit is 60/);
+    expect(o.message).toMatch(/said 1 write requests remained, but the next one was refused/);
+  });
+  it('fails when Resource names the wrong bucket', () => {
+    const write = burst({ bucket: 'write', limit: 60 });
+    for (const s of write) s.headers['x-ratelimit-resource'] = 'read';
+    const o = judgeRateLimitHeaders({ limits, read, write }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/x-ratelimit-resource is "read", not "write"/);
+  });
+});
+
+describe('judgeRefusalsNotCounted (RL-08)', () => {
+  const fill = burst({ bucket: 'write', limit: 60 });
+  const refused = [1, 2, 3].map((i) => shot({ bucket: 'write', at: T0 + 30_000 + i, status: 429 }));
+  it('passes when the whole limit is back one window later', () => {
+    const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) }, PROFILE);
+    expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('fails when the refusals were counted', () => {
+    const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 57, at: T0 + 60_250 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/only 57 of 60 .* were counted/);
+  });
+});
