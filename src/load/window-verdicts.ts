@@ -89,6 +89,7 @@ export function findEarlyRefusals(records: readonly Admission[], limit: number, 
  */
 export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterFault[] {
   const sorted = [...records].sort((a, b) => a.sentAt - b.sentAt);
+  const admittedOnly = sorted.filter((r) => r.admitted);
   const out: RetryAfterFault[] = [];
   for (let i = 0; i < sorted.length; i++) {
     const r = sorted[i]!;
@@ -99,12 +100,14 @@ export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterF
     }
     const earliestPromise = r.sentAt + r.retryAfterS * 1000;
     const latestPromise = r.receivedAt + r.retryAfterS * 1000;
+    // Only a request sent after the 429 arrived was surely admitted after the refusal: one sent earlier may have overtaken it.
+    if (admittedOnly.some((n) => n.sentAt >= r.receivedAt && n.receivedAt < earliestPromise - 1000)) {
+      out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-long', ref: r.ref });
+      continue;
+    }
     for (let j = i + 1; j < sorted.length; j++) {
       const n = sorted[j]!;
-      if (n.admitted) {
-        if (n.receivedAt < earliestPromise - 1000) out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-long', ref: r.ref });
-        break;
-      }
+      if (n.admitted) break;
       if (n.sentAt >= latestPromise) {
         out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-short', ref: r.ref });
         break;

@@ -112,7 +112,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     },
   });
   const log = new RequestLog(o.requestLogSize);
-  const serviceApp = createServiceApp(new ServicePipeline(service, log), defects);
+  const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects);
   const hotel = createHotelApp({
     clock,
     defects,

@@ -8,3 +8,6 @@ export { validateFixture } from './fixture/validate-fixture.js';
 export { PRODUCTS, isProduct, type Fixture, type FixtureAgency, type Product, type RateLimits } from './fixture/fixture-types.js';
 export { DefectSet } from './defects/defect-set.js';
 export { DEFECTS, DEFECT_NAMES, type DefectName } from './defects/catalogue.js';
+export type { PipelineInterceptor, InterceptContext } from './http/interceptor.js';
+export type { WireRequest, WireResponse } from './http/wire.js';
+export type { LoggedRequest } from './domain/request-log.js';

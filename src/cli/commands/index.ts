@@ -1,7 +1,11 @@
 import type { CommandModule } from 'yargs';
+import { certifyCommand } from './certify.js';
+import { loadCommand } from './load.js';
 import { mockCommand } from './mock.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scenarioCommand } from './scenario.js';
+import { verifyCertificateCommand } from './verify-certificate.js';
 
 /**
  * Every CLI command. Each module keeps its options here and lazily imports
@@ -12,4 +16,8 @@ export const COMMANDS: CommandModule<any, any>[] = [
   mockCommand,
   runCommand,
   scenarioCommand,
+  certifyCommand,
+  verifyCertificateCommand,
+  loadCommand,
+  reportCommand,
 ];

@@ -13,6 +13,8 @@ export interface LoggedRequest {
   /** Agency the request authenticated as, when it did. */
   agency_id: string | null;
   status: number;
+  /** Certification mode: the situation injected into the answer, when one was. */
+  injected?: string;
 }
 
 /** What the hot path records: the body stays bytes until someone reads the log. */

@@ -7,6 +7,7 @@ import type { MockService, ServiceEvent } from '../domain/mock-service.js';
 import type { RateDecision } from '../domain/rate-limiter.js';
 import { WINDOW_MS } from '../domain/rate-limiter.js';
 import type { RequestLog } from '../domain/request-log.js';
+import type { PipelineInterceptor } from './interceptor.js';
 import { idSource } from '../domain/fast-id.js';
 import { errorResponse, JSON_TYPE } from './error-response.js';
 import { isRead, matchRoute, productOfPath } from './route-table.js';
@@ -34,6 +35,8 @@ export class ServicePipeline {
   constructor(
     private readonly service: MockService,
     private readonly log: RequestLog,
+    /** Certification mode's hook; absent in normal use. */
+    private readonly interceptor?: PipelineInterceptor,
   ) {}
 
   /** Judges and answers one request; never throws. */
@@ -63,6 +66,8 @@ export class ServicePipeline {
         now,
         s.defects,
       );
+      const early = this.interceptor?.before ? await this.interceptor.before(req, { requestId, atMs: now, path, agencyId: agency.id }) : undefined;
+      if (early) return await this.finish(req, early, requestId, now, path, agency, undefined);
       const resource = isRead(req.method, path) ? 'read' : 'write';
       rl = s.limiter.take(agency.id, resource, agency.limits[resource], now);
       if (!rl.admitted) {
@@ -82,7 +87,32 @@ export class ServicePipeline {
     } catch (err) {
       res = errorResponse(err, requestId, s.defects);
     }
+    return this.finish(req, res, requestId, now, path, agency, rl);
+  }
+
+  /** Adds the rate headers, lets the interceptor (if any) see and maybe replace the answer, then logs it. */
+  private finish(
+    req: WireRequest,
+    res: WireResponse,
+    requestId: string,
+    now: number,
+    path: string,
+    agency: Agency | undefined,
+    rl: RateDecision | undefined,
+  ): WireResponse | Promise<WireResponse> {
     if (rl) this.addRateHeaders(res, rl);
+    const after = this.interceptor?.after;
+    if (!after) return this.record(req, res, requestId, now, agency);
+    const ctx = { requestId, atMs: now, path, agencyId: agency?.id ?? null };
+    return Promise.resolve()
+      .then(() => after.call(this.interceptor, req, res, ctx))
+      // A failing interceptor must not break the service: the pipeline's own answer goes out.
+      .catch(() => res)
+      .then((final) => this.record(req, final, requestId, now, agency));
+  }
+
+  /** Appends the request and its final answer to the request log. */
+  private record(req: WireRequest, res: WireResponse, requestId: string, now: number, agency: Agency | undefined): WireResponse {
     this.log.add({
       request_id: requestId,
       method: req.method,
@@ -94,6 +124,7 @@ export class ServicePipeline {
       key_id: parseAuthorization(header(req, 'authorization'))?.keyId ?? null,
       agency_id: agency?.id ?? null,
       status: res.status,
+      ...(res.injected !== undefined ? { injected: res.injected } : {}),
     });
     return res;
   }

@@ -15,7 +15,22 @@ const MAX_HEADER_SIZE = 64 * 1024;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 function send(reply: FastifyReply, res: WireResponse): void {
+  if (res.cutAfterBytes !== undefined) {
+    cutOff(reply, res, res.cutAfterBytes);
+    return;
+  }
   reply.code(res.status).headers(res.headers).send(res.body);
+}
+
+/**
+ * Certification mode: announces the whole body, writes only its first bytes,
+ * then drops the connection, so the client sees a response cut off mid-body.
+ */
+function cutOff(reply: FastifyReply, res: WireResponse, keep: number): void {
+  const body = Buffer.from(res.body);
+  const raw = reply.hijack().raw;
+  raw.writeHead(res.status, { ...res.headers, 'content-length': String(body.length), connection: 'close' });
+  raw.write(body.subarray(0, Math.max(0, Math.min(keep, body.length - 1))), () => raw.destroy());
 }
 
 /** Maps fastify's own errors (body too large, bad media type, …) onto the envelope. */

@@ -16,4 +16,8 @@ export interface WireResponse {
   headers: Record<string, string>;
   /** JSON text or exact stored bytes. */
   body: string | Buffer;
+  /** Certification mode: send the head and only this many body bytes, then drop the connection. */
+  cutAfterBytes?: number;
+  /** Certification mode: name of the situation injected into this answer (recorded in the request log). */
+  injected?: string;
 }

@@ -1,0 +1,97 @@
+import { getNumber } from '../../src/api/fields.js';
+import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../src/api/types.js';
+import type { CheckContext } from '../../src/checks/types.js';
+import { RateBudget, type Bucket } from './rate-budget.js';
+import { PropertyViolation } from './violation.js';
+
+/**
+ * What a property's runs share: the target as the primary agency sees it, an
+ * open product, the rate budget, and the evidence of the run under way.
+ */
+export class PropertyEnv {
+  /** Exchange ids of the current run. */
+  evidence: string[] = [];
+
+  private constructor(
+    readonly ctx: CheckContext,
+    readonly api: TargetApi,
+    readonly agency: number,
+    readonly product: string,
+    readonly budget: RateBudget,
+  ) {}
+
+  /** Builds the environment, or says why the property cannot run against this target. */
+  static async create(ctx: CheckContext, agency = 0): Promise<PropertyEnv | { skip: string }> {
+    const api = ctx.api(agency);
+    const { open, response } = await api.openProducts({ label: 'properties: open products' });
+    const product = ctx.profile.products.find((p) => open.includes(p));
+    if (!product) return { skip: `no product is open for ${ctx.agencies[agency]?.id ?? `agency #${agency}`} (account answered ${response.status})` };
+    const f = ctx.profile.fields;
+    const limits = ctx.agencies[agency]?.limits ?? {
+      read: getNumber(response.json, f.account_read_limit) ?? 60,
+      write: getNumber(response.json, f.account_write_limit) ?? 10,
+    };
+    const v = ctx.profile.values;
+    const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write });
+    return new PropertyEnv(ctx, api, agency, product, budget);
+  }
+
+  /** Records a response as evidence of this run and counts it in the rate budget. */
+  track<T extends ApiResponse>(res: T, bucket: Bucket): T {
+    this.evidence.push(res.exchange.id);
+    this.budget.observe(res, bucket);
+    return res;
+  }
+
+  /** Throws a violation with the evidence of this run. */
+  fail(message: string): never {
+    throw new PropertyViolation(message, [...this.evidence]);
+  }
+
+  /** The wallet balance now; a balance the target does not give is a violation. */
+  async balance(label: string): Promise<number> {
+    const res = this.track(await this.api.balance({ label }), 'read');
+    if (res.amount === undefined) this.fail(`${label}: the wallet balance is unreadable (status ${res.status})`);
+    return res.amount;
+  }
+
+  /** Every statement entry, newest first. */
+  async statement(label: string): Promise<StatementEntry[]> {
+    const { entries, responses } = await this.api.statement({ label });
+    for (const r of responses) this.track(r, 'read');
+    const bad = responses.find((r) => r.status < 200 || r.status >= 300);
+    if (bad) this.fail(`${label}: the statement answered ${this.describe(bad)}`);
+    return entries;
+  }
+
+  /** A fresh priced offer of the product. */
+  async offer(label: string): Promise<Offer & { priceAmount: number }> {
+    const res = this.track(await this.api.search(this.product, undefined, { label }), 'read');
+    const offer = res.offers.find((o): o is Offer & { priceAmount: number } => o.priceAmount !== undefined);
+    if (!offer) this.fail(`${label}: the search answered ${res.status} without a priced offer`);
+    return offer;
+  }
+
+  /** True when a response is the profile's error `key`. */
+  is(res: ApiResponse, key: keyof CheckContext['profile']['errors']): boolean {
+    const def = this.ctx.profile.errors[key];
+    return res.status === def.status && this.api.errorCode(res) === def.code;
+  }
+
+  /** True when a response carries the profile's idempotent-replay header value. */
+  replayed(res: ApiResponse): boolean {
+    const p = this.ctx.profile;
+    return res.headers[p.headers.idempotent_replayed] === p.values.replayed_true;
+  }
+
+  /** `status code` of a response, for messages. */
+  describe(res: ApiResponse): string {
+    const code = this.api.errorCode(res);
+    return `${res.status}${code ? ` ${code}` : ''}`;
+  }
+
+  /** A fresh unique token of this run. */
+  unique(prefix: string): string {
+    return this.ctx.unique(prefix);
+  }
+}

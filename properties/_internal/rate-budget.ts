@@ -1,0 +1,65 @@
+import type { ApiResponse } from '../../src/api/types.js';
+import type { ClockDriver } from '../../src/runner/clock-driver.js';
+
+/** A rate-limit bucket of one agency. */
+export type Bucket = 'read' | 'write';
+
+/**
+ * Keeps a property's own requests inside the agency's rate limits, so that a
+ * 429 is only ever seen where a property provokes one on purpose: it follows
+ * `X-RateLimit-Remaining` (or counts requests when the target sends none) and
+ * waits a whole window when the next run would not fit. Unknown usage counts
+ * as a full bucket: the first run of a property starts after one window.
+ */
+export class RateBudget {
+  private readonly used: Record<Bucket, number>;
+
+  constructor(
+    private readonly clock: ClockDriver,
+    readonly limits: Readonly<Record<Bucket, number>>,
+    private readonly windowMs: number,
+    private readonly names: { read: string; write: string },
+    /** Requests kept in reserve, for a remaining count that runs one high. */
+    private readonly margin = 2,
+  ) {
+    this.used = { read: limits.read, write: limits.write };
+  }
+
+  /** Notes one response of `bucket`: its remaining count when it reports one, else one more request. */
+  observe(res: ApiResponse, bucket: Bucket): void {
+    const named = res.rateLimit.resource === this.names.read ? 'read' : res.rateLimit.resource === this.names.write ? 'write' : bucket;
+    if (res.rateLimit.remaining !== undefined) this.used[named] = Math.max(0, this.limits[named] - res.rateLimit.remaining);
+    else this.used[named] += 1;
+  }
+
+  /** Marks a bucket as full (it was filled on purpose). */
+  full(bucket: Bucket): void {
+    this.used[bucket] = this.limits[bucket];
+  }
+
+  /** True when `n` more requests of `bucket` fit. */
+  fits(bucket: Bucket, n: number): boolean {
+    return this.used[bucket] + n + this.margin <= this.limits[bucket];
+  }
+
+  /** Waits a window when the requests a run needs do not fit. */
+  async ensure(need: Partial<Record<Bucket, number>>): Promise<void> {
+    const short = (Object.keys(need) as Bucket[]).some((b) => !this.fits(b, need[b] ?? 0));
+    if (short) await this.waitWindow();
+  }
+
+  /** Lets a whole window pass: both buckets are empty afterwards. */
+  async waitWindow(): Promise<void> {
+    await this.clock.wait(this.windowMs + 1_000);
+    this.used.read = 0;
+    this.used.write = 0;
+  }
+
+  /** Notes time that passed for another reason; a whole window empties both buckets. */
+  waited(ms: number): void {
+    if (ms > this.windowMs) {
+      this.used.read = 0;
+      this.used.write = 0;
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import * as fc from 'fast-check';
+import type { ApiResponse, Offer } from '../src/api/types.js';
+import type { PropertyEnv } from './_internal/property-env.js';
+import type { BuiltProperty, PropertyDef } from './property-types.js';
+
+/** Idempotency keys per run (a small pool, so that keys are reused often). */
+const POOL = 3;
+
+/** What the model remembers of one booking idempotency key. */
+interface KeyState {
+  /** The stored first response: status and body bytes. */
+  status: number;
+  bytes: Buffer;
+  /** Set when the first request booked. */
+  bookingId?: string;
+  price: number;
+  cancelled: boolean;
+  /** The stored response of the key's own cancellation key. */
+  cancel?: { status: number; bytes: Buffer };
+}
+
+/** The model: what the service must have done, per key, and the wallet it must show. */
+interface Model {
+  keys: (KeyState | undefined)[];
+  balance: number;
+  /** Ledger entries the statement must show, oldest first. */
+  ledger: { type: 'debit' | 'refund'; amount: number; bookingId: string }[];
+}
+
+/** The real side: the target, and the keys, bodies and quotes of this run. */
+interface Real {
+  env: PropertyEnv;
+  keys: string[];
+  cancelKeys: string[];
+  refs: string[];
+  otherRefs: string[];
+  quotes: (Offer & { priceAmount: number })[];
+  /** Bookings made (booking id → cancelled), to give the money back after the run. */
+  made: Map<string, boolean>;
+}
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+const ok = (s: number): boolean => s >= 200 && s < 300;
+
+async function quoteFor(r: Real, k: number): Promise<Offer & { priceAmount: number }> {
+  const q = r.quotes[k] ?? (await r.env.offer(`idempotency-model quote for k${k}`));
+  r.quotes[k] = q;
+  return q;
+}
+
+async function sendBook(r: Real, k: number, other: boolean, label: string): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }> {
+  const q = await quoteFor(r, k);
+  const res = await r.env.api.book(r.env.product, q.quoteToken, r.keys[k], { clientReference: other ? r.otherRefs[k] : r.refs[k], label });
+  return r.env.track(res, 'write');
+}
+
+/** Judges the original (executed) answer to the first booking with key k, and updates the model. */
+function judgeFirst(m: Model, r: Real, k: number, res: ApiResponse & { bookingId?: string; chargedAmount?: number }, what: string): void {
+  const env: PropertyEnv = r.env;
+  const price = r.quotes[k]!.priceAmount;
+  if (env.replayed(res)) env.fail(`${what}: the first request with key k${k} was answered as a replay`);
+  if (m.balance >= price) {
+    if (!ok(res.status) || res.bookingId === undefined) env.fail(`${what}: expected a booking, got ${env.describe(res)}`);
+    if (res.chargedAmount !== price) env.fail(`${what}: booked at ${String(res.chargedAmount)}, the quote said ${price}`);
+    m.keys[k] = { status: res.status, bytes: res.bytes, bookingId: res.bookingId, price, cancelled: false };
+    m.balance -= price;
+    m.ledger.push({ type: 'debit', amount: price, bookingId: res.bookingId });
+    r.made.set(res.bookingId, false);
+  } else {
+    if (!env.is(res, 'insufficient_funds')) env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`);
+    m.keys[k] = { status: res.status, bytes: res.bytes, price, cancelled: false };
+  }
+}
+
+/** A replay must answer the stored status and bytes, marked as a replay. */
+function judgeReplay(r: Real, stored: { status: number; bytes: Buffer }, res: ApiResponse, what: string): void {
+  const env: PropertyEnv = r.env;
+  if (res.status !== stored.status || !res.bytes.equals(stored.bytes)) {
+    env.fail(`${what}: expected the stored response replayed (${stored.status}, ${stored.bytes.length} bytes), got ${env.describe(res)} with ${res.bytes.length} bytes${res.status === stored.status ? ' that differ' : ''}`);
+  }
+  if (!env.replayed(res)) env.fail(`${what}: the replay lacks ${env.ctx.profile.headers.idempotent_replayed}: ${env.ctx.profile.values.replayed_true}`);
+}
+
+/** After every command: the wallet shows exactly the model's balance, and booked keys read back in the model's state. */
+async function judgeState(m: Model, r: Real, what: string, k?: number): Promise<void> {
+  const env: PropertyEnv = r.env;
+  const balance = await env.balance(`idempotency-model ${what}: balance`);
+  if (balance !== m.balance) env.fail(`${what}: the wallet shows ${balance}, the model ${m.balance} (a difference of ${balance - m.balance})`);
+  const ks = k === undefined ? undefined : m.keys[k];
+  if (ks?.bookingId) {
+    const res = env.track(await env.api.getBooking(env.product, ks.bookingId, { label: `idempotency-model ${what}: read booking` }), 'read');
+    const v = env.ctx.profile.values;
+    const want = ks.cancelled ? v.booking_cancelled : v.booking_confirmed;
+    const got = (res.json as Record<string, unknown> | undefined) && readStatus(res, env);
+    if (got !== want) env.fail(`${what}: booking ${ks.bookingId} reads ${String(got)} (${res.status}), the model says ${want}`);
+  }
+}
+
+function readStatus(res: ApiResponse, env: PropertyEnv): unknown {
+  let cur: unknown = res.json;
+  for (const s of env.ctx.profile.fields.booking_status.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[s] : undefined;
+  return cur;
+}
+
+class Book implements Cmd {
+  constructor(readonly k: number) {}
+  check = (m: Readonly<Model>): boolean => m.keys[this.k] === undefined;
+  async run(m: Model, r: Real): Promise<void> {
+    const res = await sendBook(r, this.k, false, `idempotency-model ${this.toString()}`);
+    judgeFirst(m, r, this.k, res, this.toString());
+    await judgeState(m, r, this.toString(), this.k);
+  }
+  toString = (): string => `book[k${this.k}]`;
+}
+
+class Replay implements Cmd {
+  constructor(
+    readonly k: number,
+    readonly other: boolean,
+  ) {}
+  check = (m: Readonly<Model>): boolean => m.keys[this.k] !== undefined;
+  async run(m: Model, r: Real): Promise<void> {
+    const res = await sendBook(r, this.k, this.other, `idempotency-model ${this.toString()}`);
+    if (this.other) {
+      if (!r.env.is(res, 'idempotency_key_reused')) r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`);
+    } else judgeReplay(r, m.keys[this.k]!, res, this.toString());
+    await judgeState(m, r, this.toString(), this.k);
+  }
+  toString = (): string => `replay[k${this.k}${this.other ? ',otherBody' : ''}]`;
+}
+
+/**
+ * The concurrent variant: n identical requests at once. Sound for any
+ * interleaving: exactly one is executed (the original answer), every other is
+ * either a byte-identical replay of it or refused as still in use.
+ */
+class Burst implements Cmd {
+  constructor(
+    readonly k: number,
+    readonly n: number,
+  ) {}
+  check = (): boolean => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const env: PropertyEnv = r.env;
+    await quoteFor(r, this.k);
+    const all = await Promise.all(Array.from({ length: this.n }, () => sendBook(r, this.k, false, `idempotency-model ${this.toString()}`)));
+    const stored = m.keys[this.k];
+    if (stored) {
+      for (const res of all) judgeReplay(r, stored, res, this.toString());
+    } else {
+      const answered = all.filter((res) => !env.is(res, 'idempotency_key_in_use'));
+      const originals = answered.filter((res) => !env.replayed(res));
+      if (originals.length !== 1) env.fail(`${this.toString()}: ${originals.length} of ${this.n} concurrent requests were executed (answered without the replay header: ${originals.map((o) => env.describe(o)).join(', ') || 'none'}); exactly one may be`);
+      const first = originals[0]!;
+      judgeFirst(m, r, this.k, first, this.toString());
+      for (const res of answered) if (res !== first) judgeReplay(r, m.keys[this.k]!, res, this.toString());
+    }
+    await judgeState(m, r, this.toString(), this.k);
+  }
+  toString = (): string => `burst[k${this.k}×${this.n}]`;
+}
+
+class Cancel implements Cmd {
+  constructor(
+    readonly k: number,
+    readonly fresh: boolean,
+  ) {}
+  check = (m: Readonly<Model>): boolean => m.keys[this.k]?.bookingId !== undefined;
+  async run(m: Model, r: Real): Promise<void> {
+    const env: PropertyEnv = r.env;
+    const ks = m.keys[this.k]!;
+    const key = this.fresh ? env.unique('prop-cancel') : r.cancelKeys[this.k]!;
+    const res = env.track(await env.api.cancel(env.product, ks.bookingId!, key, { label: `idempotency-model ${this.toString()}` }), 'write');
+    if (!this.fresh && ks.cancel) judgeReplay(r, ks.cancel, res, this.toString());
+    else {
+      if (env.replayed(res)) env.fail(`${this.toString()}: a first cancellation with its key was answered as a replay`);
+      if (ks.cancelled) {
+        if (!env.is(res, 'booking_already_cancelled')) env.fail(`${this.toString()}: the booking is already cancelled; expected booking_already_cancelled, got ${env.describe(res)}`);
+      } else {
+        if (!ok(res.status)) env.fail(`${this.toString()}: expected the cancellation, got ${env.describe(res)}`);
+        if (res.refundAmount !== ks.price) env.fail(`${this.toString()}: refunded ${String(res.refundAmount)}, the booking cost ${ks.price}`);
+        ks.cancelled = true;
+        m.balance += ks.price;
+        m.ledger.push({ type: 'refund', amount: ks.price, bookingId: ks.bookingId! });
+        r.made.set(ks.bookingId!, true);
+      }
+      if (!this.fresh) ks.cancel = { status: res.status, bytes: res.bytes };
+    }
+    await judgeState(m, r, this.toString(), this.k);
+  }
+  toString = (): string => `cancel[k${this.k}${this.fresh ? ',newKey' : ''}]`;
+}
+
+/** The statement's entries since the run began must be the model's ledger, in order. */
+async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>): Promise<void> {
+  const env: PropertyEnv = r.env;
+  const v = env.ctx.profile.values;
+  const fresh = (await env.statement('idempotency-model: statement after the run')).filter((e) => !before.has(e.id)).reverse();
+  const show = (xs: { type?: string; amount?: number; bookingId?: string }[]): string => xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
+  const want = m.ledger.map((e) => ({ type: e.type === 'debit' ? v.entry_debit : v.entry_refund, amount: e.amount, bookingId: e.bookingId }));
+  const same = fresh.length === want.length && fresh.every((e, i) => e.type === want[i]!.type && e.amount === want[i]!.amount && e.bookingId === want[i]!.bookingId);
+  if (!same) env.fail(`the statement shows [${show(fresh)}] since the run began, the model [${show(want)}]`);
+}
+
+/** Money back after a run: every booking still confirmed is cancelled (not judged). */
+async function giveBack(r: Real): Promise<void> {
+  for (const [id, cancelled] of r.made) {
+    if (cancelled) continue;
+    await r.env.api.cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' }).then((res) => r.env.budget.observe(res, 'write'));
+  }
+}
+
+/**
+ * Model-based idempotency: random sequences of bookings, replays with the
+ * same or another body, concurrent bursts and cancellations over a small pool
+ * of fresh keys; responses, bookings, balance and statement must match the model.
+ */
+export const idempotencyModel: PropertyDef = {
+  name: 'idempotency-model',
+  title: 'Bookings and cancellations behave as the idempotency model says, alone and in concurrent bursts',
+  clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retried request cannot book twice',
+  needs: [],
+  defaultNumRuns: 25,
+  build(env, replay): BuiltProperty<Iterable<Cmd>> {
+    const writeLimit = env.budget.limits.write;
+    // Each command costs at most 4 writes (a burst), and the cleanup one per key.
+    const maxCommands = Math.max(2, Math.min(8, Math.floor((writeLimit - POOL - 2) / 4)));
+    const key = fc.integer({ min: 0, max: POOL - 1 });
+    const commands = fc.commands<Model, Real, false>(
+      [
+        key.map((k) => new Book(k)),
+        fc.tuple(key, fc.boolean()).map(([k, o]) => new Replay(k, o)),
+        fc.tuple(key, fc.integer({ min: 2, max: 4 })).map(([k, n]) => new Burst(k, n)),
+        fc.tuple(key, fc.boolean()).map(([k, f]) => new Cancel(k, f)),
+      ],
+      // Shrunk command lists replay from seed and path only with fast-check's replay path of the commands.
+      { maxCommands, ...(replay?.replayPath ? { replayPath: replay.replayPath } : {}) },
+    );
+    const property = fc.asyncProperty(commands, async (cmds) => {
+      await env.budget.ensure({ write: maxCommands * 4 + POOL, read: maxCommands * 3 + POOL + 12 });
+      env.evidence = [];
+      const tag = env.unique('pidem');
+      const real: Real = {
+        env,
+        keys: Array.from({ length: POOL }, (_, i) => `${tag}-k${i}`),
+        cancelKeys: Array.from({ length: POOL }, (_, i) => `${tag}-c${i}`),
+        refs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}`),
+        otherRefs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}-other`),
+        quotes: [],
+        made: new Map(),
+      };
+      const before = new Set((await env.statement('idempotency-model: statement before the run')).map((e) => e.id));
+      const model: Model = { keys: [], balance: await env.balance('idempotency-model: balance before the run'), ledger: [] };
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await judgeStatement(model, real, before);
+      } finally {
+        await giveBack(real);
+      }
+    });
+    return { property, render: (cmds) => String(cmds).replace(/\s*\/\*.*\*\/\s*$/, '') || '(no command)' };
+  },
+};

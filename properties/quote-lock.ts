@@ -1,0 +1,68 @@
+import * as fc from 'fast-check';
+import type { PropertyEnv } from './_internal/property-env.js';
+import type { BuiltProperty, PropertyDef } from './property-types.js';
+
+/**
+ * Clock uncertainty around the expiry instant, ms: a booking sent this close
+ * to quote_expires_at may go either way (but, if booked, at the quoted price).
+ */
+const SLACK_MS = 1_000;
+
+async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): Promise<void> {
+  const what = `wait ${waitMs} ms`;
+  // Every request of the run must fit before the wait: waiting for a window afterwards would move the booking.
+  await env.budget.ensure({ read: 4, write: 2 });
+  const searchedAt = env.ctx.clock.now();
+  const offer = await env.offer(`quote-lock ${what}: quote`);
+  const parsed = offer.quoteExpiresAt === undefined ? NaN : Date.parse(offer.quoteExpiresAt);
+  const expiresAt = Number.isFinite(parsed) ? parsed : searchedAt + lifetimeMs;
+  const before = await env.balance(`quote-lock ${what}: balance before`);
+  await env.ctx.clock.wait(waitMs);
+  env.budget.waited(waitMs);
+  const sentAt = env.ctx.clock.now();
+  const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('ql-key'), { label: `quote-lock ${what}: booking` }), 'write');
+  const answeredAt = env.ctx.clock.now();
+  const after = await env.balance(`quote-lock ${what}: balance after`);
+  if (res.status >= 200 && res.status < 300) {
+    if (res.bookingId !== undefined) {
+      // Money back first, so that a failing run leaves the wallet whole.
+      await env.api.cancel(env.product, res.bookingId, env.unique('ql-cancel'), { label: 'quote-lock: cleanup' }).then((c) => env.budget.observe(c, 'write'));
+    }
+    if (sentAt >= expiresAt + SLACK_MS) env.fail(`${what}: a quote expired ${sentAt - expiresAt} ms before the booking was accepted`);
+    if (res.chargedAmount !== offer.priceAmount) env.fail(`${what}: booked at ${String(res.chargedAmount)}, a price never quoted (the quote said ${offer.priceAmount})`);
+    if (before - after !== offer.priceAmount) env.fail(`${what}: the wallet was charged ${before - after}, the quote said ${offer.priceAmount}`);
+    return;
+  }
+  if (env.is(res, 'quote_expired')) {
+    if (answeredAt < expiresAt - SLACK_MS) env.fail(`${what}: refused as expired ${expiresAt - answeredAt} ms before quote_expires_at`);
+    if (after !== before) env.fail(`${what}: a booking refused as quote_expired changed the wallet by ${after - before}`);
+    return;
+  }
+  env.fail(`${what}: expected a booking at the quoted price or quote_expired, got ${env.describe(res)}`);
+}
+
+/**
+ * For random waits within the quote lifetime and beyond it, a booking either
+ * charges exactly the quoted price or, once the quote expired, is refused as
+ * quote_expired and charges nothing.
+ */
+export const quoteLock: PropertyDef = {
+  name: 'quote-lock',
+  title: 'A quote books at its locked price until it expires, and not after',
+  clause: 'SPEC §1: the quote_token locks the price until quote_expires_at',
+  needs: ['clock-control'],
+  defaultNumRuns: 25,
+  build(env): BuiltProperty<number> {
+    const lifetimeMs = env.ctx.profile.quotes.lifetime_s * 1000;
+    const waits = fc.oneof(
+      fc.integer({ min: 0, max: lifetimeMs - 1 }),
+      fc.integer({ min: lifetimeMs, max: Math.round(lifetimeMs * 1.25) }),
+      fc.constantFrom(0, lifetimeMs, Math.max(0, lifetimeMs - 2 * SLACK_MS), lifetimeMs + SLACK_MS),
+    );
+    const property = fc.asyncProperty(waits, async (waitMs) => {
+      env.evidence = [];
+      await bookAfter(env, waitMs, lifetimeMs);
+    });
+    return { property, render: (ms) => `wait ${ms} ms (quote lifetime ${lifetimeMs} ms)` };
+  },
+};

@@ -1,0 +1,57 @@
+import type { AgencyDef, Profile } from '../profile/types.js';
+import { resolveProfile } from '../profile/validate-profile.js';
+import type { MockOptions, RunningMock } from '../mock/index.js';
+
+/**
+ * Mock options that keep a certification against the embedded mock short in
+ * real time: quotes live 3 s, so the expiry test waits a few seconds. The
+ * admin API stays off: a certification uses only what an agency can do.
+ */
+export const EMBEDDED_CERTIFY_MOCK: Readonly<MockOptions> = Object.freeze({
+  port: 0,
+  hotelPort: 0,
+  admin: false,
+  quoteLifetimeS: 3,
+  webhookBaseMs: 1_000,
+});
+
+/** The agency certified against the embedded mock unless `--agency` names another. */
+export const EMBEDDED_DEFAULT_AGENCY = 'agency-alpha';
+
+/** A profile of the reference API pointed at a running mock, with the mock's agencies (secrets included) and its quote lifetime. */
+export function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: number; webhookBaseMs?: number; name?: string } = {}): Readonly<Profile> {
+  const agencies: AgencyDef[] = mock.agencies.map((a) => ({
+    id: a.agency_id,
+    key_id: a.key_id,
+    secret: a.secret,
+    webhook_secret: a.webhook_secret,
+    hotel_api_key: a.hotel_api_key,
+    hotel_webhook_secret: a.hotel_webhook_secret,
+    limits: { ...a.limits },
+  }));
+  return resolveProfile(
+    {
+      name: options.name ?? 'embedded mock',
+      base_url: mock.baseUrl,
+      hotel_base_url: mock.hotelBaseUrl,
+      clock: { control: 'none' },
+      agencies,
+      ...(options.quoteLifetimeS !== undefined ? { quotes: { lifetime_s: options.quoteLifetimeS } } : {}),
+      ...(options.webhookBaseMs !== undefined ? { webhooks: { base_ms: options.webhookBaseMs } } : {}),
+    },
+    'embedded mock profile',
+  );
+}
+
+/** Starts the embedded mock for a certification and returns it with its profile. */
+export async function startEmbeddedTarget(overrides: MockOptions = {}): Promise<{ mock: RunningMock; profile: Readonly<Profile> }> {
+  const { createMock } = await import('../mock/index.js');
+  const options = { ...EMBEDDED_CERTIFY_MOCK, ...overrides, admin: false };
+  const mock = await createMock(options);
+  try {
+    return { mock, profile: profileForMock(mock, { quoteLifetimeS: options.quoteLifetimeS!, webhookBaseMs: options.webhookBaseMs! }) };
+  } catch (err) {
+    await mock.close();
+    throw err;
+  }
+}

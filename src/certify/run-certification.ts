@@ -1,0 +1,145 @@
+import { createTargetApi } from '../api/target-api.js';
+import { MemoryRecorder, type Exchange } from '../client/exchange.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Receiver } from '../receiver/index.js';
+import type { Verdict } from '../report/model.js';
+import type { ClockDriver } from '../runner/clock-driver.js';
+import { RealClockDriver } from '../runner/real-clock-driver.js';
+import { newRunId, uniqueFactory } from '../runner/run-id.js';
+import type { CertificateDraft, EvidenceDraft, TestDraft } from './certificate/types.js';
+import { isOk } from './plan/_internal/judge.js';
+import { PLAN_V1 } from './plan/plan-v1.js';
+import type { CertificationPlan, CertifyContext, CertifyState } from './plan/plan-types.js';
+
+/** Longest single wait of a certification by default, s (`--max-wait`). */
+export const DEFAULT_MAX_WAIT_S = 120;
+
+/** Options of {@link runCertification}. */
+export interface RunCertificationOptions {
+  profile: Readonly<Profile>;
+  /** The agency being certified, secrets resolved. */
+  agency: ResolvedAgency;
+  /** @defaultValue a RealClockDriver: certification runs in real time */
+  clock?: ClockDriver;
+  receiver?: Receiver;
+  /** Why there is no receiver, for the webhook test's SKIP. */
+  receiverMissing?: string;
+  /** @defaultValue {@link PLAN_V1} */
+  plan?: CertificationPlan;
+  /** @defaultValue {@link DEFAULT_MAX_WAIT_S} */
+  maxWaitS?: number;
+  /** Used in idempotency keys and paths, so reruns never collide. @defaultValue a new run id */
+  runId?: string;
+  /** Target facts for the certificate. @defaultValue base_url and profile name */
+  target?: CertificateDraft['target'];
+  notes?: string[];
+  /** Progress: each test as it ends. */
+  onTest?: (test: { id: string; title: string; verdict: Verdict; message: string; durationMs: number }) => void;
+  log?: (line: string) => void;
+}
+
+function evidenceName(index: number, id: string): string {
+  return `${String(index + 1).padStart(2, '0')}-${id}.json`;
+}
+
+/**
+ * Runs a certification plan with one agency's credentials, test after test,
+ * and returns the certificate draft (verdicts and evidence) for
+ * `writeCertificate`. A test that throws is an ERROR; nothing is retried.
+ */
+export async function runCertification(options: RunCertificationOptions): Promise<CertificateDraft> {
+  const { profile, agency } = options;
+  const plan = options.plan ?? PLAN_V1;
+  const clock = options.clock ?? new RealClockDriver();
+  const runId = options.runId ?? newRunId();
+  const recorder = new MemoryRecorder();
+  const api = createTargetApi({ profile: profile as Profile, agency, recorder, now: () => clock.now() });
+  const state: CertifyState = {};
+  const log = options.log ?? (() => undefined);
+  let attachments: Record<string, unknown> = {};
+  let productsOnce: Promise<{ open: string[]; closed: string[] }> | undefined;
+  const ctx: CertifyContext = {
+    profile,
+    agency,
+    api,
+    clock,
+    receiver: options.receiver,
+    receiverMissing: options.receiverMissing,
+    maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000,
+    state,
+    unique: uniqueFactory(runId),
+    products() {
+      if (state.products) return Promise.resolve(state.products);
+      productsOnce ??= api.openProducts({ label: 'open products' }).then(({ open, closed }) => (state.products = { open, closed }));
+      return productsOnce;
+    },
+    attach(name, value) {
+      attachments[name] = value;
+    },
+    log,
+  };
+
+  const startedAt = Date.now();
+  const tests: TestDraft[] = [];
+  const notes = [...(options.notes ?? [])];
+  const take = (from: number): Exchange[] => recorder.exchanges.slice(from);
+  let tidyExchanges: Exchange[] = [];
+  try {
+    for (const [i, test] of plan.tests.entries()) {
+      const from = recorder.exchanges.length;
+      attachments = {};
+      const t0 = Date.now();
+      let verdict: Verdict;
+      let message: string;
+      try {
+        ({ verdict, message } = await test.run(ctx));
+      } catch (err) {
+        verdict = 'ERROR';
+        message = `the test stopped: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      const exchanges = take(from);
+      const evidence: EvidenceDraft[] =
+        exchanges.length > 0 || Object.keys(attachments).length > 0
+          ? [{ name: evidenceName(i, test.id), content: { plan: `${plan.id}@${plan.version}`, test: test.id, title: test.title, verdict, message, exchanges, ...attachments } }]
+          : [];
+      tests.push({ id: test.id, title: test.title, clause: test.clause, required: test.required, verdict, message, evidence });
+      options.onTest?.({ id: test.id, title: test.title, verdict, message, durationMs: Date.now() - t0 });
+    }
+  } finally {
+    const from = recorder.exchanges.length;
+    const tidy = await restoreWebhookEndpoint(ctx).catch((err: unknown) => `the webhook endpoint could not be restored: ${err instanceof Error ? err.message : String(err)}`);
+    if (tidy) notes.push(tidy);
+    await api.close();
+    tidyExchanges = take(from);
+  }
+  const finishedAt = Date.now();
+  return {
+    kind: 'service',
+    plan: { id: plan.id, version: plan.version, title: plan.title },
+    target: options.target ?? { base_url: profile.base_url, profile: profile.name },
+    agency: agency.id,
+    startedAt,
+    finishedAt,
+    tests,
+    ...(tidyExchanges.length > 0 ? { attachments: [{ name: 'zz-tidy-up.json', content: { what: 'restoring the webhook endpoint the agency had', exchanges: tidyExchanges } }] } : {}),
+    notes,
+  };
+}
+
+/** Puts back the agency's own webhook endpoint when the plan changed it; a note when it cannot. */
+async function restoreWebhookEndpoint(ctx: CertifyContext): Promise<string | undefined> {
+  const registered = ctx.state.registeredWebhookUrl;
+  const original = ctx.state.originalWebhookUrl;
+  if (registered === undefined || original === registered) return undefined;
+  if (original === null || original === undefined) {
+    return `the agency's webhook endpoint was left at the harness's receiver (${registered}): it had none before, and the interface offers no way to clear it`;
+  }
+  const rl = ctx.profile.errors.rate_limited;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const res = await ctx.api.setWebhookEndpoint(original, { label: 'tidy-up: restore the webhook endpoint' });
+    if (isOk(res)) return undefined;
+    if (res.status !== rl.status) break;
+    await ctx.clock.wait((res.rateLimit.retryAfterS ?? ctx.profile.limits.window_s) * 1000);
+  }
+  return `the agency's webhook endpoint could not be set back to ${original}; it points at ${registered}`;
+}

@@ -1,0 +1,224 @@
+import { createTargetApi } from './api/target-api.js';
+import { defaultRegistry, defineRegistry } from './checks/index.js';
+import type { Check } from './checks/types.js';
+import { MemoryRecorder } from './client/exchange.js';
+import { HarnessError, isHarnessError } from './errors/harness-error.js';
+import type { MockOptions, RunningMock } from './mock/index.js';
+import { loadProfile } from './profile/load-profile.js';
+import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
+import type { Profile, ResolvedAgency } from './profile/types.js';
+import { resolveProfile } from './profile/validate-profile.js';
+import { startReceiver, type Receiver } from './receiver/index.js';
+import type { RunResult } from './report/model.js';
+import { AdminClockDriver } from './runner/admin-clock-driver.js';
+import type { ClockDriver } from './runner/clock-driver.js';
+import { MockClockDriver } from './runner/mock-clock-driver.js';
+import { RealClockDriver } from './runner/real-clock-driver.js';
+import type { RunListener } from './runner/run-events.js';
+import { runSuite } from './runner/run-suite.js';
+import { loadSuiteParts, type SuiteParts } from './runner/suite-parts.js';
+
+/** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
+export interface HarnessOptions {
+  /** A profile object, merged over the reference defaults (wins over `targetFile`). */
+  profile?: unknown;
+  /** A YAML or JSON target profile file. */
+  targetFile?: string;
+  /** Start the mock in-process and point the profile at it. @defaultValue true when neither profile nor targetFile is given */
+  embedded?: boolean;
+  /** Options of the embedded mock (ports are 0 and admin is on unless given). */
+  mock?: MockOptions;
+  /** Where `*_env` secrets are read. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
+  /** The webhook receiver: bind address, and the URL the target reaches it at. Overrides the profile's `receiver`. */
+  receiver?: { host?: string; port?: number; publicUrl?: string };
+  /** The checks to choose from. @defaultValue every check of the harness */
+  checks?: readonly Check[];
+  /** Scenario and property runners; false runs none. @defaultValue those found in `src/scenario/` and `properties/` */
+  parts?: SuiteParts | false;
+  /** Time limit of one check beyond its declared waits, ms. @defaultValue 120000 */
+  checkTimeoutMs?: number;
+}
+
+/** Options of one run. */
+export interface HarnessRunOptions {
+  /** Comma list (or list) of check ids and areas; everything when absent. */
+  only?: string | readonly string[];
+  seed?: number;
+  /** The command line, for the report. */
+  command?: string;
+  onEvent?: RunListener;
+}
+
+/** What a prepared harness points at. */
+export interface PreparedTarget {
+  profile: Readonly<Profile>;
+  embedded: boolean;
+  mock: RunningMock | undefined;
+}
+
+/** The library API over which the CLI and tests run the suite. */
+export interface Harness {
+  /** Loads and validates the profile, starts the embedded mock when asked; `run` calls it itself. */
+  prepare(): Promise<PreparedTarget>;
+  /** Probes the target, runs the selected checks, scenarios and properties, and returns the (redacted) result. */
+  run(options?: HarnessRunOptions): Promise<RunResult>;
+  /** Stops what the harness started (the embedded mock). */
+  close(): Promise<void>;
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** The embedded mock's addresses and the default fixture's secrets, written into the profile. */
+function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: MockOptions): Readonly<Profile> {
+  const p = structuredClone(profile) as Profile;
+  p.base_url = mock.baseUrl;
+  p.hotel_base_url = mock.hotelBaseUrl;
+  p.clock = { control: 'mock-admin', admin_url: mock.adminUrl ?? '' };
+  if (!mock.adminUrl) p.clock = { control: 'none' };
+  p.agencies = p.agencies.map((def) => {
+    const creds = mock.agencies.find((a) => a.agency_id === def.id);
+    if (!creds) return def;
+    return { id: creds.agency_id, key_id: creds.key_id, secret: creds.secret, webhook_secret: creds.webhook_secret, hotel_api_key: creds.hotel_api_key, hotel_webhook_secret: creds.hotel_webhook_secret, limits: { ...creds.limits } };
+  });
+  if (mockOptions.webhookBaseMs !== undefined) p.webhooks.base_ms = mockOptions.webhookBaseMs;
+  if (mockOptions.webhookFactor !== undefined) p.webhooks.factor = mockOptions.webhookFactor;
+  if (mockOptions.webhookTimeoutMs !== undefined) p.webhooks.delivery_timeout_ms = mockOptions.webhookTimeoutMs;
+  if (mockOptions.quoteLifetimeS !== undefined) p.quotes.lifetime_s = mockOptions.quoteLifetimeS;
+  return resolveProfile(p, 'embedded mock profile');
+}
+
+/** The secrets the selected checks cannot do without. */
+function secretNeeds(checks: readonly Check[], profile: Readonly<Profile>): SecretNeeds {
+  const needs = new Set(checks.flatMap((c) => c.needs));
+  return {
+    agencies: needs.has('second-agency') ? Math.min(2, profile.agencies.length) : 1,
+    webhookSecret: needs.has('receiver'),
+    hotel: needs.has('hotel') && profile.hotel_base_url !== null,
+  };
+}
+
+/**
+ * A signed GET of the account: the target answers (any status), or the run
+ * stops with E_TARGET_UNREACHABLE (exit 3). A refused signature becomes a note.
+ */
+async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promise<string | undefined> {
+  const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
+  try {
+    const res = await api.account({ label: 'runner: probe' });
+    const code = api.errorCode(res);
+    // Signed with local time: a moved mock clock refuses it for skew, which says nothing about the credentials.
+    if (res.status === profile.errors.unauthenticated.status && code !== profile.errors.timestamp_skew.code) {
+      return `the target refused the probe with ${res.status} (${code ?? 'no code'}): check agency ${agency.id}'s key id and secret`;
+    }
+    return undefined;
+  } catch (err) {
+    if (isHarnessError(err) && (err.code === 'E_TARGET_UNREACHABLE' || err.code === 'E_TRANSPORT')) {
+      throw new HarnessError('E_TARGET_UNREACHABLE', `target ${profile.base_url} is unreachable: ${err.message}`, { cause: err });
+    }
+    throw err;
+  } finally {
+    await api.close();
+  }
+}
+
+/** Creates a harness over a profile (or the embedded mock). Nothing starts until `prepare` or `run`. */
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const embedded = options.embedded ?? (options.profile === undefined && options.targetFile === undefined);
+  const registry = options.checks ? defineRegistry(options.checks) : defaultRegistry();
+  let prepared: Promise<PreparedTarget> | undefined;
+  let mock: RunningMock | undefined;
+
+  const prepare = (): Promise<PreparedTarget> => {
+    prepared ??= (async () => {
+      let profile =
+        options.profile !== undefined ? resolveProfile(options.profile) : options.targetFile !== undefined ? await loadProfile(options.targetFile) : resolveProfile({});
+      if (embedded) {
+        const { createMock } = await import('./mock/index.js');
+        const mockOptions: MockOptions = { port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options.mock };
+        mock = await createMock(mockOptions);
+        profile = pointAt(profile, mock, mockOptions);
+      }
+      return { profile, embedded, mock };
+    })();
+    return prepared;
+  };
+
+  return {
+    prepare,
+    async run(runOptions = {}) {
+      const selection = registry.select(runOptions.only);
+      const target = await prepare();
+      const { profile } = target;
+      const agencies = resolveAgencies(profile, options.env ?? process.env, secretNeeds(selection.checks, profile));
+      const notes: string[] = [];
+      const probeNote = await probe(profile, agencies[0]!);
+      if (probeNote) notes.push(probeNote);
+
+      let clock: ClockDriver;
+      let reset: (() => Promise<void>) | undefined;
+      if (target.mock) {
+        const m = target.mock;
+        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms) });
+        reset = () => m.reset();
+      } else if (profile.clock.control === 'mock-admin') {
+        const driver = await AdminClockDriver.connect(profile.clock.admin_url).catch((err: unknown) => {
+          throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
+            ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
+            : err;
+        });
+        clock = driver;
+        reset = () => driver.admin.reset();
+      } else {
+        clock = new RealClockDriver();
+      }
+
+      const publicUrl = options.receiver?.publicUrl ?? profile.receiver.public_url ?? undefined;
+      let receiver: Receiver | undefined;
+      if (publicUrl !== undefined || embedded || isLoopbackUrl(profile.base_url)) {
+        receiver = await startReceiver({
+          host: options.receiver?.host ?? profile.receiver.host,
+          port: options.receiver?.port ?? profile.receiver.port,
+          ...(publicUrl !== undefined ? { publicUrl } : {}),
+          now: () => clock.now(),
+        });
+      } else {
+        notes.push('No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.');
+      }
+
+      const found = options.parts === false || !(selection.scenarios || selection.properties) ? {} : (options.parts ?? (await loadSuiteParts()));
+      const parts: SuiteParts = {};
+      if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
+      if (selection.properties && found.properties) parts.properties = found.properties;
+
+      try {
+        return await runSuite({
+          profile,
+          agencies,
+          checks: selection.checks,
+          clock,
+          ...(reset ? { reset } : {}),
+          ...(receiver ? { receiver } : {}),
+          parts,
+          ...(runOptions.seed !== undefined ? { seed: runOptions.seed } : {}),
+          command: runOptions.command ?? 'run',
+          embedded,
+          ...(options.checkTimeoutMs !== undefined ? { checkTimeoutMs: options.checkTimeoutMs } : {}),
+          notes,
+          ...(runOptions.onEvent ? { onEvent: runOptions.onEvent } : {}),
+        });
+      } finally {
+        await receiver?.close();
+      }
+    },
+    async close() {
+      const m = mock;
+      mock = undefined;
+      prepared = undefined;
+      await m?.close();
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { LatencyHistogram } from './latency-histogram.js';
+import type { OperationFigures, SecondFigures } from './load-result.js';
+
+/** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
+export const UNKNOWN_OUTCOME = 0;
+
+/**
+ * Every request of one agency's bucket, in parallel arrays (millions of
+ * requests stay compact): target-clock send and receive instants, status
+ * (0 = outcome unknown) and the Retry-After of a 429 (NaN when absent).
+ */
+export interface BucketLog {
+  agency: string;
+  bucket: string;
+  sentAt: number[];
+  receivedAt: number[];
+  status: number[];
+  retryAfterS: number[];
+}
+
+interface OpStats {
+  hist: LatencyHistogram;
+  count: number;
+  ok: number;
+  rateLimited: number;
+  errors: number;
+  statuses: Map<number, number>;
+}
+
+interface SecondStats {
+  hist: LatencyHistogram;
+  requests: number;
+  ok: number;
+  rateLimited: number;
+  errors: number;
+}
+
+function newOp(): OpStats {
+  return { hist: new LatencyHistogram(), count: 0, ok: 0, rateLimited: 0, errors: 0, statuses: new Map() };
+}
+
+/** True for an outcome counted as an error: transport failure, or neither 2xx nor 429. */
+export function isErrorStatus(status: number): boolean {
+  return status === UNKNOWN_OUTCOME || ((status < 200 || status > 299) && status !== 429);
+}
+
+/**
+ * Records what a load run saw: HDR latency per operation and per second,
+ * status counts, and each request's admission interval per agency and bucket
+ * for the rate-limit verdicts.
+ */
+export class LoadRecorder {
+  private readonly ops = new Map<string, OpStats>();
+  private readonly seconds = new Map<number, SecondStats>();
+  private readonly logs = new Map<string, BucketLog>();
+  private readonly all = newOp();
+
+  /**
+   * Records one request. Instants are target-clock ms; `status` is
+   * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
+   */
+  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number): void {
+    const log = this.log(agency, bucket);
+    log.sentAt.push(sentAt);
+    log.receivedAt.push(receivedAt);
+    log.status.push(status);
+    log.retryAfterS.push(retryAfterS ?? Number.NaN);
+
+    let s = this.ops.get(op);
+    if (!s) this.ops.set(op, (s = newOp()));
+    const secondKey = Math.floor(receivedAt / 1000);
+    let sec = this.seconds.get(secondKey);
+    if (!sec) this.seconds.set(secondKey, (sec = { hist: new LatencyHistogram(), requests: 0, ok: 0, rateLimited: 0, errors: 0 }));
+    for (const t of [s, this.all]) {
+      t.count += 1;
+      t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
+    }
+    sec.requests += 1;
+    if (status >= 200 && status <= 299) {
+      s.ok += 1;
+      this.all.ok += 1;
+      sec.ok += 1;
+    } else if (status === 429) {
+      s.rateLimited += 1;
+      this.all.rateLimited += 1;
+      sec.rateLimited += 1;
+    } else {
+      s.errors += 1;
+      this.all.errors += 1;
+      sec.errors += 1;
+    }
+    if (status !== UNKNOWN_OUTCOME) {
+      s.hist.recordMs(latencyMs);
+      this.all.hist.recordMs(latencyMs);
+      sec.hist.recordMs(latencyMs);
+    }
+  }
+
+  /** The log of one agency's bucket (created empty). */
+  log(agency: string, bucket: string): BucketLog {
+    const key = `${agency}\u0000${bucket}`;
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [] }));
+    return log;
+  }
+
+  /** Every bucket log recorded. */
+  bucketLogs(): BucketLog[] {
+    return [...this.logs.values()];
+  }
+
+  /** Total requests recorded. */
+  get requests(): number {
+    return this.all.count;
+  }
+
+  /** Counts so far (for progress lines). */
+  counts(): { requests: number; ok: number; rateLimited: number; errors: number } {
+    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors };
+  }
+
+  /** Figures per operation (plus `all`) and per second. */
+  figures(): { operations: Record<string, OperationFigures>; series: SecondFigures[]; all: LatencyHistogram } {
+    const operations: Record<string, OperationFigures> = {};
+    const entries: Array<[string, OpStats]> = [...[...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b)), ['all', this.all]];
+    for (const [name, s] of entries) operations[name] = opFigures(s);
+    const series = [...this.seconds.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([second, s]) => secondFigures(second, s.hist, s));
+    return { operations, series, all: this.all.hist };
+  }
+}
+
+function opFigures(s: OpStats): OperationFigures {
+  return {
+    count: s.count,
+    ok: s.ok,
+    rateLimited: s.rateLimited,
+    errors: s.errors,
+    statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
+    latency: s.hist.summary(),
+    histogram: s.hist.encode(),
+  };
+}
+
+/** Figures of one second from its histogram and counts. */
+export function secondFigures(second: number, hist: LatencyHistogram, c: { requests: number; ok: number; rateLimited: number; errors: number }): SecondFigures {
+  const sum = hist.summary();
+  return { second, requests: c.requests, ok: c.ok, rateLimited: c.rateLimited, errors: c.errors, histogram: hist.encode(), p50: sum.p50, p99: sum.p99, max: sum.max };
+}

@@ -1,0 +1,87 @@
+import type { LatencySummary, Spectrum } from './latency-histogram.js';
+import type { GateResult } from './gates.js';
+import type { Verdict } from '../report/model.js';
+
+/** Figures of one operation (or of all of them, under `all`). */
+export interface OperationFigures {
+  /** Responses received (any status). */
+  count: number;
+  /** 2xx responses. */
+  ok: number;
+  /** 429 responses. */
+  rateLimited: number;
+  /** Transport failures, timeouts and responses neither 2xx nor 429. */
+  errors: number;
+  /** Responses by status code. */
+  statuses: Record<string, number>;
+  /** Latency percentiles in ms (HDR, from the encoded histogram). */
+  latency: LatencySummary;
+  /** HDR compressed base64 histogram (µs): the exact source of `latency`, added when shards merge. */
+  histogram: string;
+}
+
+/** One second of the run (target clock), for the charts. */
+export interface SecondFigures {
+  /** Unix second of the target clock. */
+  second: number;
+  requests: number;
+  ok: number;
+  rateLimited: number;
+  errors: number;
+  /** HDR histogram of the latencies that completed in this second (merged exactly across shards). */
+  histogram: string;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** What a verdict under load is about. */
+export type LoadVerdictKind = 'window-limit' | 'early-throttle' | 'retry-after' | 'wallet';
+
+/** One verdict under load, for one agency (and bucket). Ids are unique per agency, so shards union without clashes. */
+export interface LoadVerdict {
+  id: string;
+  kind: LoadVerdictKind;
+  agency: string;
+  bucket?: string;
+  verdict: Verdict;
+  message: string;
+  /** Counts and examples that show the verdict. */
+  details: Record<string, unknown>;
+}
+
+/** The serialisable result of a load run: exact to merge (`mergeLoadResults`). */
+export interface LoadResult {
+  schema: 'svc-harness/load@1';
+  /** What drove the load: autocannon scenarios, the signed search template, the paced limit pusher. */
+  modes: Array<'scenarios' | 'search' | 'push-limits'>;
+  /** The shard(s) this result covers, e.g. [{index:1,count:2}]; empty when unsharded. */
+  shards: Array<{ index: number; count: number }>;
+  agencies: string[];
+  scenarios: string[];
+  connections: number;
+  /** Target clock, ms since epoch. */
+  startedAt: number;
+  finishedAt: number;
+  /** Seconds the load ran (max over shards when merged). */
+  durationS: number;
+  /** Whether the run was stopped early (Ctrl-C). */
+  interrupted: boolean;
+  /** Clock the load ran in. */
+  clock: 'real-time';
+  totals: { requests: number; ok: number; rateLimited: number; errors: number };
+  /** Requests per second over the run. */
+  rps: number;
+  /** errors / requests. */
+  errorRate: number;
+  /** 429s / requests. */
+  rateLimitedRate: number;
+  /** Per operation (`search`, `book`, … `push.read`), plus `all`. */
+  operations: Record<string, OperationFigures>;
+  /** Percentile spectrum of `all`, for the chart. */
+  spectrum: Spectrum;
+  series: SecondFigures[];
+  verdicts: LoadVerdict[];
+  gates: GateResult[];
+  notes: string[];
+}

@@ -1,0 +1,61 @@
+import { createTargetApi } from '../api/target-api.js';
+import { getNumber } from '../api/fields.js';
+import { HarnessError } from '../errors/harness-error.js';
+import type { RunningMock } from '../mock/create-mock.js';
+import { DEFAULT_PROFILE } from '../profile/defaults.js';
+import { resolveAgencies } from '../profile/resolve-secrets.js';
+import type { Profile } from '../profile/types.js';
+import type { LoadAgency } from './autocannon-load.js';
+import type { LoadTarget } from './run-load.js';
+
+/**
+ * The embedded mock as a load target: the reference profile at the mock's
+ * address, its agencies (only the generated `agency-load-*` ones when there
+ * are any), its clock, which the harness may move after the load.
+ */
+export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolean } = {}): LoadTarget {
+  const generated = mock.agencies.filter((a) => a.agency_id.startsWith('agency-load-'));
+  const chosen = (opts.onlyGenerated ?? generated.length > 0) ? generated : mock.agencies;
+  const profile: Profile = {
+    ...DEFAULT_PROFILE,
+    base_url: mock.baseUrl,
+    hotel_base_url: mock.hotelBaseUrl,
+    agencies: chosen.map((a) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, limits: { ...a.limits } })),
+  };
+  return {
+    profile,
+    agencies: chosen.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: a.limits.read, write: a.limits.write } })),
+    embedded: true,
+    now: () => mock.clock.now(),
+    advance: (ms) => mock.advance(ms),
+  };
+}
+
+/**
+ * A profiled service as a load target: every agency of the profile must
+ * have its secret; limits come from the profile or, when absent, from each
+ * agency's account response (that read is a request like any other).
+ */
+export async function profileLoadTarget(profile: Profile, env: NodeJS.ProcessEnv = process.env): Promise<LoadTarget> {
+  const resolved = resolveAgencies(profile, env, { agencies: profile.agencies.length });
+  const agencies: LoadAgency[] = [];
+  for (const a of resolved) {
+    let limits = a.limits;
+    if (!limits) {
+      const api = createTargetApi({ profile, agency: a });
+      try {
+        const res = await api.account();
+        const read = getNumber(res.json, profile.fields.account_read_limit);
+        const write = getNumber(res.json, profile.fields.account_write_limit);
+        if (read === undefined || write === undefined) {
+          throw new HarnessError('E_PROFILE_INVALID', `limits of agency ${a.id} are unknown: set agencies[].limits in the profile (the account answered ${res.status} without them)`);
+        }
+        limits = { read, write };
+      } finally {
+        await api.close();
+      }
+    }
+    agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits });
+  }
+  return { profile, agencies, embedded: false, now: Date.now };
+}

@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { HarnessError } from '../errors/harness-error.js';
+import type { Profile } from './types.js';
+import { resolveProfile } from './validate-profile.js';
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Parses profile text: JSON for `.json` files, YAML otherwise (YAML also reads JSON). */
+export function parseProfileText(text: string, file: string): unknown {
+  try {
+    return extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: ${oneLine(msg)}`, { cause: err });
+  }
+}
+
+/** Reads a YAML or JSON target profile, merges it over the reference defaults and validates it; the result is frozen. */
+export async function loadProfile(file: string): Promise<Readonly<Profile>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err));
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}`, { cause: err });
+  }
+  return resolveProfile(parseProfileText(text, file), file);
+}

@@ -1,0 +1,74 @@
+import { HarnessError } from '../errors/harness-error.js';
+import type { AgencyDef, Profile, ResolvedAgency } from './types.js';
+
+/** Which secrets the selected work really needs; a missing one of these is an error, any other is left out. */
+export interface SecretNeeds {
+  /** How many agencies must be able to sign (1 = the primary only). @defaultValue 1 */
+  agencies?: number;
+  /** The service webhook secret of the agencies that must sign. */
+  webhookSecret?: boolean;
+  /** The hotel API key (and hotel webhook secret) of the primary agency. */
+  hotel?: boolean;
+}
+
+type SecretField = 'secret' | 'webhook_secret' | 'hotel_api_key' | 'hotel_webhook_secret';
+
+/** The literal or environment value of one secret; `missing` names the variable when it is unset. */
+function lookup(def: AgencyDef, field: SecretField, env: NodeJS.ProcessEnv): { value?: string; missing?: string } {
+  const literal = def[field];
+  if (literal !== undefined) return { value: literal };
+  const name = def[`${field}_env`];
+  if (name === undefined) return {};
+  const value = env[name];
+  return value === undefined || value === '' ? { missing: name } : { value };
+}
+
+/**
+ * Resolves the agencies' secrets from literals or `*_env` variables. An agency
+ * whose signing secret is unset is left out (with every one after it, so that
+ * indexes keep their meaning) unless `needs` requires it; a needed secret that
+ * is unset throws E_SECRET_MISSING naming the variable. Values are never logged.
+ */
+export function resolveAgencies(profile: Pick<Profile, 'agencies'>, env: NodeJS.ProcessEnv = process.env, needs: SecretNeeds = {}): ResolvedAgency[] {
+  const required = Math.max(1, needs.agencies ?? 1);
+  const missing: string[] = [];
+  const out: ResolvedAgency[] = [];
+  for (const [i, def] of profile.agencies.entries()) {
+    const mustSign = i < required;
+    const secret = lookup(def, 'secret', env);
+    if (secret.value === undefined) {
+      if (mustSign) missing.push(`${secret.missing ?? '(none)'} (agencies[${i}].secret_env, agency ${def.id})`);
+      if (mustSign) continue;
+      break;
+    }
+    const agency: ResolvedAgency = { id: def.id, keyId: def.key_id, secret: secret.value };
+    const optional: Array<[SecretField, keyof ResolvedAgency, boolean]> = [
+      ['webhook_secret', 'webhookSecret', mustSign && needs.webhookSecret === true],
+      ['hotel_api_key', 'hotelApiKey', i === 0 && needs.hotel === true],
+      ['hotel_webhook_secret', 'hotelWebhookSecret', i === 0 && needs.hotel === true],
+    ];
+    for (const [field, key, needed] of optional) {
+      const found = lookup(def, field, env);
+      if (found.value !== undefined) (agency as unknown as Record<string, string>)[key] = found.value;
+      else if (needed && found.missing) missing.push(`${found.missing} (agencies[${i}].${field}_env, agency ${def.id})`);
+    }
+    if (def.limits) agency.limits = { read: def.limits.read, write: def.limits.write };
+    out.push(agency);
+  }
+  if (profile.agencies.length < required) {
+    missing.push(`a ${ordinal(required)} agency (the profile lists ${profile.agencies.length})`);
+  }
+  if (missing.length > 0) {
+    throw new HarnessError('E_SECRET_MISSING', `secret missing: set the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+  return out;
+}
+
+function ordinal(n: number): string {
+  return n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`;
+}
+
+/** Every secret string of the resolved agencies, for the redactor. */
+export function secretsOf(agencies: readonly ResolvedAgency[]): string[] {
+  return agencies.flatMap((a) => [a.secret, a.webhookSecret, a.hotelApiKey, a.hotelWebhookSecret].filter((s): s is string => typeof s === 'string'));
+}

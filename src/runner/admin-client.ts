@@ -1,0 +1,56 @@
+import { request } from 'undici';
+import { HarnessError, fromTransportError } from '../errors/harness-error.js';
+
+/** The mock's admin API, as the harness uses it. */
+export interface AdminClient {
+  readonly url: string;
+  /** `{now_ms, offset_ms}` of the mock's clock. */
+  clock(): Promise<{ now_ms: number; offset_ms: number }>;
+  /** Moves the mock's clock forward; answers once due webhook attempts are made. */
+  advance(ms: number): Promise<unknown>;
+  /** State back to the fixture (clock offset and defects stay). */
+  reset(): Promise<void>;
+}
+
+async function call(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const url = `${base.replace(/\/+$/, '')}${path}`;
+  let res;
+  try {
+    res = await request(url, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+  } catch (err) {
+    throw fromTransportError(err, `admin API ${url}`);
+  }
+  const text = await res.body.text();
+  if (res.statusCode >= 300) {
+    throw new HarnessError('E_TRANSPORT', `admin API ${method} ${url} answered ${res.statusCode}: ${text.slice(0, 200)}`);
+  }
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return text;
+  }
+}
+
+/** A client of the mock's admin API at `adminUrl` (e.g. `http://127.0.0.1:8489/__admin`). */
+export function createAdminClient(adminUrl: string): AdminClient {
+  return {
+    url: adminUrl,
+    async clock() {
+      const body = (await call(adminUrl, 'GET', '/clock')) as { now_ms?: unknown; offset_ms?: unknown } | undefined;
+      if (typeof body?.now_ms !== 'number') {
+        throw new HarnessError('E_TRANSPORT', `admin API ${adminUrl}/clock answered without a numeric now_ms`);
+      }
+      return { now_ms: body.now_ms, offset_ms: typeof body.offset_ms === 'number' ? body.offset_ms : 0 };
+    },
+    advance: (ms) => call(adminUrl, 'POST', '/clock/advance', { ms }),
+    async reset() {
+      await call(adminUrl, 'POST', '/reset', {});
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { RunEvent } from './run-events.js';
+import { formatMs } from './run-suite.js';
+
+/** Renders run events as lines: a line per finished case (verdict, id, title, ms), plus the plan and waits. */
+export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case 'plan':
+        if (event.mode === 'real-time' && event.estimateMs !== undefined) {
+          write(`The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`);
+        } else write(`Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`);
+        break;
+      case 'case-finished': {
+        const r = event.result;
+        const why = r.verdict === 'PASS' ? '' : `  ${r.message}`;
+        write(`${r.verdict.padEnd(5)} ${r.id.padEnd(10)} ${r.title} (${r.durationMs} ms)${why}`);
+        break;
+      }
+      case 'waiting':
+        if (event.ms >= 1000) write(`      waiting ${formatMs(event.ms)}: ${event.reason}`);
+        break;
+      case 'note':
+        write(event.message);
+        break;
+      default:
+        break;
+    }
+  };
+}

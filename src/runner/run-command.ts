@@ -1,0 +1,87 @@
+import { defaultRegistry } from '../checks/index.js';
+import { HarnessError } from '../errors/harness-error.js';
+import { createHarness } from '../harness.js';
+import { writeReports } from '../report/write-reports.js';
+import { progressPrinter } from './progress-printer.js';
+import { formatMs } from './run-suite.js';
+
+/** Options of `svc-harness run`, as yargs parses them. */
+export interface RunCommandOptions {
+  target?: string;
+  only?: string;
+  'report-dir'?: string;
+  seed?: number;
+  'receiver-host'?: string;
+  'receiver-port'?: number;
+  'receiver-url'?: string;
+  json?: boolean;
+}
+
+function validate(args: RunCommandOptions): void {
+  if (args.seed !== undefined && (!Number.isSafeInteger(args.seed) || args.seed < 0)) {
+    throw new HarnessError('E_USAGE', `--seed must be an integer ≥ 0, got ${String(args.seed)}`);
+  }
+  const port = args['receiver-port'];
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new HarnessError('E_USAGE', `--receiver-port must be a port number (0 to 65535), got ${String(port)}`);
+  }
+  const url = args['receiver-url'];
+  if (url !== undefined) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(url).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new HarnessError('E_USAGE', `--receiver-url must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+}
+
+/**
+ * `svc-harness run`: runs the suite, writes the reports, prints a line per
+ * case and where the reports are. Returns the exit code: 0 when every case
+ * passed (SKIP and WARN allowed), 1 when any failed or errored.
+ */
+export async function runCommandMain(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  validate(args);
+  // A wrong --only is a usage error before anything starts.
+  defaultRegistry().select(args.only);
+  const receiver = {
+    ...(args['receiver-host'] !== undefined ? { host: args['receiver-host'] } : {}),
+    ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
+    ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
+  };
+  const harness = createHarness({ ...(args.target !== undefined ? { targetFile: args.target } : {}), receiver });
+  try {
+    const target = await harness.prepare();
+    if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    const result = await harness.run({
+      ...(args.only !== undefined ? { only: args.only } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+      ...(args.json ? {} : { onEvent: progressPrinter(out) }),
+    });
+    const written = await writeReports(result, args['report-dir'] ?? 'reports');
+    const s = result.summary;
+    if (args.json) {
+      out(
+        JSON.stringify({
+          run_id: result.runId,
+          verdict: result.verdict,
+          summary: s,
+          seed: result.seed,
+          report_dir: written.dir,
+          files: written.files,
+          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs })),
+        }),
+      );
+    } else {
+      for (const note of result.notes) out(`note: ${note}`);
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      out(`Reports: ${written.dir}`);
+    }
+    return result.verdict === 'PASS' ? 0 : 1;
+  } finally {
+    await harness.close();
+  }
+}

@@ -1,0 +1,23 @@
+import type { CaseResult } from '../report/model.js';
+
+/** Progress of a run, for the CLI to render; the run's result never depends on who listens. */
+export type RunEvent =
+  | {
+      type: 'plan';
+      mode: 'isolated' | 'real-time';
+      checks: number;
+      scenarios: boolean;
+      properties: boolean;
+      /** Real-time runs: the estimated duration (critical path of the checks' waits) and the serial sum. */
+      estimateMs?: number;
+      serialMs?: number;
+    }
+  | { type: 'case-started'; id: string; kind: CaseResult['kind']; title: string }
+  | { type: 'case-finished'; result: CaseResult }
+  | { type: 'part-started'; part: 'scenarios' | 'properties' }
+  | { type: 'waiting'; ms: number; reason: string }
+  | { type: 'note'; message: string }
+  | { type: 'log'; id: string; message: string };
+
+/** A listener of run events. */
+export type RunListener = (event: RunEvent) => void;

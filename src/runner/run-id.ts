@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+/** A run id (the reports' shape, `20261121-194501-ab12`): sortable, safe in paths, idempotency keys and URLs. */
+export { newRunId } from '../report/run-id.js';
+
+/** A `unique(prefix)` for one run: prefix + run id + counter, so that reruns against a long-lived deployment never collide. */
+export function uniqueFactory(runId: string): (prefix: string) => string {
+  let counter = 0;
+  return (prefix) => {
+    counter += 1;
+    return `${prefix}${runId}-${String(counter).padStart(4, '0')}`;
+  };
+}
+
+/** A random 31-bit seed. */
+export function randomSeed(): number {
+  return randomBytes(4).readUInt32BE(0) >>> 1;
+}

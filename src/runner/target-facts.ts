@@ -1,0 +1,48 @@
+import type { Check, Need } from '../checks/types.js';
+
+/** What the runner knows about the target, to decide which needs are met. */
+export interface TargetFacts {
+  clock: 'mock' | 'real';
+  /** Agencies whose signing secret is resolved. */
+  agencies: number;
+  /** Hotel API reachable: a base url and the primary agency's key. Otherwise the reason. */
+  hotel: true | string;
+  failureTrigger: boolean;
+  receiver: boolean;
+  /** Products open and closed for the primary agency, or why they are unknown. */
+  products: { open: string[]; closed: string[] } | { error: string };
+  primaryAgency: string;
+}
+
+/** Why `need` is not met, or undefined when it is. */
+export function unmetReason(need: Need, facts: TargetFacts): string | undefined {
+  switch (need) {
+    case 'clock-control':
+      return facts.clock === 'mock' ? undefined : 'needs clock control: the target clock cannot be moved (profile clock.control is "none")';
+    case 'second-agency':
+      return facts.agencies >= 2 ? undefined : 'needs a second agency: the profile resolves only one (add agencies[1] and set its secret)';
+    case 'receiver':
+      return facts.receiver
+        ? undefined
+        : 'needs a webhook receiver the target can reach: set receiver.public_url in the profile or pass --receiver-url';
+    case 'hotel':
+      return facts.hotel === true ? undefined : `needs the hotel API: ${facts.hotel}`;
+    case 'failure-trigger':
+      return facts.failureTrigger ? undefined : 'needs a way to make the supplier refuse a booking: profile failure_trigger is null';
+    case 'closed-product':
+      if ('error' in facts.products) return `needs a product outside the contract, but the account could not be read: ${facts.products.error}`;
+      return facts.products.closed.length > 0 ? undefined : `needs a product outside the contract: every product is open for ${facts.primaryAgency}`;
+    case 'open-product':
+      if ('error' in facts.products) return `needs an open product, but the account could not be read: ${facts.products.error}`;
+      return facts.products.open.length > 0 ? undefined : `needs an open product: none is open for ${facts.primaryAgency}`;
+  }
+}
+
+/** The first unmet need of a check, as a SKIP message; undefined when it can run. */
+export function skipReason(check: Pick<Check, 'needs'>, facts: TargetFacts): string | undefined {
+  for (const need of check.needs) {
+    const reason = unmetReason(need, facts);
+    if (reason) return reason;
+  }
+  return undefined;
+}

@@ -1,0 +1,275 @@
+import { performance } from 'node:perf_hooks';
+import { getField } from '../api/fields.js';
+import type { ApiResponse, TargetApi } from '../api/types.js';
+import type { CheckContext } from '../checks/types.js';
+import { isHarnessError } from '../errors/harness-error.js';
+import type { CaseResult, Verdict } from '../report/model.js';
+import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
+import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './_internal/values.js';
+import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
+
+/** A step's expectation failed: the scenario fails, naming the step. */
+class StepFailed extends Error {
+  constructor(
+    readonly at: string,
+    message: string,
+    readonly evidence: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** The target cannot provide a precondition (skip_if matched): the scenario is skipped. */
+class ScenarioSkipped extends Error {}
+
+interface Outcome {
+  res?: ApiResponse;
+  view?: View;
+  evidence: string[];
+}
+
+/** Names a step for messages: `steps[3] book "first booking"` (plus the repeat iteration). */
+function label(step: Step, iteration?: string): string {
+  return `${step.at}${iteration ?? ''} (${step.action}${step.name ? ` "${step.name}"` : ''})`;
+}
+
+class ScenarioRun {
+  readonly values = new Map<string, unknown>();
+  readonly kept = new Map<string, ApiResponse>();
+  readonly evidence: string[] = [];
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly api: TargetApi,
+    private readonly scenario: Scenario,
+  ) {}
+
+  private resolve = (name: string): unknown => {
+    if (name === 'unique') return this.ctx.unique('scn');
+    if (name.startsWith('profile.')) {
+      const v = getField(this.ctx.profile, name.slice('profile.'.length));
+      // A profile without the value (e.g. no failure trigger) cannot run the scenario: nothing to judge.
+      if (v === undefined || v === null) throw new ScenarioSkipped(`the profile gives no ${name.slice('profile.'.length)}, which this scenario needs`);
+      return v;
+    }
+    if (!this.values.has(name)) throw new UnknownValueError(`{{${name}}} was never saved (did an earlier step fail to save it?)`);
+    return this.values.get(name);
+  };
+
+  private value<T = unknown>(v: unknown): T {
+    return interpolate(v, this.resolve) as T;
+  }
+
+  async steps(steps: Step[], iteration?: string): Promise<void> {
+    for (const step of steps) await this.step(step, iteration);
+  }
+
+  private async balance(at: string): Promise<{ amount: number; id: string }> {
+    const res = await this.api.balance({ label: `scenario ${this.scenario.name} ${at} balance` });
+    if (res.amount === undefined) throw new StepFailed(at, `the wallet balance is unreadable (status ${res.status})`, [res.exchange.id]);
+    return { amount: res.amount, id: res.exchange.id };
+  }
+
+  async step(step: Step, iteration?: string): Promise<void> {
+    const at = label(step, iteration);
+    try {
+      const before = step.expect?.balance_delta !== undefined ? await this.balance(at) : undefined;
+      const out = await this.act(step, at, iteration);
+      this.evidence.push(...out.evidence);
+      if (step.skip_if && out.res && out.view && this.judge(step.skip_if, out.res, out.view).length === 0) {
+        throw new ScenarioSkipped(`${at} answered ${out.res.status}${out.view.error_code ? ` ${String(out.view.error_code)}` : ''}, a precondition the target cannot meet here (skip_if)`);
+      }
+      // A value that cannot be saved is reported after the expectations, which usually say why.
+      const unsaved: string[] = [];
+      if (out.view) {
+        for (const [name, path] of Object.entries(step.save ?? {})) {
+          const v = readPath(out.view, this.value<string>(path));
+          if (v === undefined) unsaved.push(`cannot save "${name}": nothing at "${path}" (status ${String(out.view.status)})`);
+          else this.values.set(name, v);
+        }
+      }
+      if (step.as && out.res) this.kept.set(step.as, out.res);
+      const problems = step.expect && out.res && out.view ? this.judge(step.expect, out.res, out.view) : [];
+      if (before && step.expect?.balance_delta !== undefined) {
+        const after = await this.balance(at);
+        const exprText = String(this.value(String(step.expect.balance_delta)));
+        const want = evalIntExpression(exprText);
+        if (want === undefined) problems.push(`balance_delta "${exprText}" is not an integer expression`);
+        else if (after.amount - before.amount !== want) problems.push(`balance changed by ${after.amount - before.amount}, expected ${want}`);
+        out.evidence.push(before.id, after.id);
+      }
+      problems.push(...unsaved);
+      if (problems.length) throw new StepFailed(at, problems.join('; '), out.evidence);
+    } catch (err) {
+      if (err instanceof UnknownValueError) throw new StepFailed(at, err.message, []);
+      throw err;
+    }
+  }
+
+  /** Every way the response differs from the expectation (empty: it matches). */
+  private judge(e: Expectation, res: ApiResponse, view: View): string[] {
+    const problems: string[] = [];
+    const p = this.ctx.profile;
+    if (e.code !== undefined) {
+      const def = p.errors[e.code as keyof typeof p.errors];
+      const code = this.api.errorCode(res);
+      if (res.status !== def.status || code !== def.code) problems.push(`expected ${def.status} ${def.code} (${e.code}), got ${res.status}${code ? ` ${code}` : ''}`);
+    }
+    if (e.status !== undefined) {
+      const allowed = Array.isArray(e.status) ? e.status : [e.status];
+      if (!allowed.includes(res.status)) problems.push(`expected status ${allowed.join(' or ')}, got ${res.status}${view.error_code ? ` ${String(view.error_code)}` : ''}`);
+    }
+    if (e.replayed !== undefined) {
+      const replayed = res.headers[p.headers.idempotent_replayed] === p.values.replayed_true;
+      if (replayed !== e.replayed) problems.push(e.replayed ? `expected a replay (${p.headers.idempotent_replayed}: ${p.values.replayed_true}), got an original response` : `expected an original response, got a replay`);
+    }
+    if (e.identical_to !== undefined) {
+      const first = this.kept.get(e.identical_to);
+      if (!first) problems.push(`no response kept as "${e.identical_to}" (the step that keeps it did not run)`);
+      else if (first.status !== res.status || !first.bytes.equals(res.bytes)) {
+        problems.push(`expected the status and body bytes of "${e.identical_to}" (${first.status}, ${first.bytes.length} bytes), got ${res.status}, ${res.bytes.length} bytes${first.status === res.status ? ' that differ' : ''}`);
+      }
+    }
+    for (const [path, matcher] of Object.entries(e.fields ?? {})) {
+      const why = matchValue(readPath(view, this.value<string>(path)), this.value(matcher));
+      if (why) problems.push(`${path}: ${why}`);
+    }
+    return problems;
+  }
+
+  private product(step: Step): string {
+    return this.value<string | undefined>(step.params.product) ?? this.scenario.product!;
+  }
+
+  private async act(step: Step, at: string, iteration: string | undefined): Promise<Outcome> {
+    const api = this.api;
+    const p = this.ctx.profile;
+    const lbl = { label: `scenario ${this.scenario.name} ${at}` };
+    const one = (res: ApiResponse, view: View): Outcome => ({ res, view, evidence: [res.exchange.id] });
+    const par = step.params;
+    switch (step.action) {
+      case 'account': {
+        const { open, closed, response } = await api.openProducts(lbl);
+        return one(response, accountView(api, response, open, closed, p));
+      }
+      case 'search': {
+        const product = this.product(step);
+        const over = par.criteria ? this.value<Record<string, unknown>>(par.criteria) : {};
+        const res = await api.search(product, { ...(p.search_criteria[product] ?? {}), ...over }, lbl);
+        return one(res, searchView(api, res));
+      }
+      case 'book': {
+        const key = par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
+        const opts: Parameters<TargetApi['book']>[3] = { ...lbl };
+        if (par.client_reference !== undefined) opts.clientReference = String(this.value(par.client_reference));
+        if (par.body !== undefined) opts.body = String(this.value(par.body));
+        const res = await api.book(this.product(step), String(this.value(par.quote)), key === undefined ? undefined : String(key), opts);
+        return one(res, bookingView(api, res, p));
+      }
+      case 'cancel': {
+        const key = par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
+        const opts: Parameters<TargetApi['cancel']>[3] = { ...lbl };
+        if (par.body !== undefined) opts.body = String(this.value(par.body));
+        const res = await api.cancel(this.product(step), String(this.value(par.booking)), key === undefined ? undefined : String(key), opts);
+        return one(res, cancelView(api, res, p));
+      }
+      case 'get_booking': {
+        const res = await api.getBooking(this.product(step), String(this.value(par.booking)), lbl);
+        return one(res, bookingView(api, res, p));
+      }
+      case 'balance': {
+        const res = await api.balance(lbl);
+        return one(res, balanceView(api, res, p));
+      }
+      case 'statement': {
+        const { entries, responses } = await api.statement(lbl);
+        const last = responses[responses.length - 1]!;
+        return { res: last, view: statementView(api, last, entries), evidence: responses.map((r) => r.exchange.id) };
+      }
+      case 'rates': {
+        const res = await api.rates(lbl);
+        return one(res, baseView(api, res));
+      }
+      case 'wait': {
+        const raw = par.ms !== undefined ? this.value(par.ms) : this.value(par.s);
+        const n = Number(raw);
+        if (!Number.isFinite(n) || n < 0) throw new StepFailed(at, `wait needs a duration ≥ 0, got ${JSON.stringify(raw)}`, []);
+        await this.ctx.clock.wait(par.ms !== undefined ? n : n * 1000);
+        return { evidence: [] };
+      }
+      case 'set': {
+        for (const [k, v] of Object.entries(par)) this.values.set(k, this.value(v));
+        return { evidence: [] };
+      }
+      case 'repeat': {
+        const count = par.count as number;
+        const inner = step.steps ?? [];
+        const it = (i: number): string => `${iteration ?? ''} iteration ${i + 1}/${count}`;
+        if (par.concurrent === true) {
+          const settled = await Promise.allSettled(Array.from({ length: count }, (_, i) => this.steps(inner, it(i))));
+          const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+          if (failed) throw failed.reason;
+        } else {
+          for (let i = 0; i < count; i += 1) await this.steps(inner, it(i));
+        }
+        return { evidence: [] };
+      }
+    }
+  }
+}
+
+/** Picks the agency index a scenario runs as, or says why it cannot run. */
+async function pickAgency(ctx: CheckContext, s: Scenario): Promise<{ index: number } | { skip: string }> {
+  const n = ctx.agencies.length;
+  const isOpen = async (i: number): Promise<boolean> => (await ctx.api(i).openProducts({ label: `scenario ${s.name}: products of agency #${i}` })).open.includes(s.product!);
+  let index: number;
+  if (s.agency === ANY_WITH_PRODUCT) {
+    for (let i = 0; i < n; i += 1) if (await isOpen(i)) return { index: i };
+    return { skip: `no agency of the profile (${ctx.agencies.map((a) => a.id).join(', ')}) has ${s.product} open` };
+  }
+  if (typeof s.agency === 'number') {
+    if (s.agency >= n) return { skip: `needs agency #${s.agency}; the profile has ${n}` };
+    index = s.agency;
+  } else {
+    index = ctx.agencies.findIndex((a) => a.id === s.agency);
+    if (index < 0) return { skip: `needs agency ${s.agency}, which the profile does not name` };
+  }
+  if (s.product !== undefined && !(await isOpen(index))) return { skip: `${s.product} is closed for ${ctx.agencies[index]!.id}` };
+  return { index };
+}
+
+/** Runs one scenario; the result names the failing step. Never throws for a failed or skipped scenario. */
+export async function runScenario(ctx: CheckContext, scenario: Scenario): Promise<CaseResult> {
+  const startedAt = ctx.clock.now();
+  const t0 = performance.now();
+  const result = (verdict: Verdict, message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
+    id: `scenario:${scenario.name}`,
+    kind: 'scenario',
+    // The description's first clause makes a short title; the whole text stays in the file.
+    title: (scenario.description.split(/[.;\n]/)[0] ?? '').trim().slice(0, 90) || scenario.name,
+    area: 'scenarios',
+    clause: scenario.clause,
+    verdict,
+    message,
+    evidence,
+    details: { file: scenario.file, ...details },
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+  });
+  let run: ScenarioRun | undefined;
+  let agency: string | undefined;
+  try {
+    const picked = await pickAgency(ctx, scenario);
+    if ('skip' in picked) return result('SKIP', picked.skip, [], {});
+    agency = ctx.agencies[picked.index]!.id;
+    run = new ScenarioRun(ctx, ctx.api(picked.index), scenario);
+    ctx.log(`scenario ${scenario.name} as ${agency}`);
+    await run.steps(scenario.steps);
+    return result('PASS', `${scenario.steps.length} steps passed as ${agency}`, run.evidence, { agency });
+  } catch (err) {
+    if (err instanceof ScenarioSkipped) return result('SKIP', err.message, run?.evidence ?? [], { agency });
+    if (err instanceof StepFailed) return result('FAIL', `${err.at}: ${err.message}`, err.evidence, { agency, failedStep: err.at });
+    const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    return result('ERROR', message, run?.evidence ?? [], { agency });
+  }
+}

@@ -1,0 +1,33 @@
+import type { CheckContext } from '../checks/types.js';
+import type { CaseResult } from '../report/model.js';
+import type { SuitePartContext } from '../runner/suite-parts.js';
+import { loadScenarios } from './load-scenario.js';
+import { runScenario } from './run-scenario.js';
+
+/** Options of {@link runScenarios}. */
+export interface RunScenariosOptions {
+  /** Scenario files to run; when empty, every scenario of `dir`. */
+  files?: string[];
+  /** Folder of scenarios. @defaultValue the shipped `scenarios/` */
+  dir?: string;
+}
+
+/**
+ * Loads (validating every file first: an invalid one throws
+ * `E_SCENARIO_INVALID`) and runs scenarios one after the other, one
+ * CaseResult per scenario. With the runner's context (`reset`, `onCase`),
+ * the target is reset before each scenario and each result is reported as
+ * it finishes.
+ */
+export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
+  const scenarios = await loadScenarios(opts, ctx.profile);
+  const out: CaseResult[] = [];
+  for (const s of scenarios) {
+    // Against a resettable target (the mock) each scenario starts from the fixture.
+    await ctx.reset?.();
+    const result = await runScenario(ctx, s);
+    ctx.onCase?.(result);
+    out.push(result);
+  }
+  return out;
+}

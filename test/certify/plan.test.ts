@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { decideGrant } from '../../src/certify/certificate/grant.js';
+import { PLAN_V1 } from '../../src/certify/plan/plan-v1.js';
+import { certifyMock } from './_helpers.js';
+
+describe('certification plan v1 against the mock', () => {
+  it('is fixed and versioned, the rate-limit test last so earlier waits overlap with it', () => {
+    expect(PLAN_V1.id).toBe('svc-agency-cert');
+    expect(PLAN_V1.version).toBe('1.0.0');
+    const ids = PLAN_V1.tests.map((t) => t.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.at(-1)).toBe('CERT-08');
+    expect(Object.isFrozen(PLAN_V1)).toBe(true);
+  });
+
+  it('grants a faithful mock: every test passes, with evidence', async () => {
+    const run = await certifyMock();
+    try {
+      for (const t of run.draft.tests) {
+        expect(t.verdict, `${t.id}: ${t.message}`).toBe('PASS');
+        expect(t.evidence.length, t.id).toBe(1);
+      }
+      expect(decideGrant(run.draft.tests)).toEqual({ granted: true, refusedBy: [], skipped: [] });
+      const limit = run.draft.tests.find((t) => t.id === 'CERT-08')!;
+      expect(limit.message).toMatch(/429 RATE_LIMITED with Retry-After \d+ s/);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it.each([
+    ['replay-books-again', 'CERT-05', /charged once|differs/],
+    ['retry-after-short', 'CERT-08', /expected to be admitted/],
+    ['retry-after-missing', 'CERT-08', /no usable retry-after/i],
+    ['expired-quote-accepted', 'CERT-07', /expected 410 QUOTE_EXPIRED/],
+    ['webhook-bad-signature', 'CERT-06', /not correctly signed: signature-mismatch/],
+    ['signature-unchecked', 'CERT-01', /expected 401 SIGNATURE_INVALID/],
+    ['contract-skip', 'CERT-03', /expected 403 MODULE_NOT_ENABLED/],
+    ['cancel-no-refund', 'CERT-04', /expected it back/],
+  ])('refuses a mock with defect %s, naming %s', async (defect, id, why) => {
+    const run = await certifyMock({ defects: [defect] });
+    try {
+      const failing = run.draft.tests.filter((t) => t.verdict !== 'PASS');
+      expect(failing.map((t) => t.id)).toContain(id);
+      expect(failing.find((t) => t.id === id)!.message).toMatch(why);
+      const grant = decideGrant(run.draft.tests);
+      expect(grant.granted).toBe(false);
+      expect(grant.refusedBy).toContain(id);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('names a not-run test as SKIP and never as PASS: quotes that live longer than --max-wait', async () => {
+    const run = await certifyMock({ maxWaitS: 2 });
+    try {
+      const quote = run.draft.tests.find((t) => t.id === 'CERT-07')!;
+      expect(quote.verdict).toBe('SKIP');
+      expect(quote.message).toMatch(/not run: quotes live 3 s .* \(2 s, --max-wait\)/);
+      const grant = decideGrant(run.draft.tests);
+      expect(grant.skipped).toEqual(['CERT-07']);
+    } finally {
+      await run.close();
+    }
+  });
+});

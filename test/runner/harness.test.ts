@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness } from '../../src/harness.js';
+import { createMock, type RunningMock } from '../../src/mock/index.js';
+
+describe('createHarness', () => {
+  it('runs the embedded mock and fails the check a defect breaks', async () => {
+    const clean = createHarness();
+    const broken = createHarness({ mock: { defects: ['nonce-unchecked'] } });
+    try {
+      const [ok, bad] = await Promise.all([clean.run({ only: 'AU-05' }), broken.run({ only: 'AU-05', seed: 9 })]);
+      expect(ok.verdict).toBe('PASS');
+      expect(ok.target.embedded).toBe(true);
+      expect(bad.verdict).toBe('FAIL');
+      expect(bad.cases[0]).toMatchObject({ id: 'AU-05', verdict: 'FAIL' });
+      expect(bad.seed).toBe(9);
+    } finally {
+      await Promise.all([clean.close(), broken.close()]);
+    }
+  });
+
+  describe('against a mock in another process (admin clock, receiver)', () => {
+    let mock: RunningMock;
+    beforeAll(async () => {
+      mock = await createMock({ admin: true });
+    });
+    afterAll(async () => {
+      await mock?.close();
+    });
+
+    it('drives the clock over the admin API and receives webhooks', async () => {
+      const [alpha, beta] = mock.agencies;
+      const literal = (a: typeof alpha) => ({ id: a!.agency_id, key_id: a!.key_id, secret: a!.secret, webhook_secret: a!.webhook_secret, hotel_api_key: a!.hotel_api_key, hotel_webhook_secret: a!.hotel_webhook_secret });
+      const harness = createHarness({
+        profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [literal(alpha), literal(beta)] },
+      });
+      const offset = mock.clock.offset;
+      try {
+        const result = await harness.run({ only: 'WH-01,WH-03,QT-02' });
+        expect(result.target.embedded).toBe(false);
+        expect(result.cases.map((c) => [c.id, c.verdict])).toEqual([
+          ['QT-02', 'PASS'],
+          ['WH-01', 'PASS'],
+          ['WH-03', 'PASS'],
+        ]);
+        // the quote-expiry and webhook-retry waits moved the mock's clock, not real time
+        expect(mock.clock.offset - offset).toBeGreaterThanOrEqual(20_000);
+        expect(JSON.stringify(result)).not.toContain(alpha!.secret);
+      } finally {
+        await harness.close();
+      }
+    });
+  });
+
+  it('reports a wrong --only before starting anything', async () => {
+    const harness = createHarness();
+    await expect(harness.run({ only: 'XX-1' })).rejects.toMatchObject({ code: 'E_USAGE' });
+    await harness.close();
+  });
+});

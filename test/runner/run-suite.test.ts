@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Check } from '../../src/checks/types.js';
+import { createMock, type RunningMock } from '../../src/mock/index.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+import { BucketPlanner, estimateRealTime } from '../../src/runner/bucket-planner.js';
+import type { ClockDriver } from '../../src/runner/clock-driver.js';
+import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import type { RunEvent } from '../../src/runner/run-events.js';
+import { runSuite } from '../../src/runner/run-suite.js';
+
+const base: Pick<Check, 'area' | 'clause' | 'needs'> = { area: 'auth', clause: 'SPEC §5', needs: [] };
+const mk = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check => ({ ...base, id, title: `check ${id}`, run, ...extra });
+
+describe('runSuite against the embedded mock', () => {
+  let mock: RunningMock;
+  let profile: Readonly<Profile>;
+  let agencies: ResolvedAgency[];
+
+  beforeAll(async () => {
+    mock = await createMock({ admin: true });
+    profile = resolveProfile({ base_url: mock.baseUrl, hotel_base_url: null, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: mock.agencies[0]!.secret }] });
+    agencies = [{ id: 'agency-alpha', keyId: 'ak_alpha', secret: mock.agencies[0]!.secret }];
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('turns outcomes, throws, timeouts and unmet needs into verdicts, resetting before each check', async () => {
+    let resets = 0;
+    const seenKeys: string[] = [];
+    const checks: Check[] = [
+      mk('T-PASS', async (ctx) => {
+        const res = await ctx.api().account({ label: 'T-PASS account' });
+        seenKeys.push(ctx.unique('idem-'), ctx.unique('idem-'));
+        return { verdict: res.status === 200 ? 'PASS' : 'FAIL', message: `account ${res.status}`, evidence: [res.exchange.id] };
+      }),
+      mk('T-FAIL', async () => ({ verdict: 'FAIL', message: 'broken on purpose', details: { expected: 1, actual: 2 } })),
+      mk('T-THROW', async () => {
+        throw new Error('boom');
+      }),
+      mk('T-SLOW', () => new Promise(() => undefined)),
+      mk('T-AGENCY', async () => ({ verdict: 'PASS', message: 'never' }), { needs: ['second-agency'] }),
+      mk('T-HOTEL', async () => ({ verdict: 'PASS', message: 'never' }), { needs: ['hotel'] }),
+      mk('T-CLOSED', async (ctx) => ({ verdict: 'PASS', message: `receiver ${ctx.receiver ? 'yes' : 'no'}` }), { needs: ['closed-product'] }),
+      mk('T-RECV', async () => ({ verdict: 'PASS', message: 'never' }), { needs: ['receiver'] }),
+      mk('T-LAST', async (ctx) => ({ verdict: 'PASS', message: `saw ${ctx.exchanges().length} exchanges` }), { runsLast: true }),
+    ];
+    const events: RunEvent[] = [];
+    const result = await runSuite({
+      profile,
+      agencies,
+      checks,
+      clock: new MockClockDriver(mock.clock),
+      reset: async () => {
+        resets += 1;
+        await mock.reset();
+      },
+      checkTimeoutMs: 300,
+      seed: 42,
+      onEvent: (e) => events.push(e),
+    });
+    const byId = Object.fromEntries(result.cases.map((c) => [c.id, c]));
+    expect(result.cases.map((c) => c.id)).toEqual(checks.map((c) => c.id));
+    expect(byId['T-PASS']).toMatchObject({ verdict: 'PASS', message: 'account 200', kind: 'check', area: 'auth' });
+    expect(byId['T-PASS']!.evidence).toHaveLength(1);
+    expect(result.exchanges.map((x) => x.id)).toContain(byId['T-PASS']!.evidence[0]);
+    expect(byId['T-FAIL']).toMatchObject({ verdict: 'FAIL', message: 'broken on purpose', details: { expected: 1, actual: 2 } });
+    expect(byId['T-THROW']).toMatchObject({ verdict: 'ERROR', message: 'check threw: boom' });
+    expect(byId['T-SLOW']).toMatchObject({ verdict: 'ERROR', message: expect.stringContaining('timed out after 300 ms') });
+    expect(byId['T-AGENCY']).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('needs a second agency') });
+    expect(byId['T-HOTEL']).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('hotel_base_url is null') });
+    expect(byId['T-CLOSED']).toMatchObject({ verdict: 'PASS', message: 'receiver no' });
+    expect(byId['T-RECV']).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('receiver') });
+    expect(byId['T-LAST']!.message).toMatch(/saw [1-9]\d* exchanges/);
+    expect(result.summary).toEqual({ PASS: 3, FAIL: 1, WARN: 0, SKIP: 3, ERROR: 2, total: 9 });
+    expect(result.verdict).toBe('FAIL');
+    expect(result.seed).toBe(42);
+    expect(result.target).toMatchObject({ baseUrl: mock.baseUrl, clock: 'mock-admin' });
+    // one reset for the products probe, then one per check that runs (skipped ones included: isolation is cheap)
+    expect(resets).toBe(1 + checks.length);
+    expect(seenKeys[0]).not.toBe(seenKeys[1]);
+    expect(seenKeys[0]).toContain(result.runId);
+    expect(events.filter((e) => e.type === 'case-finished')).toHaveLength(checks.length);
+    expect(events[0]).toMatchObject({ type: 'plan', mode: 'isolated' });
+  });
+
+  it('redacts every secret from the exchanges and cases of the result', async () => {
+    const secret = agencies[0]!.secret;
+    const checks = [mk('T-LEAK', async (ctx) => {
+      const res = await ctx.api().raw('GET', '/account', undefined, { headers: { 'x-echo': secret } });
+      return { verdict: 'PASS', message: `used ${secret}`, evidence: [res.exchange.id] };
+    })];
+    const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset() });
+    const text = JSON.stringify(result);
+    expect(text).not.toContain(secret);
+    expect(text).toContain('[REDACTED]');
+  });
+
+  it('calls scenario and property parts with a context that can reset', async () => {
+    let sawReset = false;
+    const result = await runSuite({
+      profile,
+      agencies,
+      checks: [mk('T-A', async () => ({ verdict: 'PASS', message: 'ok' }))],
+      clock: new MockClockDriver(mock.clock),
+      reset: () => mock.reset(),
+      parts: {
+        scenarios: async (ctx) => {
+          sawReset = typeof ctx.reset === 'function';
+          const at = ctx.clock.now();
+          return [{ id: 'scenario:x', kind: 'scenario', title: 'x', area: 'scenarios', clause: '', verdict: 'PASS', message: 'ok', evidence: [], startedAt: at, durationMs: 0 }];
+        },
+        properties: async () => {
+          throw new Error('no properties today');
+        },
+      },
+    });
+    expect(sawReset).toBe(true);
+    expect(result.cases.map((c) => [c.id, c.verdict])).toEqual([
+      ['T-A', 'PASS'],
+      ['scenario:x', 'PASS'],
+      ['property:*', 'ERROR'],
+    ]);
+    expect(result.cases[2]!.message).toContain('no properties today');
+  });
+});
+
+/** A real-time clock whose waits end when the test says so: concurrency is observed, never slept through. */
+class ManualClock implements ClockDriver {
+  readonly kind = 'real' as const;
+  t = 1_000_000;
+  now(): number {
+    return this.t;
+  }
+  async wait(ms: number): Promise<void> {
+    this.t += ms;
+  }
+}
+
+describe('runSuite against a target without clock control', () => {
+  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 'secret-a' }] });
+  const agencies = [{ id: 'a', keyId: 'k', secret: 'secret-a' }];
+
+  it('runs checks without common buckets at once and lets a filled bucket cool a window', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const order: string[] = [];
+    const clock = new ManualClock();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const light = (id: string): Check =>
+      mk(id, async () => {
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        order.push(`start ${id}`);
+        if (running === 3) release();
+        await gate;
+        running -= 1;
+        return { verdict: 'PASS', message: 'ok' };
+      }, { waitsMs: () => 20_000 });
+    const filler = (id: string): Check =>
+      mk(id, async (ctx) => {
+        order.push(`start ${id} at ${ctx.clock.now()}`);
+        return { verdict: 'PASS', message: 'ok' };
+      }, { fills: ['0:read'], waitsMs: () => 60_000 });
+    const events: RunEvent[] = [];
+    const result = await runSuite({ profile, agencies, checks: [light('L1'), light('L2'), light('L3'), filler('F1'), filler('F2')], clock, onEvent: (e) => events.push(e) });
+    expect(maxRunning).toBe(3);
+    expect(result.cases.every((c) => c.verdict === 'PASS')).toBe(true);
+    const f1 = order.find((o) => o.startsWith('start F1'))!;
+    const f2 = order.find((o) => o.startsWith('start F2'))!;
+    const at = (s: string) => Number(s.split(' at ')[1]);
+    expect(at(f2) - at(f1)).toBeGreaterThanOrEqual(profile.limits.window_s * 1000);
+    const plan = events.find((e) => e.type === 'plan');
+    expect(plan).toMatchObject({ mode: 'real-time' });
+    expect(result.notes.join(' ')).toContain('real time');
+  });
+
+  it('estimates the critical path below the serial sum when waits overlap', () => {
+    const w = (id: string, ms: number, fills?: string[]): Check => mk(id, async () => ({ verdict: 'PASS', message: '' }), { waitsMs: () => ms, ...(fills ? { fills } : {}) });
+    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile as Profile);
+    expect(serialMs).toBe(73_000);
+    expect(estimateMs).toBe(31_000);
+    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile as Profile);
+    expect(fills.estimateMs).toBe(61_000 + 61_000 + 61_000);
+    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile as Profile);
+    expect(apart.estimateMs).toBe(61_000);
+  });
+
+  it('never lets a light check share a bucket a filler holds or has just filled', () => {
+    const planner = new BucketPlanner(60_000);
+    const filler = { id: 'F', needs: [], fills: ['0:write'] };
+    const light = { id: 'L', needs: [] };
+    planner.start(filler);
+    expect(planner.canStart(light, 0)).toBe(false);
+    planner.finish(filler, 0);
+    // the filled bucket answers 429 until a window has passed
+    expect(planner.canStart(light, 30_000)).toBe(false);
+    expect(planner.canStart(filler, 30_000)).toBe(false);
+    expect(planner.nextCoolAt(0)).toBe(61_000);
+    expect(planner.canStart(light, 61_000)).toBe(true);
+    expect(planner.canStart(filler, 61_000)).toBe(true);
+    expect(planner.canStart({ id: 'G', needs: [], fills: ['1:read'] }, 0)).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { createTargetApi, type ClosableTargetApi } from '../../src/api/index.js';
+import type { CheckContext } from '../../src/checks/types.js';
+import { MemoryRecorder } from '../../src/client/exchange.js';
+import { createMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
+import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
+import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+
+/** A minimal CheckContext over a real mock on port 0: every mock agency, mock clock, memory recorder. */
+export interface TestContext {
+  ctx: CheckContext;
+  mock: RunningMock;
+  recorder: MemoryRecorder;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a mock and builds a context for it; `close()` ends both. */
+export async function startContext(options: MockOptions = {}, seed = 42): Promise<TestContext> {
+  const mock = await createMock(options);
+  const agencies: ResolvedAgency[] = mock.agencies.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, webhookSecret: a.webhook_secret, hotelApiKey: a.hotel_api_key, hotelWebhookSecret: a.hotel_webhook_secret, limits: a.limits }));
+  const profile: Profile = {
+    ...DEFAULT_PROFILE,
+    base_url: mock.baseUrl,
+    hotel_base_url: mock.hotelBaseUrl,
+    clock: { control: 'none' },
+    agencies: agencies.map((a) => ({ id: a.id, key_id: a.keyId, secret: a.secret })),
+    quotes: { lifetime_s: options.quoteLifetimeS ?? DEFAULT_PROFILE.quotes.lifetime_s },
+  };
+  const recorder = new MemoryRecorder();
+  const apis = new Map<number, ClosableTargetApi>();
+  const logs: string[] = [];
+  let counter = 0;
+  const runTag = randomBytes(4).toString('hex');
+  const ctx: CheckContext = {
+    profile,
+    agencies,
+    api(i = 0) {
+      let api = apis.get(i);
+      if (!api) {
+        const agency = agencies[i];
+        if (!agency) throw new Error(`no agency #${i}`);
+        api = createTargetApi({ profile, agency, recorder, now: () => mock.clock.now() });
+        apis.set(i, api);
+      }
+      return api;
+    },
+    hotel: () => undefined,
+    clock: { kind: 'mock', now: () => mock.clock.now(), wait: (ms) => mock.clock.advance(ms) },
+    receiver: undefined,
+    recorder,
+    exchanges: () => recorder.exchanges,
+    timeline: { rateLimit: () => undefined, webhook: () => undefined },
+    log: (m) => void logs.push(m),
+    seed,
+    unique: (prefix) => `${prefix}-${runTag}-${(counter += 1)}`,
+  };
+  return {
+    ctx,
+    mock,
+    recorder,
+    logs,
+    async close() {
+      await Promise.all([...apis.values()].map((a) => a.close()));
+      await mock.close();
+    },
+  };
+}
