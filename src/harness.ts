@@ -45,6 +45,10 @@ export interface HarnessRunOptions {
   /** Comma list (or list) of check ids and areas; everything when absent. */
   only?: string | readonly string[];
   seed?: number;
+  /** fast-check path of a property counterexample to replay (with `seed` and one `property:<name>`). */
+  propertyPath?: string;
+  /** fast-check replay path of a shrunk command list, with `propertyPath`. */
+  propertyReplayPath?: string;
   /** The command line, for the report. */
   command?: string;
   onEvent?: RunListener;
@@ -189,7 +193,13 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         notes.push('No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.');
       }
 
-      const found = options.parts === false || !(selection.scenarios || selection.properties) ? {} : (options.parts ?? (await loadSuiteParts()));
+      const found = options.parts === false || !(selection.scenarios || selection.properties) ? {} : (options.parts ??
+            (await loadSuiteParts({
+              scenarioNames: selection.scenarioNames,
+              propertyNames: selection.propertyNames,
+              ...(runOptions.propertyPath ? { propertyPath: runOptions.propertyPath } : {}),
+              ...(runOptions.propertyReplayPath ? { propertyReplayPath: runOptions.propertyReplayPath } : {}),
+            })));
       const parts: SuiteParts = {};
       if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
       if (selection.properties && found.properties) parts.properties = found.properties;

@@ -101,6 +101,7 @@ export async function certifyCommandMain(args: CertifyArgs, print: (line: string
       ...(receiverMissing ? { receiverMissing } : {}),
       maxWaitS,
       runId,
+      tidyUp: !embedded,
       target: { base_url: profile.base_url, profile: profile.name, embedded },
       onTest: (t) => print(`  ${t.verdict.padEnd(5)} ${t.id} ${t.title} (${(t.durationMs / 1000).toFixed(1)} s): ${t.message}`),
       log: (line) => print(`        ${line}`),

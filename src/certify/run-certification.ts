@@ -33,6 +33,8 @@ export interface RunCertificationOptions {
   /** Target facts for the certificate. @defaultValue base_url and profile name */
   target?: CertificateDraft['target'];
   notes?: string[];
+  /** Put the agency's webhook endpoint back afterwards; false for a throwaway target such as the embedded mock. @defaultValue true */
+  tidyUp?: boolean;
   /** Progress: each test as it ends. */
   onTest?: (test: { id: string; title: string; verdict: Verdict; message: string; durationMs: number }) => void;
   log?: (line: string) => void;
@@ -107,7 +109,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
     }
   } finally {
     const from = recorder.exchanges.length;
-    const tidy = await restoreWebhookEndpoint(ctx).catch((err: unknown) => `the webhook endpoint could not be restored: ${err instanceof Error ? err.message : String(err)}`);
+    const tidy = options.tidyUp === false ? undefined : await restoreWebhookEndpoint(ctx).catch((err: unknown) => `the webhook endpoint could not be restored: ${err instanceof Error ? err.message : String(err)}`);
     if (tidy) notes.push(tidy);
     await api.close();
     tidyExchanges = take(from);

@@ -10,6 +10,10 @@ export interface Selection {
   checks: readonly Check[];
   scenarios: boolean;
   properties: boolean;
+  /** Scenario names picked one by one (`scenario:<name>`); empty means every scenario. */
+  scenarioNames: string[];
+  /** Property names picked one by one (`property:<name>`); empty means every property. */
+  propertyNames: string[];
 }
 
 /** A validated, ordered set of checks. */
@@ -19,7 +23,7 @@ export interface Registry {
   /** Areas that hold at least one check, in first-seen order. */
   areas(): Area[];
   /**
-   * Resolves an `--only` value (comma list of check ids and/or areas, case-insensitive ids);
+   * Resolves an `--only` value (comma list of check ids, areas, `scenario:<name>` and `property:<name>`; case-insensitive);
    * no value selects everything. An unknown word is E_USAGE listing the valid ones.
    */
   select(only?: string | readonly string[]): Selection;
@@ -49,14 +53,17 @@ export function defineRegistry(checks: readonly Check[]): Registry {
         .flatMap((w) => w.split(','))
         .map((w) => w.trim())
         .filter((w) => w !== '');
-      if (words.length === 0) return { checks: frozen, scenarios: true, properties: true };
+      if (words.length === 0) return { checks: frozen, scenarios: true, properties: true, scenarioNames: [], propertyNames: [] };
       const checkAreas = areas();
       const ids = new Set<string>();
       const pickedAreas = new Set<string>();
       const unknown: string[] = [];
+      const named = { scenario: [] as string[], property: [] as string[] };
       for (const word of words) {
         const lower = word.toLowerCase();
-        if (byId.has(word.toUpperCase())) ids.add(word.toUpperCase());
+        const part = /^(scenario|property):(.+)$/.exec(lower);
+        if (part) named[part[1] as 'scenario' | 'property'].push(part[2]!);
+        else if (byId.has(word.toUpperCase())) ids.add(word.toUpperCase());
         else if ((checkAreas as string[]).includes(lower) || (SUITE_PART_AREAS as readonly string[]).includes(lower)) pickedAreas.add(lower);
         else unknown.push(word);
       }
@@ -70,8 +77,11 @@ export function defineRegistry(checks: readonly Check[]): Registry {
       }
       return {
         checks: frozen.filter((c) => ids.has(c.id.toUpperCase()) || pickedAreas.has(c.area)),
-        scenarios: pickedAreas.has('scenarios'),
-        properties: pickedAreas.has('properties'),
+        scenarios: pickedAreas.has('scenarios') || named.scenario.length > 0,
+        properties: pickedAreas.has('properties') || named.property.length > 0,
+        // A whole area picked as well overrides the names: everything of it runs.
+        scenarioNames: pickedAreas.has('scenarios') ? [] : named.scenario,
+        propertyNames: pickedAreas.has('properties') ? [] : named.property,
       };
     },
   };

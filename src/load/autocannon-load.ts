@@ -96,6 +96,8 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
   const nonces = new NoncePool();
   const { recorder, wallet, now } = o;
   let clientIndex = 0;
+  // Requests still in flight when autocannon stops: their outcome is unknown (they may have been executed).
+  const flushers: Array<() => void> = [];
 
   const unknown = (agency: string, f: InFlight): void => {
     recorder.record(f.op, agency, f.bucket, f.sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
@@ -104,6 +106,10 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
 
   const journeyRequests = (journey: Journey, agency: LoadAgency): unknown[] => {
     const state: { current?: InFlight } = {};
+    flushers.push(() => {
+      if (state.current) unknown(agency.id, state.current);
+      state.current = undefined;
+    });
     return journey.steps.map((step) => ({
       setupRequest(req: Record<string, unknown>, ctx: { vars?: Record<string, unknown> }) {
         ctx.vars ??= {};
@@ -176,6 +182,10 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     let sentAt = 0;
     let t0 = 0;
     let ra: number | undefined;
+    flushers.push(() => {
+      if (pending) recorder.record('search', agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
+      pending = false;
+    });
     client.getRequestBuffer = () => {
       if (pending) recorder.record('search', agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
       pending = true;
@@ -217,6 +227,7 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     const instance = autocannon(opts as unknown as autocannon.Options, (err, result) => {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', stop);
+      for (const flush of flushers) flush();
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve({ errors: result.errors, timeouts: result.timeouts, sent: result.requests.sent });
     });

@@ -16,6 +16,9 @@ import { pushLimits } from './push-limits.js';
 import { bucketOf, compileJourney } from './scenario-requests.js';
 import { reconcileWallet, WalletTally, type LedgerLine, type WalletReading } from './wallet-reconciliation.js';
 
+/** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
+export const SETTLE_MS = 1000;
+
 /** The service a load runs against. */
 export interface LoadTarget {
   profile: Profile;
@@ -218,7 +221,8 @@ export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
       verdicts.push(...judgeBucket(log, limit, windowMs));
     }
 
-    // Wallets: the load filled the read buckets; free them first.
+    // Wallets: requests cut off when the load stopped may still be executing; let them settle. The load filled the read buckets; free them first.
+    await sleep(SETTLE_MS);
     if (o.target.advance) await o.target.advance(windowMs + 1000);
     await Promise.all(
       agencies.map(async (a) => {

@@ -15,6 +15,8 @@ export const DEFAULT_PROFILE: Profile = {
   agencies: [
     { id: 'agency-alpha', key_id: 'ak_alpha', secret_env: 'SVC_AGENCY_ALPHA_SECRET', webhook_secret_env: 'SVC_AGENCY_ALPHA_WEBHOOK_SECRET', hotel_api_key_env: 'SVC_AGENCY_ALPHA_HOTEL_API_KEY', hotel_webhook_secret_env: 'SVC_AGENCY_ALPHA_HOTEL_WEBHOOK_SECRET' },
     { id: 'agency-beta', key_id: 'ak_beta', secret_env: 'SVC_AGENCY_BETA_SECRET', webhook_secret_env: 'SVC_AGENCY_BETA_WEBHOOK_SECRET', hotel_api_key_env: 'SVC_AGENCY_BETA_HOTEL_API_KEY', hotel_webhook_secret_env: 'SVC_AGENCY_BETA_HOTEL_WEBHOOK_SECRET' },
+    { id: 'agency-gamma', key_id: 'ak_gamma', secret_env: 'SVC_AGENCY_GAMMA_SECRET', webhook_secret_env: 'SVC_AGENCY_GAMMA_WEBHOOK_SECRET', hotel_api_key_env: 'SVC_AGENCY_GAMMA_HOTEL_API_KEY', hotel_webhook_secret_env: 'SVC_AGENCY_GAMMA_HOTEL_WEBHOOK_SECRET' },
+    { id: 'agency-delta', key_id: 'ak_delta', secret_env: 'SVC_AGENCY_DELTA_SECRET', webhook_secret_env: 'SVC_AGENCY_DELTA_WEBHOOK_SECRET', hotel_api_key_env: 'SVC_AGENCY_DELTA_HOTEL_API_KEY', hotel_webhook_secret_env: 'SVC_AGENCY_DELTA_HOTEL_WEBHOOK_SECRET' },
   ],
   products: ['flights', 'transfers', 'activities', 'cars'],
   search_criteria: {

@@ -1,4 +1,5 @@
 import { defaultRegistry } from '../checks/index.js';
+import type { Selection } from '../checks/registry.js';
 import { HarnessError } from '../errors/harness-error.js';
 import { createHarness } from '../harness.js';
 import { writeReports } from '../report/write-reports.js';
@@ -14,6 +15,8 @@ export interface RunCommandOptions {
   'receiver-host'?: string;
   'receiver-port'?: number;
   'receiver-url'?: string;
+  'property-path'?: string;
+  'property-replay-path'?: string;
   json?: boolean;
 }
 
@@ -37,6 +40,24 @@ function validate(args: RunCommandOptions): void {
   }
 }
 
+/** Scenario and property names picked one by one must exist. */
+async function checkPartNames(selection: Selection): Promise<void> {
+  const problems: string[] = [];
+  if (selection.propertyNames.length > 0) {
+    const { PROPERTIES } = await import('../../properties/index.js');
+    const known = PROPERTIES.map((p) => p.name);
+    const unknown = selection.propertyNames.filter((n) => !known.includes(n));
+    if (unknown.length > 0) problems.push(`unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  if (selection.scenarioNames.length > 0) {
+    const { loadScenarios } = await import('../scenario/index.js');
+    const known = (await loadScenarios()).map((s) => s.name);
+    const unknown = selection.scenarioNames.filter((n) => !known.includes(n));
+    if (unknown.length > 0) problems.push(`unknown scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  if (problems.length > 0) throw new HarnessError('E_USAGE', `--only: ${problems.join('; ')}`);
+}
+
 /**
  * `svc-harness run`: runs the suite, writes the reports, prints a line per
  * case and where the reports are. Returns the exit code: 0 when every case
@@ -45,7 +66,7 @@ function validate(args: RunCommandOptions): void {
 export async function runCommandMain(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   validate(args);
   // A wrong --only is a usage error before anything starts.
-  defaultRegistry().select(args.only);
+  await checkPartNames(defaultRegistry().select(args.only));
   const receiver = {
     ...(args['receiver-host'] !== undefined ? { host: args['receiver-host'] } : {}),
     ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
@@ -58,6 +79,8 @@ export async function runCommandMain(args: RunCommandOptions, out: (line: string
     const result = await harness.run({
       ...(args.only !== undefined ? { only: args.only } : {}),
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
+      ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
       command: ['svc-harness', ...process.argv.slice(2)].join(' '),
       ...(args.json ? {} : { onEvent: progressPrinter(out) }),
     });

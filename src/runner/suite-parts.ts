@@ -22,9 +22,29 @@ export interface SuiteParts {
   properties?: SuitePart;
 }
 
+/** Which scenarios and properties run, and a property counterexample to replay. */
+export interface SuitePartOptions {
+  /** Scenario names; empty or absent runs every scenario. */
+  scenarioNames?: string[];
+  /** Property names; empty or absent runs every property. */
+  propertyNames?: string[];
+  /** fast-check path of a counterexample to replay (with the run's seed). */
+  propertyPath?: string;
+  /** fast-check replay path of a shrunk command list, with `propertyPath`. */
+  propertyReplayPath?: string;
+}
+
 /** The scenario and property runners of the harness. */
-export async function loadSuiteParts(): Promise<SuiteParts> {
+export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
   const [{ runScenarios }, { runProperties }] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
-  return { scenarios: (ctx) => runScenarios(ctx), properties: (ctx) => runProperties(ctx) };
+  return {
+    scenarios: (ctx) => runScenarios(ctx, opts.scenarioNames?.length ? { names: opts.scenarioNames } : {}),
+    properties: (ctx) =>
+      runProperties(ctx, {
+        ...(opts.propertyNames?.length ? { only: opts.propertyNames } : {}),
+        ...(opts.propertyPath ? { path: opts.propertyPath } : {}),
+        ...(opts.propertyReplayPath ? { replayPath: opts.propertyReplayPath } : {}),
+      }),
+  };
 }

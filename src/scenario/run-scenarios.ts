@@ -1,4 +1,5 @@
 import type { CheckContext } from '../checks/types.js';
+import { HarnessError } from '../errors/harness-error.js';
 import type { CaseResult } from '../report/model.js';
 import type { SuitePartContext } from '../runner/suite-parts.js';
 import { loadScenarios } from './load-scenario.js';
@@ -10,6 +11,8 @@ export interface RunScenariosOptions {
   files?: string[];
   /** Folder of scenarios. @defaultValue the shipped `scenarios/` */
   dir?: string;
+  /** Only the scenarios of these names (an unknown name is a usage error); empty or absent: all. */
+  names?: string[];
 }
 
 /**
@@ -20,7 +23,13 @@ export interface RunScenariosOptions {
  * it finishes.
  */
 export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
-  const scenarios = await loadScenarios(opts, ctx.profile);
+  const loaded = await loadScenarios(opts, ctx.profile);
+  const names = (opts.names ?? []).map((n) => n.replace(/^scenario:/, ''));
+  const unknown = names.filter((n) => !loaded.some((s) => s.name === n));
+  if (unknown.length > 0) {
+    throw new HarnessError('E_USAGE', `unknown scenario ${unknown.join(', ')}; known: ${loaded.map((s) => s.name).join(', ')}`);
+  }
+  const scenarios = names.length > 0 ? loaded.filter((s) => names.includes(s.name)) : loaded;
   const out: CaseResult[] = [];
   for (const s of scenarios) {
     // Against a resettable target (the mock) each scenario starts from the fixture.

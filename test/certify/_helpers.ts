@@ -4,11 +4,11 @@ import { resolveAgencies } from '../../src/profile/resolve-secrets.js';
 import { startEmbeddedTarget } from '../../src/certify/embedded-target.js';
 import { runCertification } from '../../src/certify/run-certification.js';
 import type { CertificateDraft } from '../../src/certify/certificate/types.js';
-import type { Profile } from '../../src/profile/types.js';
+import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
 import type { RunningMock } from '../../src/mock/index.js';
 
 /** A certification against an embedded mock whose clock the test moves (waits are instant), with a real receiver. */
-export async function certifyMock(options: { defects?: string[]; agency?: string; maxWaitS?: number } = {}): Promise<{
+export async function certifyMock(options: { defects?: string[]; agency?: string; maxWaitS?: number; before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void> } = {}): Promise<{
   draft: CertificateDraft;
   mock: RunningMock;
   profile: Readonly<Profile>;
@@ -22,6 +22,7 @@ export async function certifyMock(options: { defects?: string[]; agency?: string
     receiver = await startReceiver({ now: () => clock.now() });
     const def = profile.agencies.find((a) => a.id === (options.agency ?? 'agency-alpha'))!;
     const [agency] = resolveAgencies({ agencies: [def] }, {}, { webhookSecret: true });
+    await options.before?.(agency!, profile);
     const draft = await runCertification({ profile, agency: agency!, clock, receiver, ...(options.maxWaitS !== undefined ? { maxWaitS: options.maxWaitS } : {}) });
     const creds = mock.agencies.find((a) => a.agency_id === def.id)!;
     const secrets = [creds.secret, creds.webhook_secret, creds.hotel_api_key, creds.hotel_webhook_secret];

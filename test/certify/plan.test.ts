@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createTargetApi } from '../../src/api/target-api.js';
+import { MemoryRecorder } from '../../src/client/exchange.js';
+import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
 import { decideGrant } from '../../src/certify/certificate/grant.js';
 import { PLAN_V1 } from '../../src/certify/plan/plan-v1.js';
 import { certifyMock } from './_helpers.js';
@@ -59,6 +62,29 @@ describe('certification plan v1 against the mock', () => {
       expect(quote.message).toMatch(/not run: quotes live 3 s .* \(2 s, --max-wait\)/);
       const grant = decideGrant(run.draft.tests);
       expect(grant.skipped).toEqual(['CERT-07']);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it("puts the agency's own webhook endpoint back afterwards, with the exchange as evidence", async () => {
+    const original = 'http://127.0.0.1:9/agency-own-endpoint';
+    let seen: { agency: ResolvedAgency; profile: Readonly<Profile> } | undefined;
+    const run = await certifyMock({
+      before: async (agency, profile) => {
+        seen = { agency, profile };
+        const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
+        expect((await api.setWebhookEndpoint(original)).status).toBe(200);
+        await api.close();
+      },
+    });
+    try {
+      const api = createTargetApi({ profile: seen!.profile as Profile, agency: seen!.agency, recorder: new MemoryRecorder() });
+      const now = await api.getWebhookEndpoint();
+      await api.close();
+      expect((now.json as { url: string }).url).toBe(original);
+      expect(run.draft.attachments?.map((a) => a.name)).toEqual(['zz-tidy-up.json']);
+      expect(run.draft.notes).toEqual([]);
     } finally {
       await run.close();
     }

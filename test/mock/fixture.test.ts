@@ -17,6 +17,7 @@ describe('fixtures', () => {
       ['agency-alpha', 'ak_alpha', 'flights+transfers+activities', 'EUR', 1_000_000, 600, 60],
       ['agency-beta', 'ak_beta', 'flights', 'GBP', 50_000, 120, 20],
       ['agency-gamma', 'ak_gamma', 'flights+transfers+activities+cars', 'USD', 5_000, 600, 60],
+      ['agency-delta', 'ak_delta', 'flights+transfers+activities+cars', 'EUR', 1_000_000, 600, 60],
     ]);
     for (const a of f.agencies) expect(Buffer.from(a.webhook_secret.slice(6), 'base64')).toHaveLength(32);
   });
@@ -65,8 +66,8 @@ describe('fixtures', () => {
     expect(validateFixture({ agencies: g }).agencies).toHaveLength(50);
     const mock = await createMock({ agencies: 50 });
     try {
-      expect(mock.agencies).toHaveLength(53);
-      const last = new MockClient(mock, mock.agencies[52]!);
+      expect(mock.agencies).toHaveLength(54);
+      const last = new MockClient(mock, mock.agencies[53]!);
       expect((await last.get('/v1/account')).json.agency_id).toBe('agency-load-050');
     } finally {
       await mock.close();

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { certifyCommand } from './certify.js';
+import { certifyClientCommand } from './certify-client.js';
 import { loadCommand } from './load.js';
 import { mockCommand } from './mock.js';
 import { reportCommand } from './report.js';
@@ -20,4 +21,5 @@ export const COMMANDS: CommandModule<any, any>[] = [
   verifyCertificateCommand,
   loadCommand,
   reportCommand,
+  certifyClientCommand,
 ];

@@ -1,10 +1,139 @@
+import { html } from '../_internal/escape.js';
+import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+
+/* The load result's shape as this section reads it (src/load/load-result.ts); read defensively, since report.json may come from elsewhere. */
+interface Second { second: number; requests: number; ok: number; rateLimited: number; errors: number; p50: number; p99: number; max: number }
+interface Op { count: number; ok: number; rateLimited: number; errors: number; latency: Record<string, number> }
+interface Load {
+  schema?: string;
+  totals?: { requests: number; ok: number; rateLimited: number; errors: number };
+  rps?: number;
+  errorRate?: number;
+  rateLimitedRate?: number;
+  durationS?: number;
+  operations?: Record<string, Op>;
+  spectrum?: Array<{ percentile: number; ms: number }>;
+  series?: Second[];
+  gates?: Array<{ source: string; passed: boolean; message: string }>;
+}
+
+const W = 720;
+const H = 220;
+const M = { l: 56, r: 16, t: 14, b: 34 };
+const COLOURS = { ok: '#1a7f37', rl: '#cf222e', err: '#b35900', p50: '#0969da', p99: '#8250df', max: '#6e7781' };
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+function fmt(v: number, digits = 2): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(digits);
+}
+
+function frame(title: string, body: string, yTicks: number[], y: (v: number) => number, yLabel: (v: number) => string, xTicks: Array<[number, string]>): string {
+  const grid = yTicks.map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yLabel(t))}</text>`).join('');
+  const xs = xTicks.map(([x, label]) => `<text x="${n(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${html(label)}</text>`).join('');
+  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${html(title)}" xmlns="http://www.w3.org/2000/svg">${grid}${xs}${body}<line x1="${M.l}" x2="${M.l}" y1="${M.t}" y2="${H - M.b}" stroke="#57606a"/><line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#57606a"/></svg><figcaption>${html(title)}</figcaption></figure>`;
+}
+
+function legend(items: Array<[string, string]>): string {
+  return `<p class="legend">${items.map(([c, label]) => `<span style="display:inline-block;width:10px;height:10px;background:${html(c)};margin:0 4px 0 12px"></span>${html(label)}`).join('')}</p>`;
+}
+
+function throughputChart(series: Second[]): string {
+  const t0 = series[0]!.second;
+  const span = series[series.length - 1]!.second - t0 + 1;
+  const maxReq = Math.max(1, ...series.map((s) => num(s.requests)));
+  const x = linear(0, span, M.l, W - M.r);
+  const y = linear(0, maxReq, H - M.b, M.t);
+  const bw = Math.max(1, (W - M.l - M.r) / span - 1);
+  const bars = series
+    .map((s) => {
+      const x0 = x(s.second - t0);
+      let base = 0;
+      return ([
+        [num(s.ok), COLOURS.ok, 'ok'],
+        [num(s.errors), COLOURS.err, 'errors'],
+        [num(s.rateLimited), COLOURS.rl, '429'],
+      ] as Array<[number, string, string]>)
+        .map(([v, c, label]) => {
+          if (v <= 0) return '';
+          const top = y(base + v);
+          const h = y(base) - top;
+          base += v;
+          return `<rect x="${n(x0)}" y="${n(top)}" width="${n(bw)}" height="${n(h)}" fill="${c}"><title>${html(`${formatOffset(s.second - t0)}: ${v} ${label}`)}</title></rect>`;
+        })
+        .join('');
+    })
+    .join('');
+  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
+  return frame('Throughput per second (requests; 429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt) + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
+}
+
+function latencyChart(series: Second[]): string {
+  const t0 = series[0]!.second;
+  const span = series[series.length - 1]!.second - t0 + 1;
+  const maxMs = Math.max(0.001, ...series.map((s) => num(s.max)));
+  const x = linear(0, span, M.l, W - M.r);
+  const y = linear(0, maxMs, H - M.b, M.t);
+  const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
+    `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series.filter((s) => s.requests > 0).map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`).join(' ')}"/>`;
+  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
+  return frame('Latency over time (ms, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt) + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max']]);
+}
+
+function spectrumChart(spectrum: Array<{ percentile: number; ms: number }>): string {
+  // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
+  const pts = spectrum.map((p) => ({ ...p, k: p.percentile >= 100 ? NaN : Math.log10(1 / (1 - p.percentile / 100)) }));
+  const finite = pts.filter((p) => Number.isFinite(p.k));
+  const kMax = Math.max(1, ...finite.map((p) => p.k)) + 0.5;
+  for (const p of pts) if (!Number.isFinite(p.k)) p.k = kMax;
+  const maxMs = Math.max(0.001, ...pts.map((p) => num(p.ms)));
+  const x = linear(0, kMax, M.l, W - M.r);
+  const y = linear(0, maxMs, H - M.b, M.t);
+  const poly = `<polyline fill="none" stroke="${COLOURS.p99}" stroke-width="1.5" points="${pts.map((p) => `${n(x(p.k))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
+  const dots = pts.map((p) => `<circle cx="${n(x(p.k))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${COLOURS.p99}"><title>${html(`p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
+  const xt: Array<[number, string]> = [[x(Math.log10(2)), '50%'], [x(1), '90%'], [x(2), '99%'], [x(3), '99.9%'], [x(4), '99.99%']].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
+  xt.push([x(kMax), 'max']);
+  return frame('Latency by percentile (ms, HDR histogram of every request)', poly + dots, niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt);
+}
+
+function opsTable(ops: Record<string, Op>): string {
+  const rows = Object.entries(ops)
+    .map(([name, o]) => {
+      const l = o.latency ?? {};
+      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), ...['p50', 'p90', 'p99', 'p99_9', 'max'].map((k) => fmt(num(l[k]), 2))];
+      return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${html(c)}</th>` : `<td>${html(String(c))}</td>`)).join('')}</tr>`;
+    })
+    .join('');
+  return `<table class="load-ops"><thead><tr><th>operation</th><th>requests</th><th>2xx</th><th>429</th><th>errors</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /**
- * Extension point for load charts (latency percentiles, throughput over
- * time). The HTML report calls this whenever `RunResult.load` is present and
- * places its output in the "Load" section; returning '' leaves the section
- * out. Whoever adds the charts owns this file: keep the output
- * self-contained (inline SVG, no network) and escape all text.
+ * The Load section of the HTML report: headline figures, the per-operation
+ * table, throughput per second with 429s marked, latency over time and the
+ * percentile spectrum. Inline SVG only; every text escaped.
  */
-export function renderLoadSection(_load: unknown): string {
-  return '';
+export function renderLoadSection(loadRaw: unknown): string {
+  // Only the load runner's own result is charted; other shapes stay in report.json (and the generic tables).
+  if (typeof loadRaw !== 'object' || loadRaw === null || (loadRaw as { schema?: unknown }).schema !== 'svc-harness/load@1') return '';
+  const load = loadRaw as Load;
+  const t = load.totals;
+  const parts: string[] = [];
+  if (t) {
+    parts.push(
+      `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
+    );
+  }
+  if (load.gates && load.gates.length > 0) {
+    parts.push(`<ul class="load-gates">${load.gates.map((g) => `<li>${g.passed ? '✔' : '✘'} <code>${html(g.source)}</code>: ${html(g.message)}</li>`).join('')}</ul>`);
+  }
+  if (load.operations && Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations));
+  const series = Array.isArray(load.series) ? load.series.filter((s) => typeof s?.second === 'number') : [];
+  if (series.length > 0) {
+    parts.push(throughputChart(series));
+    parts.push(latencyChart(series));
+  }
+  if (Array.isArray(load.spectrum) && load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum));
+  return parts.join('\n');
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { LatencyHistogram } from '../../src/load/latency-histogram.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
+import type { LoadResult } from '../../src/load/load-result.js';
+import { mergeLoadResults } from '../../src/load/merge-load-results.js';
+
+function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['verdicts']): LoadResult {
+  const f = rec.figures();
+  const c = rec.counts();
+  return {
+    schema: 'svc-harness/load@1', modes: ['scenarios'], shards: [], agencies, scenarios: [], connections: 2,
+    startedAt: 1_000_000, finishedAt: 1_010_000, durationS: 10, interrupted: false, clock: 'real-time',
+    totals: c, rps: c.requests / 10, errorRate: 0, rateLimitedRate: c.rateLimited / c.requests,
+    operations: f.operations, spectrum: f.all.spectrum(), series: f.series, verdicts, gates: [], notes: [],
+  };
+}
+
+describe('mergeLoadResults', () => {
+  it('adds histograms exactly: merged halves equal one histogram of every value; counts add', () => {
+    const a = new LoadRecorder();
+    const b = new LoadRecorder();
+    const whole = new LatencyHistogram();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 4000; i++) {
+      const ms = rand() < 0.95 ? 1 + rand() * 20 : 50 + rand() * 900;
+      const status = i % 7 === 0 ? 429 : 200;
+      const rec = i % 2 === 0 ? a : b;
+      const t = 1_000_000 + Math.floor(i / 2);
+      rec.record(i % 3 === 0 ? 'book' : 'search', i % 2 === 0 ? 'agency-1' : 'agency-2', 'read', t, t + ms, ms, status);
+      whole.recordMs(ms);
+    }
+    const merged = mergeLoadResults([
+      resultOf(a, ['agency-1'], [{ id: 'load:x:agency-1', kind: 'wallet', agency: 'agency-1', verdict: 'PASS', message: '', details: {} }]),
+      resultOf(b, ['agency-2'], [{ id: 'load:x:agency-2', kind: 'wallet', agency: 'agency-2', verdict: 'FAIL', message: '', details: {} }]),
+    ]);
+    expect(merged.operations.all!.histogram).toBe(whole.encode());
+    // Compared with the whole histogram as encoded (HDR tracks the raw max only until a histogram is serialised).
+    const { mean, ...exact } = LatencyHistogram.decode(whole.encode()).summary();
+    expect(merged.operations.all!.latency).toMatchObject(exact);
+    expect(merged.operations.all!.latency.mean).toBeCloseTo(mean, 6);
+    expect(merged.totals.requests).toBe(4000);
+    expect(merged.operations.search!.count + merged.operations.book!.count).toBe(4000);
+    expect(merged.totals.rateLimited).toBe(a.counts().rateLimited + b.counts().rateLimited);
+    expect(merged.series.reduce((n, s) => n + s.requests, 0)).toBe(4000);
+    expect(merged.agencies.sort()).toEqual(['agency-1', 'agency-2']);
+    expect(merged.verdicts.map((v) => v.verdict)).toEqual(['PASS', 'FAIL']);
+  });
+
+  it('keeps the worst verdict for one id, and refuses to merge nothing', () => {
+    const r = new LoadRecorder();
+    r.record('search', 'a', 'read', 1, 2, 1, 200);
+    const v = (verdict: 'PASS' | 'FAIL') => [{ id: 'same', kind: 'wallet' as const, agency: 'a', verdict, message: verdict, details: {} }];
+    expect(mergeLoadResults([resultOf(r, ['a'], v('FAIL')), resultOf(r, ['a'], v('PASS'))]).verdicts).toHaveLength(1);
+    expect(mergeLoadResults([resultOf(r, ['a'], v('PASS')), resultOf(r, ['a'], v('FAIL'))]).verdicts[0]!.verdict).toBe('FAIL');
+    expect(() => mergeLoadResults([])).toThrow(/nothing to merge/);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
+import { compileJourney } from '../../src/load/scenario-requests.js';
+import { parseScenario } from '../../src/scenario/load-scenario.js';
+
+const YAML = `
+name: journey
+product: flights
+steps:
+  - wait: { s: 1 }
+  - search:
+    save:
+      quote: cheapest.quote_token
+      price: cheapest.price
+  - book:
+      quote: "{{quote}}"
+      client_reference: "load-{{unique}}"
+    save:
+      booking: booking_id
+  - repeat:
+      count: 2
+      steps:
+        - get_booking:
+            booking: "{{booking}}"
+  - cancel:
+      booking: "{{booking}}"
+`;
+
+describe('compileJourney', () => {
+  const journey = compileJourney(parseScenario(YAML, 'journey.yaml'), DEFAULT_PROFILE);
+
+  it('turns steps into requests, inlining repeats and leaving waits out', () => {
+    expect(journey.steps.map((s) => s.op)).toEqual(['search', 'book', 'get_booking', 'get_booking', 'cancel']);
+    expect(journey.steps.map((s) => s.bucket)).toEqual(['read', 'write', 'read', 'read', 'write']);
+    expect(journey.skipped.join()).toMatch(/wait is not honoured/);
+  });
+
+  it('flows the quote token from the search into the booking, with fresh idempotency keys and references', () => {
+    const [search, book] = journey.steps as [typeof journey.steps[0], typeof journey.steps[0]];
+    const ctx = { vars: {} as Record<string, unknown> };
+    const s = search.build(ctx)!;
+    expect(s).toMatchObject({ method: 'POST', path: '/flights/search' });
+    expect(JSON.parse(s.body!)).toEqual({ criteria: DEFAULT_PROFILE.search_criteria.flights });
+    expect(book.build(ctx)).toBeUndefined(); // no quote saved yet: the journey restarts
+    search.after(ctx, 200, { results: [{ quote_token: 'qt_b', price: { amount: 900 } }, { quote_token: 'qt_a', price: { amount: 500 } }] });
+    expect(ctx.vars).toEqual({ quote: 'qt_a', price: 500 });
+    const b1 = book.build(ctx)!;
+    const b2 = book.build(ctx)!;
+    expect(JSON.parse(b1.body!).quote_token).toBe('qt_a');
+    expect(JSON.parse(b1.body!).client_reference).toMatch(/^load-/);
+    expect(b1.headers['idempotency-key']).toBeTruthy();
+    expect(b1.headers['idempotency-key']).not.toBe(b2.headers['idempotency-key']);
+    expect(JSON.parse(b1.body!).client_reference).not.toBe(JSON.parse(b2.body!).client_reference);
+    const view = book.after(ctx, 201, { booking_id: 'bk_1', status: 'confirmed', price: { amount: 500 } });
+    expect(view).toMatchObject({ booking_id: 'bk_1', price: 500 });
+    expect(journey.steps[4]!.build(ctx)!.path).toBe('/flights/bookings/bk_1/cancellations');
+  });
+
+  it('forgets a saved value when its step was refused', () => {
+    const [search] = journey.steps;
+    const ctx = { vars: { quote: 'old' } as Record<string, unknown> };
+    search!.after(ctx, 429, undefined);
+    expect(ctx.vars.quote).toBeUndefined();
+  });
+});
