@@ -31,6 +31,8 @@ export interface AutocannonLoadOptions {
   journeys?: readonly Journey[];
   /** Fast mode: one signed search (template patched in place), for raw throughput. */
   search?: { product: string };
+  /** Fast mode with any fixed request (path relative to the base address); `search` is this with the search operation. */
+  fixed?: FixedRequest;
   recorder: LoadRecorder;
   wallet: WalletTally;
   /** Target clock, ms since epoch. */
@@ -38,6 +40,16 @@ export interface AutocannonLoadOptions {
   signal?: AbortSignal;
   /** Per-request timeout, seconds. @defaultValue 10 */
   timeoutS?: number;
+}
+
+/** One request repeated by the fast path, re-signed for every send. */
+export interface FixedRequest {
+  /** Operation name for the figures. */
+  op: string;
+  method: string;
+  /** Relative to the base address, e.g. `/wallet/balance`. */
+  path: string;
+  body?: string;
 }
 
 /** What autocannon itself counted. */
@@ -161,33 +173,35 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     }));
   };
 
-  const setupSearchClient = (client: AcClient, agency: LoadAgency, product: string): void => {
-    const op = o.profile.operations.search;
+  const setupFixedClient = (client: AcClient, agency: LoadAgency, fixed: FixedRequest): void => {
+    const split = splitPathQuery(fixed.path);
     const template = new SignedTemplate(
       {
-        method: op.method,
-        path: `${basePath}${fillPath(op.path, { product })}`,
-        body: JSON.stringify(setTemplate(o.profile.search_body, { criteria: o.profile.search_criteria[product] ?? {} })),
+        method: fixed.method,
+        path: `${basePath}${split.path}`,
+        query: split.query,
+        body: fixed.body,
         host: base.host,
         keyId: agency.keyId,
         secret: agency.secret,
         names,
-        headers: { 'content-type': 'application/json' },
+        headers: fixed.body ? { 'content-type': 'application/json' } : {},
       },
       now,
       nonces,
     );
-    const bucket = bucketOf(o.profile, op.method, true);
+    const op = fixed.op;
+    const bucket = bucketOf(o.profile, fixed.method, fixed.op === 'search');
     let pending = false;
     let sentAt = 0;
     let t0 = 0;
     let ra: number | undefined;
     flushers.push(() => {
-      if (pending) recorder.record('search', agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
+      if (pending) recorder.record(op, agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
       pending = false;
     });
     client.getRequestBuffer = () => {
-      if (pending) recorder.record('search', agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
+      if (pending) recorder.record(op, agency.id, bucket, sentAt, now() + 1, 0, UNKNOWN_OUTCOME);
       pending = true;
       sentAt = now() - 1;
       t0 = performance.now();
@@ -199,16 +213,27 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     client.on('response', (status) => {
       if (!pending) return;
       pending = false;
-      recorder.record('search', agency.id, bucket, sentAt, now() + 1, performance.now() - t0, status, ra);
+      recorder.record(op, agency.id, bucket, sentAt, now() + 1, performance.now() - t0, status, ra);
     });
   };
 
+  const searchOp = o.profile.operations.search;
+  const fixed: FixedRequest | undefined =
+    o.fixed ??
+    (o.search
+      ? {
+          op: 'search',
+          method: searchOp.method,
+          path: fillPath(searchOp.path, { product: o.search.product }),
+          body: JSON.stringify(setTemplate(o.profile.search_body, { criteria: o.profile.search_criteria[o.search.product] ?? {} })),
+        }
+      : undefined);
   const journeys = o.journeys?.filter((j) => j.steps.length > 0) ?? [];
   const setupClient = (c: unknown): void => {
     const client = c as AcClient;
     const i = clientIndex++;
     const agency = o.agencies[i % o.agencies.length]!;
-    if (o.search) setupSearchClient(client, agency, o.search.product);
+    if (fixed) setupFixedClient(client, agency, fixed);
     else client.requestIterator.setRequests(journeyRequests(journeys[i % journeys.length]!, agency));
   };
 

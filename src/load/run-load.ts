@@ -66,6 +66,8 @@ export interface LoadRunOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Command line, for the report. */
   command?: string;
+  /** Real ms to wait after the load before reading wallets. @defaultValue SETTLE_MS */
+  settleMs?: number;
 }
 
 /** The agencies of shard `index` of `count` (1-based): agency k when k mod count = index − 1. */
@@ -222,7 +224,7 @@ export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
     }
 
     // Wallets: requests cut off when the load stopped may still be executing; let them settle. The load filled the read buckets; free them first.
-    await sleep(SETTLE_MS);
+    await sleep(o.settleMs ?? SETTLE_MS);
     if (o.target.advance) await o.target.advance(windowMs + 1000);
     await Promise.all(
       agencies.map(async (a) => {

@@ -5,7 +5,7 @@ import type { AgencyDef, Profile, ResolvedAgency } from './types.js';
 export interface SecretNeeds {
   /** How many agencies must be able to sign (1 = the primary only). @defaultValue 1 */
   agencies?: number;
-  /** The service webhook secret of the agencies that must sign. */
+  /** The service webhook secret of the primary agency (the webhook checks register its endpoint). */
   webhookSecret?: boolean;
   /** The hotel API key (and hotel webhook secret) of the primary agency. */
   hotel?: boolean;
@@ -43,7 +43,7 @@ export function resolveAgencies(profile: Pick<Profile, 'agencies'>, env: NodeJS.
     }
     const agency: ResolvedAgency = { id: def.id, keyId: def.key_id, secret: secret.value };
     const optional: Array<[SecretField, keyof ResolvedAgency, boolean]> = [
-      ['webhook_secret', 'webhookSecret', mustSign && needs.webhookSecret === true],
+      ['webhook_secret', 'webhookSecret', i === 0 && needs.webhookSecret === true],
       ['hotel_api_key', 'hotelApiKey', i === 0 && needs.hotel === true],
       ['hotel_webhook_secret', 'hotelWebhookSecret', i === 0 && needs.hotel === true],
     ];

@@ -36,7 +36,7 @@ describe('svc-harness mock', () => {
     const info = JSON.parse(lines[0]!);
     expect(Object.keys(info)).toEqual(['base_url', 'hotel_base_url', 'admin_url', 'agencies']);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(info.agencies.map((a: { key_id: string }) => a.key_id)).toEqual(['ak_alpha', 'ak_beta', 'ak_gamma']);
+    expect(info.agencies.map((a: { key_id: string }) => a.key_id)).toEqual(['ak_alpha', 'ak_beta', 'ak_gamma', 'ak_delta']);
     expect(Object.keys(info.agencies[0])).toEqual(['agency_id', 'key_id', 'secret', 'webhook_secret', 'hotel_api_key', 'hotel_webhook_secret']);
     expect(served).toBe(true);
   });

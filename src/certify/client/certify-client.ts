@@ -86,8 +86,11 @@ function positive(name: string, v: number | undefined, fallback: number): number
 }
 
 /** The lines that tell an agency where to point its client. */
-export function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string): string[] {
-  return Object.entries(clientEnv({ baseUrl: mock.baseUrl, hotelBaseUrl: mock.hotelBaseUrl, agency, runId })).map(([k, v]) => `  ${k}=${v}`);
+export function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
+  const secret = new Set([agency.secret, agency.webhook_secret, agency.hotel_api_key, agency.hotel_webhook_secret]);
+  return Object.entries(clientEnv({ baseUrl: mock.baseUrl, hotelBaseUrl: mock.hotelBaseUrl, agency, runId })).map(
+    ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? '(in the command\'s environment)' : v}`,
+  );
 }
 
 /**
@@ -127,7 +130,7 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
   const startedAt = Date.now();
   try {
     print(`certify-client: run ${runId}, agency ${agencyId}; the mock is in certification mode:`);
-    for (const line of connectionLines(mock, agency, runId)) print(line);
+    for (const line of connectionLines(mock, agency, runId, { hideSecrets: options.run !== undefined })) print(line);
     if (options.run !== undefined) {
       print(`running: ${options.run} (timeout ${timeoutS} s)`);
       command = await runClientCommand({

@@ -120,8 +120,7 @@ export function clientRunResult(f: ClientRunFacts): RunResult {
 }
 
 function evidenceName(g: GradedItem): string {
-  const slug = g.item.title.split(':')[0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 48);
-  return `${g.item.id}-${slug}.json`;
+  return `${g.item.id}-${g.item.slug}.json`;
 }
 
 /** The client certificate draft, for the generic `writeCertificate`. */

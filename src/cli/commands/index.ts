@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { certifyCommand } from './certify.js';
 import { certifyClientCommand } from './certify-client.js';
 import { loadCommand } from './load.js';
+import { checksCommand } from './checks.js';
 import { mockCommand } from './mock.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
@@ -16,6 +17,7 @@ import { verifyCertificateCommand } from './verify-certificate.js';
 export const COMMANDS: CommandModule<any, any>[] = [
   mockCommand,
   runCommand,
+  checksCommand,
   scenarioCommand,
   certifyCommand,
   verifyCertificateCommand,

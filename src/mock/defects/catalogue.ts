@@ -8,10 +8,16 @@ export const DEFECTS = {
   'signature-unchecked': 'any signature is accepted for a known key id',
   'timestamp-unchecked': 'a timestamp outside the ±300 s window is accepted',
   'nonce-unchecked': 'a reused nonce is accepted',
+  'unknown-key-signature-invalid': 'an unknown key id answers SIGNATURE_INVALID instead of UNAUTHENTICATED',
+  'nonce-recorded-early': 'a nonce is recorded before the signature is checked, so a forged request uses up a real nonce',
   // contract (section 5)
   'contract-skip': 'GET /v1/{product}/bookings/{id} skips the contract check for a closed product (answers 404, not 403)',
+  'account-lists-closed-products': 'GET /v1/account lists every product as enabled, closed ones included',
+  'account-lists-unknown-product': 'GET /v1/account lists a product that does not exist (hotels)',
+  'transfers-search-empty': 'a transfers search answers no results at all',
   // errors (section 4)
   'error-outside-envelope': 'a 404 NOT_FOUND answers text/plain outside the error envelope',
+  'method-not-allowed-as-404': 'a method the route does not have answers 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',
   // rate limits (section 8)
   'ratelimit-headers-missing': 'responses carry no X-RateLimit-* headers',
   'ratelimit-remaining-wrong': 'X-RateLimit-Remaining is reported one higher than the truth',
@@ -24,29 +30,40 @@ export const DEFECTS = {
   'single-bucket': 'reads and writes are counted in one bucket',
   'shared-buckets': 'all agencies share one pair of buckets',
   'ratelimit-charges': 'a booking answered 429 is still executed and charged',
+  'refusals-counted': 'requests answered 429 are counted in the window, so a client that keeps retrying never gets its limit back',
   // bookings and wallet (sections 2, 5)
   'failed-booking-charges': 'a booking refused by the supplier (502) still debits the wallet',
   'cancel-no-refund': 'a cancellation does not credit the refund to the wallet',
   'statement-drops-refunds': 'the wallet statement omits refund entries although the balance has them',
+  'wallet-overdraft': 'a booking above the balance is accepted and drives the wallet negative',
+  'rates-missing': 'GET /v1/wallet/rates answers 404 NOT_FOUND',
   // quotes (section 6)
   'expired-quote-accepted': 'a booking with an expired quote is accepted',
   'live-price-charged': 'a booking is charged the live price of the same search, not the locked price',
+  'quote-lifetime-long': 'quotes live twice the promised lifetime',
+  'quote-tag-unchecked': 'a quote token whose tag was tampered with is accepted',
+  'quote-redeemable-twice': 'a quote already redeemed by a booking books again',
   // idempotency (section 7)
   'replay-books-again': 'a replay with the same key and body executes and charges again',
   'replay-differs': 'a replay answers a regenerated body instead of the stored bytes',
   'replay-ignores-body': 'the same key with another body replays the first response instead of 422',
   'concurrent-double': 'two concurrent requests with one key are both executed',
   'replay-emits-webhook': 'an idempotent replay emits a second webhook event',
+  'idempotency-key-optional': 'a booking or cancellation without Idempotency-Key is executed instead of refused with 400',
   // webhooks of the service (section 9)
   'webhook-extra-retry': 'a failing delivery is retried three times (4 attempts)',
   'webhook-no-retry': 'a failing delivery is never retried',
   'webhook-new-id': 'each attempt carries a new X-SVC-Webhook-Id',
   'webhook-constant-backoff': 'retries come at constant delays (base, base)',
   'webhook-bad-signature': 'webhook signatures are computed with the wrong key',
+  'webhook-resent-after-success': 'an event its receiver accepted at the first attempt is sent once more',
+  'cancel-event-missing': 'a cancellation emits no booking.cancelled event',
   // hotel API (section 10)
   'hotel-key-unchecked': 'the hotel API accepts any X-API-Key',
   'hotel-webhook-retried': 'a failed hotel event is retried once',
   'hotel-bad-signature': 'hotel webhook signatures are computed over the body without the timestamp',
+  'hotel-double-cancel': 'a hotel booking can be cancelled twice (the second answers 200, not 409)',
+  'hotel-unknown-rate-422': 'an unknown hotel rate_key answers 422 VALIDATION_FAILED instead of 404 NOT_FOUND',
 } as const;
 
 /** A defect's name. */

@@ -49,7 +49,10 @@ export function authenticate(
   if (input.timestamp === undefined || !TIMESTAMP_RE.test(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');
   if (input.nonce === undefined || !NONCE_RE.test(input.nonce)) throw unauthenticated('X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]');
   const agency = agencyByKey.get(parsed.keyId);
-  if (!agency) throw unauthenticated('unknown key id');
+  if (!agency) {
+    if (defects.has('unknown-key-signature-invalid')) throw new ApiError(401, 'SIGNATURE_INVALID', 'signature does not match the request');
+    throw unauthenticated('unknown key id');
+  }
 
   const stringToSign = buildStringToSign({
     method: input.method,
@@ -62,6 +65,8 @@ export function authenticate(
   const expected = Buffer.from(computeSignature(agency.secret, stringToSign), 'latin1');
   const given = Buffer.from(parsed.signature, 'latin1');
   const signatureOk = expected.length === given.length && timingSafeEqual(expected, given);
+  // Recording a refused request's nonce lets a forged request use up a real client's nonce.
+  if (!signatureOk && defects.has('nonce-recorded-early') && !nonces.has(agency.keyId, input.nonce, now)) nonces.record(agency.keyId, input.nonce, now);
   if (!signatureOk && !defects.has('signature-unchecked')) {
     throw new ApiError(401, 'SIGNATURE_INVALID', 'signature does not match the request');
   }

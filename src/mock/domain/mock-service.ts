@@ -107,7 +107,10 @@ export class MockService {
         agency_id: agency.id,
         name: agency.name,
         currency: agency.currency,
-        products: PRODUCTS.map((product) => ({ product, enabled: agency.products.has(product) })),
+        products: [
+          ...PRODUCTS.map((product) => ({ product, enabled: this.defects.has('account-lists-closed-products') || agency.products.has(product) })),
+          ...(this.defects.has('account-lists-unknown-product') ? [{ product: 'hotels', enabled: false }] : []),
+        ],
         rate_limits: { read: agency.limits.read, write: agency.limits.write, window_s: 60 },
       },
     };
@@ -116,7 +119,7 @@ export class MockService {
   /** `POST /v1/{product}/search` with validated criteria. */
   search(agency: Agency, product: Product, criteria: Record<string, string | number>): OpResult {
     const now = this.clock.now();
-    const expiresAt = now + this.options.quoteLifetimeMs;
+    const expiresAt = now + this.options.quoteLifetimeMs * (this.defects.has('quote-lifetime-long') ? 2 : 1);
     const expiresIso = iso(expiresAt);
     const digest = criteriaDigest(product, criteria);
     const results = offersFor(product, criteria, Math.floor(now / 60_000)).map((offer) => {
@@ -138,12 +141,12 @@ export class MockService {
         quote_expires_at: expiresIso,
       };
     });
-    return { status: 200, body: { results } };
+    return { status: 200, body: { results: product === 'transfers' && this.defects.has('transfers-search-empty') ? [] : results } };
   }
 
   /** `POST /v1/{product}/bookings`: the failures of REFERENCE-API.md section 5, in its order. */
   async book(agency: Agency, product: Product, input: BookingInput): Promise<OpResult> {
-    const quote = this.quotes.open(input.quote_token);
+    const quote = this.quotes.open(input.quote_token, !this.defects.has('quote-tag-unchecked'));
     if (!quote || quote.agencyId !== agency.id) throw new ApiError(404, 'QUOTE_NOT_FOUND', 'no such quote_token');
     if (quote.product !== product) {
       throw validationFailed([{ field: 'quote_token', message: `belongs to a ${quote.product} search, not ${product}` }]);
@@ -152,10 +155,11 @@ export class MockService {
     if (now >= quote.expiresAt && !this.defects.has('expired-quote-accepted')) {
       throw new ApiError(410, 'QUOTE_EXPIRED', 'the quote has expired; search again', { quote_expires_at: iso(quote.expiresAt) });
     }
-    if (this.quotes.redeemedBy(quote, now) !== undefined && !input.reexecute) throw new ApiError(409, 'QUOTE_ALREADY_REDEEMED', 'the quote was already redeemed by another booking');
+    if (this.quotes.redeemedBy(quote, now) !== undefined && !input.reexecute && !this.defects.has('quote-redeemable-twice')) throw new ApiError(409, 'QUOTE_ALREADY_REDEEMED', 'the quote was already redeemed by another booking');
     const amount = this.defects.has('live-price-charged') ? priceAt(product, quote.digest, quote.index, Math.floor(now / 60_000)) : quote.amount;
     const { balance, currency } = this.ledger.balance(agency.id);
-    if (balance < amount) {
+    const overdraft = this.defects.has('wallet-overdraft');
+    if (balance < amount && !overdraft) {
       throw new ApiError(402, 'INSUFFICIENT_FUNDS', 'wallet balance is below the price', {
         balance: { amount: balance, currency },
         price: { amount, currency },
@@ -173,7 +177,7 @@ export class MockService {
       const at = this.clock.now();
       const bookingId = newId('bk_');
       // Debit after the supplier step: a concurrent booking may have spent the balance meanwhile.
-      this.ledger.debit(agency.id, amount, bookingId, at);
+      this.ledger.debit(agency.id, amount, bookingId, at, overdraft);
       this.quotes.redeem(quote, bookingId);
       const view: BookingView = {
         booking_id: bookingId,
@@ -221,6 +225,7 @@ export class MockService {
       created_at: iso(at),
     };
     b.cancellation = cancellation;
+    if (this.defects.has('cancel-event-missing')) return { status: 201, body: cancellation };
     return { status: 201, body: cancellation, event: { type: 'booking.cancelled', data: { cancellation: { ...cancellation } } } };
   }
 
@@ -238,6 +243,7 @@ export class MockService {
 
   /** `GET /v1/wallet/rates`. */
   rates(agency: Agency): OpResult {
+    if (this.defects.has('rates-missing')) throw new ApiError(404, 'NOT_FOUND', 'no resource at /v1/wallet/rates');
     return { status: 200, body: { base: agency.currency, rates: ratesFor(agency.currency), as_of: iso(this.clock.now()) } };
   }
 

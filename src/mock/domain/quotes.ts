@@ -38,15 +38,15 @@ export class QuoteBook {
     return { token: `qt_${payload}.${this.tag(payload)}`, quote };
   }
 
-  /** The quote a token stands for, or undefined when it is unknown, malformed or tampered with. */
-  open(token: string): Quote | undefined {
+  /** The quote a token stands for, or undefined when it is unknown, malformed or (when `verify`) tampered with. */
+  open(token: string, verify = true): Quote | undefined {
     if (typeof token !== 'string' || !token.startsWith('qt_') || token.length > 2048) return undefined;
     const dot = token.lastIndexOf('.');
     if (dot < 0) return undefined;
     const payload = token.slice(3, dot);
     const given = Buffer.from(token.slice(dot + 1));
     const want = Buffer.from(this.tag(payload));
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return undefined;
+    if (verify && (given.length !== want.length || !timingSafeEqual(given, want))) return undefined;
     try {
       const [id, agencyId, product, amount, currency, expiresAt, digest, index] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
       if (typeof product !== 'string' || !isProduct(product)) return undefined;

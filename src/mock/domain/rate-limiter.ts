@@ -69,6 +69,14 @@ export class RateLimiter {
       ring.dropUpTo(now - WINDOW_MS);
       admitted = ring.size < effective;
       if (admitted) ring.push(now);
+      else if (d.has('refusals-counted')) {
+        // Counting a refusal: the bucket keeps the newest `limit` requests, admitted or not.
+        const newer = new TimestampRing(ring.capacity);
+        for (const t of ring.values().slice(1)) newer.push(t);
+        newer.push(now);
+        ring = newer;
+        this.rings.set(bucketKey, ring);
+      }
       used = ring.size;
       const oldest = ring.oldest();
       untilFreeMs = oldest === undefined ? 0 : oldest + WINDOW_MS - now;

@@ -56,9 +56,9 @@ export class WalletLedger {
   }
 
   /** Debits `amount`; 402 INSUFFICIENT_FUNDS when the balance is below it. */
-  debit(agencyId: string, amount: number, bookingId: string | null, now: number): LedgerEntry {
+  debit(agencyId: string, amount: number, bookingId: string | null, now: number, overdraft = false): LedgerEntry {
     const a = this.account(agencyId);
-    if (a.balance < amount) {
+    if (a.balance < amount && !overdraft) {
       throw new ApiError(402, 'INSUFFICIENT_FUNDS', 'wallet balance is below the price', {
         balance: { amount: a.balance, currency: a.currency },
         price: { amount, currency: a.currency },

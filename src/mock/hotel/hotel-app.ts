@@ -140,6 +140,7 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
     const agency = agencyOf(request);
     const input = validateHotelBooking(parseJson(request.body));
     const claim = decodeRateKey(input.rate_key, agency.hotelApiKey);
+    if (!claim && defects.has('hotel-unknown-rate-422')) throw new ApiError(422, 'VALIDATION_FAILED', 'rate_key is invalid', { fields: [{ field: 'rate_key', message: 'unknown' }] });
     if (!claim) throw new ApiError(404, 'NOT_FOUND', 'unknown rate_key', { field: 'rate_key' });
     const booking = store.book(agency.agencyId, claim.net, claim.hotel_code, input.client_reference);
     sender.send({
@@ -153,7 +154,7 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
 
   app.delete<{ Params: { reference: string } }>('/hotels/v1/bookings/:reference', async (request) => {
     const agency = agencyOf(request);
-    const booking = store.cancel(agency.agencyId, request.params.reference);
+    const booking = store.cancel(agency.agencyId, request.params.reference, defects.has('hotel-double-cancel'));
     sender.send({
       url: store.webhookUrl(agency.agencyId),
       secret: agency.hotelWebhookSecret,

@@ -62,12 +62,12 @@ export class HotelStore {
   }
 
   /** Cancels a booking of this agency: 404 NOT_FOUND when unknown or another agency's, 409 when already cancelled. */
-  cancel(agencyId: string, reference: string): HotelBooking {
+  cancel(agencyId: string, reference: string, again = false): HotelBooking {
     const booking = this.bookings.get(reference);
     if (!booking || booking.agencyId !== agencyId) {
       throw new ApiError(404, 'NOT_FOUND', `no hotel booking ${JSON.stringify(reference)}`, { reference });
     }
-    if (booking.status === 'CANCELLED') {
+    if (booking.status === 'CANCELLED' && !again) {
       throw new ApiError(409, 'BOOKING_ALREADY_CANCELLED', `hotel booking ${reference} is already cancelled`, { reference });
     }
     booking.status = 'CANCELLED';

@@ -142,6 +142,7 @@ export class ServicePipeline {
     const match = matchRoute(req.method, path);
     if (!match) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
     if ('allow' in match) {
+      if (s.defects.has('method-not-allowed-as-404')) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}`, { allow: match.allow }, { allow: match.allow.join(', ') });
     }
     const { route, params } = match;
@@ -160,7 +161,14 @@ export class ServicePipeline {
     // Step 6: idempotency.
     if (!route.idempotent) return json(await route.run(s, agency, params, input, query), requestId);
     const key = parseIdempotencyKey(req.headers['idempotency-key']);
-    if (key === undefined) throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'this operation requires an Idempotency-Key header', { reason: 'missing' });
+    if (key === undefined) {
+      if (s.defects.has('idempotency-key-optional')) {
+        const result = await route.run(s, agency, params, input, query);
+        if (result.event) s.emit(agency, result.event);
+        return json(result, requestId);
+      }
+      throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'this operation requires an Idempotency-Key header', { reason: 'missing' });
+    }
     if (key === null) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { reason: 'invalid' });
     }

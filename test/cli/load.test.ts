@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: process.cwd(), env: { ...process.env, CI: '1' } }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('svc-harness load', () => {
+  it('a failing threshold exits 99 and is a failing JUnit case; report merge adds two shards', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'load-cli-'));
+    try {
+      const run = await cli(['load', '--agencies', '2', '--duration', '2', '--threshold', 'rps>=100000000', '--report-dir', dir, '--json']);
+      expect(run.stderr).not.toMatch(/internal error/);
+      expect(run.code).toBe(99);
+      const summary = JSON.parse(run.stdout.trim()) as { dir: string; totals: { requests: number } };
+      expect(summary.totals.requests).toBeGreaterThan(0);
+      const junit = await readFile(join(summary.dir, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testcase classname="svc-harness\.load" name="gate:rps&gt;=100000000[^>]*>\s*<failure/);
+      const html = await readFile(join(summary.dir, 'report.html'), 'utf8');
+      expect(html).toContain('Throughput per second');
+
+      const merged = await cli(['report', 'merge', join(summary.dir, 'report.json'), join(summary.dir, 'report.json'), '-o', join(dir, 'merged'), '--json']);
+      expect(merged.code).toBe(0);
+      const m = JSON.parse(merged.stdout.trim()) as { totals: { requests: number } };
+      expect(m.totals.requests).toBe(2 * summary.totals.requests);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('refuses bad options in one line, exit 2', async () => {
+    const r = await cli(['load', '--shard', '3/2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--shard must be i\/N/);
+    expect(r.stderr).not.toMatch(/at .*\.ts/);
+  }, 15_000);
+});
