@@ -19,7 +19,8 @@ export interface BucketLog {
 }
 
 interface OpStats {
-  hist: LatencyHistogram;
+  /** One histogram per second: each latency is recorded once, totals are added up at the end. */
+  bySecond: Map<number, LatencyHistogram>;
   count: number;
   ok: number;
   rateLimited: number;
@@ -28,7 +29,6 @@ interface OpStats {
 }
 
 interface SecondStats {
-  hist: LatencyHistogram;
   requests: number;
   ok: number;
   rateLimited: number;
@@ -36,7 +36,7 @@ interface SecondStats {
 }
 
 function newOp(): OpStats {
-  return { hist: new LatencyHistogram(), count: 0, ok: 0, rateLimited: 0, errors: 0, statuses: new Map() };
+  return { bySecond: new Map(), count: 0, ok: 0, rateLimited: 0, errors: 0, statuses: new Map() };
 }
 
 /** True for an outcome counted as an error: transport failure, or neither 2xx nor 429. */
@@ -52,7 +52,7 @@ export function isErrorStatus(status: number): boolean {
 export class LoadRecorder {
   private readonly ops = new Map<string, OpStats>();
   private readonly seconds = new Map<number, SecondStats>();
-  private readonly logs = new Map<string, BucketLog>();
+  private readonly logs = new Map<string, Map<string, BucketLog>>();
   private readonly all = newOp();
 
   /**
@@ -70,7 +70,7 @@ export class LoadRecorder {
     if (!s) this.ops.set(op, (s = newOp()));
     const secondKey = Math.floor(receivedAt / 1000);
     let sec = this.seconds.get(secondKey);
-    if (!sec) this.seconds.set(secondKey, (sec = { hist: new LatencyHistogram(), requests: 0, ok: 0, rateLimited: 0, errors: 0 }));
+    if (!sec) this.seconds.set(secondKey, (sec = { requests: 0, ok: 0, rateLimited: 0, errors: 0 }));
     for (const t of [s, this.all]) {
       t.count += 1;
       t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
@@ -90,23 +90,24 @@ export class LoadRecorder {
       sec.errors += 1;
     }
     if (status !== UNKNOWN_OUTCOME) {
-      s.hist.recordMs(latencyMs);
-      this.all.hist.recordMs(latencyMs);
-      sec.hist.recordMs(latencyMs);
+      let h = s.bySecond.get(secondKey);
+      if (!h) s.bySecond.set(secondKey, (h = new LatencyHistogram()));
+      h.recordMs(latencyMs);
     }
   }
 
   /** The log of one agency's bucket (created empty). */
   log(agency: string, bucket: string): BucketLog {
-    const key = `${agency}\u0000${bucket}`;
-    let log = this.logs.get(key);
-    if (!log) this.logs.set(key, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [] }));
+    let byBucket = this.logs.get(agency);
+    if (!byBucket) this.logs.set(agency, (byBucket = new Map()));
+    let log = byBucket.get(bucket);
+    if (!log) byBucket.set(bucket, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [] }));
     return log;
   }
 
   /** Every bucket log recorded. */
   bucketLogs(): BucketLog[] {
-    return [...this.logs.values()];
+    return [...this.logs.values()].flatMap((m) => [...m.values()]);
   }
 
   /** Total requests recorded. */
@@ -122,24 +123,36 @@ export class LoadRecorder {
   /** Figures per operation (plus `all`) and per second. */
   figures(): { operations: Record<string, OperationFigures>; series: SecondFigures[]; all: LatencyHistogram } {
     const operations: Record<string, OperationFigures> = {};
-    const entries: Array<[string, OpStats]> = [...[...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b)), ['all', this.all]];
-    for (const [name, s] of entries) operations[name] = opFigures(s);
+    const all = new LatencyHistogram();
+    const perSecond = new Map<number, LatencyHistogram>();
+    for (const [name, s] of [...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const hist = new LatencyHistogram();
+      for (const [second, h] of s.bySecond) {
+        hist.add(h);
+        let ps = perSecond.get(second);
+        if (!ps) perSecond.set(second, (ps = new LatencyHistogram()));
+        ps.add(h);
+      }
+      all.add(hist);
+      operations[name] = opFigures(s, hist);
+    }
+    operations.all = opFigures(this.all, all);
     const series = [...this.seconds.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([second, s]) => secondFigures(second, s.hist, s));
-    return { operations, series, all: this.all.hist };
+      .map(([second, s]) => secondFigures(second, perSecond.get(second) ?? new LatencyHistogram(), s));
+    return { operations, series, all };
   }
 }
 
-function opFigures(s: OpStats): OperationFigures {
+function opFigures(s: OpStats, hist: LatencyHistogram): OperationFigures {
   return {
     count: s.count,
     ok: s.ok,
     rateLimited: s.rateLimited,
     errors: s.errors,
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
-    latency: s.hist.summary(),
-    histogram: s.hist.encode(),
+    latency: hist.summary(),
+    histogram: hist.encode(),
   };
 }
 

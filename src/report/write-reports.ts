@@ -36,7 +36,7 @@ function tmpName(target: string): string {
 }
 
 /** Writes a file so readers see the old content or the new, never half of it. */
-async function writeAtomic(file: string, content: string): Promise<void> {
+export async function writeAtomic(file: string, content: string): Promise<void> {
   const tmp = tmpName(file);
   try {
     await writeFile(tmp, content, 'utf8');
@@ -61,7 +61,7 @@ async function replaceWith(tmp: string, target: string): Promise<void> {
 }
 
 /** Points `<baseDir>/latest` at the run: a relative symlink, or a copy where symlinks are not allowed. */
-async function pointLatest(baseDir: string, runId: string): Promise<void> {
+export async function pointLatest(baseDir: string, runId: string): Promise<void> {
   const latest = path.join(baseDir, 'latest');
   const tmp = tmpName(latest);
   try {

@@ -20,7 +20,8 @@ export const MAX_OUTPUT_BYTES = 512 * 1024;
 /**
  * Runs the agency's client command in a shell, with the certification
  * variables added to the environment, and kills its whole process group
- * when it outlives `timeoutMs`. Each output line is also handed to `onLine`.
+ * when it outlives `timeoutMs` or when the harness gets Ctrl-C. Each output
+ * line is also handed to `onLine`.
  */
 export function runClientCommand(input: {
   command: string;
@@ -69,12 +70,16 @@ export function runClientCommand(input: {
       timedOut = true;
       kill();
     }, input.timeoutMs);
+    // The command has its own process group, so Ctrl-C would not reach it: pass it on, then grade what it did.
+    const interrupt = (): void => kill();
+    process.once('SIGINT', interrupt);
     let error: string | undefined;
     child.on('error', (err) => {
       error = err.message;
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      process.off('SIGINT', interrupt);
       if (pending !== '' && input.onLine) input.onLine(pending);
       resolve({
         command: input.command,

@@ -17,6 +17,7 @@ export const DEFECTS = {
   'transfers-search-empty': 'a transfers search answers no results at all',
   // errors (section 4)
   'error-outside-envelope': 'a 404 NOT_FOUND answers text/plain outside the error envelope',
+  'error-request-id-mismatch': 'a 409 error names another request id in error.request_id than in X-Request-Id',
   'method-not-allowed-as-404': 'a method the route does not have answers 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',
   // rate limits (section 8)
   'ratelimit-headers-missing': 'responses carry no X-RateLimit-* headers',
@@ -47,6 +48,8 @@ export const DEFECTS = {
   'replay-books-again': 'a replay with the same key and body executes and charges again',
   'replay-differs': 'a replay answers a regenerated body instead of the stored bytes',
   'replay-ignores-body': 'the same key with another body replays the first response instead of 422',
+  'booking-replay-unflagged': 'a replayed booking carries no Idempotent-Replayed header (cancellation replays do)',
+  'cancel-replay-refunds-again': 'a replayed cancellation answers the stored response but credits the refund again',
   'concurrent-double': 'two concurrent requests with one key are both executed',
   'replay-emits-webhook': 'an idempotent replay emits a second webhook event',
   'idempotency-key-optional': 'a booking or cancellation without Idempotency-Key is executed instead of refused with 400',
@@ -57,6 +60,7 @@ export const DEFECTS = {
   'webhook-constant-backoff': 'retries come at constant delays (base, base)',
   'webhook-bad-signature': 'webhook signatures are computed with the wrong key',
   'webhook-resent-after-success': 'an event its receiver accepted at the first attempt is sent once more',
+  'webhook-retries-continue': 'a retry its receiver accepted is followed by the next retry anyway',
   'cancel-event-missing': 'a cancellation emits no booking.cancelled event',
   // hotel API (section 10)
   'hotel-key-unchecked': 'the hotel API accepts any X-API-Key',

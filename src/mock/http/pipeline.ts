@@ -210,11 +210,14 @@ export class ServicePipeline {
     let body: Buffer = stored.body;
     if (s.defects.has('replay-differs')) body = Buffer.from(JSON.stringify(JSON.parse(stored.body.toString('utf8')), null, 2));
     if (stored.event && s.defects.has('replay-emits-webhook')) s.emit(agency, stored.event);
+    const cancellation = stored.status < 300 && stored.body.includes('"cancellation_id"') ? (JSON.parse(stored.body.toString('utf8')) as { booking_id: string; refund: { amount: number } }) : undefined;
+    if (cancellation && s.defects.has('cancel-replay-refunds-again')) s.ledger.refund(agency.id, cancellation.refund.amount, cancellation.booking_id, s.clock.now());
+    const flagged = cancellation !== undefined || stored.status >= 300 || !s.defects.has('booking-replay-unflagged');
     // An error replay keeps the request id its body names; a success gets this request's own.
     const requestId = stored.status >= 400 ? stored.requestId : newRequestId();
     return {
       status: stored.status,
-      headers: { 'content-type': stored.contentType, 'x-request-id': requestId, 'idempotent-replayed': 'true' },
+      headers: { 'content-type': stored.contentType, 'x-request-id': requestId, ...(flagged ? { 'idempotent-replayed': 'true' } : {}) },
       body,
     };
   }

@@ -143,7 +143,7 @@ export class WebhookDispatcher {
     if (generation !== this.generation) return;
     this.log.push({ event_id: id, type: event.type, attempt: n, url: event.url, status, at_ms: stampMs });
     const delivered = status !== null && status >= 200 && status < 300;
-    const resend = delivered && n === 1 && this.defects.has('webhook-resent-after-success');
+    const resend = delivered && (n === 1 ? this.defects.has('webhook-resent-after-success') : this.defects.has('webhook-retries-continue'));
     if ((delivered && !resend) || n >= this.maxAttempts()) return;
     // The next attempt is due a fixed gap after this one's stamp, so schedules do not depend on real latency.
     const retryId = this.nextRetryId++;

@@ -1,0 +1,163 @@
+import { ALL_CHECKS } from '../checks/index.js';
+import { isHarnessError } from '../errors/harness-error.js';
+import { createHarness, type Harness } from '../harness.js';
+import { DEFECT_NAMES, DEFECTS, isDefectName, type DefectName } from '../mock/defects/catalogue.js';
+import { HarnessError } from '../errors/harness-error.js';
+import { newRunId } from '../report/run-id.js';
+import type { RunResult } from '../report/model.js';
+import { randomSeed } from '../runner/run-id.js';
+import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS } from './expectations.js';
+import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';
+import type { CleanOutcome, DefectOutcome, SelftestResult } from './selftest-model.js';
+
+/** Options of `runSelftest`. */
+export interface SelftestOptions {
+  /** Defects to try. @defaultValue every defect of the catalogue */
+  defects?: readonly string[];
+  /** Clean runs (no defect) to look for false alarms. @defaultValue 1 */
+  repeatClean?: number;
+  /** Suite runs at once, each against its own embedded mock and clock. @defaultValue 3 */
+  concurrency?: number;
+  /** Seed of every run; a fresh random seed per run when absent. */
+  seed?: number;
+  /** Per-check time limit, real ms. @defaultValue the runner's */
+  checkTimeoutMs?: number;
+  /** The command line, for the report. */
+  command?: string;
+  /** Called as each run finishes. */
+  onProgress?: (event: SelftestProgress) => void;
+}
+
+/** One finished run of the self-test. */
+export type SelftestProgress =
+  | { type: 'defect'; outcome: DefectOutcome; done: number; total: number }
+  | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
+
+type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
+
+/** The spec of every defect named (all when none), in catalogue order; an unknown name is a usage error. */
+export function defectSpecs(names?: readonly string[]): Array<DefectSpec & { defect: DefectName }> {
+  const wanted = names && names.length > 0 ? names : DEFECT_NAMES;
+  const unknown = wanted.filter((n) => !isDefectName(n));
+  if (unknown.length > 0) throw new HarnessError('E_USAGE', `unknown defect ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${DEFECT_NAMES.join(', ')}`);
+  const set = new Set(wanted);
+  return DEFECT_NAMES.filter((d) => set.has(d)).map((defect) => ({
+    defect,
+    description: DEFECTS[defect],
+    promise: DEFECT_EXPECTATIONS[defect].promise,
+    caughtBy: DEFECT_EXPECTATIONS[defect].caughtBy,
+  }));
+}
+
+function message(err: unknown): string {
+  return isHarnessError(err) || err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A worker: one embedded mock, reused from run to run. Before each run the
+ * defects are switched to the run's own and the mock is reset (the runner
+ * resets it again before every check), so no run sees another's state.
+ */
+class Worker {
+  private harness: Harness | undefined;
+
+  constructor(private readonly options: SelftestOptions) {}
+
+  async run(defects: readonly DefectName[]): Promise<RunResult> {
+    this.harness ??= createHarness({ ...(this.options.checkTimeoutMs !== undefined ? { checkTimeoutMs: this.options.checkTimeoutMs } : {}) });
+    const { mock } = await this.harness.prepare();
+    if (!mock) throw new Error('the self-test needs the embedded mock');
+    mock.defects.disable(DEFECT_NAMES);
+    mock.defects.enable(defects);
+    await mock.reset();
+    return this.harness.run({ seed: this.options.seed ?? randomSeed(), command: this.options.command ?? 'selftest' });
+  }
+
+  async close(): Promise<void> {
+    await this.harness?.close();
+    this.harness = undefined;
+  }
+}
+
+/**
+ * Runs the whole suite once per defect (that defect alone switched on) and
+ * `repeatClean` times with none, several runs at once; judges each run and
+ * returns the self-test result.
+ */
+export async function runSelftest(options: SelftestOptions = {}): Promise<SelftestResult> {
+  const specs = defectSpecs(options.defects);
+  const repeatClean = options.repeatClean ?? 1;
+  const concurrency = Math.max(1, options.concurrency ?? 3);
+  if (!Number.isInteger(repeatClean) || repeatClean < 0) throw new HarnessError('E_USAGE', `--repeat-clean must be an integer ≥ 0, got ${String(repeatClean)}`);
+  if (!Number.isInteger(concurrency)) throw new HarnessError('E_USAGE', `--concurrency must be an integer ≥ 1, got ${String(options.concurrency)}`);
+  const runId = newRunId();
+  const startedAt = new Date();
+  const t0 = performance.now();
+
+  const jobs: Job[] = [...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })), ...specs.map((spec): Job => ({ kind: 'defect', spec }))];
+  const total = jobs.length;
+  const defects: DefectOutcome[] = [];
+  const clean: CleanOutcome[] = [];
+  let next = 0;
+  let done = 0;
+
+  const work = async (): Promise<void> => {
+    const worker = new Worker(options);
+    try {
+      for (let job = jobs[next++]; job; job = jobs[next++]) {
+        const r0 = performance.now();
+        const seed = options.seed ?? randomSeed();
+        if (job.kind === 'clean') {
+          let outcome: CleanOutcome;
+          try {
+            outcome = judgeClean(job.index, await worker.run([]));
+          } catch (err) {
+            outcome = { index: job.index, falseAlarms: [], cases: 0, durationMs: Math.round(performance.now() - r0), seed, error: message(err) };
+            await worker.close();
+          }
+          clean.push(outcome);
+          options.onProgress?.({ type: 'clean', outcome, done: ++done, total });
+        } else {
+          let outcome: DefectOutcome;
+          try {
+            outcome = judgeDefect(job.spec, await worker.run([job.spec.defect]));
+          } catch (err) {
+            outcome = erroredDefect(job.spec, message(err), Math.round(performance.now() - r0), seed);
+            await worker.close();
+          }
+          defects.push(outcome);
+          options.onProgress?.({ type: 'defect', outcome, done: ++done, total });
+        }
+      }
+    } finally {
+      await worker.close();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, work));
+
+  const order = new Map(specs.map((s, i) => [s.defect, i]));
+  defects.sort((a, b) => (order.get(a.defect as DefectName) ?? 0) - (order.get(b.defect as DefectName) ?? 0));
+  clean.sort((a, b) => a.index - b.index);
+  const coverage = coverageOf(defects, ALL_CHECKS.map((c) => c.id), CHECKS_WITHOUT_OWN_DEFECT);
+  const caught = defects.filter((d) => d.caught).length;
+  const falseAlarmRuns = clean.filter((c) => c.falseAlarms.length > 0 || c.error !== undefined).length;
+  // Which checks are needed can only be judged over the whole catalogue.
+  const whole = specs.length === DEFECT_NAMES.length;
+  const gaps = whole ? unexplained(coverage) : [];
+  return {
+    schema: 'svc-harness/selftest@1',
+    runId,
+    command: options.command ?? 'selftest',
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    concurrency,
+    defects,
+    clean,
+    coverage,
+    score: { caught, total: defects.length },
+    falseAlarmRuns,
+    unexplainedChecks: gaps,
+    verdict: caught === defects.length && falseAlarmRuns === 0 ? 'PASS' : 'FAIL',
+  };
+}
