@@ -7,6 +7,7 @@ import { mockCommand } from './mock.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scenarioCommand } from './scenario.js';
+import { selftestCommand } from './selftest.js';
 import { verifyCertificateCommand } from './verify-certificate.js';
 
 /**
