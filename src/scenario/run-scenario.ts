@@ -224,7 +224,14 @@ async function pickAgency(ctx: CheckContext, s: Scenario): Promise<{ index: numb
   const isOpen = async (i: number): Promise<boolean> => (await ctx.api(i).openProducts({ label: `scenario ${s.name}: products of agency #${i}` })).open.includes(s.product!);
   let index: number;
   if (s.agency === ANY_WITH_PRODUCT) {
-    for (let i = 0; i < n; i += 1) if (await isOpen(i)) return { index: i };
+    // Among the agencies with the product open, the largest wallet: a happy path should not be skipped for want of funds.
+    let best: { index: number; balance: number } | undefined;
+    for (let i = 0; i < n; i += 1) {
+      if (!(await isOpen(i))) continue;
+      const balance = (await ctx.api(i).balance({ label: `scenario ${s.name}: balance of agency #${i}` })).amount ?? 0;
+      if (best === undefined || balance > best.balance) best = { index: i, balance };
+    }
+    if (best) return { index: best.index };
     return { skip: `no agency of the profile (${ctx.agencies.map((a) => a.id).join(', ')}) has ${s.product} open` };
   }
   if (typeof s.agency === 'number') {

@@ -6,7 +6,7 @@ import { HarnessError } from '../errors/harness-error.js';
 import { newRunId } from '../report/run-id.js';
 import type { RunResult } from '../report/model.js';
 import { randomSeed } from '../runner/run-id.js';
-import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS } from './expectations.js';
+import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS, type DefectExpectation } from './expectations.js';
 import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';
 import type { CleanOutcome, DefectOutcome, SelftestResult } from './selftest-model.js';
 
@@ -24,6 +24,8 @@ export interface SelftestOptions {
   checkTimeoutMs?: number;
   /** The command line, for the report. */
   command?: string;
+  /** Replaces the expectations of some defects (a test proves an escape this way). @defaultValue DEFECT_EXPECTATIONS */
+  expectations?: Partial<Record<string, DefectExpectation>>;
   /** Called as each run finishes. */
   onProgress?: (event: SelftestProgress) => void;
 }
@@ -36,17 +38,15 @@ export type SelftestProgress =
 type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
 
 /** The spec of every defect named (all when none), in catalogue order; an unknown name is a usage error. */
-export function defectSpecs(names?: readonly string[]): Array<DefectSpec & { defect: DefectName }> {
+export function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
   const wanted = names && names.length > 0 ? names : DEFECT_NAMES;
   const unknown = wanted.filter((n) => !isDefectName(n));
   if (unknown.length > 0) throw new HarnessError('E_USAGE', `unknown defect ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${DEFECT_NAMES.join(', ')}`);
   const set = new Set(wanted);
-  return DEFECT_NAMES.filter((d) => set.has(d)).map((defect) => ({
-    defect,
-    description: DEFECTS[defect],
-    promise: DEFECT_EXPECTATIONS[defect].promise,
-    caughtBy: DEFECT_EXPECTATIONS[defect].caughtBy,
-  }));
+  return DEFECT_NAMES.filter((d) => set.has(d)).map((defect) => {
+    const e = overrides[defect] ?? DEFECT_EXPECTATIONS[defect];
+    return { defect, description: DEFECTS[defect], promise: e.promise, caughtBy: e.caughtBy };
+  });
 }
 
 function message(err: unknown): string {
@@ -85,7 +85,7 @@ class Worker {
  * returns the self-test result.
  */
 export async function runSelftest(options: SelftestOptions = {}): Promise<SelftestResult> {
-  const specs = defectSpecs(options.defects);
+  const specs = defectSpecs(options.defects, options.expectations);
   const repeatClean = options.repeatClean ?? 1;
   const concurrency = Math.max(1, options.concurrency ?? 3);
   if (!Number.isInteger(repeatClean) || repeatClean < 0) throw new HarnessError('E_USAGE', `--repeat-clean must be an integer ≥ 0, got ${String(repeatClean)}`);

@@ -48,9 +48,11 @@ export async function selftestCommandMain(args: SelftestCommandOptions, out: (li
       ? {}
       : {
           onProgress: (e) => {
-            const o = e.outcome;
-            const what = e.type === 'clean' ? `clean run ${o.index + 1}: ${o.falseAlarms.length} false alarm(s)` : `${o.defect}: ${o.caught ? `caught by ${o.caughtBy.join(',')}` : 'ESCAPED'}`;
-            out(`[${e.done}/${e.total}] ${what} (${(o.durationMs / 1000).toFixed(1)} s)`);
+            const what =
+              e.type === 'clean'
+                ? `clean run ${e.outcome.index + 1}: ${e.outcome.falseAlarms.length} false alarm(s)`
+                : `${e.outcome.defect}: ${e.outcome.caught ? `caught by ${e.outcome.caughtBy.join(',')}` : 'ESCAPED'}`;
+            out(`[${e.done}/${e.total}] ${what} (${(e.outcome.durationMs / 1000).toFixed(1)} s)`);
           },
         }),
   });

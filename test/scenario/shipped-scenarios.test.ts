@@ -9,7 +9,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** The default fixture with gamma rich enough to rent any car (its USD 50.00 rarely covers one). */
+/** The default fixture with gamma the richest agency with cars (its USD 50.00 rarely covers one). */
 function richGamma() {
   const f = structuredClone(DEFAULT_FIXTURE) as typeof DEFAULT_FIXTURE;
   return { agencies: f.agencies.map((a) => (a.agency_id === 'agency-gamma' ? { ...a, wallet: 10_000_000 } : a)) };
@@ -33,11 +33,17 @@ describe('shipped scenarios', () => {
     expect(results.find((r) => r.id === 'scenario:retry-storm')!.evidence.length).toBeGreaterThanOrEqual(20);
   });
 
+  it('picks the agency with the product open and the largest wallet', async () => {
+    t = await startContext();
+    const r = await runScenario(t.ctx, await scenario('happy-cars'));
+    expect(r).toMatchObject({ verdict: 'PASS', details: { agency: 'agency-delta' } });
+  });
+
   it('skips cleanly when no agency has the product open, or the wallet cannot pay', async () => {
     t = await startContext();
     const noCars = await runScenario({ ...t.ctx, agencies: t.ctx.agencies.slice(0, 2) }, await scenario('happy-cars'));
     expect(noCars).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('has cars open') });
-    const poor = await startContext({ fixture: { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, wallet: a.agency_id === 'agency-gamma' ? 1 : a.wallet })) } });
+    const poor = await startContext({ fixture: { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, wallet: a.products.includes('cars') ? 1 : a.wallet })) } });
     try {
       const r = await runScenario(poor.ctx, await scenario('happy-cars'));
       expect(r).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('INSUFFICIENT_FUNDS') });

@@ -25,4 +25,5 @@ export const COMMANDS: CommandModule<any, any>[] = [
   loadCommand,
   reportCommand,
   certifyClientCommand,
+  selftestCommand,
 ];

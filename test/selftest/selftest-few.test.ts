@@ -1,0 +1,89 @@
+import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { DEFECT_NAMES } from '../../src/mock/defects/catalogue.js';
+import { renderDefectTable } from '../../src/selftest/defect-table.js';
+import { DEFECT_EXPECTATIONS } from '../../src/selftest/expectations.js';
+import { renderSelftestText } from '../../src/selftest/render-selftest-text.js';
+import { runSelftest } from '../../src/selftest/run-selftest.js';
+import { selftestCommandMain } from '../../src/selftest/selftest-command.js';
+import { writeSelftestReports } from '../../src/selftest/write-selftest-reports.js';
+import { ALL_CHECKS } from '../../src/checks/index.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('expectations', () => {
+  test('every defect has a promise and expected checks that exist in the suite', () => {
+    const ids = new Set(ALL_CHECKS.map((c) => c.id));
+    for (const name of DEFECT_NAMES) {
+      const e = DEFECT_EXPECTATIONS[name];
+      expect(e.promise, name).not.toBe('');
+      expect(e.caughtBy.length, name).toBeGreaterThan(0);
+      for (const id of e.caughtBy) expect(ids.has(id), `${name} → ${id}`).toBe(true);
+    }
+    expect(Object.keys(DEFECT_EXPECTATIONS).sort()).toEqual([...DEFECT_NAMES].sort());
+  });
+
+  test('the defect table has one row per defect', () => {
+    const rows = renderDefectTable().trim().split('\n');
+    expect(rows.length).toBe(DEFECT_NAMES.length + 2);
+    expect(rows.find((r) => r.startsWith('| `refusals-counted`'))).toContain('RL-08');
+  });
+});
+
+describe('selftest on chosen defects', () => {
+  test('catches each chosen defect by its expected check, raises no false alarm, and writes the reports', { timeout: 60_000 }, async () => {
+    const result = await runSelftest({ defects: ['rates-missing', 'quote-tag-unchecked'], repeatClean: 1, concurrency: 3 });
+    expect(result.score).toEqual({ caught: 2, total: 2 });
+    expect(result.defects.map((d) => [d.defect, d.caught, d.caughtBy])).toEqual([
+      ['rates-missing', true, ['WL-05']],
+      ['quote-tag-unchecked', true, ['QT-04']],
+    ]);
+    expect(result.clean).toHaveLength(1);
+    expect(result.clean[0]!.falseAlarms).toEqual([]);
+    expect(result.clean[0]!.cases).toBeGreaterThan(40);
+    expect(result.falseAlarmRuns).toBe(0);
+    expect(result.verdict).toBe('PASS');
+    expect(result.coverage.find((c) => c.check === 'WL-05')?.only).toEqual(['rates-missing']);
+    expect(renderSelftestText(result)).toContain('catch score 2/2 (100%), 0 false alarms in 1 clean run');
+
+    const base = await mkdtemp(path.join(tmpdir(), 'selftest-'));
+    dirs.push(base);
+    const written = await writeSelftestReports(result, base);
+    const json = JSON.parse(await readFile(path.join(written.dir, 'selftest.json'), 'utf8')) as { score: unknown; schema: string };
+    expect(json.schema).toBe('svc-harness/selftest@1');
+    expect(json.score).toEqual({ caught: 2, total: 2 });
+    expect(await readFile(path.join(written.dir, 'selftest.md'), 'utf8')).toContain('| `rates-missing` |');
+    const page = await readFile(path.join(written.dir, 'selftest.html'), 'utf8');
+    expect(page).toContain('quote-tag-unchecked');
+    expect(page).not.toMatch(/<script[^>]*src=/);
+    expect(await readlink(path.join(base, 'latest'))).toBe(result.runId);
+    expect(JSON.parse(await readFile(path.join(base, 'latest.json'), 'utf8'))).toMatchObject({ runId: result.runId, verdict: 'PASS' });
+  });
+
+  test('a defect whose expected check passes escapes, even when other checks fail: verdict FAIL', { timeout: 30_000 }, async () => {
+    // WL-05 catches rates-missing; expecting AU-03 instead turns WL-05's failure into collateral.
+    const result = await runSelftest({ defects: ['rates-missing'], repeatClean: 0, concurrency: 1, expectations: { 'rates-missing': { promise: 'p', caughtBy: ['AU-03'] } } });
+    expect(result.defects[0]).toMatchObject({ defect: 'rates-missing', caught: false, caughtBy: [] });
+    expect(result.defects[0]?.collateral.map((c) => c.id)).toContain('WL-05');
+    expect(result.score).toEqual({ caught: 0, total: 1 });
+    expect(result.verdict).toBe('FAIL');
+    expect(renderSelftestText(result)).toMatch(/rates-missing\s+ESCAPED\s+\(expected AU-03\)/);
+  });
+});
+
+describe('selftest command', () => {
+  test('--table prints the generated table; bad options are usage errors', async () => {
+    const lines: string[] = [];
+    expect(await selftestCommandMain({ table: true }, (l) => lines.push(l))).toBe(0);
+    expect(lines.join('\n')).toBe(renderDefectTable().trimEnd());
+    await expect(selftestCommandMain({ 'only-defects': 'no-such-defect' }, () => undefined)).rejects.toThrow(/unknown defect "no-such-defect"/);
+    await expect(selftestCommandMain({ concurrency: 0 }, () => undefined)).rejects.toThrow(/--concurrency must be an integer ≥ 1/);
+    await expect(selftestCommandMain({ 'repeat-clean': -1 }, () => undefined)).rejects.toThrow(/--repeat-clean/);
+    await expect(selftestCommandMain({ 'only-defects': ' , ' }, () => undefined)).rejects.toThrow(/comma list/);
+  });
+});
