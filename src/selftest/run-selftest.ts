@@ -16,7 +16,7 @@ export interface SelftestOptions {
   defects?: readonly string[];
   /** Clean runs (no defect) to look for false alarms. @defaultValue 1 */
   repeatClean?: number;
-  /** Suite runs at once, each against its own embedded mock and clock. @defaultValue 3 */
+  /** Suite runs at once, each against its own embedded mock and clock. @defaultValue 4 */
   concurrency?: number;
   /** Seed of every run; a fresh random seed per run when absent. */
   seed?: number;
@@ -87,7 +87,7 @@ class Worker {
 export async function runSelftest(options: SelftestOptions = {}): Promise<SelftestResult> {
   const specs = defectSpecs(options.defects, options.expectations);
   const repeatClean = options.repeatClean ?? 1;
-  const concurrency = Math.max(1, options.concurrency ?? 3);
+  const concurrency = Math.max(1, options.concurrency ?? 4);
   if (!Number.isInteger(repeatClean) || repeatClean < 0) throw new HarnessError('E_USAGE', `--repeat-clean must be an integer ≥ 0, got ${String(repeatClean)}`);
   if (!Number.isInteger(concurrency)) throw new HarnessError('E_USAGE', `--concurrency must be an integer ≥ 1, got ${String(options.concurrency)}`);
   const runId = newRunId();

@@ -20,7 +20,7 @@ export const selftestCommand: CommandModule<object, SelftestCommandArgs> = {
       .option('only-defects', { type: 'string', describe: 'comma list of defects to try (default: every defect)' })
       .option('repeat-clean', { type: 'number', default: 1, describe: 'clean runs (no defect) to look for false alarms' })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/selftest.* and reports/latest are written' })
-      .option('concurrency', { type: 'number', default: 3, describe: 'suite runs at once, each against its own mock' })
+      .option('concurrency', { type: 'number', default: 4, describe: 'suite runs at once, each against its own mock' })
       .option('seed', { type: 'number', describe: 'seed of every run (default: a fresh one per run)' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of the table' })
       .option('table', { type: 'boolean', default: false, describe: 'print the defect table (defect, promise, catching checks) in markdown and exit' }),
