@@ -1,14 +1,14 @@
-import { createTargetApi } from './api/target-api.js';
+import { probeTarget } from './api/probe-target.js';
 import { defaultRegistry, defineRegistry } from './checks/index.js';
 import type { Check } from './checks/types.js';
-import { MemoryRecorder } from './client/exchange.js';
 import { HarnessError, isHarnessError } from './errors/harness-error.js';
 import type { MockOptions, RunningMock } from './mock/index.js';
+import { agencyFromMock } from './profile/agency-from-mock.js';
 import { loadProfile } from './profile/load-profile.js';
 import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
-import { startReceiver, type Receiver } from './receiver/index.js';
+import { startTargetReceiver } from './receiver/index.js';
 import type { RunResult } from './report/model.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
 import type { ClockDriver } from './runner/clock-driver.js';
@@ -71,11 +71,6 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
 /** The embedded mock's addresses and the default fixture's secrets, written into the profile. */
 function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: MockOptions): Readonly<Profile> {
   const p = structuredClone(profile) as Profile;
@@ -85,8 +80,7 @@ function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: Moc
   if (!mock.adminUrl) p.clock = { control: 'none' };
   p.agencies = p.agencies.map((def) => {
     const creds = mock.agencies.find((a) => a.agency_id === def.id);
-    if (!creds) return def;
-    return { id: creds.agency_id, key_id: creds.key_id, secret: creds.secret, webhook_secret: creds.webhook_secret, hotel_api_key: creds.hotel_api_key, hotel_webhook_secret: creds.hotel_webhook_secret, limits: { ...creds.limits } };
+    return creds ? agencyFromMock(creds) : def;
   });
   if (mockOptions.webhookBaseMs !== undefined) p.webhooks.base_ms = mockOptions.webhookBaseMs;
   if (mockOptions.webhookFactor !== undefined) p.webhooks.factor = mockOptions.webhookFactor;
@@ -105,28 +99,14 @@ function secretNeeds(checks: readonly Check[], profile: Readonly<Profile>): Secr
   };
 }
 
-/**
- * A signed GET of the account: the target answers (any status), or the run
- * stops with E_TARGET_UNREACHABLE (exit 3). A refused signature becomes a note.
- */
+/** Probes the target (see `probeTarget`); a refused signature becomes a note. */
 async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promise<string | undefined> {
-  const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
-  try {
-    const res = await api.account({ label: 'runner: probe' });
-    const code = api.errorCode(res);
-    // Signed with local time: a moved mock clock refuses it for skew, which says nothing about the credentials.
-    if (res.status === profile.errors.unauthenticated.status && code !== profile.errors.timestamp_skew.code) {
-      return `the target refused the probe with ${res.status} (${code ?? 'no code'}): check agency ${agency.id}'s key id and secret`;
-    }
-    return undefined;
-  } catch (err) {
-    if (isHarnessError(err) && (err.code === 'E_TARGET_UNREACHABLE' || err.code === 'E_TRANSPORT')) {
-      throw new HarnessError('E_TARGET_UNREACHABLE', `target ${profile.base_url} is unreachable: ${err.message}`, { cause: err });
-    }
-    throw err;
-  } finally {
-    await api.close();
+  const { status, code } = await probeTarget(profile, agency, 'runner: probe');
+  // Signed with local time: a moved mock clock refuses it for skew, which says nothing about the credentials.
+  if (status === profile.errors.unauthenticated.status && code !== profile.errors.timestamp_skew.code) {
+    return `the target refused the probe with ${status} (${code ?? 'no code'}): check agency ${agency.id}'s key id and secret`;
   }
+  return undefined;
 }
 
 /** Creates a harness over a profile (or the embedded mock). Nothing starts until `prepare` or `run`. */
@@ -180,16 +160,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         clock = new RealClockDriver();
       }
 
-      const publicUrl = options.receiver?.publicUrl ?? profile.receiver.public_url ?? undefined;
-      let receiver: Receiver | undefined;
-      if (publicUrl !== undefined || embedded || isLoopbackUrl(profile.base_url)) {
-        receiver = await startReceiver({
-          host: options.receiver?.host ?? profile.receiver.host,
-          port: options.receiver?.port ?? profile.receiver.port,
-          ...(publicUrl !== undefined ? { publicUrl } : {}),
-          now: () => clock.now(),
-        });
-      } else {
+      const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });
+      if (!receiver) {
         notes.push('No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.');
       }
 

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { createTargetApi } from '../api/target-api.js';
-import { MemoryRecorder } from '../client/exchange.js';
-import { HarnessError, isHarnessError } from '../errors/harness-error.js';
+import { probeTarget } from '../api/probe-target.js';
+import { HarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/index.js';
 import { loadProfile } from '../profile/load-profile.js';
 import { resolveAgencies, secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
-import { startReceiver, type Receiver } from '../receiver/index.js';
+import { startTargetReceiver, type Receiver } from '../receiver/index.js';
 import { newRunId } from '../report/run-id.js';
 import { RealClockDriver } from '../runner/real-clock-driver.js';
 import { parseSigningKey, readPemFile, generateSigningKeyPair } from './certificate/signing.js';
@@ -27,31 +26,11 @@ export interface CertifyArgs {
   'receiver-url'?: string;
 }
 
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
 function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {
   const id = wanted ?? (embedded ? EMBEDDED_DEFAULT_AGENCY : profile.agencies[0]?.id);
   const def = profile.agencies.find((a) => a.id === id);
   if (!def) throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
   return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
-}
-
-/** Fails early, with exit 3, when the target does not answer at all. */
-async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promise<void> {
-  const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
-  try {
-    await api.account({ label: 'certify: probe' });
-  } catch (err) {
-    if (isHarnessError(err) && (err.code === 'E_TARGET_UNREACHABLE' || err.code === 'E_TRANSPORT')) {
-      throw new HarnessError('E_TARGET_UNREACHABLE', `target ${profile.base_url} is unreachable: ${err.message}`, { cause: err });
-    }
-    throw err;
-  } finally {
-    await api.close();
-  }
 }
 
 /** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`. Returns the exit code (0 granted, 1 refused). */
@@ -76,19 +55,13 @@ export async function certifyCommandMain(args: CertifyArgs, print: (line: string
     else ({ mock, profile } = await startEmbeddedTarget());
     const embedded = mock !== undefined;
     const agency = pickAgency(profile, args.agency, embedded);
-    await probe(profile, agency);
+    // Fails early, with exit 3, when the target does not answer at all.
+    await probeTarget(profile, agency, 'certify: probe');
 
-    const publicUrl = args['receiver-url'] ?? profile.receiver.public_url ?? undefined;
-    let receiverMissing: string | undefined;
-    if (publicUrl !== undefined || embedded || isLoopbackUrl(profile.base_url)) {
-      receiver = await startReceiver({
-        host: args['receiver-host'] ?? profile.receiver.host,
-        port: args['receiver-port'] ?? profile.receiver.port,
-        ...(publicUrl !== undefined ? { publicUrl } : {}),
-      });
-    } else {
-      receiverMissing = 'the target is not on this machine and nothing says how it can reach the harness: pass --receiver-url (and --receiver-host/--receiver-port) or set receiver.public_url';
-    }
+    receiver = await startTargetReceiver(profile, { host: args['receiver-host'], port: args['receiver-port'], publicUrl: args['receiver-url'], embedded });
+    const receiverMissing = receiver
+      ? undefined
+      : 'the target is not on this machine and nothing says how it can reach the harness: pass --receiver-url (and --receiver-host/--receiver-port) or set receiver.public_url';
 
     const runId = newRunId();
     const dir = path.join(args['report-dir'], runId, 'certificate');

@@ -1,4 +1,5 @@
-import type { AgencyDef, Profile } from '../profile/types.js';
+import { agencyFromMock } from '../profile/agency-from-mock.js';
+import type { Profile } from '../profile/types.js';
 import { resolveProfile } from '../profile/validate-profile.js';
 import type { MockOptions, RunningMock } from '../mock/index.js';
 
@@ -20,22 +21,13 @@ export const EMBEDDED_DEFAULT_AGENCY = 'agency-alpha';
 
 /** A profile of the reference API pointed at a running mock, with the mock's agencies (secrets included) and its quote lifetime. */
 export function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: number; webhookBaseMs?: number; name?: string } = {}): Readonly<Profile> {
-  const agencies: AgencyDef[] = mock.agencies.map((a) => ({
-    id: a.agency_id,
-    key_id: a.key_id,
-    secret: a.secret,
-    webhook_secret: a.webhook_secret,
-    hotel_api_key: a.hotel_api_key,
-    hotel_webhook_secret: a.hotel_webhook_secret,
-    limits: { ...a.limits },
-  }));
   return resolveProfile(
     {
       name: options.name ?? 'embedded mock',
       base_url: mock.baseUrl,
       hotel_base_url: mock.hotelBaseUrl,
       clock: { control: 'none' },
-      agencies,
+      agencies: mock.agencies.map(agencyFromMock),
       ...(options.quoteLifetimeS !== undefined ? { quotes: { lifetime_s: options.quoteLifetimeS } } : {}),
       ...(options.webhookBaseMs !== undefined ? { webhooks: { base_ms: options.webhookBaseMs } } : {}),
     },

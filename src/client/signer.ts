@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 
 /** The signing scheme's name, first line of the string to sign and first word of `Authorization`. */
 export const SIGNING_SCHEME = 'SVC-HMAC-SHA256';
@@ -75,9 +75,8 @@ export function canonicalQuery(rawQuery: string | undefined): string {
 
 /** Lower-case hex SHA-256 of the raw body bytes. */
 export function bodyHash(body: Uint8Array | string | undefined): string {
-  return createHash('sha256')
-    .update(body ?? '')
-    .digest('hex');
+  // One-shot hash: no Hash object per call (it runs once per request on both sides).
+  return hash('sha256', body ?? '', 'hex');
 }
 
 /** The string to sign, lines joined by `\n`, no trailing newline. */

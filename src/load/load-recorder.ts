@@ -39,11 +39,6 @@ function newOp(): OpStats {
   return { bySecond: new Map(), count: 0, ok: 0, rateLimited: 0, errors: 0, statuses: new Map() };
 }
 
-/** True for an outcome counted as an error: transport failure, or neither 2xx nor 429. */
-export function isErrorStatus(status: number): boolean {
-  return status === UNKNOWN_OUTCOME || ((status < 200 || status > 299) && status !== 429);
-}
-
 /**
  * Records what a load run saw: HDR latency per operation and per second,
  * status counts, and each request's admission interval per agency and bucket

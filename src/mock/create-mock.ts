@@ -5,7 +5,7 @@ import { DefectSet } from './defects/defect-set.js';
 import { MockService } from './domain/mock-service.js';
 import { RequestLog } from './domain/request-log.js';
 import { DEFAULT_FIXTURE } from './fixture/default-fixture.js';
-import type { Fixture, Product, RateLimits } from './fixture/fixture-types.js';
+import type { Fixture, FixtureAgency } from './fixture/fixture-types.js';
 import { generateAgencies } from './fixture/generate-agencies.js';
 import { loadFixture } from './fixture/load-fixture.js';
 import { validateFixture } from './fixture/validate-fixture.js';
@@ -16,21 +16,8 @@ import { createServiceApp } from './http/service-app.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
-/** What a client of the mock needs to know about one agency. */
-export interface AgencyCredentials {
-  agency_id: string;
-  name: string;
-  key_id: string;
-  secret: string;
-  webhook_secret: string;
-  hotel_api_key: string;
-  hotel_webhook_secret: string;
-  products: Product[];
-  currency: string;
-  /** Opening wallet balance, minor units. */
-  wallet: number;
-  limits: RateLimits;
-}
+/** What a client of the mock needs to know about one agency: its fixture entry, less the webhook endpoints it starts with. */
+export type AgencyCredentials = Omit<FixtureAgency, 'webhook_url' | 'hotel_webhook_url'>;
 
 /** A running mock. */
 export interface RunningMock {

@@ -36,7 +36,7 @@ function tmpName(target: string): string {
 }
 
 /** Writes a file so readers see the old content or the new, never half of it. */
-export async function writeAtomic(file: string, content: string): Promise<void> {
+async function writeAtomic(file: string, content: string): Promise<void> {
   const tmp = tmpName(file);
   try {
     await writeFile(tmp, content, 'utf8');
@@ -61,7 +61,7 @@ async function replaceWith(tmp: string, target: string): Promise<void> {
 }
 
 /** Points `<baseDir>/latest` at the run: a relative symlink, or a copy where symlinks are not allowed. */
-export async function pointLatest(baseDir: string, runId: string): Promise<void> {
+async function pointLatest(baseDir: string, runId: string): Promise<void> {
   const latest = path.join(baseDir, 'latest');
   const tmp = tmpName(latest);
   try {
@@ -76,6 +76,32 @@ export async function pointLatest(baseDir: string, runId: string): Promise<void>
 }
 
 /**
+ * Writes a run's files (`renderers`: name → renderer of `result`) into
+ * `<baseDir>/<runId>/`, each atomically, then points `<baseDir>/latest` at
+ * that folder and records the run in `<baseDir>/latest.json`. File system
+ * errors are thrown as they come; callers say what they were writing.
+ */
+export async function writeRunFolder<R extends Pick<RunResult, 'runId' | 'verdict' | 'finishedAt'>>(
+  result: R,
+  renderers: Readonly<Record<string, (result: R) => string>>,
+  baseDir: string,
+): Promise<WrittenReports> {
+  const { runId } = result;
+  const dir = path.join(baseDir, runId);
+  const files: string[] = [];
+  await mkdir(dir, { recursive: true });
+  for (const [name, render] of Object.entries(renderers)) {
+    const file = path.join(dir, name);
+    await writeAtomic(file, render(result));
+    files.push(file);
+  }
+  await pointLatest(baseDir, runId);
+  const pointer: LatestPointer = { runId, dir: runId, verdict: result.verdict, finishedAt: result.finishedAt, files: Object.keys(renderers) };
+  await writeAtomic(path.join(baseDir, 'latest.json'), `${JSON.stringify(pointer, null, 2)}\n`);
+  return { dir, files };
+}
+
+/**
  * Writes the four reports of a run into `<baseDir>/<runId>/`, each
  * atomically, then points `<baseDir>/latest` at that folder and records the
  * run in `<baseDir>/latest.json`.
@@ -87,24 +113,13 @@ export async function writeReports(result: RunResult, baseDir = 'reports'): Prom
   if (typeof runId !== 'string' || runId === '' || runId === '.' || runId === '..' || runId === 'latest' || /[\\/\u0000]/.test(runId)) {
     throw new HarnessError('E_USAGE', `run id must be a plain folder name (no slashes, not "latest"), got ${JSON.stringify(runId)}`);
   }
-  const dir = path.join(baseDir, runId);
-  const files: string[] = [];
   try {
-    await mkdir(dir, { recursive: true });
-    for (const [name, render] of Object.entries(REPORT_FILES)) {
-      const file = path.join(dir, name);
-      await writeAtomic(file, render(result));
-      files.push(file);
-    }
-    await pointLatest(baseDir, runId);
-    const pointer: LatestPointer = { runId, dir: runId, verdict: result.verdict, finishedAt: result.finishedAt, files: Object.keys(REPORT_FILES) };
-    await writeAtomic(path.join(baseDir, 'latest.json'), `${JSON.stringify(pointer, null, 2)}\n`);
+    return await writeRunFolder(result, REPORT_FILES, baseDir);
   } catch (err) {
     if (err instanceof HarnessError) throw err;
     const e = err as NodeJS.ErrnoException;
-    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${dir}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
+    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${path.join(baseDir, runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
   }
-  return { dir, files };
 }
 
 /** Where `<baseDir>/latest` points, or undefined when there is none (a copy counts as its own folder). */

@@ -1,5 +1,5 @@
-import { createHotelApi, createTargetApi, type ClosableHotelApi, type ClosableTargetApi } from '../api/index.js';
-import type { HotelApi, TargetApi } from '../api/types.js';
+import { agencyApis } from '../api/agency-apis.js';
+import type { TargetApi } from '../api/types.js';
 import type { Check, CheckContext } from '../checks/types.js';
 import { MemoryRecorder } from '../client/exchange.js';
 import { isHarnessError } from '../errors/harness-error.js';
@@ -60,29 +60,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
   const webhooks: WebhookPoint[] = [];
   const notes = [...(options.notes ?? [])];
   const unique = uniqueFactory(runId);
-  const apis = new Map<number, ClosableTargetApi>();
-  const hotels = new Map<number, ClosableHotelApi>();
-
-  const api = (index = 0): TargetApi => {
-    const agency = agencies[index];
-    if (!agency) throw new Error(`no agency ${index}: the profile resolves ${agencies.length}`);
-    let a = apis.get(index);
-    if (!a) {
-      a = createTargetApi({ profile: profile as Profile, agency, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
-      apis.set(index, a);
-    }
-    return a;
-  };
-  const hotel = (index = 0): HotelApi | undefined => {
-    const agency = agencies[index];
-    if (!agency || !profile.hotel_base_url || !agency.hotelApiKey) return undefined;
-    let h = hotels.get(index);
-    if (!h) {
-      h = createHotelApi({ profile: profile as Profile, agency, recorder, now: () => clock.now() });
-      hotels.set(index, h);
-    }
-    return h;
-  };
+  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const contextFor = (id: string): CheckContext => ({
     profile: profile as Profile,
@@ -174,7 +152,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
     };
     return result;
   } finally {
-    await Promise.allSettled([...apis.values(), ...hotels.values()].map((a) => a.close()));
+    await closeApis();
   }
 }
 

@@ -4,12 +4,11 @@ import { createTargetApi, type ClosableTargetApi } from '../../src/api/target-ap
 import { MemoryRecorder } from '../../src/client/exchange.js';
 import { createMock, type AgencyCredentials, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+import type { Profile } from '../../src/profile/types.js';
 import type { RateLimitPoint } from '../../src/report/model.js';
+import { resolvedAgency } from '../helpers/mock-agencies.js';
 
-function resolved(a: AgencyCredentials): ResolvedAgency {
-  return { id: a.agency_id, keyId: a.key_id, secret: a.secret, webhookSecret: a.webhook_secret, hotelApiKey: a.hotel_api_key, hotelWebhookSecret: a.hotel_webhook_secret };
-}
+const resolved = (a: AgencyCredentials) => resolvedAgency(a, { limits: false });
 
 describe('TargetApi and HotelApi against the mock', () => {
   let mock: RunningMock;

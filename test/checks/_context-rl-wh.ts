@@ -1,13 +1,13 @@
-import { createHotelApi, type ClosableHotelApi } from '../../src/api/hotel-api.js';
-import { createTargetApi, type ClosableTargetApi } from '../../src/api/target-api.js';
+import { agencyApis } from '../../src/api/agency-apis.js';
 import { MemoryRecorder } from '../../src/client/exchange.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+import type { Profile } from '../../src/profile/types.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import type { RateLimitPoint, WebhookPoint } from '../../src/report/model.js';
 import type { ClockDriver } from '../../src/runner/clock-driver.js';
+import { resolvedAgency } from '../helpers/mock-agencies.js';
 
 /** A mock, a receiver on its clock, and a way to build fresh check contexts against them. */
 export interface RlWhRig {
@@ -54,43 +54,14 @@ export async function startRig(): Promise<RlWhRig> {
     const recorder = new MemoryRecorder();
     const rateLimitPoints: RateLimitPoint[] = [];
     const webhookPoints: WebhookPoint[] = [];
-    const agencies: ResolvedAgency[] = mock.agencies.slice(0, 2).map((a) => ({
-      id: a.agency_id,
-      keyId: a.key_id,
-      secret: a.secret,
-      webhookSecret: a.webhook_secret,
-      hotelApiKey: a.hotel_api_key,
-      hotelWebhookSecret: a.hotel_webhook_secret,
-      ...(opts.limitsInProfile ? { limits: { ...a.limits } } : {}),
-    }));
-    const apis = new Map<number, ClosableTargetApi>();
-    const hotels = new Map<number, ClosableHotelApi>();
-    closers.push(async () => {
-      await Promise.all([...apis.values(), ...hotels.values()].map((a) => a.close()));
-    });
+    const agencies = mock.agencies.slice(0, 2).map((a) => resolvedAgency(a, { limits: opts.limitsInProfile ?? false }));
+    const apis = agencyApis({ profile, agencies, recorder, now: clock.now, onRateLimit: (p) => rateLimitPoints.push(p) });
+    closers.push(apis.close);
     return {
       profile,
       agencies,
-      api(index = 0) {
-        let api = apis.get(index);
-        if (!api) {
-          const agency = agencies[index];
-          if (!agency) throw new Error(`no agency ${index}`);
-          api = createTargetApi({ profile, agency, recorder, now: clock.now, onRateLimit: (p) => rateLimitPoints.push(p) });
-          apis.set(index, api);
-        }
-        return api;
-      },
-      hotel(index = 0) {
-        let hotel = hotels.get(index);
-        if (!hotel) {
-          const agency = agencies[index];
-          if (!agency) return undefined;
-          hotel = createHotelApi({ profile, agency, recorder, now: clock.now });
-          hotels.set(index, hotel);
-        }
-        return hotel;
-      },
+      api: apis.api,
+      hotel: apis.hotel,
       clock,
       receiver,
       recorder,

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createHotelApi, type ClosableHotelApi } from '../../src/api/hotel-api.js';
-import { createTargetApi, type ClosableTargetApi } from '../../src/api/target-api.js';
+import { agencyApis } from '../../src/api/agency-apis.js';
 import type { Check, CheckContext, CheckOutcome } from '../../src/checks/types.js';
 import { MemoryRecorder } from '../../src/client/exchange.js';
 import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
 import type { MockOptions } from '../../src/mock/options.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+import type { Profile } from '../../src/profile/types.js';
+import { resolvedAgency } from '../helpers/mock-agencies.js';
 
 /** A real mock with a check context over it, for end-to-end tests of checks. */
 export interface CheckTarget {
@@ -32,45 +32,18 @@ export async function startCheckTarget(options: MockOptions = {}): Promise<Check
     agencies: mock.agencies.map((a) => ({ id: a.agency_id, key_id: a.key_id })),
     quotes: { lifetime_s: options.quoteLifetimeS ?? DEFAULT_PROFILE.quotes.lifetime_s },
   };
-  const agencies: ResolvedAgency[] = mock.agencies.map((a) => ({
-    id: a.agency_id,
-    keyId: a.key_id,
-    secret: a.secret,
-    webhookSecret: a.webhook_secret,
-    hotelApiKey: a.hotel_api_key,
-    hotelWebhookSecret: a.hotel_webhook_secret,
-    limits: a.limits,
-  }));
+  const agencies = mock.agencies.map((a) => resolvedAgency(a));
   const recorder = new MemoryRecorder();
   const now = () => mock.clock.now();
-  const apis = new Map<number, ClosableTargetApi>();
-  const hotels = new Map<number, ClosableHotelApi>();
+  const apis = agencyApis({ profile, agencies, recorder, now });
   const log: string[] = [];
   const prefixCounter = randomBytes(4).toString('hex');
   let n = 0;
   const ctx: CheckContext = {
     profile,
     agencies,
-    api(index = 0) {
-      let api = apis.get(index);
-      if (!api) {
-        const agency = agencies[index];
-        if (!agency) throw new RangeError(`no agency ${index}`);
-        api = createTargetApi({ profile, agency, recorder, now });
-        apis.set(index, api);
-      }
-      return api;
-    },
-    hotel(index = 0) {
-      let hotel = hotels.get(index);
-      if (!hotel) {
-        const agency = agencies[index];
-        if (!agency) throw new RangeError(`no agency ${index}`);
-        hotel = createHotelApi({ profile, agency, recorder, now });
-        hotels.set(index, hotel);
-      }
-      return hotel;
-    },
+    api: apis.api,
+    hotel: apis.hotel,
     clock: { kind: 'mock', now, wait: (ms) => mock.advance(ms) },
     receiver: undefined,
     recorder,
@@ -98,8 +71,7 @@ export async function startCheckTarget(options: MockOptions = {}): Promise<Check
       await mock.advance(61_000);
     },
     async close() {
-      await Promise.all([...apis.values()].map((a) => a.close()));
-      await Promise.all([...hotels.values()].map((h) => h.close()));
+      await apis.close();
       await mock.close();
     },
   };

@@ -1,22 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli } from '../helpers/run-cli.js';
 
 /** A port nobody listens on: bound, then released. */
 async function closedPort(): Promise<number> {
@@ -39,7 +27,7 @@ describe.concurrent('svc-harness run', () => {
     const dir = await tmp();
     const file = join(dir, 'bad.yaml');
     await writeFile(file, 'limits:\n  window_s: 60s\nbase_url: nowhere\nclokc: {control: none}\n');
-    const { code, stdout, stderr } = await cli(['run', '--target', file, '--report-dir', join(dir, 'reports')]);
+    const { code, stdout, stderr } = await runCli(['run', '--target', file, '--report-dir', join(dir, 'reports')]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     const lines = stderr.trim().split('\n');
@@ -55,7 +43,7 @@ describe.concurrent('svc-harness run', () => {
     const port = await closedPort();
     const file = join(dir, 'closed.yaml');
     await writeFile(file, `base_url: http://127.0.0.1:${port}/v1\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_RUN_SECRET}\n`);
-    const { code, stdout, stderr } = await cli(['run', '--target', file, '--report-dir', join(dir, 'reports')], { T_RUN_SECRET: 'a-secret-value' });
+    const { code, stdout, stderr } = await runCli(['run', '--target', file, '--report-dir', join(dir, 'reports')], { T_RUN_SECRET: 'a-secret-value' });
     expect(code).toBe(3);
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -69,7 +57,7 @@ describe.concurrent('svc-harness run', () => {
     const dir = await tmp();
     const file = join(dir, 'nosecret.yaml');
     await writeFile(file, `clock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_RUN_UNSET_SECRET}\n`);
-    const { code, stderr } = await cli(['run', '--target', file], { T_RUN_UNSET_SECRET: '' });
+    const { code, stderr } = await runCli(['run', '--target', file], { T_RUN_UNSET_SECRET: '' });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('T_RUN_UNSET_SECRET');
@@ -77,7 +65,7 @@ describe.concurrent('svc-harness run', () => {
   });
 
   it('exits 2 listing the valid ids and areas for an unknown --only', async () => {
-    const { code, stderr } = await cli(['run', '--only', 'NOPE-1', '--report-dir', join(await tmp(), 'r')]);
+    const { code, stderr } = await runCli(['run', '--only', 'NOPE-1', '--report-dir', join(await tmp(), 'r')]);
     expect(code).toBe(2);
     expect(stderr).toContain('"NOPE-1"');
     expect(stderr).toContain('areas: auth');
@@ -87,7 +75,7 @@ describe.concurrent('svc-harness run', () => {
   it('runs against the embedded mock, writes the reports and exits 0', async () => {
     const dir = await tmp();
     const reports = join(dir, 'reports');
-    const { code, stdout, stderr } = await cli(['run', '--only', 'auth', '--report-dir', reports, '--seed', '7']);
+    const { code, stdout, stderr } = await runCli(['run', '--only', 'auth', '--report-dir', reports, '--seed', '7']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/Target: embedded mock at http:\/\/127\.0\.0\.1:\d+\/v1/);
@@ -101,7 +89,7 @@ describe.concurrent('svc-harness run', () => {
 
   it('prints one JSON summary with --json', async () => {
     const dir = await tmp();
-    const { code, stdout } = await cli(['run', '--only', 'AU-01,CT-01', '--json', '--report-dir', join(dir, 'reports')]);
+    const { code, stdout } = await runCli(['run', '--only', 'AU-01,CT-01', '--json', '--report-dir', join(dir, 'reports')]);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout) as { verdict: string; cases: Array<{ id: string; verdict: string }>; report_dir: string };
     expect(summary.verdict).toBe('PASS');

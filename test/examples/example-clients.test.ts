@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
 import type { Certificate } from '../../src/certify/certificate/types.js';
 import type { RunResult } from '../../src/report/model.js';
@@ -12,21 +12,9 @@ async function files(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 async function certify(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; dir: string; certificate: Certificate; report: RunResult }> {
   const reports = await mkdtemp(join(tmpdir(), 'svc-cc-'));
-  const run = await cli(['certify-client', '--run', `node --import tsx examples/${client}/main.ts`, '--timeout', '60', '--report-dir', reports, ...extra]);
+  const run = await runCli(['certify-client', '--run', `node --import tsx examples/${client}/main.ts`, '--timeout', '60', '--report-dir', reports, ...extra]);
   const dir = /certificate in (\S+)/.exec(run.stdout)?.[1];
   if (!dir) throw new Error(`no certificate folder in the output:\n${run.stdout}\n${run.stderr}`);
   const certificate = JSON.parse(await readFile(join(dir, 'certificate.json'), 'utf8')) as Certificate;
@@ -38,7 +26,7 @@ async function certify(client: string, extra: string[] = []): Promise<{ code: nu
 describe.concurrent('svc-harness certify-client with the example clients', () => {
   it('grants examples/agency-client: every item passes, and the signed certificate verifies', async () => {
     const keys = await mkdtemp(join(tmpdir(), 'svc-cc-key-'));
-    expect((await cli(['certify', '--generate-key', keys])).code).toBe(0);
+    expect((await runCli(['certify', '--generate-key', keys])).code).toBe(0);
     const r = await certify('agency-client', ['--sign-key', join(keys, 'certify-signing-key.pem')]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningMock } from '../../src/mock/create-mock.js';
 import { DEFECT_NAMES, type DefectName } from '../../src/mock/defects/catalogue.js';
-import { startMock, type MockClient } from '../helpers/mock-client.js';
+import { CRITERIA, rawRequest, startMock, type MockClient } from '../helpers/mock-client.js';
 import { fixtureWithLimits, startReceiver } from '../helpers/mock-fixture.js';
+import { startReceiver as startScriptedReceiver } from '../../src/receiver/index.js';
 
 let mock: RunningMock;
 let alpha: MockClient;
@@ -197,6 +198,141 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     off: 1,
     on: 2,
   },
+  // Cases of the defects added for the self-test.
+  'unknown-key-signature-invalid': {
+    observe: async () => {
+      const now = String(Math.floor(mock.clock.now() / 1000));
+      const headers = {
+        authorization: `SVC-HMAC-SHA256 Credential=ak_nobody, SignedHeaders=x-svc-nonce;x-svc-timestamp, Signature=${'0'.repeat(64)}`,
+        'x-svc-timestamp': now,
+        'x-svc-nonce': `nonce_${key()}_xxxxxxxxxx`,
+      };
+      return (await alpha.get('/v1/account', { unsigned: true, headers })).json.error.code;
+    },
+    off: 'UNAUTHENTICATED',
+    on: 'SIGNATURE_INVALID',
+  },
+  'nonce-recorded-early': {
+    observe: async () => {
+      const nonce = `nonce_${key()}_xxxxxxxxxx`;
+      expect((await alpha.get('/v1/account', { nonce, secret: 'forged' })).status).toBe(401);
+      return (await alpha.get('/v1/account', { nonce })).status;
+    },
+    off: 200,
+    on: 401,
+  },
+  'account-lists-closed-products': {
+    observe: async () => (await beta.get('/v1/account')).json.products.filter((p: { enabled: boolean }) => p.enabled).length,
+    off: 1,
+    on: 4,
+  },
+  'account-lists-unknown-product': { observe: async () => (await alpha.get('/v1/account')).json.products.length, off: 4, on: 5 },
+  'transfers-search-empty': {
+    observe: async () => (await alpha.post('/v1/transfers/search', { criteria: CRITERIA.transfers })).json.results.length > 0,
+    off: true,
+    on: false,
+  },
+  'error-request-id-mismatch': {
+    observe: async () => {
+      const q = await alpha.quote();
+      await alpha.book('flights', q.quote_token, key());
+      const again = await alpha.book('flights', q.quote_token, key());
+      expect(again.status).toBe(409);
+      return again.json.error.request_id === again.headers['x-request-id'];
+    },
+    off: true,
+    on: false,
+  },
+  'method-not-allowed-as-404': { observe: async () => (await alpha.send('DELETE', '/v1/account')).status, off: 405, on: 404 },
+  'refusals-counted': {
+    observe: async () => {
+      await countAdmitted(alpha, LIMITS.read);
+      await mock.advance(30_000);
+      expect(await countAdmitted(alpha, 3)).toBe(0);
+      await mock.advance(31_000);
+      return countAdmitted(alpha, LIMITS.read);
+    },
+    off: 5,
+    on: 2,
+  },
+  'wallet-overdraft': {
+    observe: async () => {
+      const balance = await gamma.balance();
+      const res = await gamma.post('/v1/flights/search', { criteria: CRITERIA.flights });
+      const offer = (res.json.results as Array<{ quote_token: string; price: { amount: number } }>).find((r) => r.price.amount > balance);
+      expect(offer).toBeDefined();
+      return (await gamma.book('flights', offer!.quote_token, key())).status;
+    },
+    off: 402,
+    on: 201,
+  },
+  'rates-missing': { observe: async () => (await alpha.get('/v1/wallet/rates')).status, off: 200, on: 404 },
+  'quote-lifetime-long': {
+    observe: async () => Date.parse((await alpha.quote()).quote_expires_at) - mock.clock.now() <= 900_000,
+    off: true,
+    on: false,
+  },
+  'quote-tag-unchecked': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const tampered = q.quote_token.slice(0, -1) + (q.quote_token.endsWith('A') ? 'B' : 'A');
+      return (await alpha.book('flights', tampered, key())).status;
+    },
+    off: 404,
+    on: 201,
+  },
+  'quote-redeemable-twice': {
+    observe: async () => {
+      const q = await alpha.quote();
+      expect((await alpha.book('flights', q.quote_token, key())).status).toBe(201);
+      return (await alpha.book('flights', q.quote_token, key())).status;
+    },
+    off: 409,
+    on: 201,
+  },
+  'booking-replay-unflagged': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const k = key();
+      await alpha.book('flights', q.quote_token, k);
+      return (await alpha.book('flights', q.quote_token, k)).headers['idempotent-replayed'];
+    },
+    off: 'true',
+    on: undefined,
+  },
+  'cancel-replay-refunds-again': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const b = await alpha.book('flights', q.quote_token, key());
+      const k = key();
+      await alpha.post(`/v1/flights/bookings/${b.json.booking_id}/cancellations`, {}, { idempotencyKey: k });
+      await alpha.post(`/v1/flights/bookings/${b.json.booking_id}/cancellations`, {}, { idempotencyKey: k });
+      const delta = (await alpha.balance()) - 1_000_000;
+      return delta === 0 ? 'refunded once' : delta === q.price.amount ? 'refunded twice' : delta;
+    },
+    off: 'refunded once',
+    on: 'refunded twice',
+  },
+  'idempotency-key-optional': {
+    observe: async () => {
+      const q = await alpha.quote();
+      return (await alpha.post('/v1/flights/bookings', { quote_token: q.quote_token, travellers: [{ first_name: 'Ada', last_name: 'Lovelace' }] })).status;
+    },
+    off: 400,
+    on: 201,
+  },
+  'cancel-event-missing': {
+    observe: async () => {
+      await alpha.send('PUT', '/v1/webhook-endpoint', { body: { url: receiver.url } });
+      const q = await alpha.quote();
+      const b = await alpha.book('flights', q.quote_token, key());
+      await alpha.post(`/v1/flights/bookings/${b.json.booking_id}/cancellations`, {}, { idempotencyKey: key() });
+      await mock.advance(0);
+      return ((await deliveries()) as Array<{ type: string }>).map((d) => d.type).sort();
+    },
+    off: ['booking.cancelled', 'booking.confirmed'],
+    on: ['booking.confirmed'],
+  },
 };
 
 async function deliveries(): Promise<unknown[]> {
@@ -221,6 +357,87 @@ describe('defects in the service core', () => {
     const on = await c.observe();
     expect(on).toEqual(c.on);
     expect(on).not.toEqual(c.off);
+    mock.defects.disable([name]);
+  });
+});
+
+/** Cases of the webhook and hotel defects added for the self-test (the other webhook and hotel defects have theirs beside the dispatcher and hotel tests). */
+const EDGE_CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on: unknown }> = {
+  'webhook-resent-after-success': {
+    observe: async () => {
+      await alpha.send('PUT', '/v1/webhook-endpoint', { body: { url: receiver.url } });
+      const q = await alpha.quote();
+      await alpha.book('flights', q.quote_token, key());
+      await mock.advance(0);
+      await mock.advance(60_000);
+      return (await deliveries()).length;
+    },
+    off: 1,
+    on: 2,
+  },
+  'webhook-retries-continue': {
+    observe: async () => {
+      const scripted = await startScriptedReceiver({ now: () => mock.clock.now() });
+      try {
+        scripted.script('/wh', { kind: 'sequence', statuses: [500, 200, 200, 200] });
+        await alpha.send('PUT', '/v1/webhook-endpoint', { body: { url: `${scripted.url}/wh` } });
+        const q = await alpha.quote();
+        await alpha.book('flights', q.quote_token, key());
+        await mock.advance(0);
+        await mock.advance(60_000);
+        return ((await deliveries()) as Array<{ attempt: number }>).map((d) => d.attempt);
+      } finally {
+        await scripted.close();
+      }
+    },
+    off: [1, 2],
+    on: [1, 2, 3],
+  },
+  'hotel-double-cancel': {
+    observe: async () => {
+      const headers = { 'x-api-key': alpha.agency.hotel_api_key, 'content-type': 'application/json' };
+      const avail = await rawRequest(`${mock.hotelBaseUrl}/hotels/v1/availability`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ destination: 'Lisbon', check_in: '2026-12-01', check_out: '2026-12-03', rooms: [{ adults: 2 }] }),
+      });
+      const rateKey = avail.json.hotels[0].rates[0].rate_key as string;
+      const booked = await rawRequest(`${mock.hotelBaseUrl}/hotels/v1/bookings`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ rate_key: rateKey, holder: { first_name: 'Ada', last_name: 'Lovelace' } }),
+      });
+      const url = `${mock.hotelBaseUrl}/hotels/v1/bookings/${booked.json.reference}`;
+      expect((await rawRequest(url, { method: 'DELETE', headers: { 'x-api-key': alpha.agency.hotel_api_key } })).status).toBe(200);
+      return (await rawRequest(url, { method: 'DELETE', headers: { 'x-api-key': alpha.agency.hotel_api_key } })).status;
+    },
+    off: 409,
+    on: 200,
+  },
+  'hotel-unknown-rate-422': {
+    observe: async () =>
+      (
+        await rawRequest(`${mock.hotelBaseUrl}/hotels/v1/bookings`, {
+          method: 'POST',
+          headers: { 'x-api-key': alpha.agency.hotel_api_key, 'content-type': 'application/json' },
+          body: JSON.stringify({ rate_key: 'no-such-rate', holder: { first_name: 'Ada', last_name: 'Lovelace' } }),
+        })
+      ).status,
+    off: 404,
+    on: 422,
+  },
+};
+
+describe('webhook and hotel defects added for the self-test', () => {
+  test.each(Object.keys(EDGE_CASES))('%s changes exactly its promise', async (name) => {
+    const c = EDGE_CASES[name]!;
+    mock.defects.disable(DEFECT_NAMES);
+    await mock.reset();
+    expect(await c.observe()).toEqual(c.off);
+    mock.defects.enable([name as DefectName]);
+    await mock.reset();
+    const on = await c.observe();
+    expect(on).toEqual(c.on);
     mock.defects.disable([name]);
   });
 });

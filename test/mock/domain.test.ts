@@ -47,11 +47,14 @@ describe('domain pieces, without HTTP', () => {
 
   test('quote tokens cannot be forged or moved to another mock', () => {
     const book = new QuoteBook();
-    const { token } = book.issue({ agencyId: 'a', product: 'flights', amount: 100, currency: 'EUR', expiresAt: 1, digest: 'd', index: 0 });
-    expect(book.open(token)?.amount).toBe(100);
-    const [payload, tag] = token.slice(3).split('.');
+    const [token, second] = book.issue({ agencyId: 'a', product: 'flights', currency: 'EUR', expiresAt: 1, digest: 'd', amounts: [100, 250] });
+    expect(book.open(token!)?.amount).toBe(100);
+    expect(book.open(second!)?.amount).toBe(250);
+    expect(book.open(token!)?.id).not.toBe(book.open(second!)?.id);
+    const [payload, index, tag] = token!.slice(3).split('.');
     const forged = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('100', '1')).toString('base64url');
-    expect(book.open(`qt_${forged}.${tag}`)).toBeUndefined();
-    expect(new QuoteBook().open(token)).toBeUndefined();
+    expect(book.open(`qt_${forged}.${index}.${tag}`)).toBeUndefined();
+    expect(book.open(`qt_${payload}.2.${tag}`)).toBeUndefined();
+    expect(new QuoteBook().open(token!)).toBeUndefined();
   });
 });

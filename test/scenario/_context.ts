@@ -4,7 +4,8 @@ import type { CheckContext } from '../../src/checks/types.js';
 import { MemoryRecorder } from '../../src/client/exchange.js';
 import { createMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
+import type { Profile } from '../../src/profile/types.js';
+import { resolvedAgency } from '../helpers/mock-agencies.js';
 
 /** A minimal CheckContext over a real mock on port 0: every mock agency, mock clock, memory recorder. */
 export interface TestContext {
@@ -18,7 +19,7 @@ export interface TestContext {
 /** Starts a mock and builds a context for it; `close()` ends both. */
 export async function startContext(options: MockOptions = {}, seed = 42): Promise<TestContext> {
   const mock = await createMock(options);
-  const agencies: ResolvedAgency[] = mock.agencies.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, webhookSecret: a.webhook_secret, hotelApiKey: a.hotel_api_key, hotelWebhookSecret: a.hotel_webhook_secret, limits: a.limits }));
+  const agencies = mock.agencies.map((a) => resolvedAgency(a));
   const profile: Profile = {
     ...DEFAULT_PROFILE,
     base_url: mock.baseUrl,

@@ -31,7 +31,6 @@ export function productPrefix(profile: Profile, product: string): string | undef
 /** Sends every endpoint of `product` as agency `index`. */
 async function probeProduct(ctx: CheckContext, index: number, product: string): Promise<ClosedEndpointCase[]> {
   const api = ctx.api(index);
-  const ops = ctx.profile.operations;
   const fakeBooking = ctx.unique('bk');
   const out: ClosedEndpointCase[] = [];
   const label = (what: string) => `CT-02 ${what} of closed ${product}`;

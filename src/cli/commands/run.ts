@@ -1,21 +1,8 @@
 import type { CommandModule } from 'yargs';
-
-/** Arguments of `svc-harness run`. */
-export interface RunCommandArgs {
-  target?: string;
-  only?: string;
-  'report-dir': string;
-  seed?: number;
-  'receiver-host'?: string;
-  'receiver-port'?: number;
-  'receiver-url'?: string;
-  'property-path'?: string;
-  'property-replay-path'?: string;
-  json: boolean;
-}
+import type { RunCommandOptions } from '../../runner/run-command.js';
 
 /** `svc-harness run`: runs the compliance suite against a target profile, or against the embedded mock. */
-export const runCommand: CommandModule<object, RunCommandArgs> = {
+export const runCommand: CommandModule<object, RunCommandOptions> = {
   command: 'run',
   describe: 'run the compliance checks, scenarios and properties against a target (the embedded mock by default)',
   builder: (y) =>

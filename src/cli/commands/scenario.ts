@@ -1,16 +1,8 @@
 import type { CommandModule } from 'yargs';
-
-/** Arguments of `svc-harness scenario`. */
-export interface ScenarioCommandArgs {
-  files?: string[];
-  target?: string;
-  'report-dir': string;
-  seed?: number;
-  json: boolean;
-}
+import type { ScenarioCommandOptions } from '../../scenario/scenario-command.js';
 
 /** `svc-harness scenario <file…>`: runs scripted scenarios alone (the shipped ones by default). */
-export const scenarioCommand: CommandModule<object, ScenarioCommandArgs> = {
+export const scenarioCommand: CommandModule<object, ScenarioCommandOptions> = {
   command: 'scenario [files..]',
   describe: 'run scenario files (YAML, see scenarios/README.md) against a target (the embedded mock by default)',
   builder: (y) =>

@@ -1,18 +1,8 @@
 import type { CommandModule } from 'yargs';
-
-/** Arguments of `svc-harness selftest`. */
-export interface SelftestCommandArgs {
-  'only-defects'?: string;
-  'repeat-clean': number;
-  'report-dir': string;
-  concurrency: number;
-  seed?: number;
-  json: boolean;
-  table: boolean;
-}
+import type { SelftestCommandOptions } from '../../selftest/selftest-command.js';
 
 /** `svc-harness selftest`: proves every check can fail, against the mock with each defect on, and raises no false alarm on the clean mock. */
-export const selftestCommand: CommandModule<object, SelftestCommandArgs> = {
+export const selftestCommand: CommandModule<object, SelftestCommandOptions> = {
   command: 'selftest',
   describe: 'run the suite against the embedded mock once per defect and on the clean mock; score caught defects and false alarms',
   builder: (y) =>

@@ -122,25 +122,16 @@ export class MockService {
     const expiresAt = now + this.options.quoteLifetimeMs * (this.defects.has('quote-lifetime-long') ? 2 : 1);
     const expiresIso = iso(expiresAt);
     const digest = criteriaDigest(product, criteria);
-    const results = offersFor(product, criteria, Math.floor(now / 60_000)).map((offer) => {
-      const { token } = this.quotes.issue({
-        agencyId: agency.id,
-        product,
-        amount: offer.amount,
-        currency: agency.currency,
-        expiresAt,
-        digest,
-        index: offer.index,
-      });
-      return {
-        result_id: offer.resultId,
-        product,
-        summary: offer.summary,
-        price: { amount: offer.amount, currency: agency.currency },
-        quote_token: token,
-        quote_expires_at: expiresIso,
-      };
-    });
+    const offers = offersFor(product, criteria, Math.floor(now / 60_000), digest);
+    const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest, amounts: offers.map((o) => o.amount) });
+    const results = offers.map((offer, i) => ({
+      result_id: offer.resultId,
+      product,
+      summary: offer.summary,
+      price: { amount: offer.amount, currency: agency.currency },
+      quote_token: tokens[i]!,
+      quote_expires_at: expiresIso,
+    }));
     return { status: 200, body: { results: product === 'transfers' && this.defects.has('transfers-search-empty') ? [] : results } };
   }
 

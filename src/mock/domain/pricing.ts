@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Product } from '../fixture/fixture-types.js';
 
 /** Price band of each product in minor units: [lowest base, spread]. */
@@ -20,7 +20,7 @@ export interface Offer {
 
 /** A stable digest of a product's criteria: the key of a search. */
 export function criteriaDigest(product: Product, criteria: Record<string, string | number>): string {
-  return createHash('sha256').update(`${product}\n${JSON.stringify(criteria)}`).digest('hex').slice(0, 24);
+  return hash('sha256', `${product}\n${JSON.stringify(criteria)}`, 'hex').slice(0, 24);
 }
 
 function seed(digest: string, index: number): number {
@@ -58,13 +58,13 @@ function describe(product: Product, c: Record<string, string | number>, index: n
 }
 
 /** The offers of a search in clock minute `minute`: same criteria and minute give the same offers. */
-export function offersFor(product: Product, criteria: Record<string, string | number>, minute: number): Offer[] {
-  const digest = criteriaDigest(product, criteria);
+export function offersFor(product: Product, criteria: Record<string, string | number>, minute: number, digest = criteriaDigest(product, criteria)): Offer[] {
   const n = offerCount(digest);
+  // One hash per search (not per offer): the offers' ids differ by their index.
+  const stem = hash('sha256', `${digest}:${minute}`, 'hex').slice(0, 19);
   const out: Offer[] = [];
   for (let i = 0; i < n; i++) {
-    const resultId = `res_${createHash('sha256').update(`${digest}:${minute}:${i}`).digest('hex').slice(0, 20)}`;
-    out.push({ resultId, summary: describe(product, criteria, i), index: i, amount: priceAt(product, digest, i, minute) });
+    out.push({ resultId: `res_${stem}${i}`, summary: describe(product, criteria, i), index: i, amount: priceAt(product, digest, i, minute) });
   }
   return out;
 }

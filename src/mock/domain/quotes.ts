@@ -6,7 +6,7 @@ const nextQuoteId = idSource('');
 
 /** What a quote token locks: decoded only from a token whose tag verifies. */
 export interface Quote {
-  /** Unique id of the quote (part of the token). */
+  /** Unique id of the quote: its search's id and its index. */
   id: string;
   agencyId: string;
   product: Product;
@@ -16,6 +16,17 @@ export interface Quote {
   /** Digest of the search criteria and the offer index, to find the live price. */
   digest: string;
   index: number;
+}
+
+/** What the tokens of one search lock: everything but the offer's index and price is shared. */
+export interface QuoteSearch {
+  agencyId: string;
+  product: Product;
+  currency: string;
+  expiresAt: number;
+  digest: string;
+  /** Price of each offer, in offer order. */
+  amounts: number[];
 }
 
 /**
@@ -29,36 +40,43 @@ export class QuoteBook {
   /** quote id → booking id (or '' while a booking holds it). */
   private readonly redeemed = new Map<string, { bookingId: string; expiresAt: number }>();
 
-  /** A fresh token for `quote` (without id: one is drawn). */
-  issue(q: Omit<Quote, 'id'>): { token: string; quote: Quote } {
-    const quote: Quote = { id: nextQuoteId(), ...q };
-    const payload = Buffer.from(
-      JSON.stringify([quote.id, quote.agencyId, quote.product, quote.amount, quote.currency, quote.expiresAt, quote.digest, quote.index]),
-    ).toString('base64url');
-    return { token: `qt_${payload}.${this.tag(payload)}`, quote };
+  /**
+   * Fresh tokens for the offers of one search, in offer order. The search's
+   * quotes share one payload and one tag (one HMAC per search, not per offer,
+   * which the search profile showed); a token adds its offer's index, so
+   * changing the index only yields another token this search issued.
+   */
+  issue(s: QuoteSearch): string[] {
+    const payload = Buffer.from(JSON.stringify([nextQuoteId(), s.agencyId, s.product, s.currency, s.expiresAt, s.digest, s.amounts])).toString('base64url');
+    const tag = this.tag(payload);
+    return s.amounts.map((_, i) => `qt_${payload}.${i}.${tag}`);
   }
 
   /** The quote a token stands for, or undefined when it is unknown, malformed or (when `verify`) tampered with. */
   open(token: string, verify = true): Quote | undefined {
     if (typeof token !== 'string' || !token.startsWith('qt_') || token.length > 2048) return undefined;
-    const dot = token.lastIndexOf('.');
-    if (dot < 0) return undefined;
-    const payload = token.slice(3, dot);
-    const given = Buffer.from(token.slice(dot + 1));
+    const tagDot = token.lastIndexOf('.');
+    const indexDot = token.lastIndexOf('.', tagDot - 1);
+    if (indexDot < 3) return undefined;
+    const payload = token.slice(3, indexDot);
+    const indexText = token.slice(indexDot + 1, tagDot);
+    if (!/^\d{1,2}$/.test(indexText)) return undefined;
+    const given = Buffer.from(token.slice(tagDot + 1));
     const want = Buffer.from(this.tag(payload));
     if (verify && (given.length !== want.length || !timingSafeEqual(given, want))) return undefined;
     try {
-      const [id, agencyId, product, amount, currency, expiresAt, digest, index] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-      if (typeof product !== 'string' || !isProduct(product)) return undefined;
+      const [searchId, agencyId, product, currency, expiresAt, digest, amounts] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      const index = Number(indexText);
+      if (typeof product !== 'string' || !isProduct(product) || !Array.isArray(amounts) || index >= amounts.length) return undefined;
       return {
-        id: String(id),
+        id: `${String(searchId)}.${index}`,
         agencyId: String(agencyId),
         product,
-        amount: Number(amount),
+        amount: Number(amounts[index]),
         currency: String(currency),
         expiresAt: Number(expiresAt),
         digest: String(digest),
-        index: Number(index),
+        index,
       };
     } catch {
       return undefined;

@@ -1,4 +1,4 @@
-import { bodyHash, parseAuthorization } from '../../client/signer.js';
+import { bodyHash } from '../../client/signer.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';
@@ -117,11 +117,9 @@ export class ServicePipeline {
       request_id: requestId,
       method: req.method,
       path: req.url,
-      // node builds a fresh headers object per request and nobody mutates it, so no copy is needed.
       headers: req.headers,
       body: req.body,
       at_ms: now,
-      key_id: parseAuthorization(header(req, 'authorization'))?.keyId ?? null,
       agency_id: agency?.id ?? null,
       status: res.status,
       ...(res.injected !== undefined ? { injected: res.injected } : {}),

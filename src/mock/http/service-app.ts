@@ -14,6 +14,9 @@ const MAX_HEADER_SIZE = 64 * 1024;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** The body of every request without one; shared, since the request log keeps a reference per request. */
+const NO_BODY = Buffer.alloc(0);
+
 function send(reply: FastifyReply, res: WireResponse): void {
   if (res.cutAfterBytes !== undefined) {
     cutOff(reply, res, res.cutAfterBytes);
@@ -62,7 +65,7 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet):
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const body = Buffer.isBuffer(request.body) ? request.body : NO_BODY;
     const res = await pipeline.handle({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
     send(reply, res);
   };

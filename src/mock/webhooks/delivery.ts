@@ -11,3 +11,13 @@ export interface WebhookDelivery {
   /** Clock instant the attempt was made at (the instant it was due). */
   at_ms: number;
 }
+
+/** An event built once and sent (perhaps several times) to one endpoint. */
+export interface OutgoingEvent {
+  id: string;
+  type: string;
+  url: string;
+  secret: string;
+  /** The exact bytes every attempt sends. */
+  body: Buffer;
+}

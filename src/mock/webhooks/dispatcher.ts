@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { MockClock, TimerHandle } from '../../clock/mock-clock.js';
+import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { serviceWebhookHeaders, WEBHOOK_SECRET_PREFIX } from '../../webhook/service-signature.js';
-import type { WebhookDelivery } from './delivery.js';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS, InFlight, postWebhook, rfc3339 } from './post-webhook.js';
+import type { OutgoingEvent, WebhookDelivery } from './delivery.js';
+import { DeliveryAttempts, isDelivered } from './delivery-attempts.js';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook, rfc3339 } from './post-webhook.js';
 
 /** Options of the service's webhook dispatcher. */
 export interface WebhookDispatcherOptions {
@@ -33,14 +34,6 @@ export interface EmitInput {
   data: Record<string, unknown>;
 }
 
-interface PendingEvent {
-  id: string;
-  type: string;
-  url: string;
-  secret: string;
-  body: Buffer;
-}
-
 /** Most attempts a service event gets (REFERENCE-API.md section 9). */
 const MAX_ATTEMPTS = 3;
 
@@ -61,12 +54,7 @@ export class WebhookDispatcher {
   private readonly baseMs: number;
   private readonly factor: number;
   private readonly timeoutMs: number;
-  private readonly inFlight = new InFlight();
-  private readonly retries = new Map<number, TimerHandle>();
-  private nextRetryId = 1;
-  private log: WebhookDelivery[] = [];
-  // Bumped by reset(), so attempts still in flight from before it leave no trace.
-  private generation = 0;
+  private readonly attempts: DeliveryAttempts;
 
   constructor(options: WebhookDispatcherOptions) {
     this.clock = options.clock;
@@ -74,6 +62,7 @@ export class WebhookDispatcher {
     this.baseMs = options.baseMs;
     this.factor = options.factor;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+    this.attempts = new DeliveryAttempts(options.clock);
   }
 
   /**
@@ -85,33 +74,30 @@ export class WebhookDispatcher {
     const now = this.clock.now();
     const id = newEventId();
     const event = { id, type: input.type, created_at: rfc3339(now), agency_id: input.agencyId, data: input.data };
-    const pending: PendingEvent = {
+    const pending: OutgoingEvent = {
       id,
       type: input.type,
       url: input.url,
       secret: input.webhookSecret,
       body: Buffer.from(JSON.stringify(event), 'utf8'),
     };
-    this.inFlight.track(this.attempt(pending, 1, now, this.generation));
+    this.attempts.start((generation) => this.attempt(pending, 1, now, generation));
     return id;
   }
 
   /** Every attempt made since the last reset, in the order they finished. */
   deliveries(): WebhookDelivery[] {
-    return this.log.map((d) => ({ ...d }));
+    return this.attempts.deliveries();
   }
 
   /** Resolves when no attempt is in flight. */
   idle(): Promise<void> {
-    return this.inFlight.idle();
+    return this.attempts.idle();
   }
 
   /** Drops pending retries and the delivery log; the clock's other timers are left alone. */
   reset(): void {
-    this.generation += 1;
-    for (const handle of this.retries.values()) handle.cancel();
-    this.retries.clear();
-    this.log = [];
+    this.attempts.reset();
   }
 
   private maxAttempts(): number {
@@ -126,7 +112,7 @@ export class WebhookDispatcher {
     return this.baseMs * this.factor ** (n - 1);
   }
 
-  private async attempt(event: PendingEvent, n: number, stampMs: number, generation: number): Promise<void> {
+  private async attempt(event: OutgoingEvent, n: number, stampMs: number, generation: number): Promise<void> {
     const id = this.defects.has('webhook-new-id') && n > 1 ? newEventId() : event.id;
     const secret = this.defects.has('webhook-bad-signature')
       ? // The wrong key: the secret's text bytes instead of its base64-decoded bytes.
@@ -140,20 +126,11 @@ export class WebhookDispatcher {
       // An unusable secret cannot sign; the attempt counts as failed.
       status = null;
     }
-    if (generation !== this.generation) return;
-    this.log.push({ event_id: id, type: event.type, attempt: n, url: event.url, status, at_ms: stampMs });
-    const delivered = status !== null && status >= 200 && status < 300;
+    if (!this.attempts.record(generation, { event_id: id, type: event.type, attempt: n, url: event.url, status, at_ms: stampMs })) return;
+    const delivered = isDelivered(status);
     const resend = delivered && (n === 1 ? this.defects.has('webhook-resent-after-success') : this.defects.has('webhook-retries-continue'));
     if ((delivered && !resend) || n >= this.maxAttempts()) return;
     // The next attempt is due a fixed gap after this one's stamp, so schedules do not depend on real latency.
-    const retryId = this.nextRetryId++;
-    const handle = this.clock.at(stampMs + this.gapAfter(n), (dueAt) => {
-      this.retries.delete(retryId);
-      if (generation !== this.generation) return;
-      const run = this.attempt(event, n + 1, dueAt, generation);
-      this.inFlight.track(run);
-      return run;
-    });
-    this.retries.set(retryId, handle);
+    this.attempts.retryAt(stampMs + this.gapAfter(n), generation, (dueAt) => this.attempt(event, n + 1, dueAt, generation));
   }
 }

@@ -1,22 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
 import { certifyClient } from '../../../src/certify/client/certify-client.js';
 import { isHarnessError } from '../../../src/errors/harness-error.js';
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const tmp = (): Promise<string> => mkdtemp(join(tmpdir(), 'svc-cc-'));
 
@@ -54,7 +42,7 @@ describe.concurrent('certifyClient', () => {
 
   it('interactive mode prints where to point the client, waits --duration, then grades (CLI)', async () => {
     const dir = await tmp();
-    const r = await cli(['certify-client', '--duration', '0.3', '--report-dir', dir]);
+    const r = await runCli(['certify-client', '--duration', '0.3', '--report-dir', dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/SVC_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1/);
@@ -64,7 +52,7 @@ describe.concurrent('certifyClient', () => {
   });
 
   it('a bad flag is one line, exit 2', async () => {
-    const r = await cli(['certify-client', '--run', 'true', '--duration', '3']);
+    const r = await runCli(['certify-client', '--run', 'true', '--duration', '3']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('--duration is for interactive runs');

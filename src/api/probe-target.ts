@@ -1,0 +1,30 @@
+import { MemoryRecorder } from '../client/exchange.js';
+import { HarnessError, isHarnessError } from '../errors/harness-error.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+import { createTargetApi } from './target-api.js';
+
+/** What the target answered the probe: its status and the error code of its body, if any. */
+export interface ProbeAnswer {
+  status: number;
+  code: string | undefined;
+}
+
+/**
+ * A signed GET of the account, before anything else: any answer will do; a
+ * target that does not answer at all stops the run with E_TARGET_UNREACHABLE
+ * (exit 3).
+ */
+export async function probeTarget(profile: Readonly<Profile>, agency: ResolvedAgency, label: string): Promise<ProbeAnswer> {
+  const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
+  try {
+    const res = await api.account({ label });
+    return { status: res.status, code: api.errorCode(res) };
+  } catch (err) {
+    if (isHarnessError(err) && (err.code === 'E_TARGET_UNREACHABLE' || err.code === 'E_TRANSPORT')) {
+      throw new HarnessError('E_TARGET_UNREACHABLE', `target ${profile.base_url} is unreachable: ${err.message}`, { cause: err });
+    }
+    throw err;
+  } finally {
+    await api.close();
+  }
+}
