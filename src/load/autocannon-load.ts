@@ -149,7 +149,7 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
         state.current = undefined;
         const latency = performance.now() - cur.t0;
         const ra = status === 429 ? retryAfterOf(headers, retryName) : undefined;
-        recorder.record(cur.op, agency.id, cur.bucket, cur.sentAt, now() + 1, latency, status, ra);
+        recorder.record(cur.op, agency.id, cur.bucket, cur.sentAt, now() + 1, latency, status, ra, step.expected.has(status));
         let json: unknown;
         if (step.needsBody && status >= 200 && status <= 299) {
           try {

@@ -121,7 +121,7 @@ export async function loadCommandMain(args: LoadCommandArgs): Promise<number> {
     } else {
       const all = load.operations.all;
       process.stderr.write(
-        `load: ${load.totals.requests} requests in ${load.durationS.toFixed(1)} s (${load.rps.toFixed(0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%` +
+        `load: ${load.totals.requests} requests in ${load.durationS.toFixed(1)} s (${load.rps.toFixed(0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
           (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : '') +
           `\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`,
       );

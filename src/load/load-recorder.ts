@@ -25,6 +25,7 @@ interface OpStats {
   ok: number;
   rateLimited: number;
   errors: number;
+  expected: number;
   statuses: Map<number, number>;
 }
 
@@ -36,7 +37,7 @@ interface SecondStats {
 }
 
 function newOp(): OpStats {
-  return { bySecond: new Map(), count: 0, ok: 0, rateLimited: 0, errors: 0, statuses: new Map() };
+  return { bySecond: new Map(), count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, statuses: new Map() };
 }
 
 /**
@@ -54,7 +55,7 @@ export class LoadRecorder {
    * Records one request. Instants are target-clock ms; `status` is
    * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
    */
-  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number): void {
+  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number, expected = false): void {
     const log = this.log(agency, bucket);
     log.sentAt.push(sentAt);
     log.receivedAt.push(receivedAt);
@@ -79,6 +80,9 @@ export class LoadRecorder {
       s.rateLimited += 1;
       this.all.rateLimited += 1;
       sec.rateLimited += 1;
+    } else if (expected && status !== UNKNOWN_OUTCOME) {
+      s.expected += 1;
+      this.all.expected += 1;
     } else {
       s.errors += 1;
       this.all.errors += 1;
@@ -111,8 +115,8 @@ export class LoadRecorder {
   }
 
   /** Counts so far (for progress lines). */
-  counts(): { requests: number; ok: number; rateLimited: number; errors: number } {
-    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors };
+  counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number } {
+    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors, expected: this.all.expected };
   }
 
   /** Figures per operation (plus `all`) and per second. */
@@ -145,6 +149,7 @@ function opFigures(s: OpStats, hist: LatencyHistogram): OperationFigures {
     ok: s.ok,
     rateLimited: s.rateLimited,
     errors: s.errors,
+    expected: s.expected,
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
     latency: hist.summary(),
     histogram: hist.encode(),

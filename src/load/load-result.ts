@@ -10,8 +10,13 @@ export interface OperationFigures {
   ok: number;
   /** 429 responses. */
   rateLimited: number;
-  /** Transport failures, timeouts and responses neither 2xx nor 429. */
+  /** Transport failures, timeouts and responses neither 2xx nor 429 that the sender did not expect. */
   errors: number;
+  /**
+   * Responses neither 2xx nor 429 that the sender provoked on purpose (a scenario step's `expect`,
+   * the limit pusher's reused quote): counted apart, never as errors. Absent in results of older versions.
+   */
+  expected?: number;
   /** Responses by status code. */
   statuses: Record<string, number>;
   /** Latency percentiles in ms (HDR, from the encoded histogram). */
@@ -69,7 +74,7 @@ export interface LoadResult {
   interrupted: boolean;
   /** Clock the load ran in. */
   clock: 'real-time';
-  totals: { requests: number; ok: number; rateLimited: number; errors: number };
+  totals: { requests: number; ok: number; rateLimited: number; errors: number; expected?: number };
   /** Requests per second over the run. */
   rps: number;
   /** errors / requests. */

@@ -12,15 +12,17 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
   let ok = 0;
   let rateLimited = 0;
   let errors = 0;
+  let expected = 0;
   for (const p of parts) {
     hist.add(LatencyHistogram.decode(p.histogram));
     count += p.count;
     ok += p.ok;
     rateLimited += p.rateLimited;
     errors += p.errors;
+    expected += p.expected ?? 0;
     for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   }
-  return { count, ok, rateLimited, errors, statuses, latency: hist.summary(), histogram: hist.encode() };
+  return { count, ok, rateLimited, errors, expected, statuses, latency: hist.summary(), histogram: hist.encode() };
 }
 
 /**
@@ -57,7 +59,7 @@ export function mergeLoadResults(results: readonly LoadResult[]): LoadResult {
   const finishedAt = Math.max(...results.map((r) => r.finishedAt));
   const durationS = Math.max(...results.map((r) => r.durationS));
   const all = operations.all!;
-  const totals = { requests: all.count, ok: all.ok, rateLimited: all.rateLimited, errors: all.errors };
+  const totals = { requests: all.count, ok: all.ok, rateLimited: all.rateLimited, errors: all.errors, expected: all.expected ?? 0 };
   const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
   return {
     schema: 'svc-harness/load@1',

@@ -66,6 +66,8 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
   const readBucket = bucketOf(o.profile, 'GET', true);
   const writeBucket = o.profile.values.bucket_write;
 
+  // The pusher books a quote it already redeemed, or none at all, on purpose: those refusals are expected, not errors.
+  const deliberate = new Set([o.profile.errors.quote_already_redeemed.status, o.profile.errors.quote_not_found.status]);
   const timed = async (op: string, a: number, bucket: string, call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number } }>, plannedAbs?: number) => {
     const agency = o.agencies[a]!.agency;
     const sentAt = o.now() - 1;
@@ -74,7 +76,7 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const res = await call();
       const ra = res.status === 429 ? res.rateLimit.retryAfterS : undefined;
       const receivedAt = o.now() + 1;
-      o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra);
+      o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra, bucket === writeBucket && deliberate.has(res.status));
       if (res.status === 429 && ra !== undefined && !probed.has(`${a}:${bucket}`)) {
         probed.add(`${a}:${bucket}`);
         const dueIn = ra * 1000 + 100;

@@ -39,6 +39,8 @@ export interface LoadStep {
   after(ctx: JourneyContext, status: number, json: unknown): Record<string, unknown>;
   /** Whether `after` needs the parsed body. */
   needsBody: boolean;
+  /** Statuses the scenario expects of this step (`expect.status`, `expect.code`): not errors under load. */
+  expected: ReadonlySet<number>;
 }
 
 /** A scenario compiled into load steps. */
@@ -50,6 +52,17 @@ export interface Journey {
 }
 
 class Missing extends Error {}
+
+/** The failure statuses a scenario step expects on purpose: its `expect.status` and the status of its `expect.code`. */
+export function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
+  const out = new Set<number>();
+  const e = step.expect;
+  if (!e) return out;
+  for (const s of Array.isArray(e.status) ? e.status : e.status !== undefined ? [e.status] : []) if (Number.isInteger(s) && (s < 200 || s > 299)) out.add(s);
+  const code = e.code !== undefined ? profile.errors[e.code as keyof Profile['errors']] : undefined;
+  if (code) out.add(code.status);
+  return out;
+}
 
 /** A value unique across runs: idempotency keys and references must never collide with an earlier run's. */
 export function loadUnique(prefix = 'ld'): string {
@@ -207,6 +220,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
       effect,
       at: step.at,
       needsBody: effect !== 'none' || save !== undefined,
+      expected: expectedStatuses(step, profile),
       build(ctx) {
         const r = resolver(ctx, profile);
         try {

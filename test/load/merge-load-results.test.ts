@@ -56,3 +56,19 @@ describe('mergeLoadResults', () => {
     expect(() => mergeLoadResults([])).toThrow(/nothing to merge/);
   });
 });
+
+describe('mergeLoadResults, expected refusals', () => {
+  it('sums them apart from errors, and reads results that predate the count as 0', () => {
+    const a = new LoadRecorder();
+    const b = new LoadRecorder();
+    a.record('book', 'agency-1', 'write', 1_000_000, 1_000_005, 5, 502, undefined, true);
+    a.record('book', 'agency-1', 'write', 1_000_010, 1_000_015, 5, 502);
+    b.record('book', 'agency-2', 'write', 1_000_000, 1_000_005, 5, 502, undefined, true);
+    const old = resultOf(b, ['agency-2'], []);
+    delete old.operations.book!.expected;
+    delete old.operations.all!.expected;
+    const merged = mergeLoadResults([resultOf(a, ['agency-1'], []), old]);
+    expect(merged.operations.book).toMatchObject({ count: 3, errors: 1, expected: 1 });
+    expect(merged.totals).toMatchObject({ requests: 3, errors: 1, expected: 1 });
+  });
+});

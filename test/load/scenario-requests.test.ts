@@ -63,3 +63,27 @@ describe('compileJourney', () => {
     expect(ctx.vars.quote).toBeUndefined();
   });
 });
+
+describe('statuses a scenario expects on purpose', () => {
+  it('are the failure statuses of expect.status and expect.code, never a success', async () => {
+    const { loadScenarioFile } = await import('../../src/scenario/load-scenario.js');
+    const failed = compileJourney(await loadScenarioFile('scenarios/failed-booking.yaml'), DEFAULT_PROFILE);
+    const book = failed.steps.find((s) => s.op === 'book')!;
+    expect([...book.expected]).toEqual([DEFAULT_PROFILE.errors.supplier_unavailable.status]);
+    for (const s of failed.steps.filter((x) => x !== book)) expect([...s.expected]).toEqual([]);
+  });
+});
+
+describe('LoadRecorder', () => {
+  it('counts expected refusals apart from errors, and an unanswered request as an error even when a refusal was expected', async () => {
+    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/load-recorder.js');
+    const r = new LoadRecorder();
+    r.record('book', 'a', 'write', 0, 5, 5, 201);
+    r.record('book', 'a', 'write', 10, 15, 5, 502, undefined, true);
+    r.record('book', 'a', 'write', 20, 25, 5, 502);
+    r.record('book', 'a', 'write', 30, 35, 5, 429, 60, true);
+    r.record('book', 'a', 'write', 40, 45, 0, UNKNOWN_OUTCOME, undefined, true);
+    expect(r.counts()).toEqual({ requests: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1 });
+    expect(r.figures().operations.book).toMatchObject({ count: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1 });
+  });
+});

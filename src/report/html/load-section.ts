@@ -3,7 +3,7 @@ import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 /* The load result's shape as this section reads it (src/load/load-result.ts); read defensively, since report.json may come from elsewhere. */
 interface Second { second: number; requests: number; ok: number; rateLimited: number; errors: number; p50: number; p99: number; max: number }
-interface Op { count: number; ok: number; rateLimited: number; errors: number; latency: Record<string, number> }
+interface Op { count: number; ok: number; rateLimited: number; errors: number; expected?: number; latency: Record<string, number> }
 interface Load {
   schema?: string;
   totals?: { requests: number; ok: number; rateLimited: number; errors: number };
@@ -102,11 +102,11 @@ function opsTable(ops: Record<string, Op>): string {
   const rows = Object.entries(ops)
     .map(([name, o]) => {
       const l = o.latency ?? {};
-      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), ...['p50', 'p90', 'p99', 'p99_9', 'max'].map((k) => fmt(num(l[k]), 2))];
+      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), num(o.expected ?? 0), ...['p50', 'p90', 'p99', 'p99_9', 'max'].map((k) => fmt(num(l[k]), 2))];
       return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${html(c)}</th>` : `<td>${html(String(c))}</td>`)).join('')}</tr>`;
     })
     .join('');
-  return `<table class="load-ops"><thead><tr><th>operation</th><th>requests</th><th>2xx</th><th>429</th><th>errors</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="load-ops"><thead><tr><th>operation</th><th>requests</th><th>2xx</th><th>429</th><th>errors</th><th title="refusals the load provoked on purpose">expected</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /**
