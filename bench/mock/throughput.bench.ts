@@ -32,9 +32,20 @@ const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 2);
 
-function firstLine(child: ChildProcess): Promise<string> {
+/**
+ * The child's first output line that `accept`s; every other line goes to
+ * stderr (diagnostic flags such as `--trace-gc` write to stdout too, and the
+ * pipe must keep draining).
+ */
+function firstLine(child: ChildProcess, accept: (line: string) => boolean = () => true): Promise<string> {
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    let found = false;
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!found && accept(line)) {
+        found = true;
+        resolve(line);
+      } else process.stderr.write(`${line}\n`);
+    });
     child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
   });
 }
@@ -67,7 +78,7 @@ await writeFile(mockFixture, JSON.stringify({ agencies: generateAgencies(1, { li
 // MOCK_NODE_FLAGS passes flags to the mock (e.g. `--cpu-prof`); MOCK_ENTRY runs another build of it (before/after comparisons).
 const mockFlags = (process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const mock = spawn(process.execPath, [...mockFlags, process.env.MOCK_ENTRY ?? 'dist/src/cli/main.js', 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', mockFixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-const info = JSON.parse(await firstLine(mock)) as { base_url: string; agencies: Array<{ agency_id: string; key_id: string; secret: string }> };
+const info = JSON.parse(await firstLine(mock, (line) => line.startsWith('{'))) as { base_url: string; agencies: Array<{ agency_id: string; key_id: string; secret: string }> };
 const body = JSON.stringify({ results: [{ result_id: 'res_0', product: 'flights', price: { amount: 12345, currency: 'EUR' }, quote_token: 'qt_x', quote_expires_at: '2026-11-21T10:15:00.000Z' }] });
 const bare = spawn(process.execPath, ['-e', `const b=${JSON.stringify(body)};const s=require('http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/json');r.end(b)})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`], {
   stdio: ['ignore', 'pipe', 'inherit'],

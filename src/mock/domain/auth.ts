@@ -24,6 +24,12 @@ export const TIMESTAMP_TOLERANCE_S = 300;
 const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
 const TIMESTAMP_RE = /^\d{1,15}$/;
 
+/** True when `signed` names `lowerName`, in any case (no lower-cased copy of the list per request). */
+function signsHeader(signed: readonly string[], lowerName: string): boolean {
+  for (const h of signed) if (h.length === lowerName.length && h.toLowerCase() === lowerName) return true;
+  return false;
+}
+
 function unauthenticated(message: string): ApiError {
   return new ApiError(401, 'UNAUTHENTICATED', message);
 }
@@ -42,8 +48,7 @@ export function authenticate(
 ): Agency {
   const parsed = parseAuthorization(input.authorization);
   if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
-  const signed = parsed.signedHeaders.map((h) => h.toLowerCase());
-  if (!signed.includes('x-svc-nonce') || !signed.includes('x-svc-timestamp')) {
+  if (!signsHeader(parsed.signedHeaders, 'x-svc-nonce') || !signsHeader(parsed.signedHeaders, 'x-svc-timestamp')) {
     throw unauthenticated('SignedHeaders must list x-svc-nonce and x-svc-timestamp');
   }
   if (input.timestamp === undefined || !TIMESTAMP_RE.test(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');

@@ -8,9 +8,10 @@ import type { BookingInput } from './booking-input.js';
 import { BookingStore, type BookingView, type CancellationView } from './bookings.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { NonceCache } from './nonce-cache.js';
-import { criteriaDigest, offersFor, priceAt } from './pricing.js';
+import { priceAt } from './pricing.js';
 import { QuoteBook } from './quotes.js';
 import { RateLimiter } from './rate-limiter.js';
+import { searchAnswerJson, SearchAnswers } from './search-answers.js';
 import { ratesFor } from './rates.js';
 import { Supplier } from './supplier.js';
 import { validationFailed } from './validation.js';
@@ -60,6 +61,7 @@ export class MockService {
   readonly nonces = new NonceCache();
   readonly limiter: RateLimiter;
   readonly quotes = new QuoteBook();
+  private readonly searchAnswers = new SearchAnswers();
   readonly idempotency = new IdempotencyStore();
   readonly ledger: WalletLedger;
   readonly bookings = new BookingStore();
@@ -90,6 +92,7 @@ export class MockService {
     this.nonces.clear();
     this.limiter.clear();
     this.quotes.reset();
+    this.searchAnswers.clear();
     this.idempotency.clear();
     this.bookings.clear();
   }
@@ -116,23 +119,14 @@ export class MockService {
     };
   }
 
-  /** `POST /v1/{product}/search` with validated criteria. */
+  /** `POST /v1/{product}/search` with validated criteria; the body is the answer's JSON text. */
   search(agency: Agency, product: Product, criteria: Record<string, string | number>): OpResult {
+    if (product === 'transfers' && this.defects.has('transfers-search-empty')) return { status: 200, body: { results: [] } };
     const now = this.clock.now();
     const expiresAt = now + this.options.quoteLifetimeMs * (this.defects.has('quote-lifetime-long') ? 2 : 1);
-    const expiresIso = iso(expiresAt);
-    const digest = criteriaDigest(product, criteria);
-    const offers = offersFor(product, criteria, Math.floor(now / 60_000), digest);
-    const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest, amounts: offers.map((o) => o.amount) });
-    const results = offers.map((offer, i) => ({
-      result_id: offer.resultId,
-      product,
-      summary: offer.summary,
-      price: { amount: offer.amount, currency: agency.currency },
-      quote_token: tokens[i]!,
-      quote_expires_at: expiresIso,
-    }));
-    return { status: 200, body: { results: product === 'transfers' && this.defects.has('transfers-search-empty') ? [] : results } };
+    const priced = this.searchAnswers.priced(product, criteria, agency.currency, Math.floor(now / 60_000));
+    const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest: priced.digest, amounts: priced.amounts });
+    return { status: 200, body: searchAnswerJson(priced, tokens, iso(expiresAt)) };
   }
 
   /** `POST /v1/{product}/bookings`: the failures of REFERENCE-API.md section 5, in its order. */

@@ -19,8 +19,8 @@ export interface Offer {
 }
 
 /** A stable digest of a product's criteria: the key of a search. */
-export function criteriaDigest(product: Product, criteria: Record<string, string | number>): string {
-  return hash('sha256', `${product}\n${JSON.stringify(criteria)}`, 'hex').slice(0, 24);
+export function criteriaDigest(product: Product, criteria: Record<string, string | number>, criteriaJson = JSON.stringify(criteria)): string {
+  return hash('sha256', `${product}\n${criteriaJson}`, 'hex').slice(0, 24);
 }
 
 function seed(digest: string, index: number): number {

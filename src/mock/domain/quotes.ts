@@ -26,7 +26,7 @@ export interface QuoteSearch {
   expiresAt: number;
   digest: string;
   /** Price of each offer, in offer order. */
-  amounts: number[];
+  amounts: readonly number[];
 }
 
 /**

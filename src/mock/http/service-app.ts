@@ -64,10 +64,13 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet):
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  // Not async: the pipeline answers most requests synchronously, and then no promise is made per request.
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const body = Buffer.isBuffer(request.body) ? request.body : NO_BODY;
-    const res = await pipeline.handle({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
+    const res = pipeline.handle({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
+    if (res instanceof Promise) return res.then((r) => send(reply, r));
     send(reply, res);
+    return undefined;
   };
   app.route({ method: METHODS, url: '*', handler });
   app.setNotFoundHandler(handler);
