@@ -16,18 +16,16 @@ import { renderWebhookTimeline } from './html/webhook-chart.js';
  */
 export function renderHtml(result: RunResult): string {
   const index = exchangeIndex(result);
-  const sections = [
-    renderBanner(result),
-    section('areas', 'Verdicts by area', renderAreaCards(result)),
-    section('cases', 'All cases', renderCasesTable(result, index)),
-  ];
-  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
-  if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
+  // Verdict first, then the charts (short), then every case (long, evidence on demand).
+  const sections = [renderBanner(result), section('areas', 'Verdicts by area', renderAreaCards(result))];
   if (result.load !== undefined) {
     // Extension point: load charts come from html/load-section.ts; an empty answer leaves the section out.
     const load = renderLoadSection(result.load);
     if (load !== '') sections.push(section('load', 'Load', load));
   }
+  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
+  if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
+  sections.push(section('cases', 'All cases', renderCasesTable(result, index)));
   sections.push(`<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`);
   return renderLayout(`${result.verdict} · ${result.target.name} · ${result.runId}`, sections.join('\n'));
 }
