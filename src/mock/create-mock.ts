@@ -99,11 +99,12 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     },
   });
   const log = new RequestLog(o.requestLogSize);
-  const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects);
+  const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects, options.logger);
   const hotel = createHotelApp({
     clock,
     defects,
     webhookTimeoutMs: o.webhookTimeoutMs,
+    ...(options.logger ? { logger: options.logger } : {}),
     agencies: fixture.agencies.map((a) => ({
       agencyId: a.agency_id,
       currency: a.currency,
@@ -135,7 +136,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
         advance,
         deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
         requests: () => log.list(),
-      })
+      }, options.logger)
     : undefined;
 
   const apps = [serviceApp, hotel.app, ...(adminApp ? [adminApp] : [])];

@@ -2,6 +2,7 @@ import { MockClock } from '../clock/mock-clock.js';
 import { HarnessError } from '../errors/harness-error.js';
 import type { Fixture } from './fixture/fixture-types.js';
 import type { PipelineInterceptor } from './http/interceptor.js';
+import type { Logger } from 'pino';
 
 /** Options of `createMock`. Every field is optional. */
 export interface MockOptions {
@@ -36,6 +37,8 @@ export interface MockOptions {
   /** The clock to use (a test may share one). @defaultValue a new MockClock */
   clock?: MockClock;
   /** Certification mode: a hook around the service pipeline that may inject situations. @defaultValue none */
+  /** Logs every request of the three listeners at info level (pino); none when absent. */
+  logger?: Logger;
   interceptor?: PipelineInterceptor;
 }
 
@@ -80,7 +83,7 @@ export const CLI_PORTS = Object.freeze({ port: 8480, hotelPort: 8481, adminPort:
 /** Fills defaults and validates; a wrong option is an `E_USAGE` error naming it and the value received. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
   const o = { ...MOCK_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<
-    Omit<MockOptions, 'fixture' | 'clock' | 'defects' | 'interceptor'>
+    Omit<MockOptions, 'fixture' | 'clock' | 'defects' | 'interceptor' | 'logger'>
   > &
     Pick<MockOptions, 'fixture' | 'clock' | 'defects'>;
   const problems: string[] = [];

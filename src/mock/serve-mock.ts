@@ -1,6 +1,7 @@
 import type { MockCommandArgs } from '../cli/commands/mock.js';
 import { HarnessError } from '../errors/harness-error.js';
 import { createMock, type RunningMock } from './create-mock.js';
+import { logger } from '../log/current-logger.js';
 
 /** The one JSON line `mock --json` prints (REFERENCE-API.md section 11). */
 export function startupLine(mock: RunningMock): string {
@@ -61,6 +62,7 @@ export async function serveMock(args: MockCommandArgs, out: (text: string) => vo
     webhookBaseMs: args['webhook-base'],
     webhookFactor: args['webhook-factor'],
     defects,
+    logger: logger(),
   });
   out(args.json ? startupLine(mock) : startupSummary(mock));
   await new Promise<void>((resolve) => {

@@ -4,6 +4,8 @@ import { HarnessError } from '../errors/harness-error.js';
 import { createHarness } from '../harness.js';
 import { writeReports } from '../report/write-reports.js';
 import { progressPrinter } from './progress-printer.js';
+import { allOf, logEvents } from './log-events.js';
+import { logger } from '../log/current-logger.js';
 import { formatMs } from './run-suite.js';
 
 /** Options of `svc-harness run`, as yargs parses them. */
@@ -82,7 +84,7 @@ export async function runCommandMain(args: RunCommandOptions, out: (line: string
       ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
       ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
       command: ['svc-harness', ...process.argv.slice(2)].join(' '),
-      ...(args.json ? {} : { onEvent: progressPrinter(out) }),
+      onEvent: allOf(args.json ? undefined : progressPrinter(out), logEvents(logger())),
     });
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const s = result.summary;

@@ -9,6 +9,8 @@ import { availability, decodeRateKey } from './hotel-rates.js';
 import { HotelStore } from './hotel-store.js';
 import { validateAvailability, validateHotelBooking, validateWebhookUrl } from './hotel-validation.js';
 import { HotelWebhookSender } from './hotel-webhook-sender.js';
+import type { Logger } from 'pino';
+import { fastifyLogging } from '../http/fastify-logging.js';
 
 export type { HotelAgency } from './hotel-agency.js';
 
@@ -30,6 +32,8 @@ export interface HotelAppOptions {
   agencies: HotelAgency[];
   /** Real time a receiver has to answer an event. @defaultValue 10000 */
   webhookTimeoutMs?: number;
+  /** Logs every request at info level when given (and info is enabled). */
+  logger?: Logger;
 }
 
 /** The partner hotel API of the mock, not yet listening. */
@@ -96,7 +100,7 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   const sender = new HotelWebhookSender(clock, defects, options.webhookTimeoutMs);
 
   const app = Fastify({
-    logger: false,
+    ...fastifyLogging(options.logger, 'hotel'),
     bodyLimit: HOTEL_BODY_LIMIT,
     genReqId: () => newRequestId(),
     requestIdHeader: false,

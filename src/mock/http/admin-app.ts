@@ -6,6 +6,8 @@ import type { DefectSet } from '../defects/defect-set.js';
 import type { LoggedRequest } from '../domain/request-log.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import { errorEnvelope, newRequestId } from './envelope.js';
+import type { Logger } from 'pino';
+import { fastifyLogging } from './fastify-logging.js';
 
 /** What the admin API drives. */
 export interface AdminControl {
@@ -31,8 +33,8 @@ function isStringList(v: unknown): v is string[] {
 }
 
 /** The admin API of REFERENCE-API.md section 11, under `/__admin`. */
-export function createAdminApp(control: AdminControl): FastifyInstance {
-  const app = Fastify({ logger: false });
+export function createAdminApp(control: AdminControl, log?: Logger): FastifyInstance {
+  const app = Fastify(fastifyLogging(log, 'admin'));
   app.addHook('onSend', async (_req, reply) => {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', newRequestId());
   });

@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
 import { newRequestId } from './envelope.js';
 import { errorResponse } from './error-response.js';
+import { fastifyLogging } from './fastify-logging.js';
 import type { ServicePipeline } from './pipeline.js';
 import type { WireResponse } from './wire.js';
 
@@ -49,9 +51,9 @@ function frameworkError(err: { statusCode?: number; code?: string; message?: str
  * The service's fastify app: one catch-all route hands every request, with its
  * raw body bytes, to the pipeline, which owns the whole judging order.
  */
-export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet): FastifyInstance {
+export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, log?: Logger): FastifyInstance {
   const app = Fastify({
-    logger: false,
+    ...fastifyLogging(log, 'service'),
     bodyLimit: TRANSPORT_BODY_LIMIT,
     exposeHeadRoutes: false,
     http: { maxHeaderSize: MAX_HEADER_SIZE },

@@ -1,0 +1,2 @@
+export { createLogger, silentLogger, LOG_LEVELS, REDACTED_PATHS, type LogLevel, type LoggerOptions } from './logger.js';
+export { logger, useLogger } from './current-logger.js';

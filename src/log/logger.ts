@@ -1,0 +1,54 @@
+import { pino, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
+
+/** Log levels, quietest last. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** A log level name. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Where and how logs are written. */
+export interface LoggerOptions {
+  /** @defaultValue 'warn' */
+  level?: LogLevel;
+  /** `json` (one object per line, for machines) or `pretty` (for a person at a terminal). @defaultValue 'json' */
+  format?: 'json' | 'pretty';
+  /** File descriptor to write to. @defaultValue 2 (stderr: stdout stays for results) */
+  fd?: number;
+}
+
+/**
+ * Paths whose values are secrets wherever they appear in a log object: the
+ * signature header and the API key of requests, and credential fields.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  '*.secret',
+  '*.webhook_secret',
+  '*.hotel_api_key',
+  '*.hotel_webhook_secret',
+  'secret',
+  'webhook_secret',
+  'hotel_api_key',
+  'hotel_webhook_secret',
+];
+
+/** The harness's logger: pino, JSON by default, readable on a terminal, secrets redacted. */
+export function createLogger(opts: LoggerOptions = {}): Logger {
+  const level = opts.level ?? 'warn';
+  const fd = opts.fd ?? 2;
+  const redact = { paths: REDACTED_PATHS, censor: '[REDACTED]' };
+  if (opts.format === 'pretty') {
+    // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
+    return pino({ level, redact, base: undefined }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  }
+  return pino({ level, redact, base: undefined }, pino.destination({ fd, sync: true }));
+}
+
+/** A logger that writes nothing (the default of library calls). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
