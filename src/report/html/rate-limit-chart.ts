@@ -14,20 +14,37 @@ function reportedLimit(points: readonly RateLimitPoint[]): number | undefined {
   return [...seen].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-/** One panel: cumulative admitted requests of one agency's bucket over time, refusals (429) marked apart, the limit as a line. */
+/** Window used to count requests in use when a response carries no X-RateLimit-Remaining (the reference API's). */
+const FALLBACK_WINDOW_MS = 60_000;
+
+/** Requests in use in the window after each point (points sorted by time); a refusal sits at the limit. */
+export function inUseSeries(sorted: readonly RateLimitPoint[], limit = reportedLimit(sorted)): Array<{ y: number; refused: boolean; p: RateLimitPoint }> {
+  const admittedAt: number[] = [];
+  return sorted.map((p) => {
+    const refused = p.status === 429;
+    if (!refused) admittedAt.push(p.at);
+    while (admittedAt.length > 0 && admittedAt[0]! <= p.at - FALLBACK_WINDOW_MS) admittedAt.shift();
+    const reported = typeof p.limit === 'number' && typeof p.remaining === 'number' ? p.limit - p.remaining : undefined;
+    return { y: refused ? (p.limit ?? limit ?? admittedAt.length) : (reported ?? admittedAt.length), refused, p };
+  });
+}
+
+/**
+ * One panel: the requests in use in the bucket's window after each response,
+ * as the service reported it (limit − remaining) or, when it reported nothing,
+ * as counted from the admitted requests of the last window; refusals (429)
+ * marked at the limit; the limit as a line. A point above the line is a
+ * request admitted beyond the limit.
+ */
 export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[]): string {
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const t0 = sorted[0]?.at ?? 0;
-  let admitted = 0;
-  const dots = sorted.map((p) => {
-    const refused = p.status === 429;
-    if (!refused) admitted += 1;
-    return { s: (p.at - t0) / 1000, y: admitted, refused, p };
-  });
-  const refusedCount = dots.filter((d) => d.refused).length;
   const limit = reportedLimit(sorted);
+  const dots = inUseSeries(sorted, limit).map((d) => ({ ...d, s: (d.p.at - t0) / 1000 }));
+  const admitted = dots.filter((d) => !d.refused).length;
+  const refusedCount = dots.filter((d) => d.refused).length;
   const maxS = Math.max(1, ...dots.map((d) => d.s));
-  const yMax = Math.max(1, admitted, limit ?? 0) * 1.08;
+  const yMax = Math.max(1, ...dots.map((d) => d.y), limit ?? 0) * 1.08;
   const x = linear(0, maxS, M.l, W - M.r);
   const y = linear(0, yMax, H - M.b, M.t);
   const grid = niceTicks(0, yMax, 5)
@@ -57,7 +74,7 @@ ${grid}
 <line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#8c959f"/>
 ${xAxis}
 <text x="${(M.l + W - M.r) / 2}" y="${H - 4}" text-anchor="middle">time since first request</text>
-<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle">cumulative admitted</text>
+<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle">in use in the window</text>
 ${limitLine}
 ${marks}
 </svg>
