@@ -11,7 +11,8 @@ import { parseRegression, parseThresholds, type Threshold } from './gates.js';
 import type { LoadResult } from './load-result.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import { progressPrinter } from './progress.js';
-import { loadExitCode, runLoad } from './run-load.js';
+import { loadExitCode } from './load-run-result.js';
+import { runLoad } from './run-load.js';
 
 /** Parses `i/N` (1 ≤ i ≤ N). */
 export function parseShard(text: string): { index: number; count: number } {

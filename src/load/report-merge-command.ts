@@ -3,7 +3,7 @@ import { writeReports } from '../report/write-reports.js';
 import { evaluateLoadGates } from './load-metrics.js';
 import { mergeLoadResults } from './merge-load-results.js';
 import { readLoadReport, readThresholds } from './load-command.js';
-import { loadExitCode, toRunResult } from './run-load.js';
+import { loadExitCode, toRunResult } from './load-run-result.js';
 
 /** `svc-harness report merge`: merges sharded load results exactly, re-evaluates gates, writes the reports; returns the exit code. */
 export async function reportMergeMain(args: ReportMergeArgs): Promise<number> {

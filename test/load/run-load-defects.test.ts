@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
-import { loadExitCode, runLoad } from '../../src/load/run-load.js';
+import { loadExitCode } from '../../src/load/load-run-result.js';
+import { runLoad } from '../../src/load/run-load.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { loadScenarios } from '../../src/scenario/load-scenario.js';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
 import type { LoadResult } from '../../src/load/load-result.js';
-import { loadExitCode, runLoad } from '../../src/load/run-load.js';
+import { loadExitCode } from '../../src/load/load-run-result.js';
+import { runLoad } from '../../src/load/run-load.js';
 import { parseThreshold } from '../../src/load/gates.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';

@@ -25,6 +25,7 @@ describe('renderHtml', () => {
     expect(page.match(/<script/gi)).toHaveLength(1);
     expect(page.match(/<\/script/gi)).toHaveLength(1);
     expect(page).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    for (const raw of [HOSTILE.script, HOSTILE.img]) expect(page).not.toContain(raw);
     expect(page).toContain('&lt;img src=&quot;http://evil.example/x.png&quot; onerror=&quot;alert(2)&quot;&gt;');
     expect(page).toContain('expected 401 &lt;b&gt;&amp;&lt;/b&gt;');
     expect(page).toContain('evt-&lt;b&gt;9c2&lt;/b&gt;');

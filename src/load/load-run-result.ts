@@ -1,0 +1,83 @@
+import type { Profile } from '../profile/types.js';
+import type { CaseResult, RunResult, Verdict } from '../report/model.js';
+import { newRunId } from '../report/run-id.js';
+import { toolInfo } from '../runner/tool-info.js';
+import type { LoadResult } from './load-result.js';
+
+/** The case results of a load: one per verdict under load, one per gate. */
+export function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
+  const durationMs = Math.round(load.durationS * 1000);
+  const cases: CaseResult[] = load.verdicts.map((v) => ({
+    id: v.id,
+    kind: 'check',
+    title:
+      v.kind === 'wallet'
+        ? `wallet of ${v.agency} reconciles after the load`
+        : v.kind === 'window-limit'
+          ? `${v.agency} ${v.bucket ?? ''}: no window over the limit under load`
+          : v.kind === 'early-throttle'
+            ? `${v.agency} ${v.bucket ?? ''}: admits up to the limit under load`
+            : `${v.agency} ${v.bucket ?? ''}: every 429's Retry-After is right under load`,
+    area: v.kind === 'wallet' ? 'wallet' : 'ratelimit',
+    clause: v.kind === 'wallet' ? 'SPEC §1, §7: a 429 and a failed booking charge nothing' : 'SPEC §8: per-agency read and write limits over a rolling one-minute window; a 429 carries Retry-After',
+    verdict: v.verdict,
+    message: v.message,
+    evidence: [],
+    details: v.details,
+    startedAt,
+    durationMs,
+  }));
+  for (const g of load.gates) {
+    cases.push({
+      id: g.id,
+      kind: 'gate',
+      title: g.source,
+      area: 'load',
+      clause: 'performance budget',
+      verdict: g.passed ? 'PASS' : 'FAIL',
+      message: g.message,
+      evidence: [],
+      details: { actual: g.actual, expected: g.expected },
+      startedAt,
+      durationMs,
+    });
+  }
+  return cases;
+}
+
+/** Wraps a load result into the run result every report writer renders. */
+export function toRunResult(load: LoadResult, meta: { command: string; profile: Pick<Profile, 'name' | 'base_url'>; embedded: boolean; startedIso: string; durationMs: number; runId?: string }): RunResult {
+  const cases = loadCases(load, Date.parse(meta.startedIso));
+  const summary: RunResult['summary'] = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length };
+  for (const c of cases) summary[c.verdict as Verdict] += 1;
+  const startMs = Date.parse(meta.startedIso);
+  return {
+    schema: 'svc-harness/run@1',
+    runId: meta.runId ?? newRunId(new Date(startMs)),
+    command: meta.command,
+    tool: toolInfo(),
+    target: { name: meta.profile.name, baseUrl: meta.profile.base_url, hotelBaseUrl: null, clock: meta.embedded ? 'mock-admin' : 'none', embedded: meta.embedded },
+    seed: 0,
+    startedAt: meta.startedIso,
+    finishedAt: new Date(startMs + meta.durationMs).toISOString(),
+    durationMs: meta.durationMs,
+    summary,
+    verdict: summary.FAIL + summary.ERROR > 0 ? 'FAIL' : 'PASS',
+    cases,
+    exchanges: [],
+    timelines: { rateLimit: [], webhooks: [] },
+    load,
+    notes: [
+      `load: ${load.agencies.length} agencies, ${load.connections} connections, ${load.durationS.toFixed(1)} s of real time${load.shards.length ? `, shard(s) ${load.shards.map((s) => `${s.index}/${s.count}`).join(', ')}` : ''}`,
+      ...load.notes,
+    ],
+  };
+}
+
+/** Exit status of a load run: 1 when a verdict under load failed, 99 when only a gate failed, else 0. */
+export function loadExitCode(result: RunResult): number {
+  const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
+  if (failed.some((c) => c.kind !== 'gate')) return 1;
+  return failed.length > 0 ? 99 : 0;
+}
+
