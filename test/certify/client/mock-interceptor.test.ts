@@ -49,7 +49,7 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
   it('after: sees every final answer and may replace it; the log records what was sent', async () => {
     const statuses: Array<[string, number, string | null]> = [];
     const { alpha, adminUrl } = await withInterceptor({
-      after: (req, res, ctx) => {
+      after: (_req, res, ctx) => {
         statuses.push([ctx.path, res.status, ctx.agencyId]);
         return ctx.path.endsWith('/bookings') && res.status === 201 && !res.headers['idempotent-replayed'] ? { ...res, status: 502, body: '{"error":{"code":"SUPPLIER_UNAVAILABLE"}}', injected: 'bad-gateway' } : res;
       },
