@@ -31,7 +31,7 @@ export function loadCases(load: LoadResult, startedAt: number = load.startedAt):
     cases.push({
       id: g.id,
       kind: 'gate',
-      title: g.source,
+      title: g.passed ? 'performance gate held' : 'performance gate broken',
       area: 'load',
       clause: 'performance budget',
       verdict: g.passed ? 'PASS' : 'FAIL',

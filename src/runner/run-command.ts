@@ -1,6 +1,7 @@
 import { defaultRegistry } from '../checks/index.js';
 import type { Selection } from '../checks/registry.js';
 import { HarnessError } from '../errors/harness-error.js';
+import { DefectSet } from '../mock/defects/defect-set.js';
 import { createHarness } from '../harness.js';
 import { writeReports } from '../report/write-reports.js';
 import { progressPrinter } from './progress-printer.js';
@@ -19,10 +20,15 @@ export interface RunCommandOptions {
   'receiver-url'?: string;
   'property-path'?: string;
   'property-replay-path'?: string;
+  /** Defects to switch on in the embedded mock (comma list), to watch the suite catch them. */
+  'mock-defects'?: string;
   json?: boolean;
 }
 
 function validate(args: RunCommandOptions): void {
+  if (args['mock-defects'] !== undefined && args.target !== undefined) {
+    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
+  }
   if (args.seed !== undefined && (!Number.isSafeInteger(args.seed) || args.seed < 0)) {
     throw new HarnessError('E_USAGE', `--seed must be an integer ≥ 0, got ${String(args.seed)}`);
   }
@@ -74,7 +80,16 @@ export async function runCommandMain(args: RunCommandOptions, out: (line: string
     ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
     ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
   };
-  const harness = createHarness({ ...(args.target !== undefined ? { targetFile: args.target } : {}), receiver });
+  const defects = (args['mock-defects'] ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const harness = createHarness({
+    ...(args.target !== undefined ? { targetFile: args.target } : {}),
+    ...(defects.length > 0 ? { mock: { defects } } : {}),
+    receiver,
+  });
   try {
     const target = await harness.prepare();
     if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);

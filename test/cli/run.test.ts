@@ -23,6 +23,23 @@ const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |internal er
 
 // Each case spawns its own process on its own ports and folders: they run side by side.
 describe.concurrent('svc-harness run', () => {
+  it('switches defects on in the embedded mock and fails exactly the check that catches one, exit 1', async () => {
+    const dir = await tmp();
+    const { code, stdout, stderr } = await runCli(['run', '--only', 'RL-04,AU-01', '--mock-defects', 'fixed-window', '--report-dir', join(dir, 'reports')]);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toMatch(/^FAIL\s+RL-04 .*(not rolling|fixed clock-minute)/m);
+    expect(stdout).toMatch(/^PASS\s+AU-01 /m);
+  });
+
+  it('refuses --mock-defects with a target, and an unknown defect, in one line, exit 2', async () => {
+    for (const args of [['--target', 'profiles/reference.yaml', '--mock-defects', 'fixed-window'], ['--mock-defects', 'no-such-defect']]) {
+      const { code, stderr } = await runCli(['run', ...args]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      noStack(stderr);
+    }
+  });
+
   it('exits 2 with one line naming every wrong field of a bad profile', async () => {
     const dir = await tmp();
     const file = join(dir, 'bad.yaml');

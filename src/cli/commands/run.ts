@@ -14,6 +14,7 @@ export const runCommand: CommandModule<object, RunCommandOptions> = {
       .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
       .option('receiver-port', { type: 'number', describe: 'port of the webhook receiver (0 = a free port)' })
       .option('receiver-url', { type: 'string', describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' })
+      .option('mock-defects', { type: 'string', describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them' })
       .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
