@@ -1,6 +1,7 @@
 import { fillPath, getNumber } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
-import type { CheckContext } from '../types.js';
+import type { CheckContext, CheckOutcome } from '../types.js';
+import { errored } from './findings.js';
 import { isRefused, toShot, type RlBucket, type RlShot } from './rl-shot.js';
 
 /** Sends one cheap, side-effect-free request counted in a chosen bucket of one agency. */
@@ -114,6 +115,6 @@ export function windowMs(profile: Profile): number {
 }
 
 /** An outcome for a check that could not learn its limits. */
-export function limitsUnknown(result: { error: string; shots: RlShot[] }): { verdict: 'ERROR'; message: string; evidence: string[] } {
-  return { verdict: 'ERROR', message: result.error, evidence: result.shots.map((s) => s.exchangeId) };
+export function limitsUnknown(result: { error: string; shots: RlShot[] }): CheckOutcome {
+  return errored(result.error, ...result.shots);
 }

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, rlHeaders, toShot, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** The wallet as read before or after the refused booking. */
@@ -30,7 +30,7 @@ export interface RefusalChargesNothingObservations {
  * exactly as before it.
  */
 export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const rl = profile.errors.rate_limited;
   const filled = obs.fill.some((s) => isRefused(s, profile));
   v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
@@ -88,10 +88,10 @@ export const refusalChargesNothingCheck: Check = {
     const api = ctx.api(0);
     const { open, response } = await api.openProducts({ label: 'RL-02 find an open product' });
     const product = open.find((p) => ctx.profile.search_criteria[p] !== undefined);
-    if (!product) return { verdict: 'ERROR', message: 'no open product with search criteria in the profile', evidence: [response.exchange.id] };
+    if (!product) return errored('no open product with search criteria in the profile', response);
     const search = await api.search(product, undefined, { label: 'RL-02 quote to book into a full bucket' });
     const offer = search.offers[0];
-    if (!offer) return { verdict: 'ERROR', message: `search for ${product} answered ${search.status} with no offer`, evidence: [search.exchange.id] };
+    if (!offer) return errored(`search for ${product} answered ${search.status} with no offer`, search);
     const wallet = async (when: string): Promise<WalletView> => {
       const bal = await api.balance({ label: `RL-02 balance ${when}` });
       const st = await api.statement({ label: `RL-02 statement ${when}` });

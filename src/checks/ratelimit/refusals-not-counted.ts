@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendMany, waitUntil, windowMs } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Refused requests RL-08 sends half a window after the fill. */
@@ -24,7 +24,7 @@ export interface RefusalsNotCountedObservations {
  * refused requests were sent inside that window.
  */
 export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const last = obs.fill[obs.fill.length - 1];
   if (!last || !isRefused(last, profile)) {
     v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.limit})`, last?.exchangeId);
