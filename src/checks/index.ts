@@ -5,6 +5,8 @@ import type { Check } from './types.js';
 
 export { defineRegistry, SUITE_PART_AREAS, type Registry, type Selection } from './registry.js';
 export type { Check, CheckContext, CheckOutcome, Need } from './types.js';
+export { checkContext, type RunScope } from './check-context.js';
+export { createRunCache, RunCacheKey, type RunCache } from './run-cache.js';
 
 /** The order areas appear in runs and reports: the order of the specification. */
 export const AREA_ORDER: readonly Area[] = ['auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel'];

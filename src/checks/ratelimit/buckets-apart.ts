@@ -54,9 +54,9 @@ export const bucketsApartCheck: Check = {
   // Between the two directions the write bucket must empty: one window; real time against a real service.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-05');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-05');
+    const probes = rlProbes(ctx, 0);
     const writeFill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
     // Every admitted write was counted by now.
     const lastWrite = ctx.clock.now();

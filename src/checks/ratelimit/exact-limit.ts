@@ -57,9 +57,9 @@ export const exactLimitCheck: Check = {
   fills: ['0:read', '0:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-01');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-01');
+    const probes = rlProbes(ctx, 0);
     // The account read that told the limits is the first read of the window.
     const read = [...limits.shots];
     read.push(...(await fillUntilRefused(probes, 'read', limits.read + 2 - read.length, 'burst', ctx.profile)));

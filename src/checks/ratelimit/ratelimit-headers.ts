@@ -86,9 +86,9 @@ export const rateLimitHeadersCheck: Check = {
   fills: ['0:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-07');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-07');
+    const probes = rlProbes(ctx, 0);
     const read = [...limits.shots, ...(await sendMany(probes, 'read', 3, 'reads'))];
     const write = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
     return judgeRateLimitHeaders({ limits: { read: limits.read, write: limits.write }, read, write }, ctx.profile);

@@ -62,10 +62,10 @@ export const refusalsNotCountedCheck: Check = {
   // One window and a quarter second; real time against a real service.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-08');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
     const W = windowMs(ctx.profile);
-    const probes = rlProbes(ctx, 0, 'RL-08');
+    const probes = rlProbes(ctx, 0);
     const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
     const filledAt = ctx.clock.now();
     await waitUntil(ctx, filledAt + W / 2);

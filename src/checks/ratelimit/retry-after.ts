@@ -84,9 +84,9 @@ export const retryAfterCheck: Check = {
   // The retry itself waits about one window after the burst; against a real service this is real time.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-03');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-03');
+    const probes = rlProbes(ctx, 0);
     const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
     const refusedAt = ctx.clock.now();
     const refusal = fill[fill.length - 1];

@@ -73,11 +73,11 @@ export const rollingWindowCheck: Check = {
   // One window and a quarter second; against a real service this is real time.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-04');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
     if (limits.write < 2) return skipped(`a write limit of ${limits.write} cannot be split in two halves`);
     const W = windowMs(ctx.profile);
-    const probes = rlProbes(ctx, 0, 'RL-04');
+    const probes = rlProbes(ctx, 0);
     const half = Math.floor(limits.write / 2);
     const firstHalf = await sendMany(probes, 'write', half, 't0');
     // t0 is after the last of the first half arrived: every one of them was counted at or before it.

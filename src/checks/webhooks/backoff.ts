@@ -46,6 +46,6 @@ export const backoffCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeBackoff(await whScenario(ctx, 'failing', 'WH-05'), ctx.profile);
+    return judgeBackoff(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };

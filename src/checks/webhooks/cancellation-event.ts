@@ -39,6 +39,6 @@ export const cancellationEventCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeCancellationEvent(await whScenario(ctx, 'cancel', 'WH-08'), ctx.profile);
+    return judgeCancellationEvent(await whScenario(ctx, 'cancel'), ctx.profile);
   },
 };

@@ -48,6 +48,6 @@ export const deliveredOnceCheck: Check = {
   // Its own scenario watches one retry interval, but it may queue behind the other webhook scenarios (one endpoint per agency); real time against a real service.
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeDeliveredOnce(await whScenario(ctx, 'healthy', 'WH-01'), ctx.profile);
+    return judgeDeliveredOnce(await whScenario(ctx, 'healthy'), ctx.profile);
   },
 };

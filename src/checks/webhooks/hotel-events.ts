@@ -56,7 +56,7 @@ export const hotelSignatureCheck: Check = {
   // Shares the hotel run with WH-10, which watches a failing receiver for a long while.
   waitsMs: (p) => whQueueWaitMs('hotel', p),
   async run(ctx) {
-    const run = await whScenario(ctx, 'hotel-failing', 'WH-09');
+    const run = await whScenario(ctx, 'hotel-failing');
     return judgeHotelSignatures({ run, secret: ctx.agencies[0]?.hotelWebhookSecret }, ctx.profile);
   },
 };
@@ -70,6 +70,6 @@ export const hotelSingleAttemptCheck: Check = {
   needs: ['receiver', 'hotel'],
   waitsMs: (p) => whQueueWaitMs('hotel', p),
   async run(ctx) {
-    return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing', 'WH-10'), ctx.profile);
+    return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing'), ctx.profile);
   },
 };

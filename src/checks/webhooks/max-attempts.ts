@@ -32,6 +32,6 @@ export const maxAttemptsCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeMaxAttempts(await whScenario(ctx, 'failing', 'WH-03'), ctx.profile);
+    return judgeMaxAttempts(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };

@@ -38,6 +38,6 @@ export const replayNoEventCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeReplayNoEvent(await whScenario(ctx, 'replay', 'WH-07'), ctx.profile);
+    return judgeReplayNoEvent(await whScenario(ctx, 'replay'), ctx.profile);
   },
 };

@@ -34,6 +34,6 @@ export const retryStopsCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeRetryStops(await whScenario(ctx, 'fail-once', 'WH-06'), ctx.profile);
+    return judgeRetryStops(await whScenario(ctx, 'fail-once'), ctx.profile);
   },
 };

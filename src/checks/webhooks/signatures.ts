@@ -48,7 +48,7 @@ export const serviceSignaturesCheck: Check = {
   // Shares the failing-delivery run (the whole retry schedule and a long wait after it) with WH-03 to WH-05; may queue behind the other webhook scenarios.
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    const run = await whScenario(ctx, 'failing', 'WH-02');
+    const run = await whScenario(ctx, 'failing');
     return judgeServiceSignatures({ run, secret: ctx.agencies[0]?.webhookSecret }, ctx.profile);
   },
 };

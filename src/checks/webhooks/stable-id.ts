@@ -44,6 +44,6 @@ export const stableIdCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeStableId(await whScenario(ctx, 'failing', 'WH-04'), ctx.profile);
+    return judgeStableId(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };
