@@ -1,13 +1,29 @@
+import type { Area } from '../report/model.js';
+import { authChecks } from './auth/index.js';
+import { contractChecks } from './contract/index.js';
+import { errorsChecks } from './errors/index.js';
+import { hotelChecks } from './hotel/index.js';
+import { idempotencyChecks } from './idempotency/index.js';
+import { quotesChecks } from './quotes/index.js';
+import { ratelimitChecks } from './ratelimit/index.js';
+import type { Check } from './types.js';
+import { walletChecks } from './wallet/index.js';
+import { webhooksChecks } from './webhooks/index.js';
+
 /**
- * Every area's checks: one line per area (`src/checks/<area>/index.ts`
- * exports a `Check[]`). `index.ts` gathers whatever is exported here.
+ * Every area with its checks, in the order of the specification (runs and
+ * reports follow it): one line per area, `src/checks/<area>/index.ts`
+ * exporting its `Check[]`. The area order and the list of all checks are
+ * derived from this one list.
  */
-export { authChecks } from './auth/index.js';
-export { contractChecks } from './contract/index.js';
-export { errorsChecks } from './errors/index.js';
-export { ratelimitChecks } from './ratelimit/index.js';
-export { idempotencyChecks } from './idempotency/index.js';
-export { quotesChecks } from './quotes/index.js';
-export { walletChecks } from './wallet/index.js';
-export { webhooksChecks } from './webhooks/index.js';
-export { hotelChecks } from './hotel/index.js';
+export const AREA_CHECKS: ReadonlyArray<readonly [Area, readonly Check[]]> = [
+  ['auth', authChecks],
+  ['contract', contractChecks],
+  ['errors', errorsChecks],
+  ['ratelimit', ratelimitChecks],
+  ['idempotency', idempotencyChecks],
+  ['quotes', quotesChecks],
+  ['wallet', walletChecks],
+  ['webhooks', webhooksChecks],
+  ['hotel', hotelChecks],
+];

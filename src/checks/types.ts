@@ -4,6 +4,7 @@ import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { Area, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
 import type { ClockDriver } from '../runner/clock-driver.js';
 import type { Receiver } from '../receiver/index.js';
+import type { RunCache } from './run-cache.js';
 
 /** What a check needs from the target; the runner skips it, naming the reason, when a need is not met. */
 export type Need = 'clock-control' | 'second-agency' | 'receiver' | 'hotel' | 'failure-trigger' | 'closed-product' | 'open-product';
@@ -17,8 +18,14 @@ export interface CheckOutcome {
   details?: Record<string, unknown>;
 }
 
-/** Everything a check may use. */
+/** Everything a check may use (built per check by `checkContext`). */
 export interface CheckContext {
+  /** Id of the running check (or the suite part: `scenarios`, `properties`). */
+  checkId: string;
+  /** `text` as an exchange label of the running check: `ctx.label('replay')` is `ID-01 replay`. */
+  label(text: string): string;
+  /** State shared by the checks of this run, e.g. a webhook scenario several checks judge. */
+  runCache: RunCache;
   profile: Profile;
   agencies: ResolvedAgency[];
   /** The service as agency `index` (0 = primary) sees it. Every exchange is recorded. */

@@ -1,5 +1,7 @@
 import { agencyApis } from '../api/agency-apis.js';
 import type { TargetApi } from '../api/types.js';
+import { checkContext, type RunScope } from '../checks/check-context.js';
+import { createRunCache } from '../checks/run-cache.js';
 import type { Check, CheckContext } from '../checks/types.js';
 import { MemoryRecorder } from '../client/exchange.js';
 import { isHarnessError } from '../errors/harness-error.js';
@@ -62,7 +64,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
   const unique = uniqueFactory(runId);
   const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
-  const contextFor = (id: string): CheckContext => ({
+  const scope: Omit<RunScope, 'log'> = {
     profile: profile as Profile,
     agencies: agencies as ResolvedAgency[],
     api,
@@ -73,12 +75,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
     exchanges: () => recorder.exchanges,
     timeline: {
       rateLimit: (p) => rateLimit.push(p),
-      webhook: (p) => webhooks.push(p.check ? p : { ...p, check: id }),
+      webhook: (p) => webhooks.push(p),
     },
-    log: (message) => emit({ type: 'log', id, message }),
     seed,
     unique,
-  });
+    runCache: createRunCache(),
+  };
+  const contextFor = (id: string): CheckContext => checkContext({ ...scope, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
     const facts = await gatherFacts(options, api);

@@ -1,5 +1,7 @@
 import { agencyApis } from '../../src/api/agency-apis.js';
 import { MemoryRecorder } from '../../src/client/exchange.js';
+import { checkContext, type RunScope } from '../../src/checks/check-context.js';
+import { createRunCache } from '../../src/checks/run-cache.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
@@ -14,13 +16,15 @@ export interface RlWhRig {
   mock: RunningMock;
   receiver: Receiver;
   profile: Profile;
-  /** A fresh context (new recorder, new timelines): nothing is shared with an earlier one. */
-  context(opts?: { limitsInProfile?: boolean }): RlWhContext;
+  /** A fresh run (new recorder, timelines and run cache): nothing is shared with an earlier one. */
+  run(opts?: { limitsInProfile?: boolean }): RlWhRun;
   close(): Promise<void>;
 }
 
-/** A check context plus what it collected. */
-export interface RlWhContext extends CheckContext {
+/** One run: the context of each check in it, plus what the run collected. */
+export interface RlWhRun {
+  /** The context of check `checkId` in this run (checks of one run share webhook scenario runs). */
+  context(checkId: string): CheckContext;
   recorder: MemoryRecorder;
   rateLimitPoints: RateLimitPoint[];
   webhookPoints: WebhookPoint[];
@@ -50,14 +54,15 @@ export async function startRig(): Promise<RlWhRig> {
   const clock: ClockDriver = { kind: 'mock', now: () => mock.clock.now(), wait: (ms) => mock.advance(ms) };
   const closers: (() => Promise<void>)[] = [];
 
-  const context = (opts: { limitsInProfile?: boolean } = {}): RlWhContext => {
+  const run = (opts: { limitsInProfile?: boolean } = {}): RlWhRun => {
     const recorder = new MemoryRecorder();
     const rateLimitPoints: RateLimitPoint[] = [];
     const webhookPoints: WebhookPoint[] = [];
     const agencies = mock.agencies.slice(0, 2).map((a) => resolvedAgency(a, { limits: opts.limitsInProfile ?? false }));
     const apis = agencyApis({ profile, agencies, recorder, now: clock.now, onRateLimit: (p) => rateLimitPoints.push(p) });
     closers.push(apis.close);
-    return {
+    const scope: RunScope = {
+      runCache: createRunCache(),
       profile,
       agencies,
       api: apis.api,
@@ -70,16 +75,15 @@ export async function startRig(): Promise<RlWhRig> {
       log: () => undefined,
       seed: 1,
       unique: (prefix) => `${prefix}-${process.pid}-${++uniqueCounter}-${Date.now().toString(36)}`,
-      rateLimitPoints,
-      webhookPoints,
     };
+    return { context: (checkId) => checkContext(scope, checkId), recorder, rateLimitPoints, webhookPoints };
   };
 
   return {
     mock,
     receiver,
     profile,
-    context,
+    run,
     async close() {
       for (const c of closers) await c();
       await receiver.close();

@@ -1,27 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { agencyApis } from '../../src/api/agency-apis.js';
+import { checkContext, type RunScope } from '../../src/checks/check-context.js';
+import { createRunCache } from '../../src/checks/run-cache.js';
 import type { Check, CheckContext, CheckOutcome } from '../../src/checks/types.js';
-import { MemoryRecorder } from '../../src/client/exchange.js';
+import { MemoryRecorder, type Exchange } from '../../src/client/exchange.js';
 import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
 import type { MockOptions } from '../../src/mock/options.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
 
-/** A real mock with a check context over it, for end-to-end tests of checks. */
+/** A real mock with a run over it, for end-to-end tests of checks. */
 export interface CheckTarget {
   mock: RunningMock;
-  ctx: CheckContext;
+  /** The context of check `checkId` in the current run. */
+  context(checkId: string): CheckContext;
   recorder: MemoryRecorder;
   log: string[];
+  /** The exchanges each check sent in `run`, by check id. */
+  sentBy: Map<string, Exchange[]>;
   /** Runs checks in order, keyed by id. */
   run(checks: readonly Check[]): Promise<Record<string, CheckOutcome>>;
-  /** Switches the defects off, turns `names` on and resets the mock's state. */
+  /** Switches the defects off, turns `names` on, resets the mock's state and starts a new run (fresh run cache). */
   defects(names: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts a mock on port 0 and builds a minimal CheckContext over it (clock moves are instant). */
+/** Starts a mock on port 0 and builds a minimal run scope over it (clock moves are instant). */
 export async function startCheckTarget(options: MockOptions = {}): Promise<CheckTarget> {
   const mock = await createMock({ port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options });
   const profile: Profile = {
@@ -39,7 +44,8 @@ export async function startCheckTarget(options: MockOptions = {}): Promise<Check
   const log: string[] = [];
   const prefixCounter = randomBytes(4).toString('hex');
   let n = 0;
-  const ctx: CheckContext = {
+  const scope: RunScope = {
+    runCache: createRunCache(),
     profile,
     agencies,
     api: apis.api,
@@ -53,17 +59,24 @@ export async function startCheckTarget(options: MockOptions = {}): Promise<Check
     seed: 1,
     unique: (prefix) => `${prefix}-${prefixCounter}-${(n += 1)}`,
   };
+  const sentBy = new Map<string, Exchange[]>();
   return {
     mock,
-    ctx,
+    context: (checkId) => checkContext(scope, checkId),
     recorder,
     log,
+    sentBy,
     async run(checks) {
       const out: Record<string, CheckOutcome> = {};
-      for (const c of checks) out[c.id] = await c.run(ctx);
+      for (const c of checks) {
+        const from = recorder.exchanges.length;
+        out[c.id] = await c.run(checkContext(scope, c.id));
+        sentBy.set(c.id, recorder.exchanges.slice(from));
+      }
       return out;
     },
     async defects(names) {
+      scope.runCache = createRunCache();
       mock.defects.disable(mock.defects.list());
       mock.defects.enable(names);
       await mock.reset();
@@ -82,4 +95,9 @@ export function notPassing(outcomes: Record<string, CheckOutcome>): string[] {
   return Object.entries(outcomes)
     .filter(([, o]) => o.verdict !== 'PASS')
     .map(([id, o]) => `${id}: ${o.verdict} ${o.message}`);
+}
+
+/** "ID: label" of every exchange a check sent in `run` whose label does not start with the check's id. */
+export function mislabelled(t: CheckTarget): string[] {
+  return [...t.sentBy].flatMap(([id, xs]) => xs.filter((x) => !x.label?.startsWith(`${id} `)).map((x) => `${id}: ${x.label ?? '(no label)'}`));
 }

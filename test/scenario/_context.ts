@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createTargetApi, type ClosableTargetApi } from '../../src/api/index.js';
+import { checkContext } from '../../src/checks/check-context.js';
+import { createRunCache } from '../../src/checks/run-cache.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { MemoryRecorder } from '../../src/client/exchange.js';
 import { createMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
@@ -33,7 +35,9 @@ export async function startContext(options: MockOptions = {}, seed = 42): Promis
   const logs: string[] = [];
   let counter = 0;
   const runTag = randomBytes(4).toString('hex');
-  const ctx: CheckContext = {
+  // Scenarios and properties run as a suite part does: one context for the whole part.
+  const ctx: CheckContext = checkContext({
+    runCache: createRunCache(),
     profile,
     agencies,
     api(i = 0) {
@@ -55,7 +59,7 @@ export async function startContext(options: MockOptions = {}, seed = 42): Promis
     log: (m) => void logs.push(m),
     seed,
     unique: (prefix) => `${prefix}-${runTag}-${(counter += 1)}`,
-  };
+  }, 'test');
   return {
     ctx,
     mock,

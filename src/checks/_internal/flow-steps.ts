@@ -31,10 +31,10 @@ export async function retryRateLimited<T extends ApiResponse>(ctx: CheckContext,
   return res;
 }
 
-/** Reads balance and statement of an agency. */
+/** Reads balance and statement of an agency; `label` (e.g. `before`) is prefixed with the check's id. */
 export async function snapshotWallet(ctx: CheckContext, api: TargetApi, label: string): Promise<WalletSnapshot> {
-  const balance = await retryRateLimited(ctx, () => api.balance({ label: `${label}: balance` }));
-  const statement = await api.statement({ label: `${label}: statement` });
+  const balance = await retryRateLimited(ctx, () => api.balance({ label: ctx.label(`${label}: balance`) }));
+  const statement = await api.statement({ label: ctx.label(`${label}: statement`) });
   return {
     balance: balance.amount,
     balanceStatus: balance.status,
@@ -46,13 +46,13 @@ export async function snapshotWallet(ctx: CheckContext, api: TargetApi, label: s
 
 /** The open products of agency `index` that the profile has search criteria for, with the account response. */
 export async function searchableProducts(ctx: CheckContext, index = 0): Promise<{ products: string[]; closed: string[]; response: ApiResponse }> {
-  const { open, closed, response } = await ctx.api(index).openProducts({ label: 'open products' });
+  const { open, closed, response } = await ctx.api(index).openProducts({ label: ctx.label('open products') });
   return { products: open.filter((p) => ctx.profile.search_criteria[p] !== undefined), closed, response };
 }
 
-/** A search of `product` with the profile's criteria. */
+/** A search of `product` with the profile's criteria; `label` is prefixed with the check's id. */
 export async function searchProduct(ctx: CheckContext, api: TargetApi, product: string, label: string): Promise<ApiResponse & { offers: Offer[] }> {
-  return retryRateLimited(ctx, () => api.search(product, ctx.profile.search_criteria[product], { label }));
+  return retryRateLimited(ctx, () => api.search(product, ctx.profile.search_criteria[product], { label: ctx.label(label) }));
 }
 
 /** The booking body of the profile for a quote and client reference, as sent bytes. */
@@ -78,7 +78,7 @@ export function cheapest(offers: readonly Offer[]): Offer | undefined {
 export async function cancelQuietly(ctx: CheckContext, api: TargetApi, product: string, bookingId: string | undefined): Promise<void> {
   if (!bookingId) return;
   try {
-    await retryRateLimited(ctx, () => api.cancel(product, bookingId, ctx.unique('idem'), { label: 'clean-up cancellation' }));
+    await retryRateLimited(ctx, () => api.cancel(product, bookingId, ctx.unique('idem'), { label: ctx.label('clean-up cancellation') }));
   } catch (err) {
     ctx.log(`clean-up cancellation of ${bookingId} failed: ${String(err)}`);
   }

@@ -1,6 +1,7 @@
 import { fillPath, getNumber } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
-import type { CheckContext } from '../types.js';
+import type { CheckContext, CheckOutcome } from '../types.js';
+import { errored } from './findings.js';
 import { isRefused, toShot, type RlBucket, type RlShot } from './rl-shot.js';
 
 /** Sends one cheap, side-effect-free request counted in a chosen bucket of one agency. */
@@ -28,17 +29,17 @@ export function writeProbeRequest(profile: Profile, bookingId: string): { method
   return { method, path: fillPath(lookup.path, { product, booking_id: bookingId }) };
 }
 
-/** Probes of agency `index`. */
-export function rlProbes(ctx: CheckContext, index: number, checkId: string): RlProbes {
+/** Probes of agency `index`, labelled with the check's id and their step. */
+export function rlProbes(ctx: CheckContext, index: number): RlProbes {
   const api = ctx.api(index);
   const probes: RlProbes = {
     async read(step) {
-      const res = await api.account({ label: `${checkId} read probe (${step})` });
+      const res = await api.account({ label: ctx.label(`read probe (${step})`) });
       return toShot(res, ctx.profile, index, 'read', step);
     },
     async write(step) {
       const { method, path } = writeProbeRequest(ctx.profile, ctx.unique('rl-probe'));
-      const res = await api.raw(method, path, undefined, { label: `${checkId} write probe (${step})` });
+      const res = await api.raw(method, path, undefined, { label: ctx.label(`write probe (${step})`) });
       return toShot(res, ctx.profile, index, 'write', step);
     },
     send: (bucket, step) => (bucket === 'read' ? probes.read(step) : probes.write(step)),
@@ -61,10 +62,10 @@ export interface RlLimits {
  * otherwise read from the account response by the profile's field paths.
  * Returns a message instead when neither says.
  */
-export async function rlLimits(ctx: CheckContext, index: number, checkId: string): Promise<RlLimits | { error: string; shots: RlShot[] }> {
+export async function rlLimits(ctx: CheckContext, index: number): Promise<RlLimits | { error: string; shots: RlShot[] }> {
   const given = ctx.agencies[index]?.limits ?? ctx.profile.agencies[index]?.limits;
   if (given) return { read: given.read, write: given.write, source: 'profile', shots: [] };
-  const res = await ctx.api(index).account({ label: `${checkId} read the rate limits` });
+  const res = await ctx.api(index).account({ label: ctx.label('read the rate limits') });
   const shot = toShot(res, ctx.profile, index, 'read', 'limits');
   const f = ctx.profile.fields;
   const read = getNumber(res.json, f.account_read_limit);
@@ -114,6 +115,6 @@ export function windowMs(profile: Profile): number {
 }
 
 /** An outcome for a check that could not learn its limits. */
-export function limitsUnknown(result: { error: string; shots: RlShot[] }): { verdict: 'ERROR'; message: string; evidence: string[] } {
-  return { verdict: 'ERROR', message: result.error, evidence: result.shots.map((s) => s.exchangeId) };
+export function limitsUnknown(result: { error: string; shots: RlShot[] }): CheckOutcome {
+  return errored(result.error, ...result.shots);
 }

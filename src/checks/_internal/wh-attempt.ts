@@ -1,6 +1,8 @@
 import { getField } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
+import type { CheckOutcome } from '../types.js';
+import { errored } from './findings.js';
 
 /** One webhook attempt as the receiver recorded it: plain data, so a judge can run on recorded deliveries. */
 export interface WhAttempt {
@@ -99,6 +101,6 @@ export function describeAttempts(attempts: readonly WhAttempt[], attemptHeader: 
 }
 
 /** The outcome of a run that could not be set up, or undefined. */
-export function whSetupError(run: WhRun): { verdict: 'ERROR'; message: string; evidence: string[] } | undefined {
-  return run.error === undefined ? undefined : { verdict: 'ERROR', message: `webhook scenario "${run.kind}" could not be set up: ${run.error}`, evidence: run.exchangeIds };
+export function whSetupError(run: WhRun): CheckOutcome | undefined {
+  return run.error === undefined ? undefined : errored(`webhook scenario "${run.kind}" could not be set up: ${run.error}`, ...run.exchangeIds);
 }

@@ -1,6 +1,7 @@
 import { setTemplate } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 import type { ReceivedDelivery, Receiver, ResponsePlan } from '../../receiver/index.js';
+import { RunCacheKey } from '../run-cache.js';
 import type { CheckContext } from '../types.js';
 import { gapToleranceMs, mentions, toAttempt, whEvent, whHeader, type WhRun } from './wh-attempt.js';
 
@@ -108,36 +109,35 @@ const STEP_MS = 1000;
 // (and schedules its retry) before its clock moves on; a real clock needs none.
 const SETTLE_MS = 30;
 
-const runs = new WeakMap<object, Map<WhKind, Promise<WhRun>>>();
-const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
+// One run of each scenario per harness run, and one queue per scheme: the scenarios of a scheme share the agency's single endpoint.
+const RUN_KEYS = Object.fromEntries((Object.keys(SPECS) as WhKind[]).map((k) => [k, new RunCacheKey<Promise<WhRun>>(`webhook scenario ${k}`)])) as Record<WhKind, RunCacheKey<Promise<WhRun>>>;
+const QUEUE_KEYS = {
+  service: new RunCacheKey<SerialQueue>('service webhook endpoint'),
+  hotel: new RunCacheKey<SerialQueue>('hotel webhook endpoint'),
+};
+
+/** Runs tasks one after the other, a failed one not stopping the next. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
 
 /**
  * The run of a scenario in this harness run: made once (by the first check
- * that asks) and shared, so that checks judging the same deliveries do not
- * each wait through a retry schedule. Runs that set the same webhook endpoint
- * are made one after the other.
+ * that asks, whose id labels its exchanges) and kept in the run cache, so that
+ * checks judging the same deliveries do not each wait through a retry
+ * schedule. Runs that set the same webhook endpoint are made one after the other.
  */
-export function whScenario(ctx: CheckContext, kind: WhKind, checkId: string): Promise<WhRun> {
-  let byKind = runs.get(ctx.recorder);
-  if (!byKind) runs.set(ctx.recorder, (byKind = new Map()));
-  let run = byKind.get(kind);
-  if (!run) {
-    run = serialised(ctx, SPECS[kind].scheme, () => perform(ctx, kind, checkId));
-    byKind.set(kind, run);
-  }
-  return run;
-}
-
-function serialised<T>(ctx: CheckContext, queue: string, fn: () => Promise<T>): Promise<T> {
-  let byName = queues.get(ctx.recorder);
-  if (!byName) queues.set(ctx.recorder, (byName = new Map()));
-  const before = byName.get(queue) ?? Promise.resolve();
-  const next = before.then(fn, fn);
-  byName.set(
-    queue,
-    next.catch(() => undefined),
-  );
-  return next;
+export function whScenario(ctx: CheckContext, kind: WhKind): Promise<WhRun> {
+  return ctx.runCache.getOrCreate(RUN_KEYS[kind], () => {
+    const queue = ctx.runCache.getOrCreate(QUEUE_KEYS[SPECS[kind].scheme], () => new SerialQueue());
+    return queue.run(() => perform(ctx, kind));
+  });
 }
 
 function safePath(token: string): string {
@@ -148,10 +148,10 @@ function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-async function perform(ctx: CheckContext, kind: WhKind, checkId: string): Promise<WhRun> {
+async function perform(ctx: CheckContext, kind: WhKind): Promise<WhRun> {
   const spec = SPECS[kind];
   const p = ctx.profile;
-  const path = `/wh/${safePath(ctx.unique(`${checkId}-${kind}`))}`;
+  const path = `/wh/${safePath(ctx.unique(`${ctx.checkId}-${kind}`))}`;
   const run: WhRun = {
     scheme: spec.scheme,
     kind,
@@ -176,43 +176,43 @@ async function perform(ctx: CheckContext, kind: WhKind, checkId: string): Promis
   if (spec.scheme === 'hotel') {
     const hotel = ctx.hotel(0);
     if (!hotel) return fail('the profile has no hotel API');
-    const set = await hotel.setWebhook(receiver.url + path, { label: `${checkId} register the hotel webhook` });
+    const set = await hotel.setWebhook(receiver.url + path, { label: ctx.label('register the hotel webhook') });
     note('endpoint', set.exchange.id);
     if (!is2xx(set.status)) return fail(`registering the hotel webhook answered ${set.status}`);
-    const avail = await hotel.availability({ label: `${checkId} hotel availability` });
+    const avail = await hotel.availability({ label: ctx.label('hotel availability') });
     note('availability', avail.exchange.id);
     const rateKey = avail.rateKeys[0];
     if (!rateKey) return fail(`hotel availability answered ${avail.status} with no rate`);
-    const book = await hotel.book(rateKey, { label: `${checkId} hotel booking`, clientReference: ctx.unique('wh-ref') });
+    const book = await hotel.book(rateKey, { label: ctx.label('hotel booking'), clientReference: ctx.unique('wh-ref') });
     note('booking', book.exchange.id);
     if (!is2xx(book.status) || !book.reference) return fail(`hotel booking answered ${book.status} with no reference`);
     run.subjectId = book.reference;
   } else {
     const api = ctx.api(0);
-    const set = await api.setWebhookEndpoint(receiver.url + path, { label: `${checkId} register the webhook endpoint` });
+    const set = await api.setWebhookEndpoint(receiver.url + path, { label: ctx.label('register the webhook endpoint') });
     note('endpoint', set.exchange.id);
     if (!is2xx(set.status)) return fail(`registering the webhook endpoint answered ${set.status}`);
-    const { open, response } = await api.openProducts({ label: `${checkId} find an open product` });
+    const { open, response } = await api.openProducts({ label: ctx.label('find an open product') });
     note('account', response.exchange.id);
     const product = open.find((x) => p.search_criteria[x] !== undefined);
     if (!product) return fail('no open product with search criteria in the profile');
-    const search = await api.search(product, undefined, { label: `${checkId} quote` });
+    const search = await api.search(product, undefined, { label: ctx.label('quote') });
     note('search', search.exchange.id);
     const offer = search.offers[0];
     if (!offer) return fail(`search for ${product} answered ${search.status} with no offer`);
     // The exact bytes are kept so that a replay sends the same body.
     const body = JSON.stringify(setTemplate(p.booking_body, { quote_token: offer.quoteToken, client_reference: ctx.unique('wh-ref') }));
     const key = ctx.unique('wh-idem');
-    const book = await api.book(product, offer.quoteToken, key, { body, label: `${checkId} booking that emits an event` });
+    const book = await api.book(product, offer.quoteToken, key, { body, label: ctx.label('booking that emits an event') });
     note('booking', book.exchange.id);
     if (!is2xx(book.status) || !book.bookingId) return fail(`booking answered ${book.status} with no booking id`);
     run.subjectId = book.bookingId;
     if (kind === 'replay') {
-      const again = await api.book(product, offer.quoteToken, key, { body, label: `${checkId} replay of the booking (same key, same body)` });
+      const again = await api.book(product, offer.quoteToken, key, { body, label: ctx.label('replay of the booking (same key, same body)') });
       note('replay', again.exchange.id);
     }
     if (kind === 'cancel') {
-      const cancel = await api.cancel(product, book.bookingId, ctx.unique('wh-cancel'), { label: `${checkId} cancellation that emits an event` });
+      const cancel = await api.cancel(product, book.bookingId, ctx.unique('wh-cancel'), { label: ctx.label('cancellation that emits an event') });
       note('cancellation', cancel.exchange.id);
       if (!is2xx(cancel.status)) return fail(`cancellation answered ${cancel.status}`);
     }
@@ -225,7 +225,7 @@ async function perform(ctx: CheckContext, kind: WhKind, checkId: string): Promis
   for (const [i, a] of run.attempts.entries()) {
     const id = spec.scheme === 'service' ? (whHeader(a, p.headers.webhook_id) ?? String(whEvent(a, p).id ?? '')) : String(whEvent(a, p).id ?? '');
     const n = Number(spec.scheme === 'service' ? whHeader(a, p.headers.webhook_attempt) : undefined);
-    ctx.timeline.webhook({ at: a.receivedAt, eventId: id, attempt: Number.isInteger(n) && n > 0 ? n : i + 1, status: a.status, scheme: spec.scheme, check: checkId });
+    ctx.timeline.webhook({ at: a.receivedAt, eventId: id, attempt: Number.isInteger(n) && n > 0 ? n : i + 1, status: a.status, scheme: spec.scheme });
   }
   return run;
 }

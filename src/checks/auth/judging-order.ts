@@ -46,14 +46,14 @@ export const judgingOrderCheck: Check = {
     const agency = ctx.agencies[0]!;
     const stale = -(ctx.profile.limits.timestamp_tolerance_s + 60);
     const otherSecret = `${agency.secret}-forged`;
-    const forgedAndStale = await api.account({ label: 'AU-06 bad signature and stale timestamp', signing: { secret: otherSecret, skewS: stale } });
+    const forgedAndStale = await api.account({ label: ctx.label('bad signature and stale timestamp'), signing: { secret: otherSecret, skewS: stale } });
     const n = uniqueNonce(ctx);
-    const forgedNonce = await api.account({ label: 'AU-06 forged request with nonce N', signing: { secret: otherSecret, nonce: n } });
-    const validAfterForged = await api.account({ label: 'AU-06 valid request with nonce N', signing: { nonce: n } });
+    const forgedNonce = await api.account({ label: ctx.label('forged request with nonce N'), signing: { secret: otherSecret, nonce: n } });
+    const validAfterForged = await api.account({ label: ctx.label('valid request with nonce N'), signing: { nonce: n } });
     const m = uniqueNonce(ctx);
-    const staleNonce = await api.account({ label: 'AU-06 stale request with nonce M', signing: { skewS: stale, nonce: m } });
-    const validAfterStale = await api.account({ label: 'AU-06 valid request with nonce M', signing: { nonce: m } });
-    const staleReplayed = await api.account({ label: 'AU-06 stale request reusing accepted nonce N', signing: { skewS: stale, nonce: n } });
+    const staleNonce = await api.account({ label: ctx.label('stale request with nonce M'), signing: { skewS: stale, nonce: m } });
+    const validAfterStale = await api.account({ label: ctx.label('valid request with nonce M'), signing: { nonce: m } });
+    const staleReplayed = await api.account({ label: ctx.label('stale request reusing accepted nonce N'), signing: { skewS: stale, nonce: n } });
     return judgeJudgingOrder({ forgedAndStale, forgedNonce, validAfterForged, staleNonce, validAfterStale, staleReplayed }, ctx.profile);
   },
 };

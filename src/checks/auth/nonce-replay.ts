@@ -29,8 +29,8 @@ export const nonceReplayCheck: Check = {
   async run(ctx) {
     const api = ctx.api(0);
     const nonce = uniqueNonce(ctx);
-    const first = await api.account({ label: 'AU-05 fresh nonce', signing: { nonce } });
-    const replay = await api.account({ label: 'AU-05 same nonce again', signing: { nonce } });
+    const first = await api.account({ label: ctx.label('fresh nonce'), signing: { nonce } });
+    const replay = await api.account({ label: ctx.label('same nonce again'), signing: { nonce } });
     return judgeNonceReplay({ first, replay }, ctx.profile);
   },
 };

@@ -27,7 +27,7 @@ export const signatureInvalidCheck: Check = {
     const ops = ctx.profile.operations;
     const cases: RefusalCase[] = [];
     const otherSecret = `${agency.secret}-not-the-secret`;
-    const forged = await api.account({ label: 'AU-03 signed with another secret', signing: { secret: otherSecret } });
+    const forged = await api.account({ label: ctx.label('signed with another secret'), signing: { secret: otherSecret } });
     cases.push({ what: 'account request signed with another secret', res: forged });
 
     // The query is part of the string to sign: a query changed after signing must not verify.
@@ -36,7 +36,7 @@ export const signatureInvalidCheck: Check = {
     const sentQuery = `${encodeURIComponent(q.limit)}=2`;
     const st = ops.wallet_statement;
     const qHeaders = signedHeadersFor(ctx, { method: st.method, path: st.path, query: signedQuery, nonce: uniqueNonce(ctx) });
-    const qRes = await api.raw(st.method, st.path, undefined, { label: 'AU-03 query changed after signing', signing: { omit: true }, headers: qHeaders, query: sentQuery });
+    const qRes = await api.raw(st.method, st.path, undefined, { label: ctx.label('query changed after signing'), signing: { omit: true }, headers: qHeaders, query: sentQuery });
     cases.push({ what: 'statement request whose query was changed after signing', res: qRes });
 
     const { products } = await searchableProducts(ctx, 0);
@@ -46,7 +46,7 @@ export const signatureInvalidCheck: Check = {
       const signedBody = JSON.stringify({ criteria: ctx.profile.search_criteria[product] });
       const sentBody = JSON.stringify({ criteria: { ...ctx.profile.search_criteria[product], tampered: true } });
       const headers = signedHeadersFor(ctx, { method: ops.search.method, path, body: signedBody, nonce: uniqueNonce(ctx) });
-      const bRes = await api.raw(ops.search.method, path, sentBody, { label: 'AU-03 body changed after signing', signing: { omit: true }, headers: { ...headers, 'content-type': 'application/json' } });
+      const bRes = await api.raw(ops.search.method, path, sentBody, { label: ctx.label('body changed after signing'), signing: { omit: true }, headers: { ...headers, 'content-type': 'application/json' } });
       cases.push({ what: 'search whose body was changed after signing', res: bRes });
     }
     return judgeSignatureInvalid(cases, ctx.profile);

@@ -32,12 +32,12 @@ export const timestampSkewCheck: Check = {
     const tol = ctx.profile.limits.timestamp_tolerance_s;
     const obs: TimestampObservations = { outside: [], inside: [] };
     for (const skewS of [-(tol + 60), tol + 60]) {
-      obs.outside.push({ skewS, res: await api.account({ label: `AU-04 timestamp ${skewS} s off`, signing: { skewS } }) });
+      obs.outside.push({ skewS, res: await api.account({ label: ctx.label(`timestamp ${skewS} s off`), signing: { skewS } }) });
     }
     // Well inside the tolerance, leaving room for the clocks of harness and target to differ a little.
     if (tol > 60) {
       for (const skewS of [-(tol - 30), tol - 30]) {
-        obs.inside.push({ skewS, res: await api.account({ label: `AU-04 timestamp ${skewS} s off`, signing: { skewS } }) });
+        obs.inside.push({ skewS, res: await api.account({ label: ctx.label(`timestamp ${skewS} s off`), signing: { skewS } }) });
       }
     }
     return judgeTimestampSkew(obs, ctx.profile);

@@ -33,7 +33,7 @@ export const unauthenticatedCheck: Check = {
     const method = ctx.profile.operations.account.method;
     const cases: RefusalCase[] = [];
     const send = async (what: string, headers: Record<string, string>) => {
-      const res = await api.raw(method, path, undefined, { label: `AU-02 ${what}`, signing: { omit: true }, headers });
+      const res = await api.raw(method, path, undefined, { label: ctx.label(what), signing: { omit: true }, headers });
       cases.push({ what, res });
     };
     await send('request without signing headers', {});
@@ -47,7 +47,7 @@ export const unauthenticatedCheck: Check = {
     const good2 = signedHeadersFor(ctx, { method, path, nonce: uniqueNonce(ctx) });
     await send(`request with malformed ${h.timestamp}`, { ...good2, [h.timestamp.toLowerCase()]: 'yesterday' });
     const unknownKey = `ak_${ctx.unique('unknown').replace(/[^A-Za-z0-9_]/g, '_')}`;
-    const res = await api.raw(method, path, undefined, { label: 'AU-02 unknown key id', signing: { keyId: unknownKey } });
+    const res = await api.raw(method, path, undefined, { label: ctx.label('unknown key id'), signing: { keyId: unknownKey } });
     cases.push({ what: `request signed with unknown key id ${unknownKey}`, res });
     return judgeUnauthenticated(cases, ctx.profile);
   },

@@ -23,7 +23,7 @@ export const validRequestCheck: Check = {
   clause: 'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce (SVC-HMAC-SHA256) / REF §3',
   needs: [],
   async run(ctx) {
-    const account = await ctx.api(0).account({ label: 'AU-01 signed account request' });
+    const account = await ctx.api(0).account({ label: ctx.label('signed account request') });
     return judgeValidRequest({ account }, ctx.profile);
   },
 };

@@ -37,7 +37,7 @@ export const accountProductsCheck: Check = {
   clause: 'SPEC §1/§4: GET /v1/account lists what is open under the contract / REF §5',
   needs: [],
   async run(ctx) {
-    const account = await ctx.api(0).account({ label: 'CT-01 account' });
+    const account = await ctx.api(0).account({ label: ctx.label('account') });
     return judgeAccountProducts({ account }, ctx.profile);
   },
 };

@@ -33,7 +33,7 @@ async function probeProduct(ctx: CheckContext, index: number, product: string): 
   const api = ctx.api(index);
   const fakeBooking = ctx.unique('bk');
   const out: ClosedEndpointCase[] = [];
-  const label = (what: string) => `CT-02 ${what} of closed ${product}`;
+  const label = (what: string) => ctx.label(`${what} of closed ${product}`);
   out.push({ product, endpoint: 'search', res: await api.search(product, ctx.profile.search_criteria[product] ?? {}, { label: label('search') }) });
   const body = bookingBodyText(ctx.profile, `qt_${ctx.unique('qt')}`, ctx.unique('ref'));
   out.push({ product, endpoint: 'create booking', res: await api.book(product, '', ctx.unique('idem'), { label: label('create booking'), body }) });
@@ -56,7 +56,7 @@ export const closedProductCheck: Check = {
   needs: ['closed-product'],
   async run(ctx) {
     for (let i = 0; i < ctx.agencies.length; i++) {
-      const { closed, response } = await ctx.api(i).openProducts({ label: 'CT-02 open products' });
+      const { closed, response } = await ctx.api(i).openProducts({ label: ctx.label('open products') });
       if (response.status < 200 || response.status >= 300) continue;
       if (closed.length === 0) continue;
       const cases: ClosedEndpointCase[] = [];

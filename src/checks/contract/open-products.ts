@@ -34,7 +34,7 @@ export const openProductsCheck: Check = {
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);
     const cases: OpenSearchCase[] = [];
-    for (const product of products) cases.push({ product, res: await searchProduct(ctx, api, product, `CT-03 search ${product}`) });
+    for (const product of products) cases.push({ product, res: await searchProduct(ctx, api, product, `search ${product}`) });
     return judgeOpenProducts(cases, ctx.profile);
   },
 };

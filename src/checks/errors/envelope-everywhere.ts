@@ -75,7 +75,7 @@ export const envelopeEverywhereCheck: Check = {
   runsLast: true,
   async run(ctx) {
     // One error of its own, so the check judges something even in a run of this check alone.
-    await ctx.api(0).raw('GET', `/${encodeURIComponent(ctx.unique('no-such-route'))}`, undefined, { label: 'ER-01 unknown route' });
+    await ctx.api(0).raw('GET', `/${encodeURIComponent(ctx.unique('no-such-route'))}`, undefined, { label: ctx.label('unknown route') });
     return judgeEnvelopeEverywhere(ctx.exchanges(), ctx.profile);
   },
 };

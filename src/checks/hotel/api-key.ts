@@ -34,9 +34,9 @@ export const hotelKeyCheck: Check = {
     if (!hotel) return skipped('the profile has no hotel API');
     const op = ctx.profile.operations.hotel_availability;
     const body = setTemplate(ctx.profile.hotel_availability_body, {});
-    const withKey = await hotel.raw(op.method, op.path, body, { label: 'HT-01 availability with key' });
-    const withoutKey = await hotel.raw(op.method, op.path, body, { label: 'HT-01 availability without key', apiKey: null });
-    const wrongKey = await hotel.raw(op.method, op.path, body, { label: 'HT-01 availability with a wrong key', apiKey: `hk_${ctx.unique('wrong')}` });
+    const withKey = await hotel.raw(op.method, op.path, body, { label: ctx.label('availability with key') });
+    const withoutKey = await hotel.raw(op.method, op.path, body, { label: ctx.label('availability without key'), apiKey: null });
+    const wrongKey = await hotel.raw(op.method, op.path, body, { label: ctx.label('availability with a wrong key'), apiKey: `hk_${ctx.unique('wrong')}` });
     return judgeHotelKey({ withKey, withoutKey, wrongKey }, ctx.profile);
   },
 };

@@ -34,15 +34,15 @@ export const hotelLifecycleCheck: Check = {
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');
-    const availability = await hotel.availability({ label: 'HT-02 availability' });
+    const availability = await hotel.availability({ label: ctx.label('availability') });
     const obs: HotelLifecycleObservations = { availability };
     const rateKey = availability.rateKeys[0];
     if (rateKey !== undefined) {
-      obs.booking = await hotel.book(rateKey, { label: 'HT-02 booking', clientReference: ctx.unique('ref') });
+      obs.booking = await hotel.book(rateKey, { label: ctx.label('booking'), clientReference: ctx.unique('ref') });
       const ref = obs.booking.reference;
       if (ref !== undefined) {
-        obs.cancellation = await hotel.cancel(ref, { label: 'HT-02 cancellation' });
-        obs.secondCancellation = await hotel.cancel(ref, { label: 'HT-02 second cancellation' });
+        obs.cancellation = await hotel.cancel(ref, { label: ctx.label('cancellation') });
+        obs.secondCancellation = await hotel.cancel(ref, { label: ctx.label('second cancellation') });
       }
     }
     return judgeHotelLifecycle(obs, ctx.profile);

@@ -29,8 +29,8 @@ export const hotelNotFoundCheck: Check = {
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');
-    const unknownReference = await hotel.cancel(ctx.unique('no-such-ref'), { label: 'HT-03 cancel unknown reference' });
-    const unknownRateKey = await hotel.book(ctx.unique('no-such-rate'), { label: 'HT-03 book unknown rate key', clientReference: ctx.unique('ref') });
+    const unknownReference = await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('cancel unknown reference') });
+    const unknownRateKey = await hotel.book(ctx.unique('no-such-rate'), { label: ctx.label('book unknown rate key'), clientReference: ctx.unique('ref') });
     return judgeHotelNotFound({ unknownReference, unknownRateKey }, ctx.profile);
   },
 };
@@ -63,8 +63,8 @@ export const hotelEnvelopeCheck: Check = {
     if (!hotel) return skipped('the profile has no hotel API');
     const op = ctx.profile.operations.hotel_availability;
     const errors: HotelEnvelopeObservations['errors'] = [];
-    errors.push({ what: 'hotel availability without key', res: await hotel.raw(op.method, op.path, {}, { label: 'HT-04 no key', apiKey: null }) });
-    errors.push({ what: 'hotel cancellation of an unknown reference', res: await hotel.cancel(ctx.unique('no-such-ref'), { label: 'HT-04 unknown reference' }) });
+    errors.push({ what: 'hotel availability without key', res: await hotel.raw(op.method, op.path, {}, { label: ctx.label('no key'), apiKey: null }) });
+    errors.push({ what: 'hotel cancellation of an unknown reference', res: await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('unknown reference') }) });
     return judgeHotelEnvelope({ errors }, ctx.profile);
   },
 };

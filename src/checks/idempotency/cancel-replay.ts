@@ -35,17 +35,17 @@ export const cancelReplayCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'ID-05');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'ID-05 booking to cancel');
+    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');
     const bookingId = booked.bookingId;
     if (!bookingId) return skipped(`the booking to cancel failed (${booked.status})`, booked);
     const key = ctx.unique('idem');
     const body = JSON.stringify(ctx.profile.cancel_body ?? {});
-    const before = await snapshotWallet(ctx, api, 'ID-05 before');
-    const original = await retryRateLimited(ctx, () => api.cancel(q.product, bookingId, key, { label: 'ID-05 original cancellation', body }));
-    const replay = await retryRateLimited(ctx, () => api.cancel(q.product, bookingId, key, { label: 'ID-05 same key, same body', body }));
-    const after = await snapshotWallet(ctx, api, 'ID-05 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const original = await retryRateLimited(ctx, () => api.cancel(q.product, bookingId, key, { label: ctx.label('original cancellation'), body }));
+    const replay = await retryRateLimited(ctx, () => api.cancel(q.product, bookingId, key, { label: ctx.label('same key, same body'), body }));
+    const after = await snapshotWallet(ctx, api, 'after');
     return judgeCancelReplay({ bookingId, price: booked.chargedAmount ?? q.offer.priceAmount, before, original, replay, after }, ctx.profile);
   },
 };

@@ -52,19 +52,19 @@ export const concurrentSameKeyCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'ID-04');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     // Open one connection per request first, so that the bookings leave together instead of queuing behind connection set-up.
-    await Promise.all(Array.from({ length: CONCURRENT_REQUESTS }, (_, i) => api.account({ label: `ID-04 warm-up ${i + 1}` })));
-    const before = await snapshotWallet(ctx, api, 'ID-04 before');
+    await Promise.all(Array.from({ length: CONCURRENT_REQUESTS }, (_, i) => api.account({ label: ctx.label(`warm-up ${i + 1}`) })));
+    const before = await snapshotWallet(ctx, api, 'before');
     const responses = await Promise.all(
       Array.from({ length: CONCURRENT_REQUESTS }, (_, i) =>
-        retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: `ID-04 concurrent booking ${i + 1}`, body })),
+        retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label(`concurrent booking ${i + 1}`), body })),
       ),
     );
-    const after = await snapshotWallet(ctx, api, 'ID-04 after');
+    const after = await snapshotWallet(ctx, api, 'after');
     for (const id of new Set(responses.map((r) => r.bookingId))) await cancelQuietly(ctx, api, q.product, id);
     return judgeConcurrent({ price: q.offer.priceAmount, before, responses, after }, ctx.profile);
   },

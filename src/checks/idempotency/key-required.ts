@@ -42,19 +42,19 @@ export const keyRequiredCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'ID-01');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const before = await snapshotWallet(ctx, api, 'ID-01 before');
+    const before = await snapshotWallet(ctx, api, 'before');
     const ref = ctx.unique('ref');
-    const bookingWithoutKey = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, undefined, { label: 'ID-01 booking without key', clientReference: ref }));
-    const afterBooking = await snapshotWallet(ctx, api, 'ID-01 after booking');
+    const bookingWithoutKey = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, undefined, { label: ctx.label('booking without key'), clientReference: ref }));
+    const afterBooking = await snapshotWallet(ctx, api, 'after booking');
     const obs: KeyRequiredObservations = { before, bookingWithoutKey, afterBooking };
-    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'ID-01 booking to cancel');
+    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');
     if (booked.bookingId) {
       const id = booked.bookingId;
-      obs.beforeCancel = await snapshotWallet(ctx, api, 'ID-01 before cancellation');
-      obs.cancelWithoutKey = await retryRateLimited(ctx, () => api.cancel(q.product, id, undefined, { label: 'ID-01 cancellation without key' }));
-      obs.afterCancel = await snapshotWallet(ctx, api, 'ID-01 after cancellation');
+      obs.beforeCancel = await snapshotWallet(ctx, api, 'before cancellation');
+      obs.cancelWithoutKey = await retryRateLimited(ctx, () => api.cancel(q.product, id, undefined, { label: ctx.label('cancellation without key') }));
+      obs.afterCancel = await snapshotWallet(ctx, api, 'after cancellation');
       await cancelQuietly(ctx, api, q.product, id);
     }
     return judgeKeyRequired(obs, ctx.profile);

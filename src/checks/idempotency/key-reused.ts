@@ -38,15 +38,15 @@ export const keyReusedCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'ID-03');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const key = ctx.unique('idem');
     const body1 = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     const body2 = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
-    const before = await snapshotWallet(ctx, api, 'ID-03 before');
-    const first = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: 'ID-03 first booking', body: body1 }));
-    const other = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: 'ID-03 same key, other body', body: body2 }));
-    const after = await snapshotWallet(ctx, api, 'ID-03 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const first = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('first booking'), body: body1 }));
+    const other = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('same key, other body'), body: body2 }));
+    const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, first.bookingId);
     if (other.bookingId !== first.bookingId) await cancelQuietly(ctx, api, q.product, other.bookingId);
     return judgeKeyReused({ price: q.offer.priceAmount, before, first, other, after }, ctx.profile);

@@ -41,14 +41,14 @@ export const sameKeyReplayCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'ID-02');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
-    const before = await snapshotWallet(ctx, api, 'ID-02 before');
-    const original = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: 'ID-02 original booking', body }));
-    const replay = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: 'ID-02 same key, same body', body }));
-    const after = await snapshotWallet(ctx, api, 'ID-02 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const original = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('original booking'), body }));
+    const replay = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('same key, same body'), body }));
+    const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, original.bookingId);
     if (replay.bookingId !== original.bookingId) await cancelQuietly(ctx, api, q.product, replay.bookingId);
     return judgeSameKeyReplay({ price: q.offer.priceAmount, before, original, replay, after }, ctx.profile);

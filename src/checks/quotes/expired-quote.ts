@@ -39,16 +39,16 @@ export const expiredQuoteCheck: Check = {
       return skipped(`needs clock control: the quote lifetime of ${lifetime} s is too long to wait through in real time`);
     }
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'QT-02');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const expiresAt = q.offer.quoteExpiresAt === undefined ? NaN : Date.parse(q.offer.quoteExpiresAt);
     const searchedAt = q.search.exchange.startedAt;
     const until = Number.isFinite(expiresAt) ? expiresAt : searchedAt + lifetime * 1000;
     const waitMs = Math.max(0, until - ctx.clock.now()) + 1000;
     await ctx.clock.wait(waitMs);
-    const before = await snapshotWallet(ctx, api, 'QT-02 before');
-    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'QT-02 booking with an expired quote');
-    const after = await snapshotWallet(ctx, api, 'QT-02 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking with an expired quote');
+    const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, booking.bookingId);
     return judgeExpiredQuote({ waitedMs: ctx.clock.now() - searchedAt, before, booking, after }, ctx.profile);
   },

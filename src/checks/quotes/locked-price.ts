@@ -69,19 +69,19 @@ export const lockedPriceCheck: Check = {
     const product = products[0];
     if (product === undefined) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);
-    const first = await searchProduct(ctx, api, product, 'QT-03 first search');
+    const first = await searchProduct(ctx, api, product, 'first search');
     if (first.offers.length === 0) return skipped('the search gave no quote', first);
     const obs: LockedPriceObservations = { first, later: [] };
     for (let step = 0; step < maxSteps; step++) {
       await ctx.clock.wait(MINUTE_STEP_MS);
-      const again = await searchProduct(ctx, api, product, `QT-03 same search ${step + 1} minute(s) later`);
+      const again = await searchProduct(ctx, api, product, `same search ${step + 1} minute(s) later`);
       obs.later.push(again);
       const index = movedIndex(first.offers, again.offers);
       if (index === undefined) continue;
       const offer = first.offers[index]!;
-      const before = await snapshotWallet(ctx, api, 'QT-03 before');
-      const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'QT-03 booking of the first quote');
-      const after = await snapshotWallet(ctx, api, 'QT-03 after');
+      const before = await snapshotWallet(ctx, api, 'before');
+      const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'booking of the first quote');
+      const after = await snapshotWallet(ctx, api, 'after');
       obs.moved = { index, lockedPrice: offer.priceAmount!, livePrice: again.offers[index]!.priceAmount!, before, booking, after };
       await cancelQuietly(ctx, api, product, booking.bookingId);
       break;

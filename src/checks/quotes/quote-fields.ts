@@ -53,7 +53,7 @@ export const quoteFieldsCheck: Check = {
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);
     const searches: QuoteFieldsObservations['searches'] = [];
-    for (const product of products) searches.push({ product, res: await searchProduct(ctx, api, product, `QT-01 search ${product}`) });
+    for (const product of products) searches.push({ product, res: await searchProduct(ctx, api, product, `search ${product}`) });
     return judgeQuoteFields({ searches }, ctx.profile);
   },
 };

@@ -37,12 +37,12 @@ export const redeemedTwiceCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'QT-05');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const before = await snapshotWallet(ctx, api, 'QT-05 before');
-    const first = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'QT-05 first booking');
-    const second = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'QT-05 second booking, same quote, new key');
-    const after = await snapshotWallet(ctx, api, 'QT-05 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const first = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'first booking');
+    const second = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'second booking, same quote, new key');
+    const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, first.bookingId);
     await cancelQuietly(ctx, api, q.product, second.bookingId);
     return judgeRedeemedTwice({ price: q.offer.priceAmount, before, first, second, after }, ctx.profile);

@@ -38,15 +38,15 @@ export const unknownQuoteCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'QT-04');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to tamper with', q?.search);
-    const before = await snapshotWallet(ctx, api, 'QT-04 before');
+    const before = await snapshotWallet(ctx, api, 'before');
     const bookings: UnknownQuoteObservations['bookings'] = [];
     const tampered = tamperToken(q.offer.quoteToken);
-    bookings.push({ what: 'booking with a tampered quote token', res: await bookFresh(ctx, api, q.product, tampered, 'QT-04 booking with a tampered token') });
+    bookings.push({ what: 'booking with a tampered quote token', res: await bookFresh(ctx, api, q.product, tampered, 'booking with a tampered token') });
     const unknown = `qt_${ctx.unique('unknown').replace(/[^A-Za-z0-9_-]/g, '_')}`;
-    bookings.push({ what: 'booking with an unknown quote token', res: await bookFresh(ctx, api, q.product, unknown, 'QT-04 booking with an unknown token') });
-    const after = await snapshotWallet(ctx, api, 'QT-04 after');
+    bookings.push({ what: 'booking with an unknown quote token', res: await bookFresh(ctx, api, q.product, unknown, 'booking with an unknown token') });
+    const after = await snapshotWallet(ctx, api, 'after');
     return judgeUnknownQuote({ before, bookings, after }, ctx.profile);
   },
 };

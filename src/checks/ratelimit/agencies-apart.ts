@@ -34,10 +34,10 @@ export const agenciesApartCheck: Check = {
   fills: ['0:write', '1:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-06');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const fill = await fillUntilRefused(rlProbes(ctx, 0, 'RL-06'), 'write', limits.write + 2, 'fill agency 0 writes', ctx.profile);
-    const other = rlProbes(ctx, 1, 'RL-06');
+    const fill = await fillUntilRefused(rlProbes(ctx, 0), 'write', limits.write + 2, 'fill agency 0 writes', ctx.profile);
+    const other = rlProbes(ctx, 1);
     const otherWrite = await other.write('agency 1 write');
     const otherRead = await other.read('agency 1 read');
     return judgeAgenciesApart({ fill, otherWrite, otherRead }, ctx.profile);

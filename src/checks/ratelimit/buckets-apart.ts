@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, waitUntil, windowMs } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One direction of RL-05: fill a bucket, then send one request of the other bucket. */
@@ -19,7 +19,7 @@ export interface BucketsApartObservations {
 
 /** Judges RL-05 (and RL-06, whose phases cross agencies): a full bucket never refuses a request counted elsewhere. */
 export function judgeCrossPhases(phases: readonly CrossPhase[], profile: Profile, what: (p: CrossPhase) => string, pass: string): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   for (const p of phases) {
     const last = p.fill[p.fill.length - 1];
     if (!last || !isRefused(last, profile)) {
@@ -54,9 +54,9 @@ export const bucketsApartCheck: Check = {
   // Between the two directions the write bucket must empty: one window; real time against a real service.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-05');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-05');
+    const probes = rlProbes(ctx, 0);
     const writeFill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
     // Every admitted write was counted by now.
     const lastWrite = ctx.clock.now();

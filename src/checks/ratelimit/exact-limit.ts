@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-01 saw: per bucket, a burst from an empty window (the limits read, when made, is the first read). */
@@ -16,7 +16,7 @@ export interface ExactLimitObservations {
  * admitted and the next one is refused (REFERENCE-API.md section 8 is exact).
  */
 export function judgeExactLimit(obs: ExactLimitObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const counts: Record<string, number> = {};
   for (const bucket of ['read', 'write'] as RlBucket[]) {
     const shots = obs[bucket];
@@ -57,9 +57,9 @@ export const exactLimitCheck: Check = {
   fills: ['0:read', '0:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-01');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-01');
+    const probes = rlProbes(ctx, 0);
     // The account read that told the limits is the first read of the window.
     const read = [...limits.shots];
     read.push(...(await fillUntilRefused(probes, 'read', limits.read + 2 - read.length, 'burst', ctx.profile)));

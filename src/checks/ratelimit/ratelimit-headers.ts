@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes, sendMany } from '../_internal/rl-probes.js';
 import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-07 saw: a few reads, and writes from an empty window until the first refusal. */
@@ -20,7 +20,7 @@ export interface RateLimitHeadersObservations {
  * the one after Remaining > 0 is admitted; a 429 reports Remaining 0.
  */
 export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const h = profile.headers;
   const windowS = profile.limits.window_s;
   let judged = 0;
@@ -86,9 +86,9 @@ export const rateLimitHeadersCheck: Check = {
   fills: ['0:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-07');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-07');
+    const probes = rlProbes(ctx, 0);
     const read = [...limits.shots, ...(await sendMany(probes, 'read', 3, 'reads'))];
     const write = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
     return judgeRateLimitHeaders({ limits: { read: limits.read, write: limits.write }, read, write }, ctx.profile);

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, rlHeaders, toShot, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** The wallet as read before or after the refused booking. */
@@ -30,7 +30,7 @@ export interface RefusalChargesNothingObservations {
  * exactly as before it.
  */
 export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const rl = profile.errors.rate_limited;
   const filled = obs.fill.some((s) => isRefused(s, profile));
   v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
@@ -83,18 +83,18 @@ export const refusalChargesNothingCheck: Check = {
   fills: ['0:write'],
   waitsMs: () => 0,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-02');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
     const api = ctx.api(0);
-    const { open, response } = await api.openProducts({ label: 'RL-02 find an open product' });
+    const { open, response } = await api.openProducts({ label: ctx.label('find an open product') });
     const product = open.find((p) => ctx.profile.search_criteria[p] !== undefined);
-    if (!product) return { verdict: 'ERROR', message: 'no open product with search criteria in the profile', evidence: [response.exchange.id] };
-    const search = await api.search(product, undefined, { label: 'RL-02 quote to book into a full bucket' });
+    if (!product) return errored('no open product with search criteria in the profile', response);
+    const search = await api.search(product, undefined, { label: ctx.label('quote to book into a full bucket') });
     const offer = search.offers[0];
-    if (!offer) return { verdict: 'ERROR', message: `search for ${product} answered ${search.status} with no offer`, evidence: [search.exchange.id] };
+    if (!offer) return errored(`search for ${product} answered ${search.status} with no offer`, search);
     const wallet = async (when: string): Promise<WalletView> => {
-      const bal = await api.balance({ label: `RL-02 balance ${when}` });
-      const st = await api.statement({ label: `RL-02 statement ${when}` });
+      const bal = await api.balance({ label: ctx.label(`balance ${when}`) });
+      const st = await api.statement({ label: ctx.label(`statement ${when}`) });
       return {
         balance: bal.status >= 200 && bal.status < 300 ? bal.amount : undefined,
         entries: st.entries.length,
@@ -103,9 +103,9 @@ export const refusalChargesNothingCheck: Check = {
       };
     };
     const before = await wallet('before');
-    const probes = rlProbes(ctx, 0, 'RL-02');
+    const probes = rlProbes(ctx, 0);
     const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
-    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: 'RL-02 book while the write bucket is full' });
+    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: ctx.label('book while the write bucket is full') });
     const booking = toShot(res, ctx.profile, 0, 'write', 'booking');
     const after = await wallet('after');
     return judgeRefusalChargesNothing({ writeLimit: limits.write, fill, booking, before, after }, ctx.profile);

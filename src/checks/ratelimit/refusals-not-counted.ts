@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendMany, waitUntil, windowMs } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Refused requests RL-08 sends half a window after the fill. */
@@ -24,7 +24,7 @@ export interface RefusalsNotCountedObservations {
  * refused requests were sent inside that window.
  */
 export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const last = obs.fill[obs.fill.length - 1];
   if (!last || !isRefused(last, profile)) {
     v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.limit})`, last?.exchangeId);
@@ -62,10 +62,10 @@ export const refusalsNotCountedCheck: Check = {
   // One window and a quarter second; real time against a real service.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-08');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
     const W = windowMs(ctx.profile);
-    const probes = rlProbes(ctx, 0, 'RL-08');
+    const probes = rlProbes(ctx, 0);
     const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
     const filledAt = ctx.clock.now();
     await waitUntil(ctx, filledAt + W / 2);

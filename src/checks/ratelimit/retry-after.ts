@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes, waitUntil, windowMs } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** How long before `Retry-After` the early request is sent, ms (REFERENCE-API.md section 8: the quarter second covers the time a request takes). */
@@ -36,7 +36,7 @@ export function retryAfterSeconds(shot: RlShot, profile: Profile): { seconds: nu
  * elapses is admitted (not too short).
  */
 export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const refusal = obs.fill[obs.fill.length - 1];
   if (!refusal || !isRefused(refusal, profile)) {
     v.fail(`the write bucket never refused a request (${obs.fill.length} sent), so no Retry-After could be judged`, refusal?.exchangeId);
@@ -84,9 +84,9 @@ export const retryAfterCheck: Check = {
   // The retry itself waits about one window after the burst; against a real service this is real time.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-03');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0, 'RL-03');
+    const probes = rlProbes(ctx, 0);
     const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
     const refusedAt = ctx.clock.now();
     const refusal = fill[fill.length - 1];

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendMany, waitUntil, windowMs } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-04 saw (write bucket of the primary agency, from an empty window). */
@@ -26,7 +26,7 @@ export interface RollingWindowObservations {
  * whole limit at once.
  */
 export function judgeRollingWindow(obs: RollingWindowObservations, profile: Profile): CheckOutcome {
-  const v = new RlVerdict();
+  const v = new Findings();
   const halfA = obs.firstHalf.length;
   const badA = obs.firstHalf.find((s) => isRefused(s, profile));
   if (badA) v.fail(`the first ${halfA} requests of an empty window were not all admitted: ${describeShot(badA)}`, badA.exchangeId);
@@ -73,11 +73,11 @@ export const rollingWindowCheck: Check = {
   // One window and a quarter second; against a real service this is real time.
   waitsMs: (p) => windowMs(p) + 1000,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0, 'RL-04');
+    const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);
-    if (limits.write < 2) return { verdict: 'SKIP', message: `a write limit of ${limits.write} cannot be split in two halves` };
+    if (limits.write < 2) return skipped(`a write limit of ${limits.write} cannot be split in two halves`);
     const W = windowMs(ctx.profile);
-    const probes = rlProbes(ctx, 0, 'RL-04');
+    const probes = rlProbes(ctx, 0);
     const half = Math.floor(limits.write / 2);
     const firstHalf = await sendMany(probes, 'write', half, 't0');
     // t0 is after the last of the first half arrived: every one of them was counted at or before it.

@@ -26,7 +26,7 @@ export const currencyRatesCheck: Check = {
   clause: 'SPEC §1: balance, statement and currency rates are readable over the API',
   needs: [],
   async run(ctx) {
-    const rates = await ctx.api(0).rates({ label: 'WL-05 currency rates' });
+    const rates = await ctx.api(0).rates({ label: ctx.label('currency rates') });
     return judgeCurrencyRates({ rates }, ctx.profile);
   },
 };

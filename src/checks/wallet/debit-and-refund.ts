@@ -47,16 +47,16 @@ export const debitAndRefundCheck: Check = {
   needs: ['open-product'],
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'WL-02');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const before = await snapshotWallet(ctx, api, 'WL-02 before');
-    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'WL-02 booking');
-    const afterBooking = await snapshotWallet(ctx, api, 'WL-02 after booking');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking');
+    const afterBooking = await snapshotWallet(ctx, api, 'after booking');
     let cancellation;
     let afterCancel;
     if (booking.bookingId) {
-      cancellation = await cancelFresh(ctx, api, q.product, booking.bookingId, 'WL-02 cancellation');
-      afterCancel = await snapshotWallet(ctx, api, 'WL-02 after cancellation');
+      cancellation = await cancelFresh(ctx, api, q.product, booking.bookingId, 'cancellation');
+      afterCancel = await snapshotWallet(ctx, api, 'after cancellation');
     }
     return judgeDebitAndRefund({ quotedPrice: q.offer.priceAmount, before, booking, afterBooking, cancellation, afterCancel }, ctx.profile);
   },

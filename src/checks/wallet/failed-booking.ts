@@ -33,11 +33,11 @@ export const failedBookingCheck: Check = {
     const trigger = ctx.profile.failure_trigger;
     if (!trigger) return skipped('the profile names no way to make the supplier refuse a booking');
     const api = ctx.api(0);
-    const q = await freshQuote(ctx, 'WL-03');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const before = await snapshotWallet(ctx, api, 'WL-03 before');
-    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'WL-03 booking the supplier refuses', `${trigger.client_reference_prefix}-${ctx.unique('ref')}`);
-    const after = await snapshotWallet(ctx, api, 'WL-03 after');
+    const before = await snapshotWallet(ctx, api, 'before');
+    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking the supplier refuses', `${trigger.client_reference_prefix}-${ctx.unique('ref')}`);
+    const after = await snapshotWallet(ctx, api, 'after');
     return judgeFailedBooking({ before, booking, after }, ctx.profile);
   },
 };

@@ -32,18 +32,18 @@ export const insufficientFundsCheck: Check = {
   async run(ctx) {
     for (let i = 0; i < ctx.agencies.length; i++) {
       const api = ctx.api(i);
-      const bal = await api.balance({ label: 'WL-04 balance' });
+      const bal = await api.balance({ label: ctx.label('balance') });
       if (bal.amount === undefined) continue;
       const { products } = await searchableProducts(ctx, i);
       for (const product of products) {
-        const search = await searchProduct(ctx, api, product, `WL-04 search ${product}`);
+        const search = await searchProduct(ctx, api, product, `search ${product}`);
         const offer = search.offers.find((o) => o.priceAmount !== undefined && o.priceAmount > bal.amount!);
         if (!offer) continue;
-        const before = await snapshotWallet(ctx, api, 'WL-04 before');
+        const before = await snapshotWallet(ctx, api, 'before');
         // The balance may have moved since it was read: the offer must still be out of reach.
         if (before.balance === undefined || before.balance >= offer.priceAmount!) continue;
-        const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'WL-04 booking above the balance');
-        const after = await snapshotWallet(ctx, api, 'WL-04 after');
+        const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'booking above the balance');
+        const after = await snapshotWallet(ctx, api, 'after');
         return judgeInsufficientFunds({ price: offer.priceAmount!, before, booking, after }, ctx.profile);
       }
     }

@@ -36,11 +36,11 @@ export const statementChainCheck: Check = {
   async run(ctx) {
     const api = ctx.api(0);
     // A booking and its cancellation first, so the statement holds a debit and a refund.
-    const q = await freshQuote(ctx, 'WL-01');
+    const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'WL-01 booking');
-    if (booked.bookingId) await cancelFresh(ctx, api, q.product, booked.bookingId, 'WL-01 cancellation');
-    const wallet = await snapshotWallet(ctx, api, 'WL-01');
+    const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking');
+    if (booked.bookingId) await cancelFresh(ctx, api, q.product, booked.bookingId, 'cancellation');
+    const wallet = await snapshotWallet(ctx, api, 'after booking and cancellation');
     return judgeStatementChain({ wallet }, ctx.profile);
   },
 };

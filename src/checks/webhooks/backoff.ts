@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { gapToleranceMs, runEvidence, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { expectedGapMs, whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -13,16 +13,13 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeBackoff(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const booking = run.exchanges.booking;
   const { factor, max_attempts: max } = profile.webhooks;
   const considered = run.attempts.slice(0, max);
   if (considered.length < 2) {
-    return {
-      verdict: 'WARN',
-      message: `only ${considered.length} attempt(s) reached a receiver answering ${run.plan}, so no retry delay could be measured (see WH-03)`,
-      evidence: runEvidence(run, 'booking'),
-    };
+    v.warn(`only ${considered.length} attempt(s) reached a receiver answering ${run.plan}, so no retry delay could be measured (see WH-03)`);
+    return v.outcome('');
   }
   const gaps: number[] = [];
   for (let i = 1; i < considered.length; i++) gaps.push(considered[i]!.receivedAt - considered[i - 1]!.receivedAt);
@@ -49,6 +46,6 @@ export const backoffCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeBackoff(await whScenario(ctx, 'failing', 'WH-05'), ctx.profile);
+    return judgeBackoff(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeCancellationEvent(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'cancellation', 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'cancellation', 'booking'));
   const h = profile.headers;
   const typed = run.attempts.map((a) => ({ a, ev: whEvent(a, profile), id: whHeader(a, h.webhook_id) }));
   const cancelled = typed.filter((t) => t.ev.type === profile.webhooks.event_booking_cancelled);
@@ -39,6 +39,6 @@ export const cancellationEventCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeCancellationEvent(await whScenario(ctx, 'cancel', 'WH-08'), ctx.profile);
+    return judgeCancellationEvent(await whScenario(ctx, 'cancel'), ctx.profile);
   },
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeDeliveredOnce(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const booking = run.exchanges.booking;
   const h = profile.headers;
   if (run.attempts.length === 0) {
@@ -48,6 +48,6 @@ export const deliveredOnceCheck: Check = {
   // Its own scenario watches one retry interval, but it may queue behind the other webhook scenarios (one endpoint per agency); real time against a real service.
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeDeliveredOnce(await whScenario(ctx, 'healthy', 'WH-01'), ctx.profile);
+    return judgeDeliveredOnce(await whScenario(ctx, 'healthy'), ctx.profile);
   },
 };

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/types.js';
 import { verifyHotelWebhookRequest } from '../../webhook/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-09 judges: a hotel booking's event attempts and the agency's hotel webhook secret. */
@@ -16,8 +16,8 @@ export function judgeHotelSignatures(obs: HotelSignatureObservations, profile: P
   const { run } = obs;
   const setup = whSetupError(run);
   if (setup) return setup;
-  if (obs.secret === undefined) return { verdict: 'SKIP', message: 'the profile gives no hotel webhook secret for the primary agency (agencies[0].hotel_webhook_secret_env)' };
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  if (obs.secret === undefined) return skipped('the profile gives no hotel webhook secret for the primary agency (agencies[0].hotel_webhook_secret_env)');
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const name = profile.headers.hotel_webhook_signature;
   if (run.attempts.length === 0) {
     v.fail(`no event for hotel booking ${run.subjectId} reached the receiver`, run.exchanges.booking);
@@ -34,7 +34,7 @@ export function judgeHotelSignatures(obs: HotelSignatureObservations, profile: P
 export function judgeHotelAttempts(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const want = profile.webhooks.hotel_attempts;
   const n = run.attempts.length;
   const watched = `${((run.watchedUntil - run.startedAt) / 1000).toFixed(0)} s`;
@@ -56,7 +56,7 @@ export const hotelSignatureCheck: Check = {
   // Shares the hotel run with WH-10, which watches a failing receiver for a long while.
   waitsMs: (p) => whQueueWaitMs('hotel', p),
   async run(ctx) {
-    const run = await whScenario(ctx, 'hotel-failing', 'WH-09');
+    const run = await whScenario(ctx, 'hotel-failing');
     return judgeHotelSignatures({ run, secret: ctx.agencies[0]?.hotelWebhookSecret }, ctx.profile);
   },
 };
@@ -70,6 +70,6 @@ export const hotelSingleAttemptCheck: Check = {
   needs: ['receiver', 'hotel'],
   waitsMs: (p) => whQueueWaitMs('hotel', p),
   async run(ctx) {
-    return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing', 'WH-10'), ctx.profile);
+    return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing'), ctx.profile);
   },
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -12,7 +12,7 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeMaxAttempts(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const max = profile.webhooks.max_attempts;
   const n = run.attempts.length;
   const seen = describeAttempts(run.attempts, profile.headers.webhook_attempt);
@@ -32,6 +32,6 @@ export const maxAttemptsCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeMaxAttempts(await whScenario(ctx, 'failing', 'WH-03'), ctx.profile);
+    return judgeMaxAttempts(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };

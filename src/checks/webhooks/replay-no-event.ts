@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -11,9 +11,9 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeReplayNoEvent(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'replay', 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'replay', 'booking'));
   const h = profile.headers;
-  if (run.exchanges.replay === undefined) return { verdict: 'ERROR', message: 'the replay was not sent', evidence: run.exchangeIds };
+  if (run.exchanges.replay === undefined) return errored('the replay was not sent', ...run.exchangeIds);
   if (run.attempts.length === 0) {
     v.fail(`no event for booking ${run.subjectId} reached the receiver at all`, run.exchanges.booking);
     return v.outcome('');
@@ -38,6 +38,6 @@ export const replayNoEventCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeReplayNoEvent(await whScenario(ctx, 'replay', 'WH-07'), ctx.profile);
+    return judgeReplayNoEvent(await whScenario(ctx, 'replay'), ctx.profile);
   },
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeRetryStops(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const booking = run.exchanges.booking;
   const n = run.attempts.length;
   const seen = describeAttempts(run.attempts, profile.headers.webhook_attempt);
@@ -34,6 +34,6 @@ export const retryStopsCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeRetryStops(await whScenario(ctx, 'fail-once', 'WH-06'), ctx.profile);
+    return judgeRetryStops(await whScenario(ctx, 'fail-once'), ctx.profile);
   },
 };

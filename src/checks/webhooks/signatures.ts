@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/types.js';
 import { verifyServiceWebhookRequest } from '../../webhook/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-02 judges: the attempts of a failing delivery (so retries are signed too) and the agency's webhook secret. */
@@ -20,8 +20,8 @@ export function judgeServiceSignatures(obs: ServiceSignatureObservations, profil
   const { run } = obs;
   const setup = whSetupError(run);
   if (setup) return setup;
-  if (obs.secret === undefined) return { verdict: 'SKIP', message: 'the profile gives no webhook secret for the primary agency (agencies[0].webhook_secret_env)' };
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  if (obs.secret === undefined) return skipped('the profile gives no webhook secret for the primary agency (agencies[0].webhook_secret_env)');
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const booking = run.exchanges.booking;
   if (run.attempts.length === 0) {
     v.fail(`no event for booking ${run.subjectId} reached the receiver, so no signature could be verified`, booking);
@@ -48,7 +48,7 @@ export const serviceSignaturesCheck: Check = {
   // Shares the failing-delivery run (the whole retry schedule and a long wait after it) with WH-03 to WH-05; may queue behind the other webhook scenarios.
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    const run = await whScenario(ctx, 'failing', 'WH-02');
+    const run = await whScenario(ctx, 'failing');
     return judgeServiceSignatures({ run, secret: ctx.agencies[0]?.webhookSecret }, ctx.profile);
   },
 };

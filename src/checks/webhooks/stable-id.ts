@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
-import { RlVerdict } from '../_internal/rl-verdict.js';
+import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**
@@ -12,15 +12,12 @@ import type { Check, CheckOutcome } from '../types.js';
 export function judgeStableId(run: WhRun, profile: Profile): CheckOutcome {
   const setup = whSetupError(run);
   if (setup) return setup;
-  const v = new RlVerdict().see(...runEvidence(run, 'booking'));
+  const v = new Findings().see(...runEvidence(run, 'booking'));
   const booking = run.exchanges.booking;
   const h = profile.headers;
   if (run.attempts.length < 2) {
-    return {
-      verdict: 'WARN',
-      message: `only ${run.attempts.length} attempt(s) reached a receiver answering ${run.plan}, so the id of retries could not be compared (see WH-03)`,
-      evidence: runEvidence(run, 'booking'),
-    };
+    v.warn(`only ${run.attempts.length} attempt(s) reached a receiver answering ${run.plan}, so the id of retries could not be compared (see WH-03)`);
+    return v.outcome('');
   }
   const ids = run.attempts.map((a) => whHeader(a, h.webhook_id));
   const distinct = [...new Set(ids)];
@@ -47,6 +44,6 @@ export const stableIdCheck: Check = {
   needs: ['receiver', 'open-product'],
   waitsMs: (p) => whQueueWaitMs('service', p),
   async run(ctx) {
-    return judgeStableId(await whScenario(ctx, 'failing', 'WH-04'), ctx.profile);
+    return judgeStableId(await whScenario(ctx, 'failing'), ctx.profile);
   },
 };

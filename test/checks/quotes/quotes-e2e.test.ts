@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { quotesChecks } from '../../../src/checks/quotes/index.js';
-import { notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
+import { mislabelled, notPassing, startCheckTarget, type CheckTarget } from '../_context.js';
 
 let t: CheckTarget;
 beforeAll(async () => {
@@ -13,6 +13,7 @@ describe('quotes checks against the mock', () => {
     await t.defects([]);
     const out = await t.run(quotesChecks);
     expect(notPassing(out)).toEqual([]);
+    expect(mislabelled(t), 'every exchange a check sends is labelled with its id').toEqual([]);
     for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
   });
 
@@ -22,7 +23,7 @@ describe('quotes checks against the mock', () => {
   ])('defect %s makes %s fail with evidence', async (defect, id) => {
     await t.defects([defect]);
     const check = quotesChecks.find((c) => c.id === id)!;
-    const out = await check.run(t.ctx);
+    const out = await check.run(t.context(id));
     expect(out.verdict, out.message).toBe('FAIL');
     expect(out.evidence?.length).toBeGreaterThan(0);
     const ids = new Set(t.recorder.exchanges.map((x) => x.id));

@@ -21,8 +21,8 @@ async function runOn(id: string, defects: string[] = [], limitsInProfile = false
   rig.mock.defects.disable(rig.mock.defects.list());
   rig.mock.defects.enable(defects);
   await rig.mock.reset();
-  const ctx = rig.context({ limitsInProfile });
-  const outcome = await check(id).run(ctx);
+  const ctx = rig.run({ limitsInProfile });
+  const outcome = await check(id).run(ctx.context(id));
   return { outcome, ctx };
 }
 
@@ -37,6 +37,7 @@ describe('rate-limit checks against the mock', () => {
     expect(outcome.message).toBeTruthy();
     expect(outcome.verdict, outcome.message).toBe('PASS');
     for (const e of outcome.evidence ?? []) expect(ctx.recorder.exchanges.some((x) => x.id === e)).toBe(true);
+    for (const x of ctx.recorder.exchanges) expect(x.label, 'labelled with the check id').toMatch(new RegExp(`^${id} `));
   });
 
   it('RL-01 passes with the limits given by the profile too', async () => {

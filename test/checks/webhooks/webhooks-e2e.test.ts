@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhooksChecks } from '../../../src/checks/webhooks/index.js';
 import type { Check, CheckOutcome } from '../../../src/checks/types.js';
-import { startRig, type RlWhContext, type RlWhRig } from '../_context-rl-wh.js';
+import { startRig, type RlWhRig, type RlWhRun } from '../_context-rl-wh.js';
 
 let rig: RlWhRig;
 beforeAll(async () => {
@@ -17,11 +17,11 @@ function check(id: string): Check {
   return c;
 }
 
-async function fresh(defects: string[] = []): Promise<RlWhContext> {
+async function fresh(defects: string[] = []): Promise<RlWhRun> {
   rig.mock.defects.disable(rig.mock.defects.list());
   rig.mock.defects.enable(defects);
   await rig.mock.reset();
-  return rig.context();
+  return rig.run();
 }
 
 describe('webhook checks against the mock', () => {
@@ -36,11 +36,14 @@ describe('webhook checks against the mock', () => {
   it('every check passes on the clean mock, sharing scenario runs within one context', async () => {
     const ctx = await fresh();
     const outcomes: Record<string, CheckOutcome> = {};
-    for (const c of webhooksChecks) outcomes[c.id] = await c.run(ctx);
+    for (const c of webhooksChecks) outcomes[c.id] = await c.run(ctx.context(c.id));
     for (const [id, o] of Object.entries(outcomes)) {
       expect(o.verdict, `${id}: ${o.message}`).toBe('PASS');
       for (const e of o.evidence ?? []) expect(ctx.recorder.exchanges.some((x) => x.id === e), `${id} evidence ${e}`).toBe(true);
     }
+    // A scenario run is labelled with the check that made it; the others judge it from the run cache.
+    const ids = webhooksChecks.map((c) => c.id);
+    for (const x of ctx.recorder.exchanges) expect(ids.some((id) => x.label?.startsWith(`${id} `)), x.label).toBe(true);
     // 1 healthy + 3 failing + 2 fail-once + 1 replay + 2 cancel (confirmed, cancelled) + 1 hotel attempt.
     expect(ctx.webhookPoints.filter((p) => p.scheme === 'service')).toHaveLength(9);
     expect(ctx.webhookPoints.filter((p) => p.scheme === 'hotel')).toHaveLength(1);
@@ -61,7 +64,7 @@ describe('webhook checks against the mock', () => {
   ];
   it.each(cases)('%s makes %s fail', async (defect, id, why) => {
     const ctx = await fresh([defect]);
-    const outcome = await check(id).run(ctx);
+    const outcome = await check(id).run(ctx.context(id));
     expect(outcome.verdict, outcome.message).toBe('FAIL');
     expect(outcome.message).toMatch(why);
     expect(outcome.evidence?.length).toBeGreaterThan(0);

@@ -1,0 +1,21 @@
+import type { CheckContext } from './types.js';
+
+/** What every check of one run shares: a check context without the running check's own parts. */
+export type RunScope = Omit<CheckContext, 'checkId' | 'label'>;
+
+/**
+ * The context of check `checkId` within a run: exchange labels start with its
+ * id (`ID-01 replay`), and the webhook attempts it charts are attributed to it
+ * unless they name a check already.
+ */
+export function checkContext(run: RunScope, checkId: string): CheckContext {
+  return {
+    ...run,
+    checkId,
+    label: (text) => (text === '' ? checkId : `${checkId} ${text}`),
+    timeline: {
+      rateLimit: (point) => run.timeline.rateLimit(point),
+      webhook: (point) => run.timeline.webhook(point.check ? point : { ...point, check: checkId }),
+    },
+  };
+}
