@@ -1,5 +1,5 @@
 import type { RunResult } from './model.js';
-import { html } from './_internal/escape.js';
+import { html } from './escape.js';
 import { exchangeIndex } from './_internal/evidence.js';
 import { renderAreaCards } from './html/area-cards.js';
 import { renderBanner } from './html/banner.js';

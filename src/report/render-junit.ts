@@ -1,5 +1,5 @@
 import type { CaseResult, RunResult } from './model.js';
-import { cdata, xmlAttr } from './_internal/escape.js';
+import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
 import type { Exchange } from '../client/exchange.js';

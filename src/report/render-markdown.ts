@@ -1,5 +1,5 @@
 import type { CaseResult, RunResult, Verdict } from './model.js';
-import { mdCell, mdCode, mdFence, mdInline } from './_internal/escape.js';
+import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';

@@ -1,5 +1,5 @@
 import type { RunResult } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { groupByArea, worstVerdict } from '../_internal/order.js';
 import { verdictBar } from './banner.js';
 

@@ -1,5 +1,5 @@
 import type { RunResult, Verdict } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';

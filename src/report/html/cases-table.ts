@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
 import type { RunResult, Verdict } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { isFailing, urgentFirst } from '../_internal/order.js';
 import { renderCaseEvidence } from './evidence.js';
 import { verdictBadge } from './palette.js';

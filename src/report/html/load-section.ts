@@ -1,4 +1,4 @@
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 /* The load result's shape as this section reads it (src/load/load-result.ts); read defensively, since report.json may come from elsewhere. */
