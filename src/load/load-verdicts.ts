@@ -1,6 +1,6 @@
 import type { BucketLog } from './load-recorder.js';
 import { UNKNOWN_OUTCOME } from './load-recorder.js';
-import type { LoadVerdict } from './load-result.js';
+import type { LoadVerdict } from '../report/load-result.js';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, type Admission } from './window-verdicts.js';
 
 /** Above this many refusals in one bucket, refusals are thinned to the first per slot (see {@link judgeBucket}). */

@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { ApiResponse, StatementEntry } from '../api/types.js';
 import type { Profile } from '../profile/types.js';
-import type { RunResult } from '../report/model.js';
+import type { LoadRunResult } from '../report/model.js';
 import type { Scenario } from '../scenario/types.js';
 import { runAutocannonLoad, type LoadAgency } from './autocannon-load.js';
 import type { Threshold } from './gates.js';
 import { LoadRecorder } from './load-recorder.js';
 import { evaluateLoadGates } from './load-metrics.js';
-import type { LoadResult, LoadVerdict } from './load-result.js';
+import type { LoadResult, LoadVerdict } from '../report/load-result.js';
 import { judgeBucket } from './load-verdicts.js';
 import { toRunResult } from './load-run-result.js';
 import { pushLimits } from './push-limits.js';
@@ -91,7 +91,7 @@ function ledgerLines(profile: Profile, entries: StatementEntry[]): LedgerLine[] 
  * and reconciles every wallet, computes the figures and the gates, and
  * returns the run result (`load` holds the {@link LoadResult}).
  */
-export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
+export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const { profile } = o.target;
   const now = o.target.now;
   const startedIso = new Date().toISOString();

@@ -1,4 +1,4 @@
-import type { CaseResult, RunResult } from './model.js';
+import type { CaseResult, CaseRunResult } from './model.js';
 import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
@@ -13,7 +13,7 @@ export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
  * FAIL becomes `<failure>`, ERROR `<error>`, SKIP `<skipped>`; WARN passes
  * with its note in `<system-out>`.
  */
-export function renderJunit(result: RunResult): string {
+export function renderJunit(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const groups = groupByArea(result.cases);
   const total = tally(result.cases);
@@ -69,7 +69,7 @@ function caseText(c: CaseResult, index: Map<string, Exchange>): string {
   return lines.join('\n');
 }
 
-function suiteProperties(result: RunResult): [string, string][] {
+function suiteProperties(result: CaseRunResult): [string, string][] {
   return [
     ['runId', result.runId],
     ['seed', String(result.seed)],

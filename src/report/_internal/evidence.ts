@@ -1,8 +1,8 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult, RunResult } from '../model.js';
+import type { CaseResult, CaseRunResult } from '../model.js';
 
 /** Looks exchanges up by id; one map per render. */
-export function exchangeIndex(result: RunResult): Map<string, Exchange> {
+export function exchangeIndex(result: CaseRunResult): Map<string, Exchange> {
   return new Map(result.exchanges.map((x) => [x.id, x]));
 }
 
