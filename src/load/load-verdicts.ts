@@ -121,3 +121,24 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number): Lo
   );
   return out;
 }
+
+/**
+ * Judges every bucket the load recorded for the given agencies (see
+ * {@link judgeBucket}), in agency then bucket order; logs of other agencies
+ * (another shard's) are left out.
+ */
+export function judgeBuckets(
+  logs: readonly BucketLog[],
+  agencies: ReadonlyArray<{ id: string; limits: { read: number; write: number } }>,
+  readBucket: string,
+  windowMs: number,
+): LoadVerdict[] {
+  const byId = new Map(agencies.map((a) => [a.id, a]));
+  const verdicts: LoadVerdict[] = [];
+  for (const log of [...logs].sort((x, y) => `${x.agency}/${x.bucket}`.localeCompare(`${y.agency}/${y.bucket}`))) {
+    const a = byId.get(log.agency);
+    if (!a) continue;
+    verdicts.push(...judgeBucket(log, log.bucket === readBucket ? a.limits.read : a.limits.write, windowMs));
+  }
+  return verdicts;
+}
