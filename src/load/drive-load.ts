@@ -1,6 +1,7 @@
 import type { ClosableTargetApi } from '../api/target-api.js';
 import type { Profile } from '../profile/types.js';
-import { runAutocannonLoad, type LoadAgency } from './autocannon-load.js';
+import { runAutocannonLoad } from './autocannon-load.js';
+import type { LoadAgency } from './load-agency.js';
 import type { LoadPlan } from './load-plan.js';
 import type { LoadRecorder } from './load-recorder.js';
 import { pushLimits } from './push-limits.js';

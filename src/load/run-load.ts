@@ -4,7 +4,7 @@ import type { Profile } from '../profile/types.js';
 import type { LoadResult } from '../report/load-result.js';
 import type { LoadRunResult } from '../report/model.js';
 import type { Scenario } from '../scenario/types.js';
-import type { LoadAgency } from './autocannon-load.js';
+import type { LoadAgency } from './load-agency.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
 import type { Threshold } from './gates.js';
 import { evaluateLoadGates } from './load-metrics.js';
