@@ -9,7 +9,7 @@ import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js'
 import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
-import type { SuiteResult } from './report/model.js';
+import type { SuiteResult } from './report/run-result.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';

@@ -28,7 +28,8 @@ export type { SuitePart, SuitePartContext, SuiteParts } from './runner/suite-par
 
 export { startReceiver, type Receiver, type ReceivedDelivery, type ResponsePlan } from './receiver/index.js';
 export { writeReports } from './report/write-reports.js';
-export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult, CaseResult, Verdict, Area, RateLimitPoint, WebhookPoint } from './report/model.js';
+export type { CaseResult, Verdict, Area, RateLimitPoint, WebhookPoint } from './report/model.js';
+export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult } from './report/run-result.js';
 export type { LoadResult } from './report/load-result.js';
 export type { SelftestResult } from './report/selftest-result.js';
 

@@ -1,5 +1,6 @@
 import type { Profile } from '../profile/types.js';
-import type { CaseResult, LoadRunResult, Verdict } from '../report/model.js';
+import type { CaseResult, Verdict } from '../report/model.js';
+import type { LoadRunResult } from '../report/run-result.js';
 import { newRunId } from '../report/run-id.js';
 import { toolInfo } from '../runner/tool-info.js';
 import type { LoadResult } from '../report/load-result.js';

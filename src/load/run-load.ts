@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { Profile } from '../profile/types.js';
 import type { LoadResult } from '../report/load-result.js';
-import type { LoadRunResult } from '../report/model.js';
+import type { LoadRunResult } from '../report/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import type { LoadAgency } from './load-agency.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';

@@ -1,5 +1,8 @@
 /** Report writers: pure renderers of a RunResult, and the writer that puts them on disk. */
 export * from './model.js';
+export * from './run-result.js';
+export * from './load-result.js';
+export * from './selftest-result.js';
 export { renderJson } from './render-json.js';
 export { renderJunit, JUNIT_CLASSNAME_PREFIX } from './render-junit.js';
 export { renderMarkdown } from './render-markdown.js';

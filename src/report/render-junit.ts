@@ -1,4 +1,5 @@
-import type { CaseResult, CaseRunResult } from './model.js';
+import type { CaseResult } from './model.js';
+import type { CaseRunResult } from './run-result.js';
 import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
-import type { CaseRunResult } from './model.js';
+import type { CaseRunResult } from './run-result.js';
 import { renderHtml } from './render-html.js';
 import { renderJson } from './render-json.js';
 import { renderJunit } from './render-junit.js';

@@ -1,4 +1,5 @@
-import type { CaseResult, SuiteResult } from '../report/model.js';
+import type { CaseResult } from '../report/model.js';
+import type { SuiteResult } from '../report/run-result.js';
 import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../report/selftest-result.js';
 
 /** A case counts as failed when its verdict is FAIL or ERROR. */

@@ -1,4 +1,4 @@
-import type { CaseRunResult } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
 import { groupByArea, worstVerdict } from '../_internal/order.js';
 import { verdictBar } from './banner.js';

@@ -1,4 +1,5 @@
-import type { CaseRunResult, Verdict } from '../model.js';
+import type { Verdict } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';

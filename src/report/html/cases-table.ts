@@ -1,5 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseRunResult, Verdict } from '../model.js';
+import type { Verdict } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
 import { isFailing, urgentFirst } from '../_internal/order.js';
 import { renderCaseEvidence } from './evidence.js';
