@@ -9,7 +9,7 @@ import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js'
 import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
-import type { RunResult } from './report/model.js';
+import type { SuiteResult } from './report/run-result.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';
@@ -66,7 +66,7 @@ export interface Harness {
   /** Loads and validates the profile, starts the embedded mock when asked; `run` calls it itself. */
   prepare(): Promise<PreparedTarget>;
   /** Probes the target, runs the selected checks, scenarios and properties, and returns the (redacted) result. */
-  run(options?: HarnessRunOptions): Promise<RunResult>;
+  run(options?: HarnessRunOptions): Promise<SuiteResult>;
   /** Stops what the harness started (the embedded mock). */
   close(): Promise<void>;
 }

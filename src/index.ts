@@ -28,7 +28,10 @@ export type { SuitePart, SuitePartContext, SuiteParts } from './runner/suite-par
 
 export { startReceiver, type Receiver, type ReceivedDelivery, type ResponsePlan } from './receiver/index.js';
 export { writeReports } from './report/write-reports.js';
-export type { RunResult, CaseResult, Verdict, Area, RateLimitPoint, WebhookPoint } from './report/model.js';
+export type { CaseResult, Verdict, Area, RateLimitPoint, WebhookPoint } from './report/model.js';
+export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult } from './report/run-result.js';
+export type { LoadResult } from './report/load-result.js';
+export type { SelftestResult } from './report/selftest-result.js';
 
 export { HarnessError, isHarnessError } from './errors/harness-error.js';
 export { ERROR_CODES, type ErrorCode } from './errors/codes.js';

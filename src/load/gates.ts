@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import type { GateResult } from '../report/load-result.js';
 
 /** A comparison in a threshold. */
 export type Comparator = '<' | '<=' | '>' | '>=';
@@ -9,16 +10,6 @@ export interface Threshold {
   metric: string;
   comparator: Comparator;
   value: number;
-}
-
-/** The verdict of one gate. */
-export interface GateResult {
-  id: string;
-  source: string;
-  passed: boolean;
-  actual: number | undefined;
-  expected: string;
-  message: string;
 }
 
 const THRESHOLD_RE = /^\s*([A-Za-z0-9_.-]+)\s*(<=|>=|<|>)\s*([0-9]*\.?[0-9]+)\s*(ms|s|%)?\s*$/;

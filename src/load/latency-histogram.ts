@@ -1,23 +1,8 @@
 import * as hdr from 'hdr-histogram-js';
+import type { LatencySummary, Spectrum } from '../report/load-result.js';
 
 /** Highest latency tracked: one hour, in microseconds. */
 const HIGHEST_US = 3_600_000_000;
-
-/** Percentiles and counts of one histogram, in milliseconds. */
-export interface LatencySummary {
-  count: number;
-  min: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  p99_9: number;
-  max: number;
-}
-
-/** The percentile spectrum: (percentile, value ms) pairs for charts. */
-export type Spectrum = Array<{ percentile: number; ms: number }>;
 
 /**
  * An HDR histogram of latencies recorded in microseconds, 3 significant

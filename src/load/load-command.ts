@@ -8,7 +8,7 @@ import { loadProfile } from '../profile/load-profile.js';
 import { writeReports } from '../report/write-reports.js';
 import { loadScenarios } from '../scenario/load-scenario.js';
 import { parseRegression, parseThresholds, type Threshold } from './gates.js';
-import type { LoadResult } from './load-result.js';
+import type { LoadResult } from '../report/load-result.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import { progressPrinter } from './progress.js';
 import { loadExitCode } from './load-run-result.js';
@@ -116,7 +116,7 @@ export async function loadCommandMain(args: LoadCommandArgs): Promise<number> {
     }
     const written = await writeReports(result, args['report-dir']);
     const code = loadExitCode(result);
-    const load = result.load as LoadResult;
+    const load = result.load;
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: code, dir: written.dir, rps: load.rps, totals: load.totals, summary: result.summary, gates: load.gates })}\n`);
     } else {

@@ -1,5 +1,5 @@
-import type { LoadResult, OperationFigures } from './load-result.js';
-import { compareWithBaseline, evaluateThresholds, type GateResult, type MetricLookup, type Threshold } from './gates.js';
+import type { GateResult, LoadResult, OperationFigures } from '../report/load-result.js';
+import { compareWithBaseline, evaluateThresholds, type MetricLookup, type Threshold } from './gates.js';
 
 const LATENCY_KEYS = ['min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const;
 

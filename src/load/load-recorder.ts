@@ -1,5 +1,5 @@
 import { LatencyHistogram } from './latency-histogram.js';
-import type { OperationFigures, SecondFigures } from './load-result.js';
+import type { OperationFigures, SecondFigures } from '../report/load-result.js';
 
 /** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
 export const UNKNOWN_OUTCOME = 0;

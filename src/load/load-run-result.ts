@@ -1,8 +1,9 @@
 import type { Profile } from '../profile/types.js';
-import type { CaseResult, RunResult, Verdict } from '../report/model.js';
+import type { CaseResult, Verdict } from '../report/model.js';
+import type { LoadRunResult } from '../report/run-result.js';
 import { newRunId } from '../report/run-id.js';
 import { toolInfo } from '../runner/tool-info.js';
-import type { LoadResult } from './load-result.js';
+import type { LoadResult } from '../report/load-result.js';
 
 /** The case results of a load: one per verdict under load, one per gate. */
 export function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
@@ -46,13 +47,14 @@ export function loadCases(load: LoadResult, startedAt: number = load.startedAt):
 }
 
 /** Wraps a load result into the run result every report writer renders. */
-export function toRunResult(load: LoadResult, meta: { command: string; profile: Pick<Profile, 'name' | 'base_url'>; embedded: boolean; startedIso: string; durationMs: number; runId?: string }): RunResult {
+export function toRunResult(load: LoadResult, meta: { command: string; profile: Pick<Profile, 'name' | 'base_url'>; embedded: boolean; startedIso: string; durationMs: number; runId?: string }): LoadRunResult {
   const cases = loadCases(load, Date.parse(meta.startedIso));
-  const summary: RunResult['summary'] = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length };
+  const summary: LoadRunResult['summary'] = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length };
   for (const c of cases) summary[c.verdict as Verdict] += 1;
   const startMs = Date.parse(meta.startedIso);
   return {
     schema: 'svc-harness/run@1',
+    kind: 'load',
     runId: meta.runId ?? newRunId(new Date(startMs)),
     command: meta.command,
     tool: toolInfo(),
@@ -75,7 +77,7 @@ export function toRunResult(load: LoadResult, meta: { command: string; profile: 
 }
 
 /** Exit status of a load run: 1 when a verdict under load failed, 99 when only a gate failed, else 0. */
-export function loadExitCode(result: RunResult): number {
+export function loadExitCode(result: LoadRunResult): number {
   const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
   if (failed.some((c) => c.kind !== 'gate')) return 1;
   return failed.length > 0 ? 99 : 0;

@@ -5,7 +5,7 @@ import type { RunningMock } from '../mock/create-mock.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
 import type { Profile } from '../profile/types.js';
-import type { LoadAgency } from './autocannon-load.js';
+import type { LoadAgency } from './load-agency.js';
 import type { LoadTarget } from './run-load.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { BucketLog } from './load-recorder.js';
 import { UNKNOWN_OUTCOME } from './load-recorder.js';
-import type { LoadVerdict } from './load-result.js';
+import type { LoadVerdict } from '../report/load-result.js';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, type Admission } from './window-verdicts.js';
 
 /** Above this many refusals in one bucket, refusals are thinned to the first per slot (see {@link judgeBucket}). */
@@ -120,4 +120,25 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number): Lo
         },
   );
   return out;
+}
+
+/**
+ * Judges every bucket the load recorded for the given agencies (see
+ * {@link judgeBucket}), in agency then bucket order; logs of other agencies
+ * (another shard's) are left out.
+ */
+export function judgeBuckets(
+  logs: readonly BucketLog[],
+  agencies: ReadonlyArray<{ id: string; limits: { read: number; write: number } }>,
+  readBucket: string,
+  windowMs: number,
+): LoadVerdict[] {
+  const byId = new Map(agencies.map((a) => [a.id, a]));
+  const verdicts: LoadVerdict[] = [];
+  for (const log of [...logs].sort((x, y) => `${x.agency}/${x.bucket}`.localeCompare(`${y.agency}/${y.bucket}`))) {
+    const a = byId.get(log.agency);
+    if (!a) continue;
+    verdicts.push(...judgeBucket(log, log.bucket === readBucket ? a.limits.read : a.limits.write, windowMs));
+  }
+  return verdicts;
 }

@@ -1,6 +1,6 @@
 import { HarnessError } from '../errors/harness-error.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import type { LoadResult, LoadVerdict, OperationFigures, SecondFigures } from './load-result.js';
+import type { LoadResult, LoadVerdict, OperationFigures, SecondFigures } from '../report/load-result.js';
 import { secondFigures } from './load-recorder.js';
 
 const SEVERITY: Record<LoadVerdict['verdict'], number> = { ERROR: 4, FAIL: 3, WARN: 2, PASS: 1, SKIP: 0 };

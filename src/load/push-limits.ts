@@ -3,7 +3,7 @@ import type { TargetApi } from '../api/types.js';
 import { UNKNOWN_OUTCOME, type LoadRecorder } from './load-recorder.js';
 import { runPaced } from './paced-sender.js';
 import { bucketOf, loadUnique } from './scenario-requests.js';
-import type { LoadAgency } from './autocannon-load.js';
+import type { LoadAgency } from './load-agency.js';
 import type { Profile } from '../profile/types.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { getArray, getField, getNumber, getString, fillPath, setTemplate } from '../api/fields.js';
 import type { Profile } from '../profile/types.js';
 import type { Scenario, Step } from '../scenario/types.js';
-import { interpolate, readPath, referencedNames } from '../scenario/_internal/values.js';
+import { interpolate, readPath, referencedNames } from '../scenario/values.js';
 
 /** Inner steps of a `repeat` are inlined at most this many times per journey. */
 export const MAX_REPEAT = 50;

@@ -1,4 +1,4 @@
-import type { LoadVerdict } from './load-result.js';
+import type { LoadVerdict } from '../report/load-result.js';
 
 /** What the load saw of one agency's money-moving requests. */
 export interface AgencyWalletTally {

@@ -1,4 +1,5 @@
 /** The harness's webhook receiver. */
 export * from './receiver.js';
+export type { ReceivedDelivery, DeliveryFilter } from './delivery-log.js';
 export * from './response-plan.js';
 export * from './target-receiver.js';

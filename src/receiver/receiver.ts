@@ -1,32 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { HarnessError } from '../errors/harness-error.js';
-import { DEFAULT_PLAN, statusFor, validatePlan, type ResponsePlan } from './response-plan.js';
+import { DeliveryLog, type DeliveryFilter, type ReceivedDelivery } from './delivery-log.js';
+import { listen } from './listen.js';
+import { readBody } from './read-body.js';
+import type { ResponsePlan } from './response-plan.js';
+import { ScriptedAnswers } from './scripted-answers.js';
 
 /** Largest body the receiver accepts; larger ones are answered 413 and not recorded. */
 export const RECEIVER_MAX_BODY_BYTES = 1024 * 1024;
-
-/** One request the receiver recorded. */
-export interface ReceivedDelivery {
-  /** 1-based arrival order across all paths. */
-  seq: number;
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  /** Headers with lower-case names, as Node parsed them. */
-  headers: Record<string, string | string[] | undefined>;
-  /** The raw body bytes. */
-  body: Buffer;
-  /** The body as UTF-8 text. */
-  text: string;
-  /** Arrival time from the receiver's `now()` (target time when a harness drives a mock clock). */
-  receivedAt: number;
-  /** Status the receiver answered. */
-  status: number;
-}
-
-/** Which deliveries to list: those of one path, or those a predicate keeps. */
-export type DeliveryFilter = { path?: string; pathPrefix?: string } | ((d: ReceivedDelivery) => boolean);
 
 /** Options of the receiver. */
 export interface ReceiverOptions {
@@ -62,25 +42,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  predicate: (d: ReceivedDelivery) => boolean;
-  count: number;
-  resolve: (found: ReceivedDelivery[]) => void;
-  timer: NodeJS.Timeout;
-}
-
 function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const q = raw.indexOf('?');
   return q < 0 ? raw : raw.slice(0, q);
-}
-
-function applyFilter(list: ReceivedDelivery[], filter: DeliveryFilter | undefined): ReceivedDelivery[] {
-  if (!filter) return list;
-  if (typeof filter === 'function') return list.filter(filter);
-  return list.filter(
-    (d) => (filter.path === undefined || d.path === filter.path) && (filter.pathPrefix === undefined || d.path.startsWith(filter.pathPrefix)),
-  );
 }
 
 /**
@@ -90,79 +55,16 @@ function applyFilter(list: ReceivedDelivery[], filter: DeliveryFilter | undefine
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
-  let recorded: ReceivedDelivery[] = [];
-  let plans = new Map<string, ResponsePlan>();
-  let counts = new Map<string, number>();
-  let waiters = new Set<Waiter>();
-  let seq = 0;
-  const delayed = new Set<NodeJS.Timeout>();
-
-  const settle = (): void => {
-    for (const w of waiters) {
-      const found = recorded.filter(w.predicate);
-      if (found.length >= w.count) {
-        clearTimeout(w.timer);
-        waiters.delete(w);
-        w.resolve(found);
-      }
-    }
-  };
-
-  const answer = (res: ServerResponse, status: number, delayMs: number): void => {
-    const send = (): void => {
-      if (res.destroyed) return;
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': 2 });
-      res.end('{}');
-    };
-    if (delayMs <= 0) return send();
-    const t = setTimeout(() => {
-      delayed.delete(t);
-      send();
-    }, delayMs);
-    delayed.add(t);
-  };
+  const log = new DeliveryLog();
+  const answers = new ScriptedAnswers();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const path = pathOf(req.url);
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > RECEIVER_MAX_BODY_BYTES) {
-      res.writeHead(413, { connection: 'close', 'content-type': 'application/json' }).end('{"error":"body too large"}');
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > RECEIVER_MAX_BODY_BYTES) {
-        refused = true;
-        res.writeHead(413, { connection: 'close', 'content-type': 'application/json' }).end('{"error":"body too large"}');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (refused) return;
-      const plan = plans.get(path) ?? DEFAULT_PLAN;
-      const index = counts.get(path) ?? 0;
-      counts.set(path, index + 1);
-      const status = statusFor(plan, index);
-      const body = Buffer.concat(chunks);
-      recorded.push({
-        seq: ++seq,
-        method: req.method ?? 'GET',
-        path,
-        headers: { ...req.headers },
-        body,
-        text: body.toString('utf8'),
-        receivedAt: now(),
-        status,
-      });
-      answer(res, status, plan.delayMs ?? 0);
-      settle();
+    readBody(req, res, RECEIVER_MAX_BODY_BYTES, (body) => {
+      const { status, delayMs } = answers.next(path);
+      const delivery = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, text: body.toString('utf8'), receivedAt: now(), status };
+      answers.send(res, status, delayMs);
+      log.add(delivery);
     });
   };
 
@@ -171,65 +73,22 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => {
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new HarnessError('E_PORT_IN_USE', `webhook receiver cannot listen on ${host}:${options.port ?? 0}: port already in use`, { cause: err })
-          : new HarnessError('E_USAGE', `webhook receiver cannot listen on ${host}:${options.port ?? 0}: ${err.message}`, { cause: err }),
-      );
-    };
-    server.once('error', onError);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-  server.on('error', () => undefined);
-  const addr = server.address() as AddressInfo;
-  const boundUrl = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const boundUrl = await listen(server, host, options.port ?? 0);
   const url = (options.publicUrl ?? boundUrl).replace(/\/+$/, '');
 
   return {
     url,
     boundUrl,
-    script(path, plan) {
-      validatePlan(plan);
-      plans.set(path, plan);
-      counts.delete(path);
-    },
-    deliveries(filter) {
-      return applyFilter(recorded, filter).slice();
-    },
-    waitFor(predicate, timeoutMs, count = 1) {
-      return new Promise((resolve) => {
-        const found = recorded.filter(predicate);
-        if (found.length >= count) return resolve(found);
-        const waiter: Waiter = {
-          predicate,
-          count,
-          resolve,
-          timer: setTimeout(() => {
-            waiters.delete(waiter);
-            resolve(recorded.filter(predicate));
-          }, timeoutMs),
-        };
-        waiters.add(waiter);
-      });
-    },
+    script: (path, plan) => answers.script(path, plan),
+    deliveries: (filter) => log.list(filter),
+    waitFor: (predicate, timeoutMs, count) => log.waitFor(predicate, timeoutMs, count),
     clear() {
-      recorded = [];
-      plans = new Map();
-      counts = new Map();
+      log.clear();
+      answers.clear();
     },
     async close() {
-      for (const t of delayed) clearTimeout(t);
-      delayed.clear();
-      for (const w of waiters) {
-        clearTimeout(w.timer);
-        w.resolve(recorded.filter(w.predicate));
-      }
-      waiters = new Set();
+      answers.close();
+      log.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,8 +1,6 @@
-import type { Exchange } from '../client/exchange.js';
-
 /**
- * The run result model: one serialisable object that every report writer
- * renders. Runners return it; writers never compute verdicts.
+ * The vocabulary of run results: verdicts, areas, cases and timeline points.
+ * The result of each kind of run is in run-result.ts.
  */
 
 /** Verdict vocabulary shared by checks, scenarios, properties, gates and certificates. */
@@ -51,28 +49,4 @@ export interface WebhookPoint {
   status: number;
   scheme: 'service' | 'hotel';
   check?: string;
-}
-
-/** The whole result of one run. */
-export interface RunResult {
-  schema: 'svc-harness/run@1';
-  runId: string;
-  command: string;
-  tool: { name: string; version: string; node: string };
-  target: { name: string; baseUrl: string; hotelBaseUrl: string | null; clock: 'mock-admin' | 'none'; embedded: boolean };
-  seed: number;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  /** Counts by verdict over all cases. */
-  summary: Record<Verdict, number> & { total: number };
-  /** Overall verdict: FAIL when any case failed or errored. */
-  verdict: 'PASS' | 'FAIL';
-  cases: CaseResult[];
-  exchanges: Exchange[];
-  timelines: { rateLimit: RateLimitPoint[]; webhooks: WebhookPoint[] };
-  /** Load results, when the run was a load run (see src/load). */
-  load?: unknown;
-  /** Free notes shown at the top of reports (e.g. skipped areas and why). */
-  notes: string[];
 }

@@ -1,5 +1,5 @@
-import type { RunResult } from './model.js';
-import { html } from './_internal/escape.js';
+import type { CaseRunResult } from './run-result.js';
+import { html } from './escape.js';
 import { exchangeIndex } from './_internal/evidence.js';
 import { renderAreaCards } from './html/area-cards.js';
 import { renderBanner } from './html/banner.js';
@@ -14,15 +14,11 @@ import { renderWebhookTimeline } from './html/webhook-chart.js';
  * nothing fetched) with the verdict banner, area tiles, rate-limit and
  * webhook timelines, and every case with its evidence on demand.
  */
-export function renderHtml(result: RunResult): string {
+export function renderHtml(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   // Verdict first, then the charts (short), then every case (long, evidence on demand).
   const sections = [renderBanner(result), section('areas', 'Verdicts by area', renderAreaCards(result))];
-  if (result.load !== undefined) {
-    // Extension point: load charts come from html/load-section.ts; an empty answer leaves the section out.
-    const load = renderLoadSection(result.load);
-    if (load !== '') sections.push(section('load', 'Load', load));
-  }
+  if (result.kind === 'load') sections.push(section('load', 'Load', renderLoadSection(result.load)));
   if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
   if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
   sections.push(section('cases', 'All cases', renderCasesTable(result, index)));

@@ -1,21 +1,22 @@
-import type { RunResult } from './model.js';
+import type { CaseRunResult } from './run-result.js';
 
 /** Top-level keys in the model's order, so diffs between runs line up. */
 const TOP_LEVEL_ORDER = [
-  'schema', 'runId', 'command', 'tool', 'target', 'seed', 'startedAt', 'finishedAt', 'durationMs',
+  'schema', 'kind', 'runId', 'command', 'tool', 'target', 'seed', 'startedAt', 'finishedAt', 'durationMs',
   'summary', 'verdict', 'notes', 'cases', 'exchanges', 'timelines', 'load',
 ] as const;
 
 /**
  * Renders `report.json`: the whole run result, evidence included, with a
  * fixed top-level key order and 2-space indent. Values JSON cannot hold
- * (bigint, Map, Set, bytes, errors, cycles) inside free-form `details` or
- * `load` are turned into plain data instead of throwing.
+ * (bigint, Map, Set, bytes, errors, cycles) inside the free-form `details`
+ * of a case are turned into plain data instead of throwing.
  */
-export function renderJson(result: RunResult): string {
+export function renderJson(result: CaseRunResult): string {
+  const fields: Record<string, unknown> = { ...result };
   const ordered: Record<string, unknown> = {};
-  for (const key of TOP_LEVEL_ORDER) if (key in result) ordered[key] = result[key];
-  for (const [key, value] of Object.entries(result)) if (!(key in ordered)) ordered[key] = value;
+  for (const key of TOP_LEVEL_ORDER) if (key in fields) ordered[key] = fields[key];
+  for (const [key, value] of Object.entries(fields)) if (!(key in ordered)) ordered[key] = value;
   return `${JSON.stringify(ordered, plainReplacer(), 2)}\n`;
 }
 

@@ -1,5 +1,6 @@
-import type { CaseResult, RunResult } from './model.js';
-import { cdata, xmlAttr } from './_internal/escape.js';
+import type { CaseResult } from './model.js';
+import type { CaseRunResult } from './run-result.js';
+import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
 import type { Exchange } from '../client/exchange.js';
@@ -13,7 +14,7 @@ export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
  * FAIL becomes `<failure>`, ERROR `<error>`, SKIP `<skipped>`; WARN passes
  * with its note in `<system-out>`.
  */
-export function renderJunit(result: RunResult): string {
+export function renderJunit(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const groups = groupByArea(result.cases);
   const total = tally(result.cases);
@@ -69,7 +70,7 @@ function caseText(c: CaseResult, index: Map<string, Exchange>): string {
   return lines.join('\n');
 }
 
-function suiteProperties(result: RunResult): [string, string][] {
+function suiteProperties(result: CaseRunResult): [string, string][] {
   return [
     ['runId', result.runId],
     ['seed', String(result.seed)],

@@ -1,5 +1,6 @@
-import type { CaseResult, RunResult, Verdict } from './model.js';
-import { mdCell, mdCode, mdFence, mdInline } from './_internal/escape.js';
+import type { CaseResult, Verdict } from './model.js';
+import type { CaseRunResult } from './run-result.js';
+import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
@@ -13,7 +14,7 @@ const VERDICT_WORDS: Record<Verdict, [string, string]> = {
  * evidence and replay commands, then every case in a table per area, and
  * load figures when the run carries them.
  */
-export function renderMarkdown(result: RunResult): string {
+export function renderMarkdown(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const out: string[] = [];
   const icon = result.verdict === 'PASS' ? '✅' : '❌';
@@ -56,25 +57,22 @@ export function renderMarkdown(result: RunResult): string {
     out.push('');
   }
 
-  if (result.load !== undefined) {
+  if (result.kind === 'load') {
     out.push('## Load', '');
     const tables = loadTables(result.load);
-    if (tables.scalars.length > 0) {
-      out.push(...tables.scalars.map(([k, v]) => `- ${mdInline(k)}: ${mdInline(v)}`), '');
-    }
-    if (tables.operations) {
-      const { columns, rows } = tables.operations;
+    out.push(...tables.scalars.map(([k, v]) => `- ${mdInline(k)}: ${mdInline(v)}`), '');
+    const { columns, rows } = tables.operations;
+    if (rows.length > 0) {
       out.push(`| ${['Operation', ...columns].map(mdCell).join(' | ')} |`, `|${['---', ...columns.map(() => '---:')].join('|')}|`);
       for (const r of rows) out.push(`| ${[r.name, ...columns.map((col) => r.values[col] ?? '')].map(mdCell).join(' | ')} |`);
       out.push('');
     }
-    if (tables.scalars.length === 0 && !tables.operations) out.push('Load results present; see report.json for the full figures.', '');
   }
 
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-function countsLine(result: RunResult): string {
+function countsLine(result: CaseRunResult): string {
   return VERDICT_ORDER.map((v) => {
     const count = result.summary[v] ?? 0;
     return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
-import type { RunResult } from './model.js';
+import type { CaseRunResult } from './run-result.js';
 import { renderHtml } from './render-html.js';
 import { renderJson } from './render-json.js';
 import { renderJunit } from './render-junit.js';
@@ -14,13 +14,13 @@ export const REPORT_FILES = {
   'junit.xml': renderJunit,
   'summary.md': renderMarkdown,
   'report.html': renderHtml,
-} as const satisfies Record<string, (result: RunResult) => string>;
+} as const satisfies Record<string, (result: CaseRunResult) => string>;
 
 /** Contents of `<baseDir>/latest.json`: which run is the latest; `dir` is relative to `baseDir`. */
 export interface LatestPointer {
   runId: string;
   dir: string;
-  verdict: RunResult['verdict'];
+  verdict: CaseRunResult['verdict'];
   finishedAt: string;
   files: string[];
 }
@@ -81,7 +81,7 @@ async function pointLatest(baseDir: string, runId: string): Promise<void> {
  * that folder and records the run in `<baseDir>/latest.json`. File system
  * errors are thrown as they come; callers say what they were writing.
  */
-export async function writeRunFolder<R extends Pick<RunResult, 'runId' | 'verdict' | 'finishedAt'>>(
+export async function writeRunFolder<R extends Pick<CaseRunResult, 'runId' | 'verdict' | 'finishedAt'>>(
   result: R,
   renderers: Readonly<Record<string, (result: R) => string>>,
   baseDir: string,
@@ -108,7 +108,7 @@ export async function writeRunFolder<R extends Pick<RunResult, 'runId' | 'verdic
  *
  * @defaultValue baseDir `'reports'`
  */
-export async function writeReports(result: RunResult, baseDir = 'reports'): Promise<WrittenReports> {
+export async function writeReports(result: CaseRunResult, baseDir = 'reports'): Promise<WrittenReports> {
   const runId = result.runId;
   if (typeof runId !== 'string' || runId === '' || runId === '.' || runId === '..' || runId === 'latest' || /[\\/\u0000]/.test(runId)) {
     throw new HarnessError('E_USAGE', `run id must be a plain folder name (no slashes, not "latest"), got ${JSON.stringify(runId)}`);

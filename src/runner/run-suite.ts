@@ -9,7 +9,8 @@ import { redactor } from '../profile/redactor.js';
 import { secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { Receiver } from '../receiver/index.js';
-import type { CaseResult, RateLimitPoint, RunResult, Verdict, WebhookPoint } from '../report/model.js';
+import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
+import type { SuiteResult } from '../report/run-result.js';
 import { BucketPlanner, estimateRealTime } from './bucket-planner.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
@@ -50,7 +51,7 @@ export interface RunSuiteOptions {
 }
 
 /** Runs checks, then scenarios and properties, then the checks that run last; returns the redacted result. */
-export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
+export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const { profile, agencies, clock, receiver } = options;
   const emit: RunListener = options.onEvent ?? (() => undefined);
   const runId = options.runId ?? newRunId();
@@ -136,8 +137,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunResult> {
     const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);
     const summary = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length } as Record<Verdict, number> & { total: number };
     for (const c of cases) summary[c.verdict] += 1;
-    const result: RunResult = {
+    const result: SuiteResult = {
       schema: 'svc-harness/run@1',
+      kind: 'suite',
       runId,
       command: options.command ?? 'run',
       tool: toolInfo(),

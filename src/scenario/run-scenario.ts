@@ -5,7 +5,7 @@ import type { CheckContext } from '../checks/types.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
-import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './_internal/values.js';
+import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
 /** A step's expectation failed: the scenario fails, naming the step. */

@@ -1,5 +1,6 @@
-import type { CaseResult, RunResult } from '../report/model.js';
-import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from './selftest-model.js';
+import type { CaseResult } from '../report/model.js';
+import type { SuiteResult } from '../report/run-result.js';
+import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../report/selftest-result.js';
 
 /** A case counts as failed when its verdict is FAIL or ERROR. */
 export function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
@@ -7,7 +8,7 @@ export function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
 }
 
 /** The failed cases of a run, each with the evidence ids that are not among its exchanges. */
-export function failedCases(run: Pick<RunResult, 'cases' | 'exchanges'>): FailedCase[] {
+export function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): FailedCase[] {
   const known = new Set(run.exchanges.map((x) => x.id));
   return run.cases.filter(isFailure).map((c) => ({
     id: c.id,
@@ -36,7 +37,7 @@ export interface DefectSpec {
  * Judges one defect's run: caught when at least one expected check failed
  * with evidence from the run; other failures are collateral.
  */
-export function judgeDefect(spec: DefectSpec, run: Pick<RunResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>): DefectOutcome {
+export function judgeDefect(spec: DefectSpec, run: Pick<SuiteResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>): DefectOutcome {
   const failed = failedCases(run);
   const expected = new Set(spec.caughtBy);
   const mine = failed.filter((f) => expected.has(f.id));
@@ -62,7 +63,7 @@ export function erroredDefect(spec: DefectSpec, error: string, durationMs: numbe
 }
 
 /** Judges a run against the mock with no defect: every failed case is a false alarm. */
-export function judgeClean(index: number, run: Pick<RunResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>): CleanOutcome {
+export function judgeClean(index: number, run: Pick<SuiteResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>): CleanOutcome {
   return { index, falseAlarms: failedCases(run), cases: run.cases.length, durationMs: run.durationMs, seed: run.seed };
 }
 

@@ -1,7 +1,7 @@
-import { html } from '../report/_internal/escape.js';
+import { html } from '../report/escape.js';
 import { renderLayout } from '../report/html/layout.js';
 import { verdictBadge } from '../report/html/palette.js';
-import type { SelftestResult } from './selftest-model.js';
+import type { SelftestResult } from '../report/selftest-result.js';
 import { scoreLine } from './render-selftest-text.js';
 
 function table(head: string[], rows: string[][]): string {

@@ -1,5 +1,5 @@
 import { mdCell } from './defect-table.js';
-import type { SelftestResult } from './selftest-model.js';
+import type { SelftestResult } from '../report/selftest-result.js';
 import { scoreLine } from './render-selftest-text.js';
 
 /** `selftest.md`: score, defect × catching checks, false alarms, per-check coverage. */

@@ -4,11 +4,11 @@ import { createHarness, type Harness } from '../harness.js';
 import { DEFECT_NAMES, DEFECTS, isDefectName, type DefectName } from '../mock/defects/catalogue.js';
 import { HarnessError } from '../errors/harness-error.js';
 import { newRunId } from '../report/run-id.js';
-import type { RunResult } from '../report/model.js';
+import type { SuiteResult } from '../report/run-result.js';
 import { randomSeed } from '../runner/run-id.js';
 import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS, type DefectExpectation } from './expectations.js';
 import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';
-import type { CleanOutcome, DefectOutcome, SelftestResult } from './selftest-model.js';
+import type { CleanOutcome, DefectOutcome, SelftestResult } from '../report/selftest-result.js';
 
 /** Options of `runSelftest`. */
 export interface SelftestOptions {
@@ -63,7 +63,7 @@ class Worker {
 
   constructor(private readonly options: SelftestOptions) {}
 
-  async run(defects: readonly DefectName[]): Promise<RunResult> {
+  async run(defects: readonly DefectName[]): Promise<SuiteResult> {
     this.harness ??= createHarness({ ...(this.options.checkTimeoutMs !== undefined ? { checkTimeoutMs: this.options.checkTimeoutMs } : {}) });
     const { mock } = await this.harness.prepare();
     if (!mock) throw new Error('the self-test needs the embedded mock');
@@ -146,6 +146,7 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
   const gaps = whole ? unexplained(coverage) : [];
   return {
     schema: 'svc-harness/selftest@1',
+    kind: 'selftest',
     runId,
     command: options.command ?? 'selftest',
     startedAt: startedAt.toISOString(),

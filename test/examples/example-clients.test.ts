@@ -5,20 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
 import type { Certificate } from '../../src/certify/certificate/types.js';
-import type { RunResult } from '../../src/report/model.js';
+import type { CertificationResult } from '../../src/report/run-result.js';
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-async function certify(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; dir: string; certificate: Certificate; report: RunResult }> {
+async function certify(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; dir: string; certificate: Certificate; report: CertificationResult }> {
   const reports = await mkdtemp(join(tmpdir(), 'svc-cc-'));
   const run = await runCli(['certify-client', '--run', `node --import tsx examples/${client}/main.ts`, '--timeout', '60', '--report-dir', reports, ...extra]);
   const dir = /certificate in (\S+)/.exec(run.stdout)?.[1];
   if (!dir) throw new Error(`no certificate folder in the output:\n${run.stdout}\n${run.stderr}`);
   const certificate = JSON.parse(await readFile(join(dir, 'certificate.json'), 'utf8')) as Certificate;
-  const report = JSON.parse(await readFile(join(dir, '..', 'report.json'), 'utf8')) as RunResult;
+  const report = JSON.parse(await readFile(join(dir, '..', 'report.json'), 'utf8')) as CertificationResult;
   return { ...run, dir, certificate, report };
 }
 
@@ -38,6 +38,7 @@ describe.concurrent('svc-harness certify-client with the example clients', () =>
     );
     expect(r.report.cases.every((c) => c.kind === 'check' && c.verdict === 'PASS')).toBe(true);
     expect(r.report.verdict).toBe('PASS');
+    expect(r.report.kind).toBe('certificate');
     // The secrets the client was given are neither printed nor written (each run's signing secret starts svc_cert_).
     expect(r.stdout).toContain("SVC_SECRET=(in the command's environment)");
     for (const file of await files(join(r.dir, '..'))) expect(await readFile(file, 'utf8'), file).not.toContain('svc_cert_');

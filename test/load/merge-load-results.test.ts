@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../../src/load/latency-histogram.js';
 import { LoadRecorder } from '../../src/load/load-recorder.js';
-import type { LoadResult } from '../../src/load/load-result.js';
+import type { LoadResult } from '../../src/report/load-result.js';
 import { mergeLoadResults } from '../../src/load/merge-load-results.js';
 
 function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['verdicts']): LoadResult {

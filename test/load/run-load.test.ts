@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
-import type { LoadResult } from '../../src/load/load-result.js';
+import type { LoadResult } from '../../src/report/load-result.js';
 import { loadExitCode } from '../../src/load/load-run-result.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { parseThreshold } from '../../src/load/gates.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cdata, html, mdCell, mdCode, mdFence, xmlAttr, xmlText } from '../../src/report/_internal/escape.js';
+import { cdata, html, mdCell, mdCode, mdFence, xmlAttr, xmlText } from '../../src/report/escape.js';
 
 describe('report escaping', () => {
   it('escapes HTML text and attributes', () => {

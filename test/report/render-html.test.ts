@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderLoadSection } from '../../src/report/html/load-section.js';
 import { EVIDENCE_BODY_LIMIT, formatBody } from '../../src/report/html/evidence.js';
-import { HOSTILE, sampleRun } from './fixtures/sample-run.js';
+import { HOSTILE, sampleLoad, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 function section(page: string, id: string): string {
   const start = page.indexOf(`<section id="${id}">`);
@@ -81,12 +81,23 @@ describe('renderHtml', () => {
     expect(wh).toMatch(/fill="#cf222e"\/><text[^>]*>2<\/text>/);
   });
 
-  it('leaves out empty charts and keeps the load extension point empty for now', () => {
+  it('leaves out empty charts, and the load section of a suite run', () => {
     const bare = renderHtml(sampleRun({ timelines: { rateLimit: [], webhooks: [] } }));
     expect(bare).not.toContain('<section id="rate-limit">');
     expect(bare).not.toContain('<section id="webhooks">');
-    expect(renderLoadSection(result.load)).toBe('');
     expect(page).not.toContain('<section id="load">');
+  });
+
+  it('charts a load run: figures, gates, the operations table, throughput, latency and the spectrum, hostile names inert', () => {
+    const load = section(renderHtml(sampleLoadRun()), 'load');
+    expect(load).toContain('4140 requests in 30 s · 138 rps · 429 0.9% · errors 0.05%');
+    expect(load).toContain('<th scope="row">search</th><td>2940</td><td>2910</td><td>30</td><td>0</td><td>0</td><td>41</td><td>97</td><td>182</td><td>240</td><td>240</td>');
+    expect(load).toContain('Throughput per second');
+    expect(load).toContain('Latency over time');
+    expect(load).toContain('Latency by percentile');
+    expect(load.match(/<li>✔ <code>/g)).toHaveLength(1);
+    expect(load).not.toMatch(/<script|<img/i);
+    expect(renderLoadSection(sampleLoad())).toBe(load.slice(load.indexOf('\n') + 1, load.lastIndexOf('\n')));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import { sampleRun } from './fixtures/sample-run.js';
+import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 /** Splits a Markdown table row on unescaped pipes. */
 function cells(row: string): string[] {
@@ -46,13 +46,19 @@ describe('renderMarkdown', () => {
     expect(md).toContain('Hostile note &lt;/script&gt;');
   });
 
-  it('renders load figures generically, percentiles as columns', () => {
-    expect(md).toContain('| Operation | requests | rps | errors | latency.p50 | latency.p90 | latency.p99 | latency.max |');
-    expect(md).toContain('| search | 2940 | 98.20 | 0 | 41 | 97 | 182 | 240 |');
-    expect(md).toContain('- connections: 16');
-    const noLoad = sampleRun();
-    delete noLoad.load;
-    expect(renderMarkdown(noLoad)).not.toContain('## Load');
-    expect(renderMarkdown(sampleRun({ load: { operations: { read: { p99: 5 } } } }))).toContain('| read | 5 |');
+  it('renders the figures of a load run, percentiles as columns, and no load section for a suite run', () => {
+    const load = renderMarkdown(sampleLoadRun());
+    expect(load).toContain('## Load');
+    const header = load.split('\n').find((l) => l.startsWith('| Operation |'))!;
+    expect(cells(header)).toEqual([
+      'Operation', 'count', 'ok', 'rateLimited', 'errors', 'statuses.200', 'statuses.429',
+      'latency.count', 'latency.min', 'latency.mean', 'latency.p50', 'latency.p90', 'latency.p95', 'latency.p99', 'latency.p99\\_9', 'latency.max',
+    ]);
+    expect(load).toContain('| search | 2940 | 2910 | 30 | 0 | 2910 | 30 | 2940 | 1 | 45.10 | 41 | 97 | 139.50 | 182 | 240 | 240 |');
+    expect(load).toContain('- connections: 16');
+    expect(load).toContain('- rps: 138');
+    expect(load).not.toMatch(/<script|<\/script/i);
+    expect(load).toContain(`| ${HOSTILE.script.replace(/</g, '&lt;').replace(/>/g, '&gt;')} | 1200 |`);
+    expect(md).not.toContain('## Load');
   });
 });

@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import type { CaseResult, RunResult, Verdict } from '../../src/report/model.js';
+import type { CaseResult, Verdict } from '../../src/report/model.js';
+import type { SuiteResult } from '../../src/report/run-result.js';
 import { coverageOf, judgeClean, judgeDefect, unexplained } from '../../src/selftest/judge-selftest.js';
 
-type Run = Pick<RunResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>;
+type Run = Pick<SuiteResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>;
 
 function kase(id: string, verdict: Verdict, evidence: string[] = []): CaseResult {
   return { id, kind: id.includes(':') ? 'scenario' : 'check', title: id, area: 'auth', clause: '', verdict, message: `${id} ${verdict}`, evidence, startedAt: 0, durationMs: 1 };
 }
 
 function run(cases: CaseResult[], exchangeIds = ['x-1', 'x-2']): Run {
-  return { cases, exchanges: exchangeIds.map((id) => ({ id, request: { method: 'GET', url: 'http://127.0.0.1/v1/account', headers: {} } })) as RunResult['exchanges'], durationMs: 10, seed: 7 };
+  return { cases, exchanges: exchangeIds.map((id) => ({ id, request: { method: 'GET', url: 'http://127.0.0.1/v1/account', headers: {} } })) as SuiteResult['exchanges'], durationMs: 10, seed: 7 };
 }
 
 const spec = { defect: 'd', description: 'desc', promise: 'p', caughtBy: ['AU-03', 'AU-06'] };

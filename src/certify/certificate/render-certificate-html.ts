@@ -1,4 +1,4 @@
-import { html } from '../../report/_internal/escape.js';
+import { html } from '../../report/escape.js';
 import { verdictBadge } from '../../report/html/palette.js';
 import { renderLayout } from '../../report/html/layout.js';
 import type { Certificate } from './types.js';

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult, RateLimitPoint, RunResult, Verdict, WebhookPoint } from '../../report/model.js';
+import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../../report/model.js';
+import type { CertificationResult } from '../../report/run-result.js';
 import { toolInfo } from '../../runner/tool-info.js';
 import type { CertificateDraft, EvidenceDraft, TestDraft } from '../certificate/types.js';
 import { CLIENT_PLAN, CLIENT_ITEMS } from './client-plan.js';
@@ -61,7 +62,7 @@ function allExchanges(f: ClientRunFacts): Exchange[] {
 }
 
 /** The run result of a client certification, for `writeReports`. */
-export function clientRunResult(f: ClientRunFacts): RunResult {
+export function clientRunResult(f: ClientRunFacts): CertificationResult {
   const cases: CaseResult[] = f.items.map((g) => ({
     id: g.item.id,
     kind: 'check',
@@ -102,6 +103,7 @@ export function clientRunResult(f: ClientRunFacts): RunResult {
   const failed = cases.some((c) => c.verdict !== 'PASS');
   return {
     schema: 'svc-harness/run@1',
+    kind: 'certificate',
     runId: f.runId,
     command: 'certify-client',
     tool: toolInfo(),

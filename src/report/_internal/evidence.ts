@@ -1,8 +1,9 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult, RunResult } from '../model.js';
+import type { CaseResult } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
 
 /** Looks exchanges up by id; one map per render. */
-export function exchangeIndex(result: RunResult): Map<string, Exchange> {
+export function exchangeIndex(result: CaseRunResult): Map<string, Exchange> {
   return new Map(result.exchanges.map((x) => [x.id, x]));
 }
 

@@ -1,67 +1,54 @@
+import type { LatencySummary, LoadResult, OperationFigures } from '../load-result.js';
+
 /**
- * Reads load results generically: the load runner's shape is its own, so the
- * writers show what they can recognise (scalar figures and a per-operation
- * table of numbers, percentiles included) and leave the rest to report.json.
+ * The load figures the text writers show: headline scalars and a table per
+ * operation (percentiles as columns); the rest stays in report.json.
  */
 
 /** One row of the per-operation table. */
 export interface LoadRow { name: string; values: Record<string, string> }
 
-/** What the writers show of `RunResult.load`. */
+/** What the text writers show of a load result. */
 export interface LoadTables {
   scalars: [string, string][];
-  operations?: { columns: string[]; rows: LoadRow[] };
+  operations: { columns: string[]; rows: LoadRow[] };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The headline figures, in the order the load result declares them. */
+const SCALARS = ['schema', 'connections', 'startedAt', 'finishedAt', 'durationS', 'interrupted', 'clock', 'rps', 'errorRate', 'rateLimitedRate'] as const satisfies ReadonlyArray<keyof LoadResult>;
+
+const COUNTS = ['count', 'ok', 'rateLimited', 'errors', 'expected'] as const satisfies ReadonlyArray<keyof OperationFigures>;
+
+const LATENCY = ['count', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const satisfies ReadonlyArray<keyof LatencySummary>;
+
+function formatNumber(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
 }
 
-function formatScalar(v: unknown): string | undefined {
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(2);
-  if (typeof v === 'string' || typeof v === 'boolean') return String(v);
-  return undefined;
+function formatScalar(v: string | number | boolean): string {
+  return typeof v === 'number' ? formatNumber(v) : String(v);
 }
 
-/** Flattens numeric fields one level deep (`latency.p99`), which is where percentiles usually sit. */
-function flatNumbers(obj: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (typeof v === 'number') out[k] = formatScalar(v) ?? '';
-    else if (isRecord(v)) {
-      for (const [k2, v2] of Object.entries(v)) if (typeof v2 === 'number') out[`${k}.${k2}`] = formatScalar(v2) ?? '';
-    }
+/** One operation's cells: its counts, its responses by status, its latency percentiles. */
+function operationValues(op: OperationFigures): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const k of COUNTS) {
+    const v = op[k];
+    if (v !== undefined) values[k] = formatNumber(v);
   }
-  return out;
+  for (const [status, n] of Object.entries(op.statuses)) values[`statuses.${status}`] = formatNumber(n);
+  for (const k of LATENCY) values[`latency.${k}`] = formatNumber(op.latency[k]);
+  return values;
 }
 
-/** Extracts scalar figures and an operations table from a load result of unknown shape. */
-export function loadTables(load: unknown): LoadTables {
-  const tables: LoadTables = { scalars: [] };
-  if (!isRecord(load)) return tables;
-  for (const [k, v] of Object.entries(load)) {
-    const s = formatScalar(v);
-    if (s !== undefined) tables.scalars.push([k, s]);
-  }
-  const ops = load['operations'];
-  const entries: [string, Record<string, unknown>][] = [];
-  if (Array.isArray(ops)) {
-    ops.forEach((op, i) => {
-      if (!isRecord(op)) return;
-      const name = op['name'] ?? op['operation'] ?? op['id'] ?? `#${i + 1}`;
-      entries.push([String(name), op]);
-    });
-  } else if (isRecord(ops)) {
-    for (const [name, op] of Object.entries(ops)) if (isRecord(op)) entries.push([name, op]);
-  }
-  if (entries.length > 0) {
-    const columns: string[] = [];
-    const rows = entries.map(([name, op]) => {
-      const values = flatNumbers(op);
-      for (const col of Object.keys(values)) if (!columns.includes(col)) columns.push(col);
-      return { name, values };
-    });
-    tables.operations = { columns, rows };
-  }
-  return tables;
+/** The scalar figures and the per-operation table of a load result. */
+export function loadTables(load: LoadResult): LoadTables {
+  const scalars = SCALARS.map((k): [string, string] => [k, formatScalar(load[k])]);
+  const columns: string[] = [];
+  const rows = Object.entries(load.operations).map(([name, op]) => {
+    const values = operationValues(op);
+    for (const col of Object.keys(values)) if (!columns.includes(col)) columns.push(col);
+    return { name, values };
+  });
+  return { scalars, operations: { columns, rows } };
 }

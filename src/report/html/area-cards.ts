@@ -1,10 +1,10 @@
-import type { RunResult } from '../model.js';
-import { html } from '../_internal/escape.js';
+import type { CaseRunResult } from '../run-result.js';
+import { html } from '../escape.js';
 import { groupByArea, worstVerdict } from '../_internal/order.js';
 import { verdictBar } from './banner.js';
 
 /** One tile per area: pass count, a verdict bar, and the clauses it covered. */
-export function renderAreaCards(result: RunResult): string {
+export function renderAreaCards(result: CaseRunResult): string {
   const tiles = groupByArea(result.cases).map((g) => {
     const total = g.cases.length;
     const worst = worstVerdict(g.counts);

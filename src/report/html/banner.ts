@@ -1,5 +1,6 @@
-import type { RunResult, Verdict } from '../model.js';
-import { html } from '../_internal/escape.js';
+import type { Verdict } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
+import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';
@@ -15,7 +16,7 @@ export function verdictBar(counts: Record<Verdict, number>, total: number): stri
 }
 
 /** The top banner: the run's verdict in one look, counts, and what was tested. */
-export function renderBanner(result: RunResult): string {
+export function renderBanner(result: CaseRunResult): string {
   const pass = result.verdict === 'PASS';
   const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
   const sub = pass ? `${result.summary.PASS} of ${result.summary.total} passed` : `${failing} of ${result.summary.total} failing`;

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { RunResult, Verdict } from '../model.js';
-import { html } from '../_internal/escape.js';
+import type { Verdict } from '../model.js';
+import type { CaseRunResult } from '../run-result.js';
+import { html } from '../escape.js';
 import { isFailing, urgentFirst } from '../_internal/order.js';
 import { renderCaseEvidence } from './evidence.js';
 import { verdictBadge } from './palette.js';
@@ -14,7 +15,7 @@ const FILTERS: [string, string, (v: Verdict) => boolean][] = [
 ];
 
 /** Every case, failures first, with filters by verdict and evidence on demand. */
-export function renderCasesTable(result: RunResult, index: Map<string, Exchange>): string {
+export function renderCasesTable(result: CaseRunResult, index: Map<string, Exchange>): string {
   const buttons = FILTERS.map(([key, label, match]) => {
     const n = result.cases.filter((c) => match(c.verdict)).length;
     return `<button type="button" data-filter="${html(key)}" aria-pressed="${key === 'all'}">${html(label)} <span class="muted">${n}</span></button>`;

@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
 import type { CaseResult } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 
 /** Bodies longer than this (UTF-8 bytes) are cut in the page; report.json keeps them whole. */

@@ -1,4 +1,4 @@
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { SCRIPT } from './script.js';
 import { STYLES } from './styles.js';
 

@@ -1,28 +1,14 @@
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
+import type { LatencySummary, LoadResult, OperationFigures, SecondFigures, Spectrum } from '../load-result.js';
 import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
-
-/* The load result's shape as this section reads it (src/load/load-result.ts); read defensively, since report.json may come from elsewhere. */
-interface Second { second: number; requests: number; ok: number; rateLimited: number; errors: number; p50: number; p99: number; max: number }
-interface Op { count: number; ok: number; rateLimited: number; errors: number; expected?: number; latency: Record<string, number> }
-interface Load {
-  schema?: string;
-  totals?: { requests: number; ok: number; rateLimited: number; errors: number };
-  rps?: number;
-  errorRate?: number;
-  rateLimitedRate?: number;
-  durationS?: number;
-  operations?: Record<string, Op>;
-  spectrum?: Array<{ percentile: number; ms: number }>;
-  series?: Second[];
-  gates?: Array<{ source: string; passed: boolean; message: string }>;
-}
 
 const W = 720;
 const H = 220;
 const M = { l: 56, r: 16, t: 14, b: 34 };
 const COLOURS = { ok: '#1a7f37', rl: '#cf222e', err: '#b35900', p50: '#0969da', p99: '#8250df', max: '#6e7781' };
 
-function num(v: unknown): number {
+// A merged report.json may hold NaN or null where a shard had nothing to measure; a chart draws those as 0.
+function num(v: number | null | undefined): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
@@ -40,7 +26,7 @@ function legend(items: Array<[string, string]>): string {
   return `<p class="legend">${items.map(([c, label]) => `<span style="display:inline-block;width:10px;height:10px;background:${html(c)};margin:0 4px 0 12px"></span>${html(label)}`).join('')}</p>`;
 }
 
-function throughputChart(series: Second[]): string {
+function throughputChart(series: SecondFigures[]): string {
   const t0 = series[0]!.second;
   const span = series[series.length - 1]!.second - t0 + 1;
   const maxReq = Math.max(1, ...series.map((s) => num(s.requests)));
@@ -70,7 +56,7 @@ function throughputChart(series: Second[]): string {
   return frame('Throughput per second (requests; 429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt) + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
 }
 
-function latencyChart(series: Second[]): string {
+function latencyChart(series: SecondFigures[]): string {
   const t0 = series[0]!.second;
   const span = series[series.length - 1]!.second - t0 + 1;
   const maxMs = Math.max(0.001, ...series.map((s) => num(s.max)));
@@ -82,7 +68,7 @@ function latencyChart(series: Second[]): string {
   return frame('Latency over time (ms, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt) + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max']]);
 }
 
-function spectrumChart(spectrum: Array<{ percentile: number; ms: number }>): string {
+function spectrumChart(spectrum: Spectrum): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
   const pts = spectrum.map((p) => ({ ...p, k: p.percentile >= 100 ? NaN : Math.log10(1 / (1 - p.percentile / 100)) }));
   const finite = pts.filter((p) => Number.isFinite(p.k));
@@ -98,11 +84,12 @@ function spectrumChart(spectrum: Array<{ percentile: number; ms: number }>): str
   return frame('Latency by percentile (ms, HDR histogram of every request)', poly + dots, niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt);
 }
 
-function opsTable(ops: Record<string, Op>): string {
+const OPS_PERCENTILES = ['p50', 'p90', 'p99', 'p99_9', 'max'] as const satisfies ReadonlyArray<keyof LatencySummary>;
+
+function opsTable(ops: Record<string, OperationFigures>): string {
   const rows = Object.entries(ops)
     .map(([name, o]) => {
-      const l = o.latency ?? {};
-      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), num(o.expected ?? 0), ...['p50', 'p90', 'p99', 'p99_9', 'max'].map((k) => fmt(num(l[k]), 2))];
+      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), num(o.expected), ...OPS_PERCENTILES.map((k) => fmt(num(o.latency[k]), 2))];
       return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${html(c)}</th>` : `<td>${html(String(c))}</td>`)).join('')}</tr>`;
     })
     .join('');
@@ -114,26 +101,19 @@ function opsTable(ops: Record<string, Op>): string {
  * table, throughput per second with 429s marked, latency over time and the
  * percentile spectrum. Inline SVG only; every text escaped.
  */
-export function renderLoadSection(loadRaw: unknown): string {
-  // Only the load runner's own result is charted; other shapes stay in report.json (and the generic tables).
-  if (typeof loadRaw !== 'object' || loadRaw === null || (loadRaw as { schema?: unknown }).schema !== 'svc-harness/load@1') return '';
-  const load = loadRaw as Load;
+export function renderLoadSection(load: LoadResult): string {
   const t = load.totals;
-  const parts: string[] = [];
-  if (t) {
-    parts.push(
-      `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
-    );
-  }
-  if (load.gates && load.gates.length > 0) {
+  const parts: string[] = [
+    `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
+  ];
+  if (load.gates.length > 0) {
     parts.push(`<ul class="load-gates">${load.gates.map((g) => `<li>${g.passed ? '✔' : '✘'} <code>${html(g.source)}</code>: ${html(g.message)}</li>`).join('')}</ul>`);
   }
-  if (load.operations && Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations));
-  const series = Array.isArray(load.series) ? load.series.filter((s) => typeof s?.second === 'number') : [];
-  if (series.length > 0) {
-    parts.push(throughputChart(series));
-    parts.push(latencyChart(series));
+  if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations));
+  if (load.series.length > 0) {
+    parts.push(throughputChart(load.series));
+    parts.push(latencyChart(load.series));
   }
-  if (Array.isArray(load.spectrum) && load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum));
+  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum));
   return parts.join('\n');
 }

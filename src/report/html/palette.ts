@@ -1,5 +1,5 @@
 import type { Verdict } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 
 /** One colour per verdict, shared by badges, bars and charts. */
 export const VERDICT_COLOUR: Record<Verdict, string> = {

@@ -1,5 +1,5 @@
 import type { RateLimitPoint } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 

@@ -1,5 +1,5 @@
 import type { WebhookPoint } from '../model.js';
-import { html } from '../_internal/escape.js';
+import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 import { formatOffset, linear, n, timeTicks } from './svg.js';
 

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { ANY_WITH_PRODUCT, STEP_ACTIONS, type Expectation, type Scenario, type Step, type StepAction } from '../types.js';
-import { referencedNames } from './values.js';
+import { referencedNames } from '../values.js';
 
 type Obj = Record<string, unknown>;
 

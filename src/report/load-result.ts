@@ -1,6 +1,36 @@
-import type { LatencySummary, Spectrum } from './latency-histogram.js';
-import type { GateResult } from './gates.js';
-import type { Verdict } from '../report/model.js';
+import type { Verdict } from './model.js';
+
+/*
+ * The result of a load (src/load), as report.json carries it under `load`.
+ * It lives with the run result model so that every renderer reads one
+ * declared shape, and the load area depends on it rather than the reverse.
+ */
+
+/** Percentiles and counts of one histogram, in milliseconds. */
+export interface LatencySummary {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p99_9: number;
+  max: number;
+}
+
+/** The percentile spectrum: (percentile, value ms) pairs for charts. */
+export type Spectrum = Array<{ percentile: number; ms: number }>;
+
+/** The verdict of one gate. */
+export interface GateResult {
+  id: string;
+  source: string;
+  passed: boolean;
+  actual: number | undefined;
+  expected: string;
+  message: string;
+}
 
 /** Figures of one operation (or of all of them, under `all`). */
 export interface OperationFigures {

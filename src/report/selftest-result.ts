@@ -1,4 +1,4 @@
-import type { Verdict } from '../report/model.js';
+import type { Verdict } from './model.js';
 
 /** One failed case of a self-test run: what failed and the evidence it named. */
 export interface FailedCase {
@@ -59,6 +59,7 @@ export interface CheckCoverage {
 /** The whole self-test result (`selftest.json`). */
 export interface SelftestResult {
   schema: 'svc-harness/selftest@1';
+  kind: 'selftest';
   runId: string;
   command: string;
   startedAt: string;

@@ -1,6 +1,7 @@
 /**
  * Saved values, `{{name}}` interpolation, view paths with list filters, field
  * matchers and balance-delta expressions: the small language of scenarios.
+ * Public to the load runner, which compiles journeys into requests with it.
  */
 
 const WHOLE = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/;

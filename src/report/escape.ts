@@ -1,7 +1,8 @@
 /**
  * Escaping for the report formats. Evidence is hostile input (bodies and
  * headers come from the service under test), so every writer routes text
- * through these before it reaches markup.
+ * through these before it reaches markup. Public to the other areas that
+ * write markup of their own (the self-test and certificate pages).
  */
 
 // Characters XML 1.0 forbids anywhere, even as character references: C0
