@@ -11,3 +11,4 @@ export { quotesChecks } from './quotes/index.js';
 export { walletChecks } from './wallet/index.js';
 export { webhooksChecks } from './webhooks/index.js';
 export { hotelChecks } from './hotel/index.js';
+export { schemaChecks } from './schema/index.js';

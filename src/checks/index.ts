@@ -7,7 +7,7 @@ export { defineRegistry, SUITE_PART_AREAS, type Registry, type Selection } from 
 export type { Check, CheckContext, CheckOutcome, Need } from './types.js';
 
 /** The order areas appear in runs and reports: the order of the specification. */
-export const AREA_ORDER: readonly Area[] = ['auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel'];
+export const AREA_ORDER: readonly Area[] = ['auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema'];
 
 function rank(area: Area): number {
   const i = AREA_ORDER.indexOf(area);

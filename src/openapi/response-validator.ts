@@ -53,6 +53,8 @@ export class ResponseValidator {
   private readonly ajv = openApiAjv();
   private readonly index: OperationIndex;
   private readonly compiled = new Map<string, CompiledResponse>();
+  /** One validator per schema location: responses share their headers' and components' schemas. */
+  private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(private readonly doc: OpenApiDocument) {
     this.index = new OperationIndex(doc);
@@ -156,7 +158,13 @@ export class ResponseValidator {
   }
 
   private validatorAt(segments: string[]): ValidateFunction {
-    return this.ajv.compile({ $ref: `${DOC_ID}${fragmentOf(segments)}` });
+    const ref = `${DOC_ID}${fragmentOf(segments)}`;
+    let v = this.validators.get(ref);
+    if (!v) {
+      v = this.ajv.compile({ $ref: ref });
+      this.validators.set(ref, v);
+    }
+    return v;
   }
 }
 
