@@ -11,7 +11,7 @@ const addFormats = ((addFormatsImport as unknown as { default?: typeof addFormat
  * document must not be refused for them.
  */
 export function openApiAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, inlineRefs: false });
   addFormats(ajv);
   return ajv;
 }

@@ -21,6 +21,7 @@ export type ExchangeJudgement =
   | { judged: true; operation: string; status: string; violations: SchemaViolation[] };
 
 const DOC_ID = 'urn:svc-harness:openapi';
+const PATH_OF_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)/i;
 /** Most violations reported per exchange (the first ones say enough). */
 const MAX_VIOLATIONS = 5;
 
@@ -65,12 +66,8 @@ export class ResponseValidator {
   judge(exchange: Exchange): ExchangeJudgement {
     const res = exchange.response;
     if (!res) return { judged: false, reason: 'no response' };
-    let path: string;
-    try {
-      path = new URL(exchange.request.url).pathname;
-    } catch {
-      path = exchange.request.url.split('?')[0] ?? '';
-    }
+    // The path of an absolute or origin-form URL; cheaper than new URL() over thousands of exchanges.
+    const path = PATH_OF_URL.exec(exchange.request.url)?.[1] ?? '';
     const op = this.index.find(exchange.request.method, path);
     if (!op) return { judged: false, reason: 'operation not in the document' };
     const key = statusKey(op.responses, res.status);
