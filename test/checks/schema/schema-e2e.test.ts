@@ -14,15 +14,14 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('SC-01 against the mock', () => {
-  test('passes over the exchanges of other checks on the mock without defects, judging in well under a second', async () => {
+  test('passes over the exchanges of other checks on the mock without defects', async () => {
     await t.defects([]);
     await t.run([...contractChecks, ...errorsChecks, ...quotesChecks, ...idempotencyChecks, ...hotelChecks]);
     const out = await t.run(schemaChecks);
     const sc = out['SC-01']!;
     expect(notPassing(out)).toEqual([]);
-    const details = sc.details as { judged: number; judgeMs: number };
-    expect(details.judged).toBeGreaterThan(50);
-    expect(details.judgeMs).toBeLessThan(1000);
+    // Timing is measured in bench runs, never asserted in tests (shared machines).
+    expect((sc.details as { judged: number }).judged).toBeGreaterThan(50);
   });
 
   test('judges something when it runs alone', async () => {
