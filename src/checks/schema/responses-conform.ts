@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
 import { loadOpenApiDocument } from '../../openapi/load-document.js';
-import { responseValidatorFor, type ResponseValidator } from '../../openapi/response-validator.js';
+import type { ResponseValidator } from '../../openapi/response-validator.js';
 import { Findings } from '../_internal/findings.js';
 import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
@@ -87,6 +87,8 @@ export const responsesConformCheck: Check = {
   runsLast: true,
   async run(ctx) {
     const doc = await loadOpenApiDocument(ctx.profile.openapi);
+    // Loaded here, not at start-up: every command imports the registry, and Ajv is only needed by this check.
+    const { responseValidatorFor } = await import('../../openapi/response-validator.js');
     await ownReads(ctx);
     return judgeResponsesConform(ctx.exchanges(), responseValidatorFor(doc));
   },
