@@ -6,6 +6,7 @@ import { hotelChecks } from './hotel/index.js';
 import { idempotencyChecks } from './idempotency/index.js';
 import { quotesChecks } from './quotes/index.js';
 import { ratelimitChecks } from './ratelimit/index.js';
+import { schemaChecks } from './schema/index.js';
 import type { Check } from './types.js';
 import { walletChecks } from './wallet/index.js';
 import { webhooksChecks } from './webhooks/index.js';
@@ -26,4 +27,5 @@ export const AREA_CHECKS: ReadonlyArray<readonly [Area, readonly Check[]]> = [
   ['wallet', walletChecks],
   ['webhooks', webhooksChecks],
   ['hotel', hotelChecks],
+  ['schema', schemaChecks],
 ];

@@ -162,5 +162,6 @@ export const DEFAULT_PROFILE: Profile = {
     hotel_attempts: 1,
   },
   receiver: { host: '127.0.0.1', port: 0, public_url: null },
+  openapi: null,
   request_timeout_ms: 15_000,
 };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
 import type { Profile } from './types.js';
@@ -29,5 +29,14 @@ export async function loadProfile(file: string): Promise<Readonly<Profile>> {
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err));
     throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}`, { cause: err });
   }
-  return resolveProfile(parseProfileText(text, file), file);
+  return resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
+}
+
+/** A relative `openapi:` file is relative to the profile file, not to the working directory. */
+function withOpenApiBesideProfile(input: unknown, file: string): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const o = input as Record<string, unknown>;
+  const doc = o.openapi;
+  if (typeof doc !== 'string' || doc === '' || /^https?:\/\//i.test(doc) || isAbsolute(doc)) return input;
+  return { ...o, openapi: resolve(dirname(file), doc) };
 }

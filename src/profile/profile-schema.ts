@@ -108,6 +108,7 @@ const BASE_SCHEMA: Schema = {
       },
       check: (v, path) => (typeof v.port === 'number' && v.port > 65535 ? [`${path}.port must be a port number (0 to 65535), got ${v.port}`] : []),
     },
+    openapi: { kind: 'nullable', of: str },
     request_timeout_ms: posInt(),
   },
   check: (v) => {

@@ -267,6 +267,11 @@ export interface Profile {
     port: number;
     public_url: string | null;
   };
+  /**
+   * The service's OpenAPI 3.1 document (a file path, relative to the profile file, or an http(s) URL) that SC-01 validates every response against.
+   * @defaultValue null: the bundled document of the reference API (`openapi/reference-api.yaml`)
+   */
+  openapi: string | null;
   /** Request timeout for every exchange, ms. */
   request_timeout_ms: number;
 }

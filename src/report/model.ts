@@ -7,7 +7,7 @@
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
 
 /** Areas of the specification a check belongs to. */
-export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'scenarios' | 'properties' | 'load';
+export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';
 
 /** One verdict of a check, scenario, property or gate. */
 export interface CaseResult {

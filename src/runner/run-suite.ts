@@ -131,7 +131,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
       partCases.push(...got);
     }
-    await schedule(last);
+    // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
+    for (const check of last) await schedule([check]);
 
     const cases = [...regular.map((c) => results.get(c)!), ...partCases, ...last.map((c) => results.get(c)!)];
     const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);

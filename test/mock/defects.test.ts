@@ -232,6 +232,11 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     off: true,
     on: false,
   },
+  'price-amount-as-string': {
+    observe: async () => ((await alpha.post('/v1/flights/search', { criteria: CRITERIA.flights })).json.results as Array<{ price: { amount: unknown } }>).map((r) => typeof r.price.amount),
+    off: ['number'],
+    on: ['string'],
+  },
   'error-request-id-mismatch': {
     observe: async () => {
       const q = await alpha.quote();

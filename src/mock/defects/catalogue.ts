@@ -15,6 +15,7 @@ export const DEFECTS = {
   'account-lists-closed-products': 'GET /v1/account lists every product as enabled, closed ones included',
   'account-lists-unknown-product': 'GET /v1/account lists a product that does not exist (hotels)',
   'transfers-search-empty': 'a transfers search answers no results at all',
+  'price-amount-as-string': 'search results carry price.amount as a string ("12345") instead of an integer',
   // errors (section 4)
   'error-outside-envelope': 'a 404 NOT_FOUND answers text/plain outside the error envelope',
   'error-request-id-mismatch': 'a 409 error names another request id in error.request_id than in X-Request-Id',

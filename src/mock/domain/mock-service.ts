@@ -47,6 +47,12 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** Defect `price-amount-as-string`: the same answer with every price amount written as text. */
+function amountsAsStrings(answer: { results: { price: { amount: unknown } }[] }): unknown {
+  for (const r of answer.results) r.price.amount = String(r.price.amount);
+  return answer;
+}
+
 function newId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString('base64url')}`;
 }
@@ -126,7 +132,9 @@ export class MockService {
     const expiresAt = now + this.options.quoteLifetimeMs * (this.defects.has('quote-lifetime-long') ? 2 : 1);
     const priced = this.searchAnswers.priced(product, criteria, agency.currency, Math.floor(now / 60_000));
     const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest: priced.digest, amounts: priced.amounts });
-    return { status: 200, body: searchAnswerJson(priced, tokens, iso(expiresAt)) };
+    const answer = searchAnswerJson(priced, tokens, iso(expiresAt));
+    if (this.defects.has('price-amount-as-string')) return { status: 200, body: amountsAsStrings(answer.toJSON() as { results: { price: { amount: unknown } }[] }) };
+    return { status: 200, body: answer };
   }
 
   /** `POST /v1/{product}/bookings`: the failures of REFERENCE-API.md section 5, in its order. */

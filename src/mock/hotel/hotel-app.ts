@@ -17,13 +17,15 @@ export type { HotelAgency } from './hotel-agency.js';
 /** Largest request body the hotel API reads (REFERENCE-API.md section 4). */
 export const HOTEL_BODY_LIMIT = 64 * 1024;
 
-/** The hotel API's routes, for telling 405 from 404. */
-const ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: /^\/hotels\/v1\/availability$/, methods: ['POST'] },
-  { pattern: /^\/hotels\/v1\/bookings$/, methods: ['POST'] },
-  { pattern: /^\/hotels\/v1\/bookings\/[^/]+$/, methods: ['DELETE'] },
-  { pattern: /^\/hotels\/v1\/webhook$/, methods: ['PUT'] },
+/** The hotel API's routes as path templates (the OpenAPI document must name each); also tell 405 from 404. */
+export const HOTEL_ROUTES: readonly { path: string; methods: readonly string[] }[] = [
+  { path: '/hotels/v1/availability', methods: ['POST'] },
+  { path: '/hotels/v1/bookings', methods: ['POST'] },
+  { path: '/hotels/v1/bookings/{reference}', methods: ['DELETE'] },
+  { path: '/hotels/v1/webhook', methods: ['PUT'] },
 ];
+
+const ROUTES = HOTEL_ROUTES.map((r) => ({ pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), methods: [...r.methods] }));
 
 /** Options of the hotel API app. */
 export interface HotelAppOptions {

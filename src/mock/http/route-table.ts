@@ -11,6 +11,8 @@ export type BodyKind = 'none' | 'json' | 'json-or-empty';
 export interface Route {
   name: string;
   method: string;
+  /** Path template, as the OpenAPI document writes it (`/v1/{product}/bookings/{booking_id}`). */
+  path: string;
   body: BodyKind;
   /** Booking and cancellation: the idempotency step applies. */
   idempotent: boolean;
@@ -31,21 +33,23 @@ export type RouteMatch = { route: Route; params: RouteParams } | { allow: string
 
 const none = (): undefined => undefined;
 
-const ACCOUNT: Route = { name: 'account', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.account(a) };
-const BALANCE: Route = { name: 'wallet.balance', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.balance(a) };
+const ACCOUNT: Route = { name: 'account', method: 'GET', path: '/v1/account', body: 'none', idempotent: false, validate: none, run: (s, a) => s.account(a) };
+const BALANCE: Route = { name: 'wallet.balance', method: 'GET', path: '/v1/wallet/balance', body: 'none', idempotent: false, validate: none, run: (s, a) => s.balance(a) };
 const STATEMENT: Route = {
   name: 'wallet.statement',
   method: 'GET',
+  path: '/v1/wallet/statement',
   body: 'none',
   idempotent: false,
   validate: none,
   run: (s, a, _p, _i, q) => s.statement(a, new URLSearchParams(q)),
 };
-const RATES: Route = { name: 'wallet.rates', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.rates(a) };
-const WEBHOOK_GET: Route = { name: 'webhook.get', method: 'GET', body: 'none', idempotent: false, validate: none, run: (s, a) => s.getWebhook(a) };
+const RATES: Route = { name: 'wallet.rates', method: 'GET', path: '/v1/wallet/rates', body: 'none', idempotent: false, validate: none, run: (s, a) => s.rates(a) };
+const WEBHOOK_GET: Route = { name: 'webhook.get', method: 'GET', path: '/v1/webhook-endpoint', body: 'none', idempotent: false, validate: none, run: (s, a) => s.getWebhook(a) };
 const WEBHOOK_PUT: Route = {
   name: 'webhook.put',
   method: 'PUT',
+  path: '/v1/webhook-endpoint',
   body: 'json',
   idempotent: false,
   validate: (b) => validateWebhookBody(b),
@@ -54,6 +58,7 @@ const WEBHOOK_PUT: Route = {
 const SEARCH: Route = {
   name: 'search',
   method: 'POST',
+  path: '/v1/{product}/search',
   body: 'json',
   idempotent: false,
   validate: (b, p) => validateSearch(p.product!, b),
@@ -62,6 +67,7 @@ const SEARCH: Route = {
 const BOOK: Route = {
   name: 'booking.create',
   method: 'POST',
+  path: '/v1/{product}/bookings',
   body: 'json',
   idempotent: true,
   validate: (b) => validateBookingBody(b),
@@ -70,6 +76,7 @@ const BOOK: Route = {
 const BOOKING_GET: Route = {
   name: 'booking.get',
   method: 'GET',
+  path: '/v1/{product}/bookings/{booking_id}',
   body: 'none',
   idempotent: false,
   validate: none,
@@ -78,11 +85,15 @@ const BOOKING_GET: Route = {
 const CANCEL: Route = {
   name: 'booking.cancel',
   method: 'POST',
+  path: '/v1/{product}/bookings/{booking_id}/cancellations',
   body: 'json-or-empty',
   idempotent: true,
   validate: (b) => validateCancellationBody(b),
   run: (s, a, p) => s.cancel(a, p.product!, p.bookingId!),
 };
+
+/** Every route of the service, for tools and tests that list them (the OpenAPI document must name each). */
+export const SERVICE_ROUTES: readonly Route[] = [ACCOUNT, SEARCH, BOOK, BOOKING_GET, CANCEL, BALANCE, STATEMENT, RATES, WEBHOOK_GET, WEBHOOK_PUT];
 
 function pick(method: string, routes: Route[], params: RouteParams): RouteMatch {
   const route = routes.find((r) => r.method === method);

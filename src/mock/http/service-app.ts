@@ -5,6 +5,7 @@ import { ApiError } from '../domain/api-error.js';
 import { newRequestId } from './envelope.js';
 import { errorResponse } from './error-response.js';
 import { fastifyLogging } from './fastify-logging.js';
+import { installOpenApiRoute } from './openapi-route.js';
 import type { ServicePipeline } from './pipeline.js';
 import type { WireResponse } from './wire.js';
 
@@ -74,6 +75,7 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, 
     send(reply, res);
     return undefined;
   };
+  installOpenApiRoute(app);
   app.route({ method: METHODS, url: '*', handler });
   app.setNotFoundHandler(handler);
   app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, _request, reply) => {

@@ -2,7 +2,7 @@ import type { Area, CaseResult, Verdict } from '../model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
 export const AREA_ORDER: readonly Area[] = [
-  'auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'scenarios', 'properties', 'load',
+  'auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema', 'scenarios', 'properties', 'load',
 ];
 
 /** Verdicts from most to least urgent: failures are read first. */
