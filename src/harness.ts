@@ -3,6 +3,7 @@ import { defaultRegistry, defineRegistry } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import { HarnessError, isHarnessError } from './errors/harness-error.js';
 import type { MockOptions, RunningMock } from './mock/index.js';
+import { loadOnTarget, type LoadOptions } from './load/load-on-target.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
 import { loadProfile } from './profile/load-profile.js';
 import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
@@ -67,6 +68,8 @@ export interface Harness {
   prepare(): Promise<PreparedTarget>;
   /** Probes the target, runs the selected checks, scenarios and properties, and returns the (redacted) result. */
   run(options?: HarnessRunOptions): Promise<RunResult>;
+  /** Replays scenarios (or signed searches) as load against the target; verdicts under load, figures and gates come back as a run result. */
+  load(options: LoadOptions): Promise<RunResult>;
   /** Stops what the harness started (the embedded mock). */
   close(): Promise<void>;
 }
@@ -195,6 +198,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       } finally {
         await receiver?.close();
       }
+    },
+    async load(loadOptions) {
+      return loadOnTarget(await prepare(), loadOptions, options.env ?? process.env);
     },
     async close() {
       const m = mock;

@@ -1,6 +1,7 @@
 import { HarnessError } from '../../errors/harness-error.js';
-import { parseSigningKey, readPemFile } from '../certificate/signing.js';
-import { CERTIFY_CLIENT_DEFAULTS, certifyClient } from './certify-client.js';
+import { parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
+import { CERTIFY_CLIENT_DEFAULTS, certifyClient } from '../../certify/client/certify-client.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness certify-client`. */
 export interface CertifyClientArgs {
@@ -48,11 +49,8 @@ function waitForAgency(durationS: number | undefined, print: (line: string) => v
     });
 }
 
-/** `svc-harness certify-client`: grades an agency's client; returns the exit code (0 granted, 1 refused). */
-export async function certifyClientCommandMain(args: CertifyClientArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  if (args.duration !== undefined && (!Number.isFinite(args.duration) || args.duration <= 0)) {
-    throw new HarnessError('E_USAGE', `--duration must be a number of seconds > 0, got ${String(args.duration)}`);
-  }
+/** `svc-harness certify-client`: grades an agency's client; passed when its certificate is granted. */
+export async function certifyClientCommand(args: CertifyClientArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   if (args.run !== undefined && args.duration !== undefined) throw new HarnessError('E_USAGE', '--duration is for interactive runs; with --run, use --timeout');
   const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
   const result = await certifyClient({
@@ -76,5 +74,5 @@ export async function certifyClientCommandMain(args: CertifyClientArgs, print: (
     for (const g of refused) print(`  - ${g.item.id} ${g.item.title}: ${g.message}`);
   }
   print(`reports in ${result.reportDir}; certificate in ${result.certificate.dir}${signKey ? ' (signed)' : ' (not signed; pass --sign-key to sign)'}`);
-  return c.granted ? 0 : 1;
+  return { kind: 'verdict', passed: c.granted };
 }

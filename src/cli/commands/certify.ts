@@ -1,17 +1,18 @@
 import path from 'node:path';
-import { probeTarget } from '../api/probe-target.js';
-import { HarnessError } from '../errors/harness-error.js';
-import type { RunningMock } from '../mock/index.js';
-import { loadProfile } from '../profile/load-profile.js';
-import { resolveAgencies, secretsOf } from '../profile/resolve-secrets.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
-import { startTargetReceiver, type Receiver } from '../receiver/index.js';
-import { newRunId } from '../report/run-id.js';
-import { RealClockDriver } from '../runner/real-clock-driver.js';
-import { parseSigningKey, readPemFile, generateSigningKeyPair } from './certificate/signing.js';
-import { writeCertificate } from './certificate/write-certificate.js';
-import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.js';
-import { DEFAULT_MAX_WAIT_S, runCertification } from './run-certification.js';
+import { probeTarget } from '../../api/probe-target.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import type { RunningMock } from '../../mock/index.js';
+import { loadProfile } from '../../profile/load-profile.js';
+import { resolveAgencies, secretsOf } from '../../profile/resolve-secrets.js';
+import type { Profile, ResolvedAgency } from '../../profile/types.js';
+import { startTargetReceiver, type Receiver } from '../../receiver/index.js';
+import { newRunId } from '../../report/run-id.js';
+import { RealClockDriver } from '../../runner/real-clock-driver.js';
+import { parseSigningKey, readPemFile, generateSigningKeyPair } from '../../certify/certificate/signing.js';
+import { writeCertificate } from '../../certify/certificate/write-certificate.js';
+import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from '../../certify/embedded-target.js';
+import { DEFAULT_MAX_WAIT_S, runCertification } from '../../certify/run-certification.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness certify`. */
 export interface CertifyArgs {
@@ -33,17 +34,16 @@ function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embe
   return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
 }
 
-/** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`. Returns the exit code (0 granted, 1 refused). */
-export async function certifyCommandMain(args: CertifyArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+/** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`; passed when the certificate is granted. */
+export async function certifyCommand(args: CertifyArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   if (args['generate-key'] !== undefined) {
     const pair = await generateSigningKeyPair(args['generate-key']);
     print(`private key: ${pair.privateKeyFile} (keep it secret; pass it as --sign-key)`);
     print(`public key:  ${pair.publicKeyFile} (give it to whoever verifies: verify-certificate DIR --public-key ${pair.publicKeyFile})`);
     print(`public key SHA-256: ${pair.fingerprint}`);
-    return 0;
+    return { kind: 'done' };
   }
   const maxWaitS = args['max-wait'] ?? DEFAULT_MAX_WAIT_S;
-  if (!Number.isFinite(maxWaitS) || maxWaitS < 0) throw new HarnessError('E_USAGE', `--max-wait must be a number of seconds ≥ 0, got ${String(args['max-wait'])}`);
   // Read the key before a run of a minute, not after it.
   const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
 
@@ -84,7 +84,7 @@ export async function certifyCommandMain(args: CertifyArgs, print: (line: string
     const took = (c.duration_ms / 1000).toFixed(1);
     print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
     print(`written to ${dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
-    return c.granted ? 0 : 1;
+    return { kind: 'verdict', passed: c.granted };
   } finally {
     await receiver?.close();
     await mock?.close();

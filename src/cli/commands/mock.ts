@@ -1,7 +1,22 @@
-import type { MockCommandArgs } from '../cli/commands/mock.js';
-import { HarnessError } from '../errors/harness-error.js';
-import { createMock, type RunningMock } from './create-mock.js';
-import { logger } from '../log/current-logger.js';
+import { createMock, type RunningMock } from '../../mock/create-mock.js';
+import { logger } from '../../log/current-logger.js';
+import type { CommandOutcome } from '../exit-codes.js';
+
+/** Arguments of `svc-harness mock`, as the shared option parsers leave them. */
+export interface MockCommandArgs {
+  port: number;
+  'hotel-port': number;
+  'admin-port': number;
+  admin: boolean;
+  fixture?: string;
+  'quote-lifetime': number;
+  'webhook-base': number;
+  'webhook-factor': number;
+  defects: string[];
+  agencies: number;
+  host: string;
+  json: boolean;
+}
 
 /** The one JSON line `mock --json` prints (REFERENCE-API.md section 11). */
 export function startupLine(mock: RunningMock): string {
@@ -38,18 +53,7 @@ export function startupSummary(mock: RunningMock): string {
 }
 
 /** Runs the mock for the CLI until SIGINT or SIGTERM, then closes it cleanly. */
-export async function serveMock(args: MockCommandArgs, out: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<void> {
-  for (const [name, v] of [
-    ['--port', args.port],
-    ['--hotel-port', args['hotel-port']],
-    ['--admin-port', args['admin-port']],
-  ] as const) {
-    if (!Number.isInteger(v) || v < 0 || v > 65535) throw new HarnessError('E_USAGE', `${name} must be an integer from 0 to 65535, got ${String(v)}`);
-  }
-  const defects = (args.defects ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+export async function mockCommand(args: MockCommandArgs, out: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<CommandOutcome> {
   const mock = await createMock({
     host: args.host,
     port: args.port,
@@ -61,7 +65,7 @@ export async function serveMock(args: MockCommandArgs, out: (text: string) => vo
     quoteLifetimeS: args['quote-lifetime'],
     webhookBaseMs: args['webhook-base'],
     webhookFactor: args['webhook-factor'],
-    defects,
+    defects: args.defects,
     logger: logger(),
   });
   out(args.json ? startupLine(mock) : startupSummary(mock));
@@ -75,4 +79,5 @@ export async function serveMock(args: MockCommandArgs, out: (text: string) => vo
     process.on('SIGTERM', stop);
   });
   await mock.close();
+  return { kind: 'done' };
 }

@@ -1,15 +1,16 @@
-import { defaultRegistry } from '../checks/index.js';
-import type { Selection } from '../checks/registry.js';
-import { HarnessError } from '../errors/harness-error.js';
-import { DefectSet } from '../mock/defects/defect-set.js';
-import { createHarness } from '../harness.js';
-import { writeReports } from '../report/write-reports.js';
-import { progressPrinter } from './progress-printer.js';
-import { allOf, logEvents } from './log-events.js';
-import { logger } from '../log/current-logger.js';
-import { formatMs } from './run-suite.js';
+import { defaultRegistry } from '../../checks/index.js';
+import type { Selection } from '../../checks/registry.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { DefectSet } from '../../mock/defects/defect-set.js';
+import { createHarness } from '../../harness.js';
+import { writeReports } from '../../report/write-reports.js';
+import { progressPrinter } from '../../runner/progress-printer.js';
+import { allOf, logEvents } from '../../runner/log-events.js';
+import { logger } from '../../log/current-logger.js';
+import { formatMs } from '../../runner/run-suite.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** Options of `svc-harness run`, as yargs parses them. */
+/** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
   target?: string;
   only?: string;
@@ -20,45 +21,22 @@ export interface RunCommandOptions {
   'receiver-url'?: string;
   'property-path'?: string;
   'property-replay-path'?: string;
-  /** Defects to switch on in the embedded mock (comma list), to watch the suite catch them. */
-  'mock-defects'?: string;
+  /** Defects to switch on in the embedded mock, to watch the suite catch them. */
+  'mock-defects'?: string[];
   json?: boolean;
-}
-
-function validate(args: RunCommandOptions): void {
-  if (args['mock-defects'] !== undefined && args.target !== undefined) {
-    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
-  }
-  if (args.seed !== undefined && (!Number.isSafeInteger(args.seed) || args.seed < 0)) {
-    throw new HarnessError('E_USAGE', `--seed must be an integer ≥ 0, got ${String(args.seed)}`);
-  }
-  const port = args['receiver-port'];
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new HarnessError('E_USAGE', `--receiver-port must be a port number (0 to 65535), got ${String(port)}`);
-  }
-  const url = args['receiver-url'];
-  if (url !== undefined) {
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(url).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new HarnessError('E_USAGE', `--receiver-url must be an http(s) URL, got ${JSON.stringify(url)}`);
-  }
 }
 
 /** Scenario and property names picked one by one must exist. */
 async function checkPartNames(selection: Selection): Promise<void> {
   const problems: string[] = [];
   if (selection.propertyNames.length > 0) {
-    const { PROPERTIES } = await import('../../properties/index.js');
+    const { PROPERTIES } = await import('../../../properties/index.js');
     const known = PROPERTIES.map((p) => p.name);
     const unknown = selection.propertyNames.filter((n) => !known.includes(n));
     if (unknown.length > 0) problems.push(`unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
   }
   if (selection.scenarioNames.length > 0) {
-    const { loadScenarios } = await import('../scenario/index.js');
+    const { loadScenarios } = await import('../../scenario/index.js');
     const known = (await loadScenarios()).map((s) => s.name);
     const unknown = selection.scenarioNames.filter((n) => !known.includes(n));
     if (unknown.length > 0) problems.push(`unknown scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
@@ -68,11 +46,10 @@ async function checkPartNames(selection: Selection): Promise<void> {
 
 /**
  * `svc-harness run`: runs the suite, writes the reports, prints a line per
- * case and where the reports are. Returns the exit code: 0 when every case
- * passed (SKIP and WARN allowed), 1 when any failed or errored.
+ * case and where the reports are. Passed when every case passed (SKIP and
+ * WARN allowed).
  */
-export async function runCommandMain(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  validate(args);
+export async function runCommand(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   // A wrong --only is a usage error before anything starts.
   await checkPartNames(defaultRegistry().select(args.only));
   const receiver = {
@@ -80,10 +57,7 @@ export async function runCommandMain(args: RunCommandOptions, out: (line: string
     ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
     ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
   };
-  const defects = (args['mock-defects'] ?? '')
-    .split(',')
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
+  const defects = args['mock-defects'] ?? [];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
@@ -120,7 +94,7 @@ export async function runCommandMain(args: RunCommandOptions, out: (line: string
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
       out(`Reports: ${written.dir}`);
     }
-    return result.verdict === 'PASS' ? 0 : 1;
+    return { kind: 'verdict', passed: result.verdict === 'PASS' };
   } finally {
     await harness.close();
   }

@@ -1,12 +1,12 @@
-import { createHarness } from '../harness.js';
-import { HarnessError } from '../errors/harness-error.js';
-import { writeReports } from '../report/write-reports.js';
-import { progressPrinter } from '../runner/progress-printer.js';
-import { formatMs } from '../runner/run-suite.js';
-import { loadScenarios } from './load-scenario.js';
-import { runScenarios } from './run-scenarios.js';
+import { createHarness } from '../../harness.js';
+import { writeReports } from '../../report/write-reports.js';
+import { progressPrinter } from '../../runner/progress-printer.js';
+import { formatMs } from '../../runner/run-suite.js';
+import { loadScenarios } from '../../scenario/load-scenario.js';
+import { runScenarios } from '../../scenario/run-scenarios.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** Options of `svc-harness scenario`, as yargs parses them. */
+/** Options of `svc-harness scenario`, as the shared option parsers leave them. */
 export interface ScenarioCommandOptions {
   files?: string[];
   target?: string;
@@ -18,10 +18,9 @@ export interface ScenarioCommandOptions {
 /**
  * `svc-harness scenario <file…>`: runs scenarios alone (the shipped ones when
  * no file is named) against a target profile or the embedded mock, writes the
- * reports and returns the exit code (0 all passed, 1 any failed).
+ * reports; passed when every scenario passed.
  */
-export async function scenarioCommandMain(args: ScenarioCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  if (args.seed !== undefined && (!Number.isSafeInteger(args.seed) || args.seed < 0)) throw new HarnessError('E_USAGE', `--seed must be an integer ≥ 0, got ${String(args.seed)}`);
+export async function scenarioCommand(args: ScenarioCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   const files = args.files ?? [];
   // Invalid files are a usage error before anything starts (judged again against the target's profile).
   await loadScenarios({ files });
@@ -46,7 +45,7 @@ export async function scenarioCommandMain(args: ScenarioCommandOptions, out: (li
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
       out(`Reports: ${written.dir}`);
     }
-    return result.verdict === 'PASS' ? 0 : 1;
+    return { kind: 'verdict', passed: result.verdict === 'PASS' };
   } finally {
     await harness.close();
   }

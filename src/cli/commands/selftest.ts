@@ -1,12 +1,12 @@
-import { HarnessError } from '../errors/harness-error.js';
-import { renderDefectTable } from './defect-table.js';
-import { renderSelftestText } from './render-selftest-text.js';
-import { runSelftest } from './run-selftest.js';
-import { writeSelftestReports } from './write-selftest-reports.js';
+import { renderDefectTable } from '../../selftest/defect-table.js';
+import { renderSelftestText } from '../../selftest/render-selftest-text.js';
+import { runSelftest } from '../../selftest/run-selftest.js';
+import { writeSelftestReports } from '../../selftest/write-selftest-reports.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** Options of `svc-harness selftest`, as yargs parses them. */
+/** Options of `svc-harness selftest`, as the shared option parsers leave them. */
 export interface SelftestCommandOptions {
-  'only-defects'?: string;
+  'only-defects'?: string[];
   'repeat-clean'?: number;
   'report-dir'?: string;
   concurrency?: number;
@@ -15,29 +15,17 @@ export interface SelftestCommandOptions {
   table?: boolean;
 }
 
-function positiveInt(name: string, v: number | undefined, min: number): void {
-  if (v !== undefined && (!Number.isSafeInteger(v) || v < min)) throw new HarnessError('E_USAGE', `--${name} must be an integer ≥ ${min}, got ${String(v)}`);
-}
-
 /**
  * `svc-harness selftest`: runs the suite against the mock once per defect and
  * on the clean mock, prints the table and the score, writes the reports.
- * Returns the exit code: 0 when every defect is caught and no false alarm
- * occurred, 1 otherwise.
+ * Passed when every defect is caught and no false alarm occurred.
  */
-export async function selftestCommandMain(args: SelftestCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function selftestCommand(args: SelftestCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   if (args.table) {
     out(renderDefectTable().trimEnd());
-    return 0;
+    return { kind: 'done' };
   }
-  positiveInt('repeat-clean', args['repeat-clean'], 0);
-  positiveInt('concurrency', args.concurrency, 1);
-  positiveInt('seed', args.seed, 0);
-  const defects = args['only-defects']
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (args['only-defects'] !== undefined && (defects?.length ?? 0) === 0) throw new HarnessError('E_USAGE', '--only-defects needs a comma list of defect names');
+  const defects = args['only-defects'];
   const result = await runSelftest({
     ...(defects ? { defects } : {}),
     ...(args['repeat-clean'] !== undefined ? { repeatClean: args['repeat-clean'] } : {}),
@@ -77,5 +65,5 @@ export async function selftestCommandMain(args: SelftestCommandOptions, out: (li
     out(renderSelftestText(result).trimEnd());
     out(`Reports: ${written.dir}`);
   }
-  return result.verdict === 'PASS' ? 0 : 1;
+  return { kind: 'verdict', passed: result.verdict === 'PASS' };
 }

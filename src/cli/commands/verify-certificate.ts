@@ -1,5 +1,6 @@
-import { readPemFile } from './certificate/signing.js';
-import { verifyCertificate } from './certificate/verify-certificate.js';
+import { readPemFile } from '../../certify/certificate/signing.js';
+import { verifyCertificate } from '../../certify/certificate/verify-certificate.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness verify-certificate`. */
 export interface VerifyCertificateArgs {
@@ -7,17 +8,17 @@ export interface VerifyCertificateArgs {
   'public-key'?: string;
 }
 
-/** `svc-harness verify-certificate`: one line, exit 0 when the folder is intact (and the signature valid), 1 naming the first problem. */
-export async function verifyCertificateMain(
+/** `svc-harness verify-certificate`: one line; passed when the folder is intact (and the signature valid), else naming the first problem. */
+export async function verifyCertificateCommand(
   args: VerifyCertificateArgs,
   io: { out: (line: string) => void; err: (line: string) => void } = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) },
-): Promise<number> {
+): Promise<CommandOutcome> {
   const publicKeyPem = args['public-key'] !== undefined ? await readPemFile(args['public-key'], 'public key') : undefined;
   const result = await verifyCertificate(args.dir, publicKeyPem !== undefined ? { publicKeyPem } : {});
   if (result.ok) {
     io.out(result.summary);
-    return 0;
+    return { kind: 'verdict', passed: true };
   }
   io.err(result.summary);
-  return 1;
+  return { kind: 'verdict', passed: false };
 }

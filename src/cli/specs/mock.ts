@@ -1,30 +1,16 @@
-import type { CommandModule } from 'yargs';
-
-/** Arguments of `svc-harness mock`. */
-export interface MockCommandArgs {
-  port: number;
-  'hotel-port': number;
-  'admin-port': number;
-  admin: boolean;
-  fixture?: string;
-  'quote-lifetime': number;
-  'webhook-base': number;
-  'webhook-factor': number;
-  defects?: string;
-  agencies: number;
-  host: string;
-  json: boolean;
-}
+import { defineCommand } from '../command-spec.js';
+import type { MockCommandArgs } from '../commands/mock.js';
+import { commaList, port } from '../options.js';
 
 /** `svc-harness mock`: runs the bundled mock until SIGINT or SIGTERM. */
-export const mockCommand: CommandModule<object, MockCommandArgs> = {
+export const mockCommand = defineCommand<MockCommandArgs>({
   command: 'mock',
   describe: 'run the bundled mock of the service (and the partner hotel API) until interrupted',
   builder: (y) =>
     y
-      .option('port', { type: 'number', default: 8480, describe: 'service port (0 = a free port)' })
-      .option('hotel-port', { type: 'number', default: 8481, describe: 'hotel API port (0 = a free port)' })
-      .option('admin-port', { type: 'number', default: 8489, describe: 'admin API port (0 = a free port)' })
+      .option('port', { type: 'number', default: 8480, coerce: port('port'), describe: 'service port (0 = a free port)' })
+      .option('hotel-port', { type: 'number', default: 8481, coerce: port('hotel-port'), describe: 'hotel API port (0 = a free port)' })
+      .option('admin-port', { type: 'number', default: 8489, coerce: port('admin-port'), describe: 'admin API port (0 = a free port)' })
       .option('admin', { type: 'boolean', default: false, describe: 'start the admin API (loopback only)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to bind' })
       .option('fixture', { type: 'string', describe: 'fixture file of agencies (JSON or YAML)' })
@@ -32,10 +18,7 @@ export const mockCommand: CommandModule<object, MockCommandArgs> = {
       .option('quote-lifetime', { type: 'number', default: 900, describe: 'quote lifetime in seconds' })
       .option('webhook-base', { type: 'number', default: 5000, describe: 'delay before webhook attempt 2, ms' })
       .option('webhook-factor', { type: 'number', default: 3, describe: 'attempt 3 comes base × factor after attempt 2' })
-      .option('defects', { type: 'string', describe: 'defects to switch on, comma-separated' })
+      .option('defects', { type: 'string', coerce: commaList, default: '', defaultDescription: 'none', describe: 'defects to switch on, comma-separated' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON line with the addresses and credentials once listening' }),
-  handler: async (args) => {
-    const { serveMock } = await import('../../mock/serve-mock.js');
-    await serveMock(args);
-  },
-};
+  run: async (args) => (await import('../commands/mock.js')).mockCommand(args),
+});
