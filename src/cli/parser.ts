@@ -1,4 +1,5 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { HarnessError } from '../errors/harness-error.js';
 import type { CommandContext, CommandSpec } from './command-spec.js';
 import type { CommandOutcome } from './exit-codes.js';
 import { COMMANDS } from './specs/index.js';
@@ -47,6 +48,8 @@ export function buildParser(args: readonly string[], context: CommandContext): {
       useLogger(createLogger({ level: argv['log-level'], format }));
     })
     .fail((msg, err) => {
+      // yargs rewraps what a `coerce` threw as a YError that keeps only the message: our option parsers throw E_USAGE.
+      if (err?.name === 'YError') throw new HarnessError('E_USAGE', err.message, { cause: err });
       if (err) throw err;
       throw Object.assign(new Error(msg), { usage: true });
     });
