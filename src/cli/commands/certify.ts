@@ -1,20 +1,8 @@
-import path from 'node:path';
-import { probeTarget } from '../../api/probe-target.js';
-import { HarnessError } from '../../errors/harness-error.js';
-import type { RunningMock } from '../../mock/index.js';
-import { loadProfile } from '../../profile/load-profile.js';
-import { resolveAgencies, secretsOf } from '../../profile/resolve-secrets.js';
-import type { Profile, ResolvedAgency } from '../../profile/types.js';
-import { startTargetReceiver, type Receiver } from '../../receiver/index.js';
-import { newRunId } from '../../report/run-id.js';
-import { RealClockDriver } from '../../runner/real-clock-driver.js';
-import { parseSigningKey, readPemFile, generateSigningKeyPair } from '../../certify/certificate/signing.js';
-import { writeCertificate } from '../../certify/certificate/write-certificate.js';
-import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from '../../certify/embedded-target.js';
-import { DEFAULT_MAX_WAIT_S, runCertification } from '../../certify/run-certification.js';
+import { certify } from '../../certify/certify.js';
+import { generateSigningKeyPair, parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
-/** Arguments of `svc-harness certify`. */
+/** Arguments of `svc-harness certify`, as the shared option parsers leave them. */
 export interface CertifyArgs {
   target?: string;
   agency?: string;
@@ -27,13 +15,6 @@ export interface CertifyArgs {
   'receiver-url'?: string;
 }
 
-function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {
-  const id = wanted ?? (embedded ? EMBEDDED_DEFAULT_AGENCY : profile.agencies[0]?.id);
-  const def = profile.agencies.find((a) => a.id === id);
-  if (!def) throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
-  return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
-}
-
 /** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`; passed when the certificate is granted. */
 export async function certifyCommand(args: CertifyArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   if (args['generate-key'] !== undefined) {
@@ -43,50 +24,27 @@ export async function certifyCommand(args: CertifyArgs, print: (line: string) =>
     print(`public key SHA-256: ${pair.fingerprint}`);
     return { kind: 'done' };
   }
-  const maxWaitS = args['max-wait'] ?? DEFAULT_MAX_WAIT_S;
   // Read the key before a run of a minute, not after it.
   const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
 
-  let mock: RunningMock | undefined;
-  let receiver: Receiver | undefined;
-  try {
-    let profile: Readonly<Profile>;
-    if (args.target !== undefined) profile = await loadProfile(args.target);
-    else ({ mock, profile } = await startEmbeddedTarget());
-    const embedded = mock !== undefined;
-    const agency = pickAgency(profile, args.agency, embedded);
-    // Fails early, with exit 3, when the target does not answer at all.
-    await probeTarget(profile, agency, 'certify: probe');
-
-    receiver = await startTargetReceiver(profile, { host: args['receiver-host'], port: args['receiver-port'], publicUrl: args['receiver-url'], embedded });
-    const receiverMissing = receiver
-      ? undefined
-      : 'the target is not on this machine and nothing says how it can reach the harness: pass --receiver-url (and --receiver-host/--receiver-port) or set receiver.public_url';
-
-    const runId = newRunId();
-    const dir = path.join(args['report-dir'], runId, 'certificate');
-    print(`certifying ${agency.id} against ${profile.base_url}${embedded ? ' (embedded mock)' : ''}: plan svc-agency-cert, run ${runId}`);
-    const draft = await runCertification({
-      profile,
-      agency,
-      clock: new RealClockDriver(),
-      ...(receiver ? { receiver } : {}),
-      ...(receiverMissing ? { receiverMissing } : {}),
-      maxWaitS,
-      runId,
-      tidyUp: !embedded,
-      target: { base_url: profile.base_url, profile: profile.name, embedded },
-      onTest: (t) => print(`  ${t.verdict.padEnd(5)} ${t.id} ${t.title} (${(t.durationMs / 1000).toFixed(1)} s): ${t.message}`),
-      log: (line) => print(`        ${line}`),
-    });
-    const written = await writeCertificate(dir, draft, { secrets: secretsOf([agency]), ...(signKey ? { signKey } : {}) });
-    const c = written.certificate;
-    const took = (c.duration_ms / 1000).toFixed(1);
-    print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
-    print(`written to ${dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
-    return { kind: 'verdict', passed: c.granted };
-  } finally {
-    await receiver?.close();
-    await mock?.close();
-  }
+  const written = await certify({
+    ...(args.target !== undefined ? { targetFile: args.target } : {}),
+    ...(args.agency !== undefined ? { agency: args.agency } : {}),
+    reportDir: args['report-dir'],
+    ...(signKey ? { signKey } : {}),
+    ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
+    receiver: {
+      ...(args['receiver-host'] !== undefined ? { host: args['receiver-host'] } : {}),
+      ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
+      ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
+    },
+    onStart: (t) => print(`certifying ${t.agency} against ${t.baseUrl}${t.embedded ? ' (embedded mock)' : ''}: plan svc-agency-cert, run ${t.runId}`),
+    onTest: (t) => print(`  ${t.verdict.padEnd(5)} ${t.id} ${t.title} (${(t.durationMs / 1000).toFixed(1)} s): ${t.message}`),
+    log: (line) => print(`        ${line}`),
+  });
+  const c = written.certificate;
+  const took = (c.duration_ms / 1000).toFixed(1);
+  print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
+  print(`written to ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
+  return { kind: 'verdict', passed: c.granted };
 }
