@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
+import type { CommandContext } from './command-spec.js';
 import { exitCodeOf } from './exit-codes.js';
 import { reportFatal } from './fatal.js';
 import { buildParser } from './parser.js';
@@ -8,8 +9,8 @@ import { buildParser } from './parser.js';
  * The one place the process exits: commands return an outcome, errors
  * propagate here, and both are mapped by exit-codes.ts.
  */
-const context = {
-  quit(outcome: Parameters<typeof exitCodeOf>[0]): never {
+const context: CommandContext = {
+  quit(outcome) {
     process.exit(exitCodeOf(outcome));
   },
 };
