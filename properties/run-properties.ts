@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/report/model.js';
-import type { SuitePartContext } from '../src/runner/suite-parts.js';
+import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel } from './idempotency-model.js';

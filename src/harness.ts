@@ -3,13 +3,14 @@ import { defaultRegistry, defineRegistry } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import { HarnessError, isHarnessError } from './errors/harness-error.js';
 import type { MockOptions, RunningMock } from './mock/index.js';
+import { loadOnTarget, type LoadOptions } from './load/load-on-target.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
 import { loadProfile } from './profile/load-profile.js';
 import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
-import type { SuiteResult } from './report/run-result.js';
+import type { LoadRunResult, SuiteResult } from './report/run-result.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';
@@ -67,6 +68,8 @@ export interface Harness {
   prepare(): Promise<PreparedTarget>;
   /** Probes the target, runs the selected checks, scenarios and properties, and returns the (redacted) result. */
   run(options?: HarnessRunOptions): Promise<SuiteResult>;
+  /** Replays scenarios (or signed searches) as load against the target; verdicts under load, figures and gates come back as a run result. */
+  load(options: LoadOptions): Promise<LoadRunResult>;
   /** Stops what the harness started (the embedded mock). */
   close(): Promise<void>;
 }
@@ -195,6 +198,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       } finally {
         await receiver?.close();
       }
+    },
+    async load(loadOptions) {
+      return loadOnTarget(await prepare(), loadOptions, options.env ?? process.env);
     },
     async close() {
       const m = mock;

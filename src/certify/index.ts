@@ -21,5 +21,6 @@ export {
 } from './certificate/signing.js';
 export type { CertificationPlan, CertTest, CertOutcome, CertifyContext, CertifyState } from './plan/plan-types.js';
 export { PLAN_V1 } from './plan/plan-v1.js';
+export { certify, type CertifyOptions } from './certify.js';
 export { runCertification, DEFAULT_MAX_WAIT_S, type RunCertificationOptions } from './run-certification.js';
 export { startEmbeddedTarget, profileForMock, EMBEDDED_CERTIFY_MOCK, EMBEDDED_DEFAULT_AGENCY } from './embedded-target.js';

@@ -1,36 +1,27 @@
 #!/usr/bin/env node
-import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import type { CommandContext } from './command-spec.js';
+import { exitCodeOf } from './exit-codes.js';
 import { reportFatal } from './fatal.js';
-import { COMMANDS } from './commands/index.js';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../log/logger.js';
-import { useLogger } from '../log/current-logger.js';
+import { buildParser } from './parser.js';
 
-/** The one place the program exits on an error: prints one line (a stack only for bugs) and sets the exit code. */
-async function main(argv: string[]): Promise<void> {
-  let cli = yargs(hideBin(argv))
-    .scriptName('svc-harness')
-    .strict()
-    .demandCommand(1, 'name a command; see --help')
-    .recommendCommands()
-    .help()
-    .alias('h', 'help')
-    .version()
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, global: true, describe: 'diagnostic logs on stderr from this level up' })
-    .option('log-format', { choices: ['json', 'pretty'] as const, global: true, describe: 'json (default off a terminal) or pretty (default on one)' })
-    .middleware((argv) => {
-      const format = argv['log-format'] ?? (process.stderr.isTTY ? 'pretty' : 'json');
-      useLogger(createLogger({ level: argv['log-level'], format }));
-    })
-    .fail((msg, err) => {
-      if (err) throw err;
-      throw Object.assign(new Error(msg), { usage: true });
-    });
-  for (const command of COMMANDS) cli = cli.command(command);
-  await cli.parseAsync();
-}
+/*
+ * The one place the process exits: commands return an outcome, errors
+ * propagate here, and both are mapped by exit-codes.ts.
+ */
+const context: CommandContext = {
+  quit(outcome) {
+    process.exit(exitCodeOf(outcome));
+  },
+};
 
-main(process.argv).catch((err: unknown) => {
-  process.exitCode = reportFatal(err);
-});
+buildParser(hideBin(process.argv), context)
+  .run()
+  .then(
+    (outcome) => {
+      process.exitCode = exitCodeOf(outcome);
+    },
+    (err: unknown) => {
+      process.exitCode = reportFatal(err);
+    },
+  );

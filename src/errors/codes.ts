@@ -2,8 +2,9 @@
  * The one catalogue of harness error codes. A code is never reused; each maps
  * to the process exit code the CLI uses when the error reaches it.
  *
- * Exit codes: 0 all passed; 1 a compliance check failed; 2 bad usage or
- * configuration; 3 target unreachable; 99 a performance threshold failed.
+ * Exit codes of errors: 2 bad usage or configuration; 3 target unreachable;
+ * 70 a bug. Failed verdicts and gates are results, not errors: cli/exit-codes.ts
+ * maps those (1 and 99).
  */
 export const ERROR_CODES = {
   /** A command-line option has a wrong value. */
@@ -24,10 +25,6 @@ export const ERROR_CODES = {
   E_TARGET_UNREACHABLE: { exit: 3, summary: 'target unreachable' },
   /** An HTTP exchange failed at the transport level. */
   E_TRANSPORT: { exit: 3, summary: 'transport error' },
-  /** A load-test threshold (gate) failed. */
-  E_GATE_FAILED: { exit: 99, summary: 'performance gate failed' },
-  /** A certificate failed verification. */
-  E_CERTIFICATE_INVALID: { exit: 1, summary: 'certificate verification failed' },
   /** Report files could not be written (folder not writable, disk full). */
   E_REPORT_WRITE: { exit: 2, summary: 'reports could not be written' },
   /** A bug in the harness itself. */

@@ -75,11 +75,3 @@ export function toRunResult(load: LoadResult, meta: { command: string; profile: 
     ],
   };
 }
-
-/** Exit status of a load run: 1 when a verdict under load failed, 99 when only a gate failed, else 0. */
-export function loadExitCode(result: LoadRunResult): number {
-  const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
-  if (failed.some((c) => c.kind !== 'gate')) return 1;
-  return failed.length > 0 ? 99 : 0;
-}
-

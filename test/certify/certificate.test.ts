@@ -7,7 +7,8 @@ import { generateSigningKeyPair, publicKeyPem } from '../../src/certify/certific
 import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
-import { verifyCertificateMain } from '../../src/certify/verify-main.js';
+import { verifyCertificateCommand } from '../../src/cli/commands/verify-certificate.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
 import { certifyMock } from './_helpers.js';
 
@@ -158,13 +159,13 @@ describe('certificate writer and verifier', () => {
     const dir = await fresh();
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(`out ${l}`), err: (l: string) => lines.push(`err ${l}`) };
-    expect(await verifyCertificateMain({ dir, 'public-key': keys.publicKeyFile }, io)).toBe(0);
+    expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(0);
     await flipByte(path.join(dir, 'evidence', '08-CERT-08.json'), 100);
-    expect(await verifyCertificateMain({ dir, 'public-key': keys.publicKeyFile }, io)).toBe(1);
+    expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(1);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^out certificate valid: GRANTED/);
     expect(lines[1]).toMatch(/^err certificate INVALID: changed file: evidence\/08-CERT-08.json/);
-    const missing = verifyCertificateMain({ dir: path.join(root, 'nope') }, io);
+    const missing = verifyCertificateCommand({ dir: path.join(root, 'nope') }, io);
     await expect(missing).rejects.toBeInstanceOf(HarnessError);
     await expect(missing).rejects.toMatchObject({ exitCode: 2 });
   });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,4 +36,27 @@ describe('svc-harness load', () => {
     expect(r.stderr).toMatch(/--shard must be i\/N/);
     expect(r.stderr).not.toMatch(/at .*\.ts/);
   }, 15_000);
+});
+
+describe('svc-harness load, interrupted', () => {
+  it('stops at the first Ctrl-C and writes the report; a second Ctrl-C quits at once with exit 130', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'load-int-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir], {
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // The first progress line says the load runs and the handlers are in place.
+      await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => ((stderr += d.toString()), /\d+ ?s/.test(stderr) && resolve())));
+      child.kill('SIGINT');
+      await new Promise<void>((resolve) => child.stderr.on('data', () => /stopping the load/.test(stderr) && resolve()));
+      child.kill('SIGINT');
+      expect(await closed).toBe(130);
+      expect(stderr).not.toMatch(/internal error|\n\s+at /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
-import { loadExitCode } from '../../src/load/load-run-result.js';
+import { exitCodeOf, loadOutcome } from '../../src/cli/exit-codes.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
@@ -17,7 +17,7 @@ async function failedKinds(defect: string, beforeRun?: (m: RunningMock) => Promi
   mock.defects.enable([defect]);
   await beforeRun?.(mock);
   const run = await runLoad({ target: mockLoadTarget(mock), scenarios: await loadScenarios({}), durationS: 1.5, connections: 4, pushLimits: false, settleMs: 200, thresholds: [] });
-  expect(loadExitCode(run)).toBe(1);
+  expect(exitCodeOf(loadOutcome(run))).toBe(1);
   return [...new Set(run.cases.filter((c) => c.verdict === 'FAIL').map((c) => c.id.split(':')[1]!))];
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
 import type { LoadResult } from '../../src/report/load-result.js';
-import { loadExitCode } from '../../src/load/load-run-result.js';
+import { exitCodeOf, loadOutcome } from '../../src/cli/exit-codes.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { parseThreshold } from '../../src/load/gates.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
@@ -36,7 +36,7 @@ describe('runLoad against the embedded mock', () => {
     expect(checks).toHaveLength(3 * 2 * 3 + 3);
     expect(checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').map((c) => c.message)).toEqual([]);
     expect(run.cases.filter((c) => c.kind === 'gate').map((c) => c.verdict)).toEqual(['PASS', 'FAIL']);
-    expect(loadExitCode(run)).toBe(99);
+    expect(exitCodeOf(loadOutcome(run))).toBe(99);
   }, 20_000);
 
   it('the fast signed search path is admitted by the mock (no 401) and paced pushes judge fine', async () => {

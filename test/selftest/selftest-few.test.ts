@@ -7,7 +7,8 @@ import { renderDefectTable } from '../../src/selftest/defect-table.js';
 import { DEFECT_EXPECTATIONS } from '../../src/selftest/expectations.js';
 import { renderSelftestText } from '../../src/selftest/render-selftest-text.js';
 import { runSelftest } from '../../src/selftest/run-selftest.js';
-import { selftestCommandMain } from '../../src/selftest/selftest-command.js';
+import { selftestCommand } from '../../src/cli/commands/selftest.js';
+import { buildParser } from '../../src/cli/parser.js';
 import { writeSelftestReports } from '../../src/selftest/write-selftest-reports.js';
 import { ALL_CHECKS } from '../../src/checks/index.js';
 
@@ -79,11 +80,12 @@ describe('selftest on chosen defects', () => {
 describe('selftest command', () => {
   test('--table prints the generated table; bad options are usage errors', async () => {
     const lines: string[] = [];
-    expect(await selftestCommandMain({ table: true }, (l) => lines.push(l))).toBe(0);
+    expect(await selftestCommand({ table: true }, (l) => lines.push(l))).toEqual({ kind: 'done' });
     expect(lines.join('\n')).toBe(renderDefectTable().trimEnd());
-    await expect(selftestCommandMain({ 'only-defects': 'no-such-defect' }, () => undefined)).rejects.toThrow(/unknown defect "no-such-defect"/);
-    await expect(selftestCommandMain({ concurrency: 0 }, () => undefined)).rejects.toThrow(/--concurrency must be an integer ≥ 1/);
-    await expect(selftestCommandMain({ 'repeat-clean': -1 }, () => undefined)).rejects.toThrow(/--repeat-clean/);
-    await expect(selftestCommandMain({ 'only-defects': ' , ' }, () => undefined)).rejects.toThrow(/comma list/);
+    await expect(selftestCommand({ 'only-defects': ['no-such-defect'] }, () => undefined)).rejects.toThrow(/unknown defect "no-such-defect"/);
+    const parse = (...args: string[]) => buildParser(['selftest', ...args], { quit: () => { throw new Error('quit'); } }).run();
+    await expect(parse('--concurrency', '0')).rejects.toThrow(/--concurrency must be an integer ≥ 1/);
+    await expect(parse('--repeat-clean', '-1')).rejects.toThrow(/--repeat-clean/);
+    await expect(parse('--only-defects', ' , ')).rejects.toThrow(/comma list/);
   });
 });

@@ -1,24 +1,78 @@
-import type { CommandModule } from 'yargs';
-import type { CertifyClientArgs } from '../../certify/client/certify-client-main.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
+import { CERTIFY_CLIENT_DEFAULTS, certifyClient } from '../../certify/client/certify-client.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness certify-client`: the mock in certification mode grades an agency's own client. */
-export const certifyClientCommand: CommandModule<object, CertifyClientArgs> = {
-  command: 'certify-client',
-  describe: "start the mock in certification mode, let the agency's client run its flows against it, grade the client and write a certificate",
-  builder: (y) =>
-    y
-      .option('run', { type: 'string', describe: 'shell command that runs the client; it gets SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET, SVC_WEBHOOK_SECRET, … in its environment' })
-      .option('timeout', { type: 'number', describe: 'longest the --run command may take, in seconds (default 120)' })
-      .option('duration', { type: 'number', describe: 'interactive mode: grade after this many seconds instead of waiting for Enter' })
-      .option('agency', { type: 'string', describe: 'agency whose credentials the client gets (default agency-alpha)' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'reports go to <report-dir>/<run id>/, the certificate to <report-dir>/<run id>/certificate/' })
-      .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM) to sign certificate.json with' })
-      .option('retry-after', { type: 'number', describe: 'Retry-After of the injected 429, in seconds (default 1)' })
-      .option('quote-lifetime', { type: 'number', describe: 'quote lifetime of the mock, in seconds (default 30)' })
-      .option('port', { type: 'number', describe: 'service port of the mock (default: a free port)' })
-      .option('hotel-port', { type: 'number', describe: 'hotel API port of the mock (default: a free port)' }),
-  handler: async (args) => {
-    const { certifyClientCommandMain } = await import('../../certify/client/certify-client-main.js');
-    process.exitCode = await certifyClientCommandMain(args);
-  },
-};
+/** Arguments of `svc-harness certify-client`. */
+export interface CertifyClientArgs {
+  run?: string;
+  timeout?: number;
+  duration?: number;
+  agency?: string;
+  'report-dir': string;
+  'sign-key'?: string;
+  'retry-after'?: number;
+  'quote-lifetime'?: number;
+  port?: number;
+  'hotel-port'?: number;
+}
+
+/**
+ * Interactive mode: resolves on Enter, after `durationS`, or on Ctrl-C,
+ * whichever comes first.
+ */
+function waitForAgency(durationS: number | undefined, print: (line: string) => void): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      const stdin = process.stdin;
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        if (timer) clearTimeout(timer);
+        process.off('SIGINT', done);
+        stdin.off('data', onData);
+        stdin.off('end', done);
+        stdin.pause();
+        resolve();
+      };
+      const onData = (d: Buffer): void => {
+        if (d.includes(10)) done();
+      };
+      if (durationS !== undefined) timer = setTimeout(done, durationS * 1000);
+      process.on('SIGINT', done);
+      if (stdin.isTTY || durationS === undefined) {
+        stdin.on('data', onData);
+        stdin.on('end', done);
+        stdin.resume();
+      }
+      const how = [stdin.isTTY || durationS === undefined ? 'press Enter' : undefined, durationS !== undefined ? `wait ${durationS} s` : undefined, 'or Ctrl-C'].filter(Boolean);
+      print(`point your client at the URLs above and run its flows; when done, ${how.join(', ')} to grade it`);
+    });
+}
+
+/** `svc-harness certify-client`: grades an agency's client; passed when its certificate is granted. */
+export async function certifyClientCommand(args: CertifyClientArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  if (args.run !== undefined && args.duration !== undefined) throw new HarnessError('E_USAGE', '--duration is for interactive runs; with --run, use --timeout');
+  const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
+  const result = await certifyClient({
+    ...(args.agency !== undefined ? { agency: args.agency } : {}),
+    ...(args.run !== undefined ? { run: args.run } : { waitForClient: waitForAgency(args.duration, print) }),
+    timeoutS: args.timeout ?? CERTIFY_CLIENT_DEFAULTS.timeoutS,
+    reportDir: args['report-dir'],
+    ...(signKey ? { signKey } : {}),
+    ...(args['retry-after'] !== undefined ? { retryAfterS: args['retry-after'] } : {}),
+    ...(args['quote-lifetime'] !== undefined ? { quoteLifetimeS: args['quote-lifetime'] } : {}),
+    ...(args.port !== undefined ? { port: args.port } : {}),
+    ...(args['hotel-port'] !== undefined ? { hotelPort: args['hotel-port'] } : {}),
+    print,
+  });
+  for (const g of result.items) print(`  ${g.verdict.padEnd(5)} ${g.item.id} ${g.item.title}: ${g.message}`);
+  const c = result.certificate.certificate;
+  if (c.granted) print(`client certificate GRANTED (${c.summary.PASS} of ${c.summary.total} items passed)`);
+  else {
+    const refused = result.items.filter((g) => c.refused_by.includes(g.item.id));
+    print(`client certificate REFUSED by ${c.refused_by.join(', ')}:`);
+    for (const g of refused) print(`  - ${g.item.id} ${g.item.title}: ${g.message}`);
+  }
+  print(`reports in ${result.reportDir}; certificate in ${result.certificate.dir}${signKey ? ' (signed)' : ' (not signed; pass --sign-key to sign)'}`);
+  return { kind: 'verdict', passed: c.granted };
+}

@@ -1,23 +1,50 @@
-import type { CommandModule } from 'yargs';
-import type { CertifyArgs } from '../../certify/certify-main.js';
+import { certify } from '../../certify/certify.js';
+import { generateSigningKeyPair, parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness certify`: certifies an agency's integration against a service (the embedded mock by default) and writes a certificate. */
-export const certifyCommand: CommandModule<object, CertifyArgs> = {
-  command: 'certify',
-  describe: "run the agency certification plan with the agency's own credentials and write a (signed) certificate",
-  builder: (y) =>
-    y
-      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
-      .option('agency', { type: 'string', describe: 'id of the agency to certify (default: the first of the profile; agency-alpha on the embedded mock)' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'the certificate goes to <report-dir>/<run id>/certificate/' })
-      .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM) to sign certificate.json with' })
-      .option('generate-key', { type: 'string', describe: 'write a new Ed25519 key pair into this folder and exit' })
-      .option('max-wait', { type: 'number', describe: 'longest single wait in seconds; a quote lifetime longer than this leaves the expiry test not run (default 120)' })
-      .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
-      .option('receiver-port', { type: 'number', describe: 'port of the webhook receiver (0 = a free port)' })
-      .option('receiver-url', { type: 'string', describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' }),
-  handler: async (args) => {
-    const { certifyCommandMain } = await import('../../certify/certify-main.js');
-    process.exitCode = await certifyCommandMain(args);
-  },
-};
+/** Arguments of `svc-harness certify`, as the shared option parsers leave them. */
+export interface CertifyArgs {
+  target?: string;
+  agency?: string;
+  'report-dir': string;
+  'sign-key'?: string;
+  'generate-key'?: string;
+  'max-wait'?: number;
+  'receiver-host'?: string;
+  'receiver-port'?: number;
+  'receiver-url'?: string;
+}
+
+/** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`; passed when the certificate is granted. */
+export async function certifyCommand(args: CertifyArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  if (args['generate-key'] !== undefined) {
+    const pair = await generateSigningKeyPair(args['generate-key']);
+    print(`private key: ${pair.privateKeyFile} (keep it secret; pass it as --sign-key)`);
+    print(`public key:  ${pair.publicKeyFile} (give it to whoever verifies: verify-certificate DIR --public-key ${pair.publicKeyFile})`);
+    print(`public key SHA-256: ${pair.fingerprint}`);
+    return { kind: 'done' };
+  }
+  // Read the key before a run of a minute, not after it.
+  const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
+
+  const written = await certify({
+    ...(args.target !== undefined ? { targetFile: args.target } : {}),
+    ...(args.agency !== undefined ? { agency: args.agency } : {}),
+    reportDir: args['report-dir'],
+    ...(signKey ? { signKey } : {}),
+    ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
+    receiver: {
+      ...(args['receiver-host'] !== undefined ? { host: args['receiver-host'] } : {}),
+      ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
+      ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
+    },
+    onStart: (t) => print(`certifying ${t.agency} against ${t.baseUrl}${t.embedded ? ' (embedded mock)' : ''}: plan svc-agency-cert, run ${t.runId}`),
+    onTest: (t) => print(`  ${t.verdict.padEnd(5)} ${t.id} ${t.title} (${(t.durationMs / 1000).toFixed(1)} s): ${t.message}`),
+    log: (line) => print(`        ${line}`),
+  });
+  const c = written.certificate;
+  const took = (c.duration_ms / 1000).toFixed(1);
+  print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
+  print(`written to ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
+  return { kind: 'verdict', passed: c.granted };
+}

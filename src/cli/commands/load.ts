@@ -1,12 +1,19 @@
-import type { CommandModule } from 'yargs';
+import { createHarness } from '../../harness.js';
+import { progressPrinter } from '../../load/progress.js';
+import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
+import { DEFAULT_FIXTURE } from '../../mock/fixture/default-fixture.js';
+import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
+import { writeReports } from '../../report/write-reports.js';
+import type { CommandContext } from '../command-spec.js';
+import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 
-/** Arguments of `svc-harness load`. */
+/** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
   target?: string;
   agencies: number;
   'read-limit'?: number;
   'write-limit'?: number;
-  defects?: string;
+  defects: string[];
   duration: number;
   requests?: number;
   connections?: number;
@@ -14,42 +21,81 @@ export interface LoadCommandArgs {
   'scenarios-dir'?: string;
   search?: string;
   'push-limits': boolean;
-  shard?: string;
+  shard?: { index: number; count: number };
   threshold?: string[];
   thresholds?: string;
   baseline?: string;
-  'max-regression': string;
+  /** Already parsed: the fraction a metric may get worse than the baseline. */
+  'max-regression': number;
   'report-dir': string;
   json: boolean;
 }
 
-/** `svc-harness load`: replays scenarios as load for many agencies, judges limits and wallets under load, gates on performance. */
-export const loadCommand: CommandModule<object, LoadCommandArgs> = {
-  command: 'load',
-  describe: 'replay scenarios as load for many agencies (embedded mock by default); verdicts, figures and gates (exit 99 on a failed gate)',
-  builder: (y) =>
-    y
-      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
-      .option('agencies', { type: 'number', default: 5, describe: 'agencies generated in the embedded mock (agency-load-001, …)' })
-      .option('read-limit', { type: 'number', describe: 'read limit per window of the generated agencies (default 600)' })
-      .option('write-limit', { type: 'number', describe: 'write limit per window of the generated agencies (default 60)' })
-      .option('defects', { type: 'string', describe: 'embedded mock: defects to switch on, comma-separated' })
-      .option('duration', { type: 'number', default: 10, describe: 'seconds of load (real time)' })
-      .option('requests', { type: 'number', describe: 'stop after this many autocannon responses' })
-      .option('connections', { type: 'number', describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)' })
-      .option('scenario', { type: 'string', array: true, describe: 'scenario file to replay (repeatable); default every scenario in scenarios/' })
-      .option('scenarios-dir', { type: 'string', describe: 'folder of scenarios to replay' })
-      .option('search', { type: 'string', describe: 'send only signed searches of this product (the fast template path) instead of scenarios' })
-      .option('push-limits', { type: 'boolean', default: false, describe: 'also drive every agency past its read and write limits at planned instants (open model)' })
-      .option('shard', { type: 'string', describe: 'i/N: take agency k when k mod N = i − 1 (merge with `report merge`)' })
-      .option('threshold', { type: 'string', array: true, describe: 'gate, e.g. search.p95<200ms, errors.rate<0.01, rps>=500 (repeatable)' })
-      .option('thresholds', { type: 'string', describe: 'file of gates, one per line (# comments)' })
-      .option('baseline', { type: 'string', describe: 'report.json of an earlier load run to compare with' })
-      .option('max-regression', { type: 'string', default: '10%', describe: 'how much worse than the baseline a metric may get' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
-  handler: async (args) => {
-    const { loadCommandMain } = await import('../../load/load-command.js');
-    process.exitCode = await loadCommandMain(args);
-  },
-};
+/** `svc-harness load`: runs the load through the harness, writes the reports, prints a summary. */
+export async function loadCommand(args: LoadCommandArgs, context: CommandContext): Promise<CommandOutcome> {
+  const thresholds = await readThresholds(args.threshold, args.thresholds);
+  const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
+  const harness = createHarness(
+    args.target !== undefined
+      ? { targetFile: args.target }
+      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects: args.defects } },
+  );
+  try {
+    const ac = new AbortController();
+    let interrupts = 0;
+    const onSigint = (): void => {
+      interrupts += 1;
+      if (interrupts > 1) context.quit({ kind: 'interrupted' });
+      process.stderr.write('\nsvc-harness: stopping the load (Ctrl-C again to quit at once); the report is still written\n');
+      ac.abort();
+    };
+    const progress = args.json ? undefined : progressPrinter();
+    let result;
+    try {
+      await harness.prepare();
+      process.on('SIGINT', onSigint);
+      process.on('SIGTERM', onSigint);
+      result = await harness.load({
+        scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
+        ...(args.search !== undefined ? { search: args.search } : {}),
+        durationS: args.duration,
+        ...(args.requests !== undefined ? { maxRequests: args.requests } : {}),
+        ...(args.connections !== undefined ? { connections: args.connections } : {}),
+        pushLimits: args['push-limits'],
+        ...(args.shard ? { shard: args.shard } : {}),
+        thresholds,
+        ...(baseline ? { baseline } : {}),
+        signal: ac.signal,
+        ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+        command: `svc-harness ${process.argv.slice(2).join(' ')}`,
+      });
+    } finally {
+      progress?.done();
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigint);
+    }
+    const written = await writeReports(result, args['report-dir']);
+    const outcome = loadOutcome(result);
+    const load = result.load;
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: exitCodeOf(outcome), dir: written.dir, rps: load.rps, totals: load.totals, summary: result.summary, gates: load.gates })}\n`);
+    } else {
+      const all = load.operations.all;
+      process.stderr.write(
+        `load: ${load.totals.requests} requests in ${load.durationS.toFixed(1)} s (${load.rps.toFixed(0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
+          (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : '') +
+          `\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`,
+      );
+      for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${c.message}\n`);
+      process.stderr.write(`reports: ${written.dir}\n`);
+    }
+    return outcome;
+  } finally {
+    await harness.close();
+  }
+}
+
+function limitsOverride(args: LoadCommandArgs): { limits: { read: number; write: number } } | Record<string, never> {
+  if (args['read-limit'] === undefined && args['write-limit'] === undefined) return {};
+  return { limits: { read: args['read-limit'] ?? 600, write: args['write-limit'] ?? 60 } };
+}

@@ -1,6 +1,8 @@
-import type { CommandModule } from 'yargs';
+import { createMock, type RunningMock } from '../../mock/create-mock.js';
+import { logger } from '../../log/current-logger.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** Arguments of `svc-harness mock`. */
+/** Arguments of `svc-harness mock`, as the shared option parsers leave them. */
 export interface MockCommandArgs {
   port: number;
   'hotel-port': number;
@@ -10,32 +12,72 @@ export interface MockCommandArgs {
   'quote-lifetime': number;
   'webhook-base': number;
   'webhook-factor': number;
-  defects?: string;
+  defects: string[];
   agencies: number;
   host: string;
   json: boolean;
 }
 
-/** `svc-harness mock`: runs the bundled mock until SIGINT or SIGTERM. */
-export const mockCommand: CommandModule<object, MockCommandArgs> = {
-  command: 'mock',
-  describe: 'run the bundled mock of the service (and the partner hotel API) until interrupted',
-  builder: (y) =>
-    y
-      .option('port', { type: 'number', default: 8480, describe: 'service port (0 = a free port)' })
-      .option('hotel-port', { type: 'number', default: 8481, describe: 'hotel API port (0 = a free port)' })
-      .option('admin-port', { type: 'number', default: 8489, describe: 'admin API port (0 = a free port)' })
-      .option('admin', { type: 'boolean', default: false, describe: 'start the admin API (loopback only)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to bind' })
-      .option('fixture', { type: 'string', describe: 'fixture file of agencies (JSON or YAML)' })
-      .option('agencies', { type: 'number', default: 0, describe: 'extra generated agencies (agency-load-001, …)' })
-      .option('quote-lifetime', { type: 'number', default: 900, describe: 'quote lifetime in seconds' })
-      .option('webhook-base', { type: 'number', default: 5000, describe: 'delay before webhook attempt 2, ms' })
-      .option('webhook-factor', { type: 'number', default: 3, describe: 'attempt 3 comes base × factor after attempt 2' })
-      .option('defects', { type: 'string', describe: 'defects to switch on, comma-separated' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON line with the addresses and credentials once listening' }),
-  handler: async (args) => {
-    const { serveMock } = await import('../../mock/serve-mock.js');
-    await serveMock(args);
-  },
-};
+/** The one JSON line `mock --json` prints (REFERENCE-API.md section 11). */
+export function startupLine(mock: RunningMock): string {
+  return JSON.stringify({
+    base_url: mock.baseUrl,
+    hotel_base_url: mock.hotelBaseUrl,
+    admin_url: mock.adminUrl ?? null,
+    agencies: mock.agencies.map((a) => ({
+      agency_id: a.agency_id,
+      key_id: a.key_id,
+      secret: a.secret,
+      webhook_secret: a.webhook_secret,
+      hotel_api_key: a.hotel_api_key,
+      hotel_webhook_secret: a.hotel_webhook_secret,
+    })),
+  });
+}
+
+/** A short human summary of a running mock. */
+export function startupSummary(mock: RunningMock): string {
+  const lines = [
+    `svc-harness mock listening`,
+    `  service   ${mock.baseUrl}`,
+    `  hotel API ${mock.hotelBaseUrl}`,
+    `  admin API ${mock.adminUrl ?? 'off (start with --admin)'}`,
+    `  agencies  ${mock.agencies.length} (${mock.agencies
+      .slice(0, 5)
+      .map((a) => `${a.agency_id}/${a.key_id}`)
+      .join(', ')}${mock.agencies.length > 5 ? ', …' : ''})`,
+    `  defects   ${mock.defects.list().join(', ') || 'none'}`,
+    'press Ctrl-C to stop',
+  ];
+  return lines.join('\n');
+}
+
+/** Runs the mock for the CLI until SIGINT or SIGTERM, then closes it cleanly. */
+export async function mockCommand(args: MockCommandArgs, out: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<CommandOutcome> {
+  const mock = await createMock({
+    host: args.host,
+    port: args.port,
+    hotelPort: args['hotel-port'],
+    adminPort: args['admin-port'],
+    admin: args.admin,
+    fixture: args.fixture,
+    agencies: args.agencies,
+    quoteLifetimeS: args['quote-lifetime'],
+    webhookBaseMs: args['webhook-base'],
+    webhookFactor: args['webhook-factor'],
+    defects: args.defects,
+    logger: logger(),
+  });
+  out(args.json ? startupLine(mock) : startupSummary(mock));
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await mock.close();
+  return { kind: 'done' };
+}

@@ -1,25 +1,101 @@
-import type { CommandModule } from 'yargs';
-import type { RunCommandOptions } from '../../runner/run-command.js';
+import { defaultRegistry } from '../../checks/index.js';
+import type { Selection } from '../../checks/registry.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { DefectSet } from '../../mock/defects/defect-set.js';
+import { createHarness } from '../../harness.js';
+import { writeReports } from '../../report/write-reports.js';
+import { progressPrinter } from '../../runner/progress-printer.js';
+import { allOf, logEvents } from '../../runner/log-events.js';
+import { logger } from '../../log/current-logger.js';
+import { formatMs } from '../../runner/run-suite.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness run`: runs the compliance suite against a target profile, or against the embedded mock. */
-export const runCommand: CommandModule<object, RunCommandOptions> = {
-  command: 'run',
-  describe: 'run the compliance checks, scenarios and properties against a target (the embedded mock by default)',
-  builder: (y) =>
-    y
-      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
-      .option('only', { type: 'string', describe: 'comma list of check ids, areas, scenario:<name> and property:<name> (e.g. RL-01,auth,property:quote-lock)' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
-      .option('seed', { type: 'number', describe: 'seed for everything random (properties replay with it)' })
-      .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
-      .option('receiver-port', { type: 'number', describe: 'port of the webhook receiver (0 = a free port)' })
-      .option('receiver-url', { type: 'string', describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' })
-      .option('mock-defects', { type: 'string', describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them' })
-      .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
-      .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
-  handler: async (args) => {
-    const { runCommandMain } = await import('../../runner/run-command.js');
-    process.exitCode = await runCommandMain(args);
-  },
-};
+/** Options of `svc-harness run`, as the shared option parsers leave them. */
+export interface RunCommandOptions {
+  target?: string;
+  only?: string;
+  'report-dir'?: string;
+  seed?: number;
+  'receiver-host'?: string;
+  'receiver-port'?: number;
+  'receiver-url'?: string;
+  'property-path'?: string;
+  'property-replay-path'?: string;
+  /** Defects to switch on in the embedded mock, to watch the suite catch them. */
+  'mock-defects'?: string[];
+  json?: boolean;
+}
+
+/** Scenario and property names picked one by one must exist. */
+async function checkPartNames(selection: Selection): Promise<void> {
+  const problems: string[] = [];
+  if (selection.propertyNames.length > 0) {
+    const { PROPERTIES } = await import('../../../properties/index.js');
+    const known = PROPERTIES.map((p) => p.name);
+    const unknown = selection.propertyNames.filter((n) => !known.includes(n));
+    if (unknown.length > 0) problems.push(`unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  if (selection.scenarioNames.length > 0) {
+    const { loadScenarios } = await import('../../scenario/index.js');
+    const known = (await loadScenarios()).map((s) => s.name);
+    const unknown = selection.scenarioNames.filter((n) => !known.includes(n));
+    if (unknown.length > 0) problems.push(`unknown scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  if (problems.length > 0) throw new HarnessError('E_USAGE', `--only: ${problems.join('; ')}`);
+}
+
+/**
+ * `svc-harness run`: runs the suite, writes the reports, prints a line per
+ * case and where the reports are. Passed when every case passed (SKIP and
+ * WARN allowed).
+ */
+export async function runCommand(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // A wrong --only is a usage error before anything starts.
+  await checkPartNames(defaultRegistry().select(args.only));
+  const receiver = {
+    ...(args['receiver-host'] !== undefined ? { host: args['receiver-host'] } : {}),
+    ...(args['receiver-port'] !== undefined ? { port: args['receiver-port'] } : {}),
+    ...(args['receiver-url'] !== undefined ? { publicUrl: args['receiver-url'] } : {}),
+  };
+  const defects = args['mock-defects'] ?? [];
+  if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const harness = createHarness({
+    ...(args.target !== undefined ? { targetFile: args.target } : {}),
+    ...(defects.length > 0 ? { mock: { defects } } : {}),
+    receiver,
+  });
+  try {
+    const target = await harness.prepare();
+    if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    const result = await harness.run({
+      ...(args.only !== undefined ? { only: args.only } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
+      ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
+      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+      onEvent: allOf(args.json ? undefined : progressPrinter(out), logEvents(logger())),
+    });
+    const written = await writeReports(result, args['report-dir'] ?? 'reports');
+    const s = result.summary;
+    if (args.json) {
+      out(
+        JSON.stringify({
+          run_id: result.runId,
+          verdict: result.verdict,
+          summary: s,
+          seed: result.seed,
+          report_dir: written.dir,
+          files: written.files,
+          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs })),
+        }),
+      );
+    } else {
+      for (const note of result.notes) out(`note: ${note}`);
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      out(`Reports: ${written.dir}`);
+    }
+    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+  } finally {
+    await harness.close();
+  }
+}

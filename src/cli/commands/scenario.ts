@@ -1,19 +1,52 @@
-import type { CommandModule } from 'yargs';
-import type { ScenarioCommandOptions } from '../../scenario/scenario-command.js';
+import { createHarness } from '../../harness.js';
+import { writeReports } from '../../report/write-reports.js';
+import { progressPrinter } from '../../runner/progress-printer.js';
+import { formatMs } from '../../runner/run-suite.js';
+import { loadScenarios } from '../../scenario/load-scenario.js';
+import { runScenarios } from '../../scenario/run-scenarios.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness scenario <file…>`: runs scripted scenarios alone (the shipped ones by default). */
-export const scenarioCommand: CommandModule<object, ScenarioCommandOptions> = {
-  command: 'scenario [files..]',
-  describe: 'run scenario files (YAML, see scenarios/README.md) against a target (the embedded mock by default)',
-  builder: (y) =>
-    y
-      .positional('files', { type: 'string', array: true, describe: 'scenario files; the shipped scenarios when none' })
-      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
-      .option('seed', { type: 'number', describe: 'seed of the run' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
-  handler: async (args) => {
-    const { scenarioCommandMain } = await import('../../scenario/scenario-command.js');
-    process.exitCode = await scenarioCommandMain(args);
-  },
-};
+/** Options of `svc-harness scenario`, as the shared option parsers leave them. */
+export interface ScenarioCommandOptions {
+  files?: string[];
+  target?: string;
+  'report-dir'?: string;
+  seed?: number;
+  json?: boolean;
+}
+
+/**
+ * `svc-harness scenario <file…>`: runs scenarios alone (the shipped ones when
+ * no file is named) against a target profile or the embedded mock, writes the
+ * reports; passed when every scenario passed.
+ */
+export async function scenarioCommand(args: ScenarioCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  const files = args.files ?? [];
+  // Invalid files are a usage error before anything starts (judged again against the target's profile).
+  await loadScenarios({ files });
+  const harness = createHarness({
+    ...(args.target !== undefined ? { targetFile: args.target } : {}),
+    parts: { scenarios: (ctx) => runScenarios(ctx, { files }) },
+  });
+  try {
+    const target = await harness.prepare();
+    if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    const result = await harness.run({
+      only: 'scenarios',
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+      ...(args.json ? {} : { onEvent: progressPrinter(out) }),
+    });
+    const written = await writeReports(result, args['report-dir'] ?? 'reports');
+    const s = result.summary;
+    if (args.json) {
+      out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message })) }));
+    } else {
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
+      out(`Reports: ${written.dir}`);
+    }
+    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+  } finally {
+    await harness.close();
+  }
+}

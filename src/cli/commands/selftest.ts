@@ -1,21 +1,69 @@
-import type { CommandModule } from 'yargs';
-import type { SelftestCommandOptions } from '../../selftest/selftest-command.js';
+import { renderDefectTable } from '../../selftest/defect-table.js';
+import { renderSelftestText } from '../../selftest/render-selftest-text.js';
+import { runSelftest } from '../../selftest/run-selftest.js';
+import { writeSelftestReports } from '../../selftest/write-selftest-reports.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness selftest`: proves every check can fail, against the mock with each defect on, and raises no false alarm on the clean mock. */
-export const selftestCommand: CommandModule<object, SelftestCommandOptions> = {
-  command: 'selftest',
-  describe: 'run the suite against the embedded mock once per defect and on the clean mock; score caught defects and false alarms',
-  builder: (y) =>
-    y
-      .option('only-defects', { type: 'string', describe: 'comma list of defects to try (default: every defect)' })
-      .option('repeat-clean', { type: 'number', default: 1, describe: 'clean runs (no defect) to look for false alarms' })
-      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/selftest.* and reports/latest are written' })
-      .option('concurrency', { type: 'number', default: 4, describe: 'suite runs at once, each against its own mock' })
-      .option('seed', { type: 'number', describe: 'seed of every run (default: a fresh one per run)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of the table' })
-      .option('table', { type: 'boolean', default: false, describe: 'print the defect table (defect, promise, catching checks) in markdown and exit' }),
-  handler: async (args) => {
-    const { selftestCommandMain } = await import('../../selftest/selftest-command.js');
-    process.exitCode = await selftestCommandMain(args);
-  },
-};
+/** Options of `svc-harness selftest`, as the shared option parsers leave them. */
+export interface SelftestCommandOptions {
+  'only-defects'?: string[];
+  'repeat-clean'?: number;
+  'report-dir'?: string;
+  concurrency?: number;
+  seed?: number;
+  json?: boolean;
+  table?: boolean;
+}
+
+/**
+ * `svc-harness selftest`: runs the suite against the mock once per defect and
+ * on the clean mock, prints the table and the score, writes the reports.
+ * Passed when every defect is caught and no false alarm occurred.
+ */
+export async function selftestCommand(args: SelftestCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  if (args.table) {
+    out(renderDefectTable().trimEnd());
+    return { kind: 'done' };
+  }
+  const defects = args['only-defects'];
+  const result = await runSelftest({
+    ...(defects ? { defects } : {}),
+    ...(args['repeat-clean'] !== undefined ? { repeatClean: args['repeat-clean'] } : {}),
+    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+    ...(args.json
+      ? {}
+      : {
+          onProgress: (e) => {
+            const what =
+              e.type === 'clean'
+                ? `clean run ${e.outcome.index + 1}: ${e.outcome.falseAlarms.length} false alarm(s)`
+                : `${e.outcome.defect}: ${e.outcome.caught ? `caught by ${e.outcome.caughtBy.join(',')}` : 'ESCAPED'}`;
+            out(`[${e.done}/${e.total}] ${what} (${(e.outcome.durationMs / 1000).toFixed(1)} s)`);
+          },
+        }),
+  });
+  const written = await writeSelftestReports(result, args['report-dir'] ?? 'reports');
+  if (args.json) {
+    out(
+      JSON.stringify({
+        run_id: result.runId,
+        verdict: result.verdict,
+        score: result.score,
+        false_alarm_runs: result.falseAlarmRuns,
+        clean_runs: result.clean.length,
+        duration_ms: result.durationMs,
+        escaped: result.defects.filter((d) => !d.caught).map((d) => d.defect),
+        false_alarms: result.clean.flatMap((c) => c.falseAlarms.map((f) => ({ run: c.index + 1, id: f.id, message: f.message }))),
+        unexplained_checks: result.unexplainedChecks,
+        report_dir: written.dir,
+        files: written.files,
+      }),
+    );
+  } else {
+    out(renderSelftestText(result).trimEnd());
+    out(`Reports: ${written.dir}`);
+  }
+  return { kind: 'verdict', passed: result.verdict === 'PASS' };
+}

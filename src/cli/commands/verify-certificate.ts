@@ -1,16 +1,24 @@
-import type { CommandModule } from 'yargs';
-import type { VerifyCertificateArgs } from '../../certify/verify-main.js';
+import { readPemFile } from '../../certify/certificate/signing.js';
+import { verifyCertificate } from '../../certify/certificate/verify-certificate.js';
+import type { CommandOutcome } from '../exit-codes.js';
 
-/** `svc-harness verify-certificate DIR`: checks every hash of a certificate folder and its signature. */
-export const verifyCertificateCommand: CommandModule<object, VerifyCertificateArgs> = {
-  command: 'verify-certificate <dir>',
-  describe: 'verify a certificate folder: every file against its SHA-256, nothing missing or extra, and the Ed25519 signature',
-  builder: (y) =>
-    y
-      .positional('dir', { type: 'string', demandOption: true, describe: 'the certificate folder (holding certificate.json)' })
-      .option('public-key', { type: 'string', describe: "the signer's public key (PEM); without it the key inside the folder is used, which does not say who signed" }),
-  handler: async (args) => {
-    const { verifyCertificateMain } = await import('../../certify/verify-main.js');
-    process.exitCode = await verifyCertificateMain(args);
-  },
-};
+/** Arguments of `svc-harness verify-certificate`. */
+export interface VerifyCertificateArgs {
+  dir: string;
+  'public-key'?: string;
+}
+
+/** `svc-harness verify-certificate`: one line; passed when the folder is intact (and the signature valid), else naming the first problem. */
+export async function verifyCertificateCommand(
+  args: VerifyCertificateArgs,
+  io: { out: (line: string) => void; err: (line: string) => void } = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) },
+): Promise<CommandOutcome> {
+  const publicKeyPem = args['public-key'] !== undefined ? await readPemFile(args['public-key'], 'public key') : undefined;
+  const result = await verifyCertificate(args.dir, publicKeyPem !== undefined ? { publicKeyPem } : {});
+  if (result.ok) {
+    io.out(result.summary);
+    return { kind: 'verdict', passed: true };
+  }
+  io.err(result.summary);
+  return { kind: 'verdict', passed: false };
+}

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { CommandSpec } from '../command-spec.js';
 import { certifyCommand } from './certify.js';
 import { certifyClientCommand } from './certify-client.js';
 import { loadCommand } from './load.js';
@@ -11,11 +11,10 @@ import { selftestCommand } from './selftest.js';
 import { verifyCertificateCommand } from './verify-certificate.js';
 
 /**
- * Every CLI command. Each module keeps its options here and lazily imports
- * its implementation in the handler, so `--help` stays fast.
+ * Every CLI command. Each spec keeps its options here and lazily imports
+ * its command from `cli/commands/`, so `--help` stays fast.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: CommandModule<any, any>[] = [
+export const COMMANDS: readonly CommandSpec<never>[] = [
   mockCommand,
   runCommand,
   checksCommand,

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { probeTarget } from '../api/probe-target.js';
+import { HarnessError } from '../errors/harness-error.js';
+import type { RunningMock } from '../mock/index.js';
+import { loadProfile } from '../profile/load-profile.js';
+import { resolveAgencies, secretsOf } from '../profile/resolve-secrets.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+import { startTargetReceiver, type Receiver } from '../receiver/index.js';
+import { newRunId } from '../report/run-id.js';
+import { RealClockDriver } from '../runner/real-clock-driver.js';
+import { writeCertificate, type WrittenCertificate } from './certificate/write-certificate.js';
+import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.js';
+import { DEFAULT_MAX_WAIT_S, runCertification, type RunCertificationOptions } from './run-certification.js';
+
+/** Options of {@link certify}. */
+export interface CertifyOptions {
+  /** A YAML or JSON target profile; without it the embedded mock is started. */
+  targetFile?: string;
+  /** Agency to certify. @defaultValue the first of the profile; agency-alpha on the embedded mock */
+  agency?: string;
+  /** The certificate goes to `<reportDir>/<run id>/certificate/`. */
+  reportDir: string;
+  /** Ed25519 private key to sign certificate.json with. */
+  signKey?: KeyObject;
+  /** @defaultValue {@link DEFAULT_MAX_WAIT_S} */
+  maxWaitS?: number;
+  /** The webhook receiver: bind address, and the URL the target reaches it at. */
+  receiver?: { host?: string; port?: number; publicUrl?: string };
+  /** Once the target answered and the run has its id, before the first test. */
+  onStart?: (info: { agency: string; baseUrl: string; embedded: boolean; runId: string }) => void;
+  onTest?: RunCertificationOptions['onTest'];
+  log?: RunCertificationOptions['log'];
+}
+
+function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {
+  const id = wanted ?? (embedded ? EMBEDDED_DEFAULT_AGENCY : profile.agencies[0]?.id);
+  const def = profile.agencies.find((a) => a.id === id);
+  if (!def) throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
+  return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
+}
+
+/**
+ * Certifies an agency's integration: starts the embedded mock unless a
+ * target is named, probes the target (exit 3 when it does not answer), runs
+ * the certification plan in real time and writes the (signed) certificate.
+ */
+export async function certify(options: CertifyOptions): Promise<WrittenCertificate> {
+  let mock: RunningMock | undefined;
+  let receiver: Receiver | undefined;
+  try {
+    let profile: Readonly<Profile>;
+    if (options.targetFile !== undefined) profile = await loadProfile(options.targetFile);
+    else ({ mock, profile } = await startEmbeddedTarget());
+    const embedded = mock !== undefined;
+    const agency = pickAgency(profile, options.agency, embedded);
+    await probeTarget(profile, agency, 'certify: probe');
+
+    receiver = await startTargetReceiver(profile, { ...options.receiver, embedded });
+    const receiverMissing = receiver
+      ? undefined
+      : 'the target is not on this machine and nothing says how it can reach the harness: pass --receiver-url (and --receiver-host/--receiver-port) or set receiver.public_url';
+
+    const runId = newRunId();
+    options.onStart?.({ agency: agency.id, baseUrl: profile.base_url, embedded, runId });
+    const draft = await runCertification({
+      profile,
+      agency,
+      clock: new RealClockDriver(),
+      ...(receiver ? { receiver } : {}),
+      ...(receiverMissing ? { receiverMissing } : {}),
+      maxWaitS: options.maxWaitS ?? DEFAULT_MAX_WAIT_S,
+      runId,
+      tidyUp: !embedded,
+      target: { base_url: profile.base_url, profile: profile.name, embedded },
+      ...(options.onTest ? { onTest: options.onTest } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    return await writeCertificate(path.join(options.reportDir, runId, 'certificate'), draft, { secrets: secretsOf([agency]), ...(options.signKey ? { signKey: options.signKey } : {}) });
+  } finally {
+    await receiver?.close();
+    await mock?.close();
+  }
+}

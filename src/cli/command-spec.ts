@@ -1,0 +1,28 @@
+import type { Argv } from 'yargs';
+import type { CommandOutcome } from './exit-codes.js';
+
+/** What `main` lends a running command. */
+export interface CommandContext {
+  /** Ends the process at once with the outcome's exit status (a second Ctrl-C); only `main` may exit, so it lends this. */
+  quit(outcome: CommandOutcome): never;
+}
+
+/**
+ * One CLI command: its options (a yargs builder) and the function that runs
+ * it and returns an outcome, which `main` maps to the exit status. `run`
+ * lazily imports the command's module so `--help` stays fast.
+ */
+export interface CommandSpec<A = unknown> {
+  command: string;
+  describe: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  builder: (y: Argv) => Argv<any>;
+  /** Absent on a command that only groups subcommands. */
+  run?: (args: A, context: CommandContext) => Promise<CommandOutcome>;
+  subcommands?: readonly CommandSpec<never>[];
+}
+
+/** Types a command spec by its arguments (keeps `run`'s parameter checked against the builder's). */
+export function defineCommand<A>(spec: CommandSpec<A>): CommandSpec<never> {
+  return spec as CommandSpec<never>;
+}

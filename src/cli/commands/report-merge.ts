@@ -1,0 +1,37 @@
+import { evaluateLoadGates } from '../../load/load-metrics.js';
+import { toRunResult } from '../../load/load-run-result.js';
+import { mergeLoadResults } from '../../load/merge-load-results.js';
+import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
+import { writeReports } from '../../report/write-reports.js';
+import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
+
+/** Arguments of `svc-harness report merge`. */
+export interface ReportMergeArgs {
+  files: string[];
+  out?: string;
+  threshold?: string[];
+  thresholds?: string;
+  json: boolean;
+}
+
+/** `svc-harness report merge`: merges sharded load results exactly, re-evaluates gates, writes the reports. */
+export async function reportMergeCommand(args: ReportMergeArgs): Promise<CommandOutcome> {
+  const parts = [];
+  for (const f of args.files) parts.push(await readLoadReport(f));
+  const merged = mergeLoadResults(parts);
+  merged.gates = evaluateLoadGates(merged, await readThresholds(args.threshold, args.thresholds));
+  const started = new Date(merged.startedAt);
+  const result = toRunResult(merged, {
+    command: `svc-harness ${process.argv.slice(2).join(' ')}`,
+    profile: { name: 'merged', base_url: '' },
+    embedded: false,
+    startedIso: started.toISOString(),
+    durationMs: Math.round(merged.finishedAt - merged.startedAt),
+  });
+  result.notes.unshift(`merged from ${args.files.length} load report(s): ${args.files.join(', ')}`);
+  const written = await writeReports(result, args.out ?? 'reports');
+  const outcome = loadOutcome(result);
+  if (args.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: exitCodeOf(outcome), dir: written.dir, rps: merged.rps, totals: merged.totals })}\n`);
+  else process.stderr.write(`merged ${args.files.length} load result(s): ${merged.totals.requests} requests, ${merged.rps.toFixed(0)} rps; reports: ${written.dir}\n`);
+  return outcome;
+}

@@ -1,0 +1,60 @@
+import { isHarnessError } from '../errors/harness-error.js';
+import type { CaseRunResult } from '../report/run-result.js';
+
+/**
+ * What a command hands back to `main`, which alone turns it into the
+ * process exit status. Commands never set the exit code themselves, so the
+ * mapping below is the whole contract of the CLI's exit statuses.
+ */
+export type CommandOutcome =
+  /** Nothing was judged (a listing, a key pair written, the mock stopped). */
+  | { kind: 'done' }
+  /** A judged run: the suite, scenarios, the self-test, a certificate and its verification. */
+  | { kind: 'verdict'; passed: boolean }
+  /** A load run: verdicts under load and performance gates fail separately. */
+  | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean }
+  /** The user interrupted twice and asked to quit at once. */
+  | { kind: 'interrupted' };
+
+/** The exit statuses of the CLI (README, "Exit codes"). */
+export const EXIT = {
+  OK: 0,
+  FAILED: 1,
+  USAGE: 2,
+  UNREACHABLE: 3,
+  BUG: 70,
+  GATE_FAILED: 99,
+  INTERRUPTED: 130,
+} as const;
+
+/** Exit status of a command that returned. A failed verdict outranks a failed gate: correctness before speed. */
+export function exitCodeOf(outcome: CommandOutcome): number {
+  switch (outcome.kind) {
+    case 'done':
+      return EXIT.OK;
+    case 'verdict':
+      return outcome.passed ? EXIT.OK : EXIT.FAILED;
+    case 'load':
+      return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;
+    case 'interrupted':
+      return EXIT.INTERRUPTED;
+  }
+}
+
+/** Exit status of an error that reached `main`: a harness error's own code, 2 for a yargs usage error, 70 for anything else (a bug). */
+export function exitCodeOfError(err: unknown): number {
+  if (isHarnessError(err)) return err.exitCode;
+  if (isUsageError(err)) return EXIT.USAGE;
+  return EXIT.BUG;
+}
+
+/** True for the errors yargs' parsing produced (see `buildParser`). */
+export function isUsageError(err: unknown): err is Error {
+  return err instanceof Error && (err as { usage?: unknown }).usage === true;
+}
+
+/** The outcome of a load run: its failed cases, split between verdicts under load and gates. */
+export function loadOutcome(result: Pick<CaseRunResult, 'cases'>): CommandOutcome {
+  const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
+  return { kind: 'load', verdictsPassed: !failed.some((c) => c.kind !== 'gate'), gatesPassed: !failed.some((c) => c.kind === 'gate') };
+}

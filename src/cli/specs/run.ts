@@ -1,0 +1,33 @@
+import { defineCommand } from '../command-spec.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import type { RunCommandOptions } from '../commands/run.js';
+import { commaList, httpUrl, integer, port } from '../options.js';
+
+/** `--mock-defects` breaks the embedded mock only. */
+function checkRunArgs(args: { 'mock-defects'?: string[]; target?: string }): true {
+  if ((args['mock-defects']?.length ?? 0) > 0 && args.target !== undefined) {
+    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
+  }
+  return true;
+}
+
+/** `svc-harness run`: runs the compliance suite against a target profile, or against the embedded mock. */
+export const runCommand = defineCommand<RunCommandOptions>({
+  command: 'run',
+  describe: 'run the compliance checks, scenarios and properties against a target (the embedded mock by default)',
+  builder: (y) =>
+    y
+      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
+      .option('only', { type: 'string', describe: 'comma list of check ids, areas, scenario:<name> and property:<name> (e.g. RL-01,auth,property:quote-lock)' })
+      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
+      .option('seed', { type: 'number', coerce: integer('seed', 0), describe: 'seed for everything random (properties replay with it)' })
+      .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
+      .option('receiver-port', { type: 'number', coerce: port('receiver-port'), describe: 'port of the webhook receiver (0 = a free port)' })
+      .option('receiver-url', { type: 'string', coerce: httpUrl('receiver-url'), describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' })
+      .option('mock-defects', { type: 'string', coerce: commaList, describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them' })
+      .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
+      .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })
+      .check(checkRunArgs),
+  run: async (args) => (await import('../commands/run.js')).runCommand(args),
+});

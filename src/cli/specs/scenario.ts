@@ -1,0 +1,17 @@
+import { defineCommand } from '../command-spec.js';
+import type { ScenarioCommandOptions } from '../commands/scenario.js';
+import { integer } from '../options.js';
+
+/** `svc-harness scenario <file…>`: runs scripted scenarios alone (the shipped ones by default). */
+export const scenarioCommand = defineCommand<ScenarioCommandOptions>({
+  command: 'scenario [files..]',
+  describe: 'run scenario files (YAML, see scenarios/README.md) against a target (the embedded mock by default)',
+  builder: (y) =>
+    y
+      .positional('files', { type: 'string', array: true, describe: 'scenario files; the shipped scenarios when none' })
+      .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
+      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
+      .option('seed', { type: 'number', coerce: integer('seed', 0), describe: 'seed of the run' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
+  run: async (args) => (await import('../commands/scenario.js')).scenarioCommand(args),
+});

@@ -1,0 +1,66 @@
+import { HarnessError } from '../errors/harness-error.js';
+import type { RunningMock } from '../mock/create-mock.js';
+import type { Profile } from '../profile/types.js';
+import type { LoadRunResult } from '../report/run-result.js';
+import { loadScenarios } from '../scenario/load-scenario.js';
+import type { Threshold } from './gates.js';
+import type { LoadResult } from '../report/load-result.js';
+import { mockLoadTarget, profileLoadTarget } from './load-target.js';
+import type { LoadProgress } from './drive-load.js';
+import { runLoad, shardAgencies } from './run-load.js';
+
+/** Options of a load run over a prepared target (`Harness.load`). */
+export interface LoadOptions {
+  /** Scenario files and/or a folder of them to replay. @defaultValue every shipped scenario */
+  scenarios?: { files?: readonly string[]; dir?: string };
+  /** Send only signed searches of this product (the fast template path) instead of scenarios. */
+  search?: string;
+  /** Seconds of load (real time). */
+  durationS: number;
+  /** Stop after this many autocannon responses. */
+  maxRequests?: number;
+  /** autocannon connections. @defaultValue max(10, agencies of this shard) */
+  connections?: number;
+  /** Also drive every agency past its limits at planned instants. @defaultValue false */
+  pushLimits?: boolean;
+  /** Which part of the agencies this process takes. */
+  shard?: { index: number; count: number };
+  thresholds?: Threshold[];
+  baseline?: { result: LoadResult; maxRegression: number };
+  /** Aborting ends the load early; the result still covers what ran. */
+  signal?: AbortSignal;
+  onProgress?: (p: LoadProgress) => void;
+  /** The command line, for the report. */
+  command?: string;
+}
+
+/**
+ * Runs a load against what the harness prepared: the embedded mock (its
+ * generated agencies) or a profiled service (every agency of the profile).
+ */
+export async function loadOnTarget(prepared: { profile: Readonly<Profile>; mock: RunningMock | undefined }, options: LoadOptions, env: NodeJS.ProcessEnv): Promise<LoadRunResult> {
+  const target = prepared.mock ? mockLoadTarget(prepared.mock) : await profileLoadTarget(prepared.profile, env);
+  const { search } = options;
+  if (search !== undefined && !target.profile.products.includes(search)) {
+    throw new HarnessError('E_USAGE', `--search names an unknown product "${search}" (products: ${target.profile.products.join(', ')})`);
+  }
+  const scenarios =
+    search !== undefined
+      ? undefined
+      : await loadScenarios({ ...(options.scenarios?.files ? { files: [...options.scenarios.files] } : {}), ...(options.scenarios?.dir !== undefined ? { dir: options.scenarios.dir } : {}) }, target.profile);
+  return runLoad({
+    target,
+    scenarios,
+    search: search !== undefined ? { product: search } : undefined,
+    durationS: options.durationS,
+    maxRequests: options.maxRequests,
+    connections: options.connections ?? Math.max(10, shardAgencies(target.agencies, options.shard).length),
+    pushLimits: options.pushLimits ?? false,
+    shard: options.shard,
+    thresholds: options.thresholds ?? [],
+    baseline: options.baseline,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    command: options.command,
+  });
+}

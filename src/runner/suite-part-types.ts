@@ -1,0 +1,39 @@
+/*
+ * The contract between the runner and the suite's parts (scenarios, properties), apart
+ * from `loadSuiteParts`, so the parts can name it without importing back the loader that imports them.
+ */
+import type { CheckContext } from '../checks/types.js';
+import type { CaseResult } from '../report/model.js';
+
+/**
+ * What scenarios and properties get from the runner: the same context as a
+ * check, plus `reset` (isolates their cases against a mock; undefined against
+ * a real target) and `onCase` to report each case as it finishes.
+ */
+export interface SuitePartContext extends CheckContext {
+  /** Puts the target back to its fixture (mock only); call it between cases that must not see each other. */
+  reset: (() => Promise<void>) | undefined;
+  /** Reports one finished case at once (progress); the returned list is what the result holds. */
+  onCase(result: CaseResult): void;
+}
+
+/** A part of the suite beyond checks: returns one case per scenario or property. */
+export type SuitePart = (ctx: SuitePartContext) => Promise<CaseResult[]>;
+
+/** The suite's parts beyond checks: `runScenarios` of `src/scenario/` and `runProperties` of `properties/`. */
+export interface SuiteParts {
+  scenarios?: SuitePart;
+  properties?: SuitePart;
+}
+
+/** Which scenarios and properties run, and a property counterexample to replay. */
+export interface SuitePartOptions {
+  /** Scenario names; empty or absent runs every scenario. */
+  scenarioNames?: string[];
+  /** Property names; empty or absent runs every property. */
+  propertyNames?: string[];
+  /** fast-check path of a counterexample to replay (with the run's seed). */
+  propertyPath?: string;
+  /** fast-check replay path of a shrunk command list, with `propertyPath`. */
+  propertyReplayPath?: string;
+}

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** One import of a source file: the file it resolves to and whether it is loaded lazily (`import('…')`). */
+export interface ImportEdge {
+  to: string;
+  lazy: boolean;
+}
+
+/** Source files (relative to the root, `/`-separated) and what each imports inside the tree. */
+export type ImportGraph = Map<string, ImportEdge[]>;
+
+// Static `import … from '…'`, side-effect `import '…'`, `export … from '…'`, and lazy `import('…')`.
+const STATIC = /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+const LAZY = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return walk(full);
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Maps a specifier written in `from` (a relative `.js` path) onto the `.ts` file it names, or undefined outside the tree. */
+function resolve(fromFile: string, spec: string, files: ReadonlySet<string>): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = path.resolve(path.dirname(fromFile), spec);
+  for (const candidate of [base.replace(/\.js$/, '.ts'), base, `${base}.ts`, path.join(base, 'index.ts')]) {
+    if (files.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** Reads every `.ts` file under `root` and the imports between them (specifiers leaving `root` are dropped). */
+export function importGraph(root: string): ImportGraph {
+  const files = new Set(walk(root).map((f) => path.resolve(f)));
+  const graph: ImportGraph = new Map();
+  const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
+  for (const file of files) {
+    // Comments may quote import statements; strip them before matching.
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const edges: ImportEdge[] = [];
+    for (const m of text.matchAll(STATIC)) {
+      const to = resolve(file, (m[1] ?? m[2])!, files);
+      if (to) edges.push({ to: rel(to), lazy: false });
+    }
+    for (const m of text.matchAll(LAZY)) {
+      const to = resolve(file, m[1]!, files);
+      if (to) edges.push({ to: rel(to), lazy: true });
+    }
+    graph.set(rel(file), edges);
+  }
+  return graph;
+}
+
+/** Every elementary cycle found by a depth-first walk, each as its files in import order (one per strongly connected part is enough to fail on). */
+export function findCycles(graph: ImportGraph): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const { to } of graph.get(file) ?? []) {
+      const s = state.get(to);
+      if (s === 'open') cycles.push([...stack.slice(stack.indexOf(to)), to]);
+      else if (s === undefined) visit(to);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+/** The area of a file: its first folder under the root (`checks/auth/x.ts` → `checks`), or '' for a file at the root. */
+export function areaOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 1 ? parts[0]! : '';
+}
+
+/** The `_internal` folder a file sits in, as the path up to and including `_internal`, or undefined. */
+export function internalFolderOf(file: string): string | undefined {
+  const i = file.split('/').indexOf('_internal');
+  return i < 0 ? undefined : file.split('/').slice(0, i + 1).join('/');
+}
