@@ -10,7 +10,9 @@ import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
 import type { RunResult } from './report/model.js';
+import { createAdminClient } from './runner/admin-client.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
+import { ClockRestorer } from './runner/clock-restorer.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';
 import { RealClockDriver } from './runner/real-clock-driver.js';
@@ -144,12 +146,14 @@ export function createHarness(options: HarnessOptions = {}): Harness {
 
       let clock: ClockDriver;
       let reset: (() => Promise<void>) | undefined;
+      let restorer: ClockRestorer | undefined;
       if (target.mock) {
         const m = target.mock;
         clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms) });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
-        const driver = await AdminClockDriver.connect(profile.clock.admin_url).catch((err: unknown) => {
+        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
+        const driver = await AdminClockDriver.connect(restorer.admin).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
             : err;
@@ -194,6 +198,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         });
       } finally {
         await receiver?.close();
+        await restorer?.restore();
       }
     },
     async close() {

@@ -61,6 +61,11 @@ export async function serveMock(args: MockCommandArgs, out: (text: string) => vo
     quoteLifetimeS: args['quote-lifetime'],
     webhookBaseMs: args['webhook-base'],
     webhookFactor: args['webhook-factor'],
+    latencyMs: args['latency-ms'],
+    windowS: args['window-s'],
+    headersTimeoutMs: args['headers-timeout-ms'],
+    requestTimeoutMs: args['request-timeout-ms'],
+    requestLogBytes: args['request-log-bytes'],
     defects,
     logger: logger(),
   });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { rawRequest } from '../helpers/mock-client.js';
+import { adminRequest } from '../helpers/mock-client.js';
 
 const MAIN = ['--import', 'tsx', 'src/cli/main.ts'];
 
@@ -25,7 +25,7 @@ describe('svc-harness mock', () => {
     let served = false;
     const result = await run(['mock', '--json', '--admin', '--port', '0', '--hotel-port', '0', '--admin-port', '0'], (line, kill) => {
       const info = JSON.parse(line);
-      void rawRequest(`${info.admin_url}/health`).then((r) => {
+      void adminRequest(`${info.admin_url}/health`).then((r) => {
         served = r.status === 200;
         kill();
       });

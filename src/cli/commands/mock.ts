@@ -10,6 +10,11 @@ export interface MockCommandArgs {
   'quote-lifetime': number;
   'webhook-base': number;
   'webhook-factor': number;
+  'latency-ms': number;
+  'window-s': number;
+  'headers-timeout-ms': number;
+  'request-timeout-ms': number;
+  'request-log-bytes': number;
   defects?: string;
   agencies: number;
   host: string;
@@ -32,6 +37,11 @@ export const mockCommand: CommandModule<object, MockCommandArgs> = {
       .option('quote-lifetime', { type: 'number', default: 900, describe: 'quote lifetime in seconds' })
       .option('webhook-base', { type: 'number', default: 5000, describe: 'delay before webhook attempt 2, ms' })
       .option('webhook-factor', { type: 'number', default: 3, describe: 'attempt 3 comes base × factor after attempt 2' })
+      .option('latency-ms', { type: 'number', default: 0, describe: 'handle every request, on every port, this many ms late' })
+      .option('window-s', { type: 'number', default: 60, describe: 'length of the rolling rate-limit window, seconds' })
+      .option('headers-timeout-ms', { type: 'number', default: 10_000, describe: 'time a client has to send the headers of a request, ms' })
+      .option('request-timeout-ms', { type: 'number', default: 30_000, describe: 'time a client has to send a whole request, ms' })
+      .option('request-log-bytes', { type: 'number', default: 32 * 1024 * 1024, describe: 'bytes the admin request log may hold' })
       .option('defects', { type: 'string', describe: 'defects to switch on, comma-separated' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON line with the addresses and credentials once listening' }),
   handler: async (args) => {
