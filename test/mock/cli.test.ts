@@ -58,6 +58,15 @@ describe('svc-harness mock', () => {
     expect(result.stderr).toContain('no-such-fixture.yaml');
   });
 
+  test('--window-s and --latency-ms reach the mock: a wrong value of each is named in one line, exit 2', async () => {
+    const result = await run(['mock', '--port', '0', '--hotel-port', '0', '--window-s', '0', '--latency-ms', '-5', '--headers-timeout-ms', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('windowS must be an integer from 1 to 86400, got 0');
+    expect(result.stderr).toContain('latencyMs must be a number ≥ 0, got -5');
+    expect(result.stderr).toContain('headersTimeoutMs must be an integer');
+  });
+
   test('an unknown defect is a one-line error, exit 2', async () => {
     const result = await run(['mock', '--port', '0', '--hotel-port', '0', '--defects', 'fixed-window,bogus']);
     expect(result.code).toBe(2);
