@@ -88,6 +88,7 @@ function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: Moc
   if (mockOptions.webhookFactor !== undefined) p.webhooks.factor = mockOptions.webhookFactor;
   if (mockOptions.webhookTimeoutMs !== undefined) p.webhooks.delivery_timeout_ms = mockOptions.webhookTimeoutMs;
   if (mockOptions.quoteLifetimeS !== undefined) p.quotes.lifetime_s = mockOptions.quoteLifetimeS;
+  if (mockOptions.windowS !== undefined) p.limits.window_s = mockOptions.windowS;
   return resolveProfile(p, 'embedded mock profile');
 }
 

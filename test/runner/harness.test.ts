@@ -99,6 +99,19 @@ describe('createHarness', () => {
     });
   });
 
+  it("gives the embedded mock's rate-limit window to the profile, so the window checks judge a 5 s window", async () => {
+    const harness = createHarness({ mock: { windowS: 5 } });
+    try {
+      const result = await harness.run({ only: 'RL-04,RL-08' });
+      expect(result.cases.map((c) => [c.id, c.verdict])).toEqual([
+        ['RL-04', 'PASS'],
+        ['RL-08', 'PASS'],
+      ]);
+    } finally {
+      await harness.close();
+    }
+  });
+
   it('reports a wrong --only before starting anything', async () => {
     const harness = createHarness();
     await expect(harness.run({ only: 'XX-1' })).rejects.toMatchObject({ code: 'E_USAGE' });
