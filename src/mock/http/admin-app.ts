@@ -3,6 +3,7 @@ import type { MockClock } from '../../clock/mock-clock.js';
 import { isHarnessError } from '../../errors/harness-error.js';
 import { DEFECT_NAMES } from '../defects/catalogue.js';
 import type { DefectSet } from '../defects/defect-set.js';
+import { ApiError } from '../domain/api-error.js';
 import type { LoggedRequest } from '../domain/request-log.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import { errorEnvelope, newRequestId } from './envelope.js';
@@ -11,7 +12,6 @@ import { fastifyLogging } from './fastify-logging.js';
 import { addLatency } from './latency.js';
 import { lacksHost, listenerOptions, type ListenerLimits } from './listener-options.js';
 import { installClientErrorEnvelope, installConnectAnswer, refusal } from './raw-answers.js';
-import { ApiError } from '../domain/api-error.js';
 import { MOCK_DEFAULTS } from '../options.js';
 
 /** The header every admin request carries (REFERENCE-API.md section 11). */
