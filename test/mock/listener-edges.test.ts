@@ -115,6 +115,12 @@ describe('slow clients are cut off (issue 11 item 8)', () => {
     expect(a.ms).toBeLessThan(1500);
   });
 
+  test('service: a connection that sends nothing is answered 408 and closed', async () => {
+    const a = await exchange('service');
+    expectEnvelope(a, 408, 'REQUEST_TIMEOUT');
+    expect(a.ms).toBeLessThan(1500);
+  });
+
   test('service: a body that trickles in is answered 408 once the request timeout passes', async () => {
     const chunks: Array<string | number> = ['POST /v1/flights/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n'];
     for (let i = 0; i < 20; i++) chunks.push(100, ' ');
