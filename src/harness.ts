@@ -11,7 +11,9 @@ import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
 import type { LoadRunResult, SuiteResult } from './report/run-result.js';
+import { createAdminClient } from './runner/admin-client.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
+import { ClockRestorer } from './runner/clock-restorer.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';
 import { RealClockDriver } from './runner/real-clock-driver.js';
@@ -89,6 +91,7 @@ function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: Moc
   if (mockOptions.webhookFactor !== undefined) p.webhooks.factor = mockOptions.webhookFactor;
   if (mockOptions.webhookTimeoutMs !== undefined) p.webhooks.delivery_timeout_ms = mockOptions.webhookTimeoutMs;
   if (mockOptions.quoteLifetimeS !== undefined) p.quotes.lifetime_s = mockOptions.quoteLifetimeS;
+  if (mockOptions.windowS !== undefined) p.limits.window_s = mockOptions.windowS;
   return resolveProfile(p, 'embedded mock profile');
 }
 
@@ -147,12 +150,14 @@ export function createHarness(options: HarnessOptions = {}): Harness {
 
       let clock: ClockDriver;
       let reset: (() => Promise<void>) | undefined;
+      let restorer: ClockRestorer | undefined;
       if (target.mock) {
         const m = target.mock;
         clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms) });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
-        const driver = await AdminClockDriver.connect(profile.clock.admin_url).catch((err: unknown) => {
+        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
+        const driver = await AdminClockDriver.connect(restorer.admin).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
             : err;
@@ -197,6 +202,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         });
       } finally {
         await receiver?.close();
+        await restorer?.restore();
       }
     },
     async load(loadOptions) {

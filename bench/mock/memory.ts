@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       }),
     );
     sent = end;
-    const adv = await request(`${line.admin_url}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: ADVANCE_MS }) });
+    const adv = await request(`${line.admin_url}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': '1' }, body: JSON.stringify({ ms: ADVANCE_MS }) });
     await adv.body.dump();
     offsetMs += ADVANCE_MS;
     process.stderr.write(`${sent} requests, rss ${rssMb(child.pid!).toFixed(1)} MB, peak ${peak.toFixed(1)} MB\n`);

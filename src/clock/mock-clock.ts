@@ -1,5 +1,5 @@
 /**
- * The mock's one clock: real time plus an offset that only moves forward.
+ * The mock's one clock: real time plus an offset that moves forward, or back to 0.
  *
  * Everything time-dependent in the mock (quote expiry, rate windows, nonce and
  * idempotency retention, webhook schedules) reads `now()`. Timers are kept
@@ -26,7 +26,7 @@ export interface TimerHandle {
   cancel(): void;
 }
 
-/** Real time plus a forward-only offset, with timers that moving the clock fires. */
+/** Real time plus an offset that moves forward (or back to 0), with timers that moving the clock fires. */
 export class MockClock implements Clock {
   private offsetMs = 0;
   private timers: Timer[] = [];
@@ -56,6 +56,16 @@ export class MockClock implements Clock {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock can only move forward, got ${ms} ms`);
     this.offsetMs += ms;
     await this.fireDue();
+  }
+
+  /**
+   * Puts the offset back to 0 (real time), the one move backwards the clock
+   * makes, so that a mock a run has moved accepts clients that sign with the
+   * real time again. Timers keep their instants, so they fall due later.
+   */
+  resetOffset(): void {
+    this.offsetMs = 0;
+    this.arm();
   }
 
   /** Schedules `fn` at clock instant `dueAt` (ms since epoch). */

@@ -94,15 +94,18 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     fixture,
     quoteLifetimeMs: o.quoteLifetimeS * 1000,
     supplierLatencyMs: o.supplierLatencyMs,
+    windowMs: o.windowS * 1000,
     emit: (agency, event) => {
       dispatcher.emit({ agencyId: agency.id, url: agency.webhookUrl, webhookSecret: agency.webhookSecret, type: event.type, data: event.data });
     },
   });
-  const log = new RequestLog(o.requestLogSize);
-  const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects, options.logger);
+  const log = new RequestLog({ entries: o.requestLogSize, bytes: o.requestLogBytes, bodyBytes: o.requestLogBodyBytes });
+  const limits = { headersTimeoutMs: o.headersTimeoutMs, requestTimeoutMs: o.requestTimeoutMs, latencyMs: o.latencyMs };
+  const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects, limits, options.logger);
   const hotel = createHotelApp({
     clock,
     defects,
+    limits,
     webhookTimeoutMs: o.webhookTimeoutMs,
     ...(options.logger ? { logger: options.logger } : {}),
     agencies: fixture.agencies.map((a) => ({
@@ -136,7 +139,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
         advance,
         deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
         requests: () => log.list(),
-      }, options.logger)
+      }, options.logger, limits)
     : undefined;
 
   const apps = [serviceApp, hotel.app, ...(adminApp ? [adminApp] : [])];

@@ -34,11 +34,23 @@ export interface MockOptions {
   supplierLatencyMs?: number;
   /** How many client requests the admin request log keeps. @defaultValue 10000 */
   requestLogSize?: number;
+  /** Bytes the admin request log may hold in all (bodies, headers, paths); the oldest entries go first. @defaultValue 33554432 (32 MiB) */
+  requestLogBytes?: number;
+  /** Bytes of a body the request log keeps; a longer body is kept as this prefix, its byte count and its SHA-256. @defaultValue 4096 */
+  requestLogBodyBytes?: number;
+  /** Every request on every listener (service, hotel, admin) is handled this many ms late, as if the mock were far away. @defaultValue 0 */
+  latencyMs?: number;
+  /** Length of the rolling rate-limit window, in seconds. @defaultValue 60 */
+  windowS?: number;
+  /** Time a client has to send a request's headers, ms, on every listener. @defaultValue 10000 */
+  headersTimeoutMs?: number;
+  /** Time a client has to send a whole request, headers and body, ms, on every listener. @defaultValue 30000 */
+  requestTimeoutMs?: number;
   /** The clock to use (a test may share one). @defaultValue a new MockClock */
   clock?: MockClock;
-  /** Certification mode: a hook around the service pipeline that may inject situations. @defaultValue none */
   /** Logs every request of the three listeners at info level (pino); none when absent. */
   logger?: Logger;
+  /** Certification mode: a hook around the service pipeline that may inject situations. @defaultValue none */
   interceptor?: PipelineInterceptor;
 }
 
@@ -58,6 +70,12 @@ export interface ResolvedMockOptions {
   defects: string[];
   supplierLatencyMs: number;
   requestLogSize: number;
+  requestLogBytes: number;
+  requestLogBodyBytes: number;
+  latencyMs: number;
+  windowS: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   clock: MockClock;
 }
 
@@ -75,6 +93,12 @@ export const MOCK_DEFAULTS = Object.freeze({
   webhookTimeoutMs: 10_000,
   supplierLatencyMs: 5,
   requestLogSize: 10_000,
+  requestLogBytes: 32 * 1024 * 1024,
+  requestLogBodyBytes: 4096,
+  latencyMs: 0,
+  windowS: 60,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 });
 
 /** The ports the CLI uses (REFERENCE-API.md section 1). */
@@ -103,6 +127,14 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   num('webhookTimeoutMs', o.webhookTimeoutMs, 1);
   num('supplierLatencyMs', o.supplierLatencyMs, 0);
   int('requestLogSize', o.requestLogSize, 1, 10_000_000);
+  int('requestLogBytes', o.requestLogBytes, 1024, 2 ** 40);
+  int('requestLogBodyBytes', o.requestLogBodyBytes, 0, 1024 * 1024);
+  num('latencyMs', o.latencyMs, 0);
+  int('windowS', o.windowS, 1, 86_400);
+  int('headersTimeoutMs', o.headersTimeoutMs, 1, 2 ** 31 - 1);
+  int('requestTimeoutMs', o.requestTimeoutMs, 1, 2 ** 31 - 1);
+  // node refuses a server whose headers timeout is longer than its request timeout.
+  if (o.headersTimeoutMs > o.requestTimeoutMs) problems.push(`headersTimeoutMs (${o.headersTimeoutMs}) must not be longer than requestTimeoutMs (${o.requestTimeoutMs})`);
   if (typeof o.host !== 'string' || o.host === '') problems.push(`host must be a non-empty string, got ${String(o.host)}`);
   if (problems.length > 0) throw new HarnessError('E_USAGE', `mock options: ${problems.join('; ')}`);
   return Object.freeze({
@@ -120,6 +152,12 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     defects: [...(o.defects ?? [])],
     supplierLatencyMs: o.supplierLatencyMs,
     requestLogSize: o.requestLogSize,
+    requestLogBytes: o.requestLogBytes,
+    requestLogBodyBytes: o.requestLogBodyBytes,
+    latencyMs: o.latencyMs,
+    windowS: o.windowS,
+    headersTimeoutMs: o.headersTimeoutMs,
+    requestTimeoutMs: o.requestTimeoutMs,
     clock: o.clock ?? new MockClock(),
   });
 }

@@ -10,7 +10,12 @@ export interface AdminClient {
   advance(ms: number): Promise<unknown>;
   /** State back to the fixture (clock offset and defects stay). */
   reset(): Promise<void>;
+  /** Puts the mock's clock back to real time (offset 0). */
+  resetClock(): Promise<void>;
 }
+
+/** The header every admin request carries (REFERENCE-API.md section 11); the mock refuses a request without it. */
+export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'x-svc-admin': '1' });
 
 async function call(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;
@@ -18,7 +23,7 @@ async function call(base: string, method: 'GET' | 'POST', path: string, body?: u
   try {
     res = await request(url, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? { ...ADMIN_HEADERS } : { ...ADMIN_HEADERS, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
@@ -51,6 +56,9 @@ export function createAdminClient(adminUrl: string): AdminClient {
     advance: (ms) => call(adminUrl, 'POST', '/clock/advance', { ms }),
     async reset() {
       await call(adminUrl, 'POST', '/reset', {});
+    },
+    async resetClock() {
+      await call(adminUrl, 'POST', '/clock/reset', {});
     },
   };
 }

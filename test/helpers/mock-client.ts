@@ -129,6 +129,11 @@ export async function rawRequest(url: string, init: { method?: string; headers?:
   return read(res);
 }
 
+/** A request to the mock's admin API, with the header every admin request carries (REFERENCE-API.md section 11). */
+export async function adminRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TestResponse> {
+  return rawRequest(url, { ...init, headers: { 'x-svc-admin': '1', ...init.headers } });
+}
+
 /** Starts a mock on port 0 with clients for alpha, beta and gamma. */
 export async function startMock(options: MockOptions = {}): Promise<{
   mock: RunningMock;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
 import { DEFECT_NAMES } from '../../src/mock/defects/catalogue.js';
-import { rawRequest, startMock, type MockClient } from '../helpers/mock-client.js';
+import { adminRequest, rawRequest, startMock, type MockClient } from '../helpers/mock-client.js';
 import { startReceiver } from '../helpers/mock-fixture.js';
 
 let mock: RunningMock;
@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const admin = (path: string, method = 'GET', body?: unknown): ReturnType<typeof rawRequest> =>
-  rawRequest(`${mock.adminUrl}${path}`, {
+  adminRequest(`${mock.adminUrl}${path}`, {
     method,
     ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
   });

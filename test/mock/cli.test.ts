@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { rawRequest } from '../helpers/mock-client.js';
+import { adminRequest } from '../helpers/mock-client.js';
 
 const MAIN = ['--import', 'tsx', 'src/cli/main.ts'];
 
@@ -25,7 +25,7 @@ describe('svc-harness mock', () => {
     let served = false;
     const result = await run(['mock', '--json', '--admin', '--port', '0', '--hotel-port', '0', '--admin-port', '0'], (line, kill) => {
       const info = JSON.parse(line);
-      void rawRequest(`${info.admin_url}/health`).then((r) => {
+      void adminRequest(`${info.admin_url}/health`).then((r) => {
         served = r.status === 200;
         kill();
       });
@@ -56,6 +56,15 @@ describe('svc-harness mock', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('no-such-fixture.yaml');
+  });
+
+  test('--window-s and --latency-ms reach the mock: a wrong value of each is named in one line, exit 2', async () => {
+    const result = await run(['mock', '--port', '0', '--hotel-port', '0', '--window-s', '0', '--latency-ms', '-5', '--headers-timeout-ms', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('windowS must be an integer from 1 to 86400, got 0');
+    expect(result.stderr).toContain('latencyMs must be a number ≥ 0, got -5');
+    expect(result.stderr).toContain('headersTimeoutMs must be an integer');
   });
 
   test('an unknown defect is a one-line error, exit 2', async () => {

@@ -341,7 +341,7 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
 };
 
 async function deliveries(): Promise<unknown[]> {
-  const res = await fetch(`${mock.adminUrl}/webhooks/deliveries`);
+  const res = await fetch(`${mock.adminUrl}/webhooks/deliveries`, { headers: { 'x-svc-admin': '1' } });
   return ((await res.json()) as { deliveries: unknown[] }).deliveries;
 }
 

@@ -12,6 +12,11 @@ export interface MockCommandArgs {
   'quote-lifetime': number;
   'webhook-base': number;
   'webhook-factor': number;
+  'latency-ms': number;
+  'window-s': number;
+  'headers-timeout-ms': number;
+  'request-timeout-ms': number;
+  'request-log-bytes': number;
   defects: string[];
   agencies: number;
   host: string;
@@ -65,6 +70,11 @@ export async function mockCommand(args: MockCommandArgs, out: (text: string) => 
     quoteLifetimeS: args['quote-lifetime'],
     webhookBaseMs: args['webhook-base'],
     webhookFactor: args['webhook-factor'],
+    latencyMs: args['latency-ms'],
+    windowS: args['window-s'],
+    headersTimeoutMs: args['headers-timeout-ms'],
+    requestTimeoutMs: args['request-timeout-ms'],
+    requestLogBytes: args['request-log-bytes'],
     defects: args.defects,
     logger: logger(),
   });

@@ -40,6 +40,8 @@ export interface MockServiceOptions {
   fixture: Fixture;
   quoteLifetimeMs: number;
   supplierLatencyMs: number;
+  /** Length of the rolling rate-limit window, ms. @defaultValue 60000 */
+  windowMs?: number;
   emit: EventSink;
 }
 
@@ -78,7 +80,7 @@ export class MockService {
   constructor(private readonly options: MockServiceOptions) {
     this.clock = options.clock;
     this.defects = options.defects;
-    this.limiter = new RateLimiter(options.defects);
+    this.limiter = new RateLimiter(options.defects, options.windowMs);
     this.ledger = new WalletLedger(options.defects);
     this.supplier = new Supplier(options.supplierLatencyMs);
     this.reset();
@@ -120,7 +122,7 @@ export class MockService {
           ...PRODUCTS.map((product) => ({ product, enabled: this.defects.has('account-lists-closed-products') || agency.products.has(product) })),
           ...(this.defects.has('account-lists-unknown-product') ? [{ product: 'hotels', enabled: false }] : []),
         ],
-        rate_limits: { read: agency.limits.read, write: agency.limits.write, window_s: 60 },
+        rate_limits: { read: agency.limits.read, write: agency.limits.write, window_s: this.limiter.windowMs / 1000 },
       },
     };
   }

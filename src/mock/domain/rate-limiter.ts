@@ -4,7 +4,7 @@ import { TimestampRing } from './timestamp-ring.js';
 /** The two buckets of an agency (REFERENCE-API.md section 5). */
 export type Resource = 'read' | 'write';
 
-/** Length of the rolling window. */
+/** Length of the rolling window unless the mock is told otherwise (REFERENCE-API.md section 8). */
 export const WINDOW_MS = 60_000;
 
 /** The limiter's verdict on one request, with what the X-RateLimit-* headers report. */
@@ -28,14 +28,18 @@ interface FixedWindow {
 /**
  * Exact rolling-window limiter (REFERENCE-API.md section 8): a request at t is
  * admitted when fewer than `limit` requests of its bucket were admitted in
- * (t − 60 s, t]. Each bucket keeps at most `limit` timestamps, so memory is
+ * (t − window, t] (60 s by default). Each bucket keeps at most `limit` timestamps, so memory is
  * bounded whatever the traffic. Refused requests are not counted.
  */
 export class RateLimiter {
   private readonly rings = new Map<string, TimestampRing>();
   private readonly fixed = new Map<string, FixedWindow>();
 
-  constructor(private readonly defects: DefectSet) {}
+  constructor(
+    private readonly defects: DefectSet,
+    /** Length of the rolling window, ms. */
+    readonly windowMs: number = WINDOW_MS,
+  ) {}
 
   /** Judges and (when admitted) counts one request of `agencyId` in `resource`. */
   take(agencyId: string, resource: Resource, limit: number, now: number): RateDecision {
@@ -44,11 +48,12 @@ export class RateLimiter {
     const bucketKey = d.has('single-bucket') ? `${agencyKey}\nall` : `${agencyKey}\n${resource}`;
     const effective = d.has('limit-plus-one') ? limit + 1 : d.has('early-throttle') ? Math.max(1, limit - 1) : limit;
 
+    const windowMs = this.windowMs;
     let admitted: boolean;
     let used: number;
     let untilFreeMs: number;
     if (d.has('fixed-window')) {
-      const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+      const start = Math.floor(now / windowMs) * windowMs;
       let w = this.fixed.get(bucketKey);
       if (!w || w.start !== start) {
         w = { start, count: 0 };
@@ -57,7 +62,7 @@ export class RateLimiter {
       admitted = w.count < effective;
       if (admitted) w.count += 1;
       used = w.count;
-      untilFreeMs = start + WINDOW_MS - now;
+      untilFreeMs = start + windowMs - now;
     } else {
       let ring = this.rings.get(bucketKey);
       if (!ring || ring.capacity < effective) {
@@ -66,7 +71,7 @@ export class RateLimiter {
         ring = bigger;
         this.rings.set(bucketKey, ring);
       }
-      ring.dropUpTo(now - WINDOW_MS);
+      ring.dropUpTo(now - windowMs);
       admitted = ring.size < effective;
       if (admitted) ring.push(now);
       else if (d.has('refusals-counted')) {
@@ -79,7 +84,7 @@ export class RateLimiter {
       }
       used = ring.size;
       const oldest = ring.oldest();
-      untilFreeMs = oldest === undefined ? 0 : oldest + WINDOW_MS - now;
+      untilFreeMs = oldest === undefined ? 0 : oldest + windowMs - now;
     }
     const remaining = Math.max(0, limit - used);
     const resetS = remaining > 0 ? 0 : Math.max(0, Math.ceil(untilFreeMs / 1000));

@@ -11,6 +11,10 @@ import { validateAvailability, validateHotelBooking, validateWebhookUrl } from '
 import { HotelWebhookSender } from './hotel-webhook-sender.js';
 import type { Logger } from 'pino';
 import { fastifyLogging } from '../http/fastify-logging.js';
+import { addLatency } from '../http/latency.js';
+import { lacksHost, listenerOptions, type ListenerLimits } from '../http/listener-options.js';
+import { installClientErrorEnvelope, installConnectAnswer, refusal } from '../http/raw-answers.js';
+import { MOCK_DEFAULTS } from '../options.js';
 
 export type { HotelAgency } from './hotel-agency.js';
 
@@ -36,6 +40,8 @@ export interface HotelAppOptions {
   webhookTimeoutMs?: number;
   /** Logs every request at info level when given (and info is enabled). */
   logger?: Logger;
+  /** Timeouts and latency of the listener. @defaultValue the mock's defaults */
+  limits?: ListenerLimits;
 }
 
 /** The partner hotel API of the mock, not yet listening. */
@@ -101,8 +107,10 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   const store = new HotelStore(options.agencies);
   const sender = new HotelWebhookSender(clock, defects, options.webhookTimeoutMs);
 
+  const limits = options.limits ?? MOCK_DEFAULTS;
   const app = Fastify({
     ...fastifyLogging(options.logger, 'hotel'),
+    ...listenerOptions(limits),
     bodyLimit: HOTEL_BODY_LIMIT,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
@@ -114,8 +122,10 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
+  addLatency(app, limits.latencyMs);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (lacksHost(request.raw)) throw new ApiError(400, 'BAD_REQUEST', 'an HTTP/1.1 request needs a Host header');
     const header = request.headers['x-api-key'];
     const key = typeof header === 'string' ? header : undefined;
     let agency = key !== undefined ? store.agencyByKey(key) : undefined;
@@ -125,6 +135,14 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   });
 
   app.setErrorHandler((err, request, reply) => sendError(reply, request, toApiError(err)));
+  installClientErrorEnvelope(app.server, defects);
+  installConnectAnswer(app.server, (req) => {
+    const key = req.headers['x-api-key'];
+    const known = typeof key === 'string' && store.agencyByKey(key) !== undefined;
+    return known
+      ? refusal(new ApiError(405, 'METHOD_NOT_ALLOWED', 'CONNECT is not allowed', { allow: [] }), defects)
+      : refusal(new ApiError(401, 'UNAUTHENTICATED', key === undefined ? 'X-API-Key header is missing' : 'X-API-Key is not valid'), defects);
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

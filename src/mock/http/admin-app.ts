@@ -3,11 +3,19 @@ import type { MockClock } from '../../clock/mock-clock.js';
 import { isHarnessError } from '../../errors/harness-error.js';
 import { DEFECT_NAMES } from '../defects/catalogue.js';
 import type { DefectSet } from '../defects/defect-set.js';
+import { ApiError } from '../domain/api-error.js';
 import type { LoggedRequest } from '../domain/request-log.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import { errorEnvelope, newRequestId } from './envelope.js';
 import type { Logger } from 'pino';
 import { fastifyLogging } from './fastify-logging.js';
+import { addLatency } from './latency.js';
+import { lacksHost, listenerOptions, type ListenerLimits } from './listener-options.js';
+import { installClientErrorEnvelope, installConnectAnswer, refusal } from './raw-answers.js';
+import { MOCK_DEFAULTS } from '../options.js';
+
+/** The header every admin request carries (REFERENCE-API.md section 11). */
+export const ADMIN_HEADER = 'x-svc-admin';
 
 /** What the admin API drives. */
 export interface AdminControl {
@@ -32,9 +40,30 @@ function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
+/**
+ * Why a request may not use the admin API, or undefined when it may. A
+ * tenant's webhook URL pointed at the admin listener, and a page in a browser,
+ * can send a POST but not this header (a browser would first ask a preflight,
+ * which is refused), so neither reaches an admin route.
+ */
+function refusedAdmin(method: string, headers: Record<string, string | string[] | undefined>): ApiError | undefined {
+  if (headers[ADMIN_HEADER] !== '1') return new ApiError(403, 'ADMIN_HEADER_REQUIRED', `every admin request carries the header X-SVC-Admin: 1`);
+  if (method === 'OPTIONS' || method === 'CONNECT') return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the admin API`, { allow: ['GET', 'POST', 'PUT'] });
+  return undefined;
+}
+
 /** The admin API of REFERENCE-API.md section 11, under `/__admin`. */
-export function createAdminApp(control: AdminControl, log?: Logger): FastifyInstance {
-  const app = Fastify(fastifyLogging(log, 'admin'));
+export function createAdminApp(control: AdminControl, log?: Logger, limits: ListenerLimits = MOCK_DEFAULTS): FastifyInstance {
+  const app = Fastify({ ...fastifyLogging(log, 'admin'), ...listenerOptions(limits) });
+  installClientErrorEnvelope(app.server, control.defects);
+  installConnectAnswer(app.server, (req) => refusal(refusedAdmin('CONNECT', req.headers)!, control.defects));
+  addLatency(app, limits.latencyMs);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (lacksHost(request.raw)) return fail(reply, 400, 'BAD_REQUEST', 'an HTTP/1.1 request needs a Host header');
+    const refused = refusedAdmin(request.method, request.headers);
+    if (refused) return fail(reply, refused.status, refused.code, refused.message, refused.details);
+    done();
+  });
   app.addHook('onSend', async (_req, reply) => {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', newRequestId());
   });
@@ -52,6 +81,10 @@ export function createAdminApp(control: AdminControl, log?: Logger): FastifyInst
       });
     }
     await control.advance(ms);
+    return { now_ms: control.clock.now(), offset_ms: control.clock.offset };
+  });
+  app.post('/__admin/clock/reset', async () => {
+    control.clock.resetOffset();
     return { now_ms: control.clock.now(), offset_ms: control.clock.offset };
   });
   app.get('/__admin/webhooks/deliveries', async () => ({ deliveries: control.deliveries() }));

@@ -6,7 +6,6 @@ import { JsonText } from '../domain/json-text.js';
 import { parseIdempotencyKey, type StoredResponse } from '../domain/idempotency-store.js';
 import type { MockService, ServiceEvent } from '../domain/mock-service.js';
 import type { RateDecision } from '../domain/rate-limiter.js';
-import { WINDOW_MS } from '../domain/rate-limiter.js';
 import type { RequestLog } from '../domain/request-log.js';
 import type { PipelineInterceptor } from './interceptor.js';
 import { idSource } from '../domain/fast-id.js';
@@ -114,7 +113,7 @@ export class ServicePipeline {
       429,
       'RATE_LIMITED',
       `too many ${rl.resource} requests; retry after ${rl.retryAfterS} s`,
-      { resource: rl.resource, limit: rl.limit, window_s: WINDOW_MS / 1000, retry_after_s: rl.retryAfterS },
+      { resource: rl.resource, limit: rl.limit, window_s: s.limiter.windowMs / 1000, retry_after_s: rl.retryAfterS },
       headers,
     );
     if (s.defects.has('ratelimit-charges') && req.method === 'POST' && matchRoute('POST', path) && /\/bookings$/.test(path)) {

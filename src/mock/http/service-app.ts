@@ -7,15 +7,20 @@ import { errorResponse } from './error-response.js';
 import { fastifyLogging } from './fastify-logging.js';
 import { installOpenApiRoute } from './openapi-route.js';
 import type { ServicePipeline } from './pipeline.js';
+import { addLatency } from './latency.js';
+import { lacksHost, listenerOptions, type ListenerLimits } from './listener-options.js';
+import { installClientErrorEnvelope, installConnectAnswer } from './raw-answers.js';
 import type { WireResponse } from './wire.js';
 
 /** Body size fastify itself accepts; the service judges 64 KiB itself, after authentication. */
 const TRANSPORT_BODY_LIMIT = 1024 * 1024;
 
-/** Header size node accepts, so that a 16 KiB header is judged like any request. */
-const MAX_HEADER_SIZE = 64 * 1024;
-
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Where the service keeps a request's own Content-Type while fastify sees a neutral one. */
+const SENT_TYPE = Symbol('svc.sentContentType');
+
+type ServiceRequest = FastifyRequest & { [SENT_TYPE]?: string };
 
 /** The body of every request without one; shared, since the request log keeps a reference per request. */
 const NO_BODY = Buffer.alloc(0);
@@ -52,12 +57,12 @@ function frameworkError(err: { statusCode?: number; code?: string; message?: str
  * The service's fastify app: one catch-all route hands every request, with its
  * raw body bytes, to the pipeline, which owns the whole judging order.
  */
-export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, log?: Logger): FastifyInstance {
+export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, limits: ListenerLimits, log?: Logger): FastifyInstance {
   const app = Fastify({
     ...fastifyLogging(log, 'service'),
+    ...listenerOptions(limits),
     bodyLimit: TRANSPORT_BODY_LIMIT,
     exposeHeadRoutes: false,
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
     frameworkErrors: (err, _req, reply) => {
       const id = newRequestId();
       send(reply, errorResponse(frameworkError(err), id, defects));
@@ -66,11 +71,28 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, 
   // The signature covers the raw bytes, so every content type stays a Buffer; JSON is parsed by the pipeline.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  addLatency(app, limits.latencyMs);
+  // fastify refuses a malformed Content-Type itself, before the pipeline could judge authentication
+  // first; it sees a neutral type instead, and the pipeline (and the request log) the one sent.
+  app.addHook('onRequest', (request: ServiceRequest, _reply, done) => {
+    const sent = request.headers['content-type'];
+    if (sent !== undefined) {
+      request[SENT_TYPE] = sent;
+      request.headers['content-type'] = 'application/octet-stream';
+    }
+    done();
+  });
 
   // Not async: the pipeline answers most requests synchronously, and then no promise is made per request.
-  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+  const handler = (request: ServiceRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const sent = request[SENT_TYPE];
+    if (sent !== undefined) request.headers['content-type'] = sent;
+    if (lacksHost(request.raw)) {
+      send(reply, errorResponse(new ApiError(400, 'BAD_REQUEST', 'an HTTP/1.1 request needs a Host header'), newRequestId(), defects));
+      return undefined;
+    }
     const body = Buffer.isBuffer(request.body) ? request.body : NO_BODY;
-    const res = pipeline.handle({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
+    const res = pipeline.handle({ method: request.method, url: request.originalUrl, headers: request.headers, body });
     if (res instanceof Promise) return res.then((r) => send(reply, r));
     send(reply, res);
     return undefined;
@@ -81,40 +103,7 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
     send(reply, errorResponse(frameworkError(err), newRequestId(), defects));
   });
-  installClientErrorEnvelope(app, defects);
+  installClientErrorEnvelope(app.server, defects);
+  installConnectAnswer(app.server, (req) => pipeline.handle({ method: 'CONNECT', url: req.url ?? '', headers: req.headers, body: NO_BODY }));
   return app;
-}
-
-/**
- * Node answers malformed requests (a header over the size limit, a broken
- * request line) before fastify sees them; this writes that answer in the
- * envelope too, and keeps the server serving.
- */
-export function installClientErrorEnvelope(app: FastifyInstance, defects: DefectSet): void {
-  app.server.removeAllListeners('clientError');
-  app.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET' && socket.destroyed)) {
-      socket.destroy();
-      return;
-    }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const id = newRequestId();
-    const res = errorResponse(
-      new ApiError(status, tooLarge ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST', tooLarge ? 'request headers are too large' : 'malformed HTTP request'),
-      id,
-      defects,
-    );
-    const body = Buffer.from(res.body);
-    const head = [
-      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
-      `content-type: ${res.headers['content-type']}`,
-      `x-request-id: ${id}`,
-      `content-length: ${body.length}`,
-      'connection: close',
-      '',
-      '',
-    ].join('\r\n');
-    socket.end(Buffer.concat([Buffer.from(head), body]));
-  });
 }

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineInterceptor, WireResponse } from '../../../src/mock/index.js';
-import { rawRequest, startMock, type MockClient } from '../../helpers/mock-client.js';
+import { adminRequest, rawRequest, startMock, type MockClient } from '../../helpers/mock-client.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
     expect(unsigned.status).toBe(401);
     expect(seen.map((s) => s.path)).toEqual(['/v1/flights/search', '/v1/flights/bookings']);
     expect(seen.every((s) => s.agencyId === 'agency-alpha')).toBe(true);
-    const log = (await rawRequest(`${adminUrl}/requests`)).json.requests as Array<{ status: number; injected?: string; path: string }>;
+    const log = (await adminRequest(`${adminUrl}/requests`)).json.requests as Array<{ status: number; injected?: string; path: string }>;
     expect(log.map((e) => [e.path, e.status, e.injected])).toEqual([
       ['/v1/flights/search', 200, undefined],
       ['/v1/flights/bookings', 418, 'teapot'],
@@ -66,7 +66,7 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
       ['/v1/flights/bookings', 201, 'agency-alpha'],
       ['/v1/flights/bookings', 201, 'agency-alpha'],
     ]);
-    const log = (await rawRequest(`${adminUrl}/requests`)).json.requests as Array<{ status: number; injected?: string }>;
+    const log = (await adminRequest(`${adminUrl}/requests`)).json.requests as Array<{ status: number; injected?: string }>;
     expect(log.map((e) => [e.status, e.injected])).toEqual([
       [200, undefined],
       [502, 'bad-gateway'],

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { RequestLog, type RawLoggedRequest } from '../../src/mock/domain/request-log.js';
+import { adminRequest, rawRequest, startMock } from '../helpers/mock-client.js';
+
+const entry = (i: number, body: Buffer): RawLoggedRequest => ({
+  request_id: `req_${i}`,
+  method: 'POST',
+  path: '/v1/flights/bookings',
+  headers: { 'content-type': 'application/json' },
+  body,
+  at_ms: i,
+  agency_id: null,
+  status: 401,
+});
+
+describe('request log bounds (issue 11 item 4)', () => {
+  test('a large body is kept as a prefix with its byte count and SHA-256; a small one whole', () => {
+    const log = new RequestLog({ bodyBytes: 16 });
+    const big = Buffer.from('x'.repeat(1000));
+    log.add(entry(1, big));
+    log.add(entry(2, Buffer.from('{"a":1}')));
+    const [first, second] = log.list();
+    expect(first).toMatchObject({ body: 'x'.repeat(16), body_bytes: 1000, body_truncated: true, body_sha256: createHash('sha256').update(big).digest('hex') });
+    expect(second).toMatchObject({ body: '{"a":1}', body_bytes: 7 });
+    expect(second).not.toHaveProperty('body_truncated');
+    expect(second).not.toHaveProperty('body_sha256');
+  });
+
+  test('the log holds at most its byte budget, dropping the oldest entries first', () => {
+    const log = new RequestLog({ bytes: 64 * 1024, bodyBytes: 4096 });
+    const body = Buffer.alloc(64 * 1024, 0x41);
+    for (let i = 0; i < 1000; i++) log.add(entry(i, body));
+    expect(log.size).toBeLessThanOrEqual(64 * 1024);
+    const kept = log.list();
+    expect(kept.length).toBeGreaterThan(1);
+    expect(kept.length).toBeLessThan(20);
+    expect(kept.at(-1)!.request_id).toBe('req_999');
+    expect(kept.map((e) => e.at_ms)).toEqual([...kept.map((e) => e.at_ms)].sort((a, b) => a - b));
+  });
+
+  test('the entry cap still holds', () => {
+    const log = new RequestLog({ entries: 10 });
+    for (let i = 0; i < 5000; i++) log.add(entry(i, Buffer.from('{}')));
+    expect(log.list().map((e) => e.at_ms)).toEqual(Array.from({ length: 10 }, (_, k) => 4990 + k));
+    log.clear();
+    expect(log.list()).toEqual([]);
+    expect(log.size).toBe(0);
+  });
+
+  test('over HTTP: 40 unsigned 1 MiB POSTs leave a listing within the budget, each with its hash', async () => {
+    const { mock, alpha } = await startMock({ requestLogBytes: 256 * 1024 });
+    try {
+      const body = Buffer.alloc(1024 * 1024, 0x7b);
+      for (let i = 0; i < 40; i++) {
+        const res = await rawRequest(`${alpha.origin}/v1/flights/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(res.status).toBe(401);
+      }
+      const listing = await adminRequest(`${mock.adminUrl}/requests`);
+      expect(listing.status).toBe(200);
+      expect(listing.raw.length).toBeLessThan(256 * 1024);
+      const requests = listing.json.requests as Array<{ body: string; body_bytes: number; body_sha256: string }>;
+      expect(requests.length).toBeGreaterThan(0);
+      for (const r of requests) expect(r).toMatchObject({ body: '{'.repeat(4096), body_bytes: 1024 * 1024, body_sha256: createHash('sha256').update(body).digest('hex') });
+    } finally {
+      await mock.close();
+    }
+  });
+});
