@@ -1,6 +1,6 @@
 import { defineCommand } from '../command-spec.js';
 import type { MockCommandArgs } from '../commands/mock.js';
-import { commaList, integer, port, seconds } from '../options.js';
+import { commaList, port } from '../options.js';
 
 /** `svc-harness mock`: runs the bundled mock until SIGINT or SIGTERM. */
 export const mockCommand = defineCommand<MockCommandArgs>({
@@ -18,11 +18,11 @@ export const mockCommand = defineCommand<MockCommandArgs>({
       .option('quote-lifetime', { type: 'number', default: 900, describe: 'quote lifetime in seconds' })
       .option('webhook-base', { type: 'number', default: 5000, describe: 'delay before webhook attempt 2, ms' })
       .option('webhook-factor', { type: 'number', default: 3, describe: 'attempt 3 comes base × factor after attempt 2' })
-      .option('latency-ms', { type: 'number', default: 0, coerce: integer('latency-ms', 0, 60_000), describe: 'handle every request, on every port, this many ms late' })
-      .option('window-s', { type: 'number', default: 60, coerce: seconds('window-s', { above: 0, max: 86_400 }), describe: 'length of the rolling rate-limit window, seconds' })
-      .option('headers-timeout-ms', { type: 'number', default: 10_000, coerce: integer('headers-timeout-ms', 1), describe: 'time a client has to send the headers of a request, ms' })
-      .option('request-timeout-ms', { type: 'number', default: 30_000, coerce: integer('request-timeout-ms', 1), describe: 'time a client has to send a whole request, ms' })
-      .option('request-log-bytes', { type: 'number', default: 32 * 1024 * 1024, coerce: integer('request-log-bytes', 1024), describe: 'bytes the admin request log may hold' })
+      .option('latency-ms', { type: 'number', default: 0, describe: 'handle every request, on every port, this many ms late' })
+      .option('window-s', { type: 'number', default: 60, describe: 'length of the rolling rate-limit window, seconds' })
+      .option('headers-timeout-ms', { type: 'number', default: 10_000, describe: 'time a client has to send the headers of a request, ms' })
+      .option('request-timeout-ms', { type: 'number', default: 30_000, describe: 'time a client has to send a whole request, ms' })
+      .option('request-log-bytes', { type: 'number', default: 32 * 1024 * 1024, describe: 'bytes the admin request log may hold' })
       .option('defects', { type: 'string', coerce: commaList, default: '', defaultDescription: 'none', describe: 'defects to switch on, comma-separated' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON line with the addresses and credentials once listening' }),
   run: async (args) => (await import('../commands/mock.js')).mockCommand(args),
