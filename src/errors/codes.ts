@@ -24,6 +24,12 @@ export const ERROR_CODES = {
   E_TARGET_UNREACHABLE: { exit: 3, summary: 'target unreachable' },
   /** An HTTP exchange failed at the transport level. */
   E_TRANSPORT: { exit: 3, summary: 'transport error' },
+  /**
+   * A response body was larger than the client reads. The target answered
+   * something no check can judge: a failure of the target (exit 1), not of
+   * usage or configuration.
+   */
+  E_RESPONSE_TOO_LARGE: { exit: 1, summary: 'response body too large' },
   /** A load-test threshold (gate) failed. */
   E_GATE_FAILED: { exit: 99, summary: 'performance gate failed' },
   /** A certificate failed verification. */

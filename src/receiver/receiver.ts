@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HarnessError } from '../errors/harness-error.js';
+import { deliveryKeeper, withLazyText } from './delivery-capture.js';
 import { DEFAULT_PLAN, statusFor, validatePlan, type ResponsePlan } from './response-plan.js';
 
 /** Largest body the receiver accepts; larger ones are answered 413 and not recorded. */
@@ -15,10 +16,16 @@ export interface ReceivedDelivery {
   path: string;
   /** Headers with lower-case names, as Node parsed them. */
   headers: Record<string, string | string[] | undefined>;
-  /** The raw body bytes. */
+  /** The raw body bytes (only a prefix when `truncated`). */
   body: Buffer;
   /** The body as UTF-8 text. */
-  text: string;
+  readonly text: string;
+  /** The whole body's byte count, when only a prefix is kept. */
+  bytes?: number;
+  /** SHA-256 (hex) of the whole body, when only a prefix is kept. */
+  sha256?: string;
+  /** True when the receiver kept only a prefix of a large body (its memory is bounded). */
+  truncated?: true;
   /** Arrival time from the receiver's `now()` (target time when a harness drives a mock clock). */
   receivedAt: number;
   /** Status the receiver answered. */
@@ -95,6 +102,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   let counts = new Map<string, number>();
   let waiters = new Set<Waiter>();
   let seq = 0;
+  const keeper = deliveryKeeper();
   const delayed = new Set<NodeJS.Timeout>();
 
   const settle = (): void => {
@@ -150,17 +158,17 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       const index = counts.get(path) ?? 0;
       counts.set(path, index + 1);
       const status = statusFor(plan, index);
-      const body = Buffer.concat(chunks);
-      recorded.push({
-        seq: ++seq,
-        method: req.method ?? 'GET',
-        path,
-        headers: { ...req.headers },
-        body,
-        text: body.toString('utf8'),
-        receivedAt: now(),
-        status,
-      });
+      recorded.push(
+        withLazyText({
+          seq: ++seq,
+          method: req.method ?? 'GET',
+          path,
+          headers: { ...req.headers },
+          ...keeper.keep(Buffer.concat(chunks)),
+          receivedAt: now(),
+          status,
+        }),
+      );
       answer(res, status, plan.delayMs ?? 0);
       settle();
     });
@@ -219,6 +227,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
     clear() {
       recorded = [];
+      keeper.reset();
       plans = new Map();
       counts = new Map();
     },
