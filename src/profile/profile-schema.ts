@@ -109,6 +109,7 @@ const BASE_SCHEMA: Schema = {
       check: (v, path) => (typeof v.port === 'number' && v.port > 65535 ? [`${path}.port must be a port number (0 to 65535), got ${v.port}`] : []),
     },
     request_timeout_ms: posInt(),
+    max_response_bytes: posInt(),
   },
   check: (v) => {
     const out: string[] = [];
