@@ -30,14 +30,20 @@ export function redactor(secrets: Iterable<string>): BytesRedact {
   // Longest first, so a secret containing another is replaced whole.
   const list = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   const forms = [...new Set(list.flatMap(textForms))].sort((a, b) => b.length - a.length);
-  const needles = [...new Set(list.flatMap(base64Needles))].sort((a, b) => b.length - a.length);
+  // Needles of every text form, so a base64 body whose decoded text holds an escaped secret is caught by the one-pass test below.
+  const needles = [...new Set(forms.flatMap(base64Needles))].sort((a, b) => b.length - a.length);
   // Byte-exact replacement: latin1 maps each byte to one character and back.
   const latin1Forms = forms.map((f) => Buffer.from(f, 'utf8').toString('latin1'));
   const redactedLatin1 = Buffer.from(REDACTED, 'utf8').toString('latin1');
+  // One pass to tell the common case (no secret in any form) from the rest, instead of a search per form.
+  const escape = (f: string): string => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const anyText = new RegExp([...forms, ...needles].map(escape).join('|') || '(?!)');
+  const anyLatin1 = new RegExp(latin1Forms.map(escape).join('|') || '(?!)');
 
   const bytes = (data: Uint8Array): Buffer => {
     const buf = Buffer.from(data);
     const before = buf.toString('latin1');
+    if (!anyLatin1.test(before)) return buf;
     const after = replaceAll(before, latin1Forms, redactedLatin1);
     return after === before ? buf : Buffer.from(after, 'latin1');
   };
@@ -53,6 +59,7 @@ export function redactor(secrets: Iterable<string>): BytesRedact {
     return padded || url ? enc : enc.replace(/=+$/, '');
   };
   const text = (s: string): string => {
+    if (!anyText.test(s)) return s;
     const plain = replaceAll(s, forms, REDACTED);
     const reencoded = decodedBase64(plain) ?? plain;
     // Base64 embedded in longer text (a header value, a data URL) cannot be re-encoded in place: cut the secret's characters out.
