@@ -39,6 +39,7 @@ export function createHotelApi(options: HotelApiOptions): ClosableHotelApi {
     recorder: options.recorder,
     now,
     timeoutMs: profile.request_timeout_ms,
+    maxResponseBytes: profile.max_response_bytes,
     dispatcher: options.dispatcher,
   });
 

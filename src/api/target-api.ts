@@ -56,6 +56,7 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
     recorder: options.recorder,
     now,
     timeoutMs: profile.request_timeout_ms,
+    maxResponseBytes: profile.max_response_bytes,
     dispatcher: options.dispatcher,
   });
   const searchPath = templateRegex(ops.search.path);

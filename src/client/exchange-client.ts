@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { HarnessError, fromTransportError } from '../errors/harness-error.js';
+import { bodyEvidence, DEFAULT_MAX_RESPONSE_BYTES, EVIDENCE_BODY_BYTES, readCapped, responseTooLarge } from './body-capture.js';
 import type { Exchange, ExchangeRecorder } from './exchange.js';
 
 /** How an exchange client reaches its target and where it files evidence. */
@@ -17,6 +18,10 @@ export interface ExchangeClientOptions {
   dispatcher?: Dispatcher;
   /** Connections of the own pool; `null` is unlimited. @defaultValue null */
   connections?: number | null;
+  /** Largest response body read; a larger one is recorded cut and thrown as E_RESPONSE_TOO_LARGE. @defaultValue 16 MiB */
+  maxResponseBytes?: number;
+  /** How much of each body a recorded exchange keeps (with byte count and SHA-256 when cut). @defaultValue 64 KiB */
+  evidenceBytes?: number;
 }
 
 /** One request, path already absolute (as sent on the wire). */
@@ -76,6 +81,8 @@ export class ExchangeClient {
   private readonly recorder: ExchangeRecorder | undefined;
   private readonly clock: () => number;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly evidenceBytes: number;
   private localIds = 0;
 
   constructor(options: ExchangeClientOptions) {
@@ -93,6 +100,8 @@ export class ExchangeClient {
     this.recorder = options.recorder;
     this.clock = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.evidenceBytes = options.evidenceBytes ?? EVIDENCE_BODY_BYTES;
     if (options.dispatcher) {
       this.dispatcher = options.dispatcher;
       this.ownsDispatcher = false;
@@ -132,6 +141,7 @@ export class ExchangeClient {
       headers: req.recordedHeaders ?? req.headers,
     };
     if (req.body !== undefined) requestRecord.body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+    let tooLarge: Error | undefined;
     try {
       const res = await this.dispatcher.request({
         origin: this.origin,
@@ -142,24 +152,39 @@ export class ExchangeClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      const bytes = Buffer.from(await res.body.arrayBuffer());
+      const read = await readCapped(res.body, this.maxResponseBytes, this.evidenceBytes);
       const durationMs = performance.now() - t0;
       const headers = flattenHeaders(res.headers);
+      if (!read.complete) {
+        tooLarge = responseTooLarge(this.maxResponseBytes, this.origin);
+        const head = read.head;
+        const exchange: Exchange = {
+          id,
+          request: requestRecord,
+          response: { status: res.statusCode, headers, body: head.toString('utf8'), bodyBase64: head.toString('base64'), bytes: read.seen, truncated: true },
+          error: `E_RESPONSE_TOO_LARGE: ${tooLarge.message}`,
+          startedAt,
+          durationMs,
+        };
+        if (req.label !== undefined) exchange.label = req.label;
+        this.recorder?.record(exchange);
+        throw tooLarge;
+      }
+      const bytes = read.bytes;
       const text = bytes.toString('utf8');
-      const exchange: Exchange = {
-        id,
-        request: requestRecord,
-        response: { status: res.statusCode, headers, body: text },
-        startedAt,
-        durationMs,
-      };
+      // Verdicts judge the whole body (returned below); the recorded evidence keeps a bounded prefix.
+      const ev = bodyEvidence(bytes, this.evidenceBytes);
+      const response: NonNullable<Exchange['response']> = { status: res.statusCode, headers, body: ev.truncated ? ev.body : text };
+      if (ev.truncated) Object.assign(response, { bytes: ev.bytes, sha256: ev.sha256, truncated: true });
+      const exchange: Exchange = { id, request: requestRecord, response, startedAt, durationMs };
       if (req.label !== undefined) exchange.label = req.label;
       if (this.recorder) {
-        exchange.response!.bodyBase64 = bytes.toString('base64');
+        response.bodyBase64 = ev.kept.toString('base64');
         this.recorder.record(exchange);
       }
       return { status: res.statusCode, headers, bytes, text, exchange };
     } catch (err) {
+      if (err === tooLarge) throw err;
       const mapped = fromTransportError(err, this.origin);
       const exchange: Exchange = { id, request: requestRecord, error: `${mapped.code}: ${mapped.message}`, startedAt, durationMs: performance.now() - t0 };
       if (req.label !== undefined) exchange.label = req.label;

@@ -1,6 +1,7 @@
 /**
  * One HTTP exchange as the harness saw it: the evidence unit of every verdict.
- * Bodies are kept as text (UTF-8, lossy for binary) plus their byte length.
+ * Bodies are kept as text (UTF-8, lossy for binary); a large one only as a
+ * prefix with the whole body's byte count and SHA-256, so evidence stays bounded.
  */
 export interface Exchange {
   /** Unique within a run, e.g. `x-000042`. */
@@ -17,8 +18,14 @@ export interface Exchange {
     status: number;
     headers: Record<string, string>;
     body: string;
-    /** Raw body bytes as base64, kept only where byte-exactness matters (replays). */
+    /** Raw body bytes as base64 (of the kept prefix when `truncated`). */
     bodyBase64?: string;
+    /** The whole body's byte count; present when `truncated`. */
+    bytes?: number;
+    /** SHA-256 (hex) of the whole body; present when `truncated` and the whole was read. */
+    sha256?: string;
+    /** True when `body` and `bodyBase64` hold only a prefix (64 KiB by default) of a larger body. */
+    truncated?: boolean;
   };
   /** Transport failure text, when no response came. */
   error?: string;

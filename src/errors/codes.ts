@@ -25,6 +25,12 @@ export const ERROR_CODES = {
   E_TARGET_UNREACHABLE: { exit: 3, summary: 'target unreachable' },
   /** An HTTP exchange failed at the transport level. */
   E_TRANSPORT: { exit: 3, summary: 'transport error' },
+  /**
+   * A response body was larger than the client reads. The target answered
+   * something no check can judge: a failure of the target (exit 1), not of
+   * usage or configuration.
+   */
+  E_RESPONSE_TOO_LARGE: { exit: 1, summary: 'response body too large' },
   /** Report files could not be written (folder not writable, disk full). */
   E_REPORT_WRITE: { exit: 2, summary: 'reports could not be written' },
   /** A bug in the harness itself. */

@@ -164,4 +164,5 @@ export const DEFAULT_PROFILE: Profile = {
   receiver: { host: '127.0.0.1', port: 0, public_url: null },
   openapi: null,
   request_timeout_ms: 15_000,
+  max_response_bytes: 16 * 1024 * 1024,
 };

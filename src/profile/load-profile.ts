@@ -9,13 +9,18 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** A parser's message without the excerpt of the file it quotes: that line may hold a secret. */
+function withoutExcerpt(message: string): string {
+  return message.replace(/(at line \d+, column \d+):[\s\S]*$/, '$1').replace(/, [\s\S]* is not valid JSON$/, ' (not valid JSON)');
+}
+
 /** Parses profile text: JSON for `.json` files, YAML otherwise (YAML also reads JSON). */
 export function parseProfileText(text: string, file: string): unknown {
   try {
     return extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: ${oneLine(msg)}`, { cause: err });
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: ${oneLine(withoutExcerpt(msg))}`, { cause: err });
   }
 }
 

@@ -110,6 +110,7 @@ const BASE_SCHEMA: Schema = {
     },
     openapi: { kind: 'nullable', of: str },
     request_timeout_ms: posInt(),
+    max_response_bytes: posInt(),
   },
   check: (v) => {
     const out: string[] = [];

@@ -274,4 +274,6 @@ export interface Profile {
   openapi: string | null;
   /** Request timeout for every exchange, ms. */
   request_timeout_ms: number;
+  /** Largest response body the client reads, bytes; a larger one is an ERROR for that exchange. */
+  max_response_bytes: number;
 }

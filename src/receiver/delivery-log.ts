@@ -1,3 +1,5 @@
+import { withLazyText } from './delivery-capture.js';
+
 /** One request the receiver recorded. */
 export interface ReceivedDelivery {
   /** 1-based arrival order across all paths. */
@@ -7,10 +9,16 @@ export interface ReceivedDelivery {
   path: string;
   /** Headers with lower-case names, as Node parsed them. */
   headers: Record<string, string | string[] | undefined>;
-  /** The raw body bytes. */
+  /** The raw body bytes (only a prefix when `truncated`). */
   body: Buffer;
   /** The body as UTF-8 text. */
-  text: string;
+  readonly text: string;
+  /** The whole body's byte count, when only a prefix is kept. */
+  bytes?: number;
+  /** SHA-256 (hex) of the whole body, when only a prefix is kept. */
+  sha256?: string;
+  /** True when the receiver kept only a prefix of a large body (its memory is bounded). */
+  truncated?: true;
   /** Arrival time from the receiver's `now()` (target time when a harness drives a mock clock). */
   receivedAt: number;
   /** Status the receiver answered. */
@@ -42,8 +50,8 @@ export class DeliveryLog {
   private seq = 0;
 
   /** Records a delivery (numbering it) and wakes the waiters it satisfies. */
-  add(delivery: Omit<ReceivedDelivery, 'seq'>): void {
-    this.recorded.push({ seq: ++this.seq, ...delivery });
+  add(delivery: Omit<ReceivedDelivery, 'seq' | 'text'>): void {
+    this.recorded.push(withLazyText({ seq: ++this.seq, ...delivery }));
     for (const w of this.waiters) {
       const found = this.recorded.filter(w.predicate);
       if (found.length >= w.count) {

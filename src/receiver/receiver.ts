@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { deliveryKeeper } from './delivery-capture.js';
 import { DeliveryLog, type DeliveryFilter, type ReceivedDelivery } from './delivery-log.js';
 import { listen } from './listen.js';
 import { readBody } from './read-body.js';
@@ -57,12 +58,13 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const now = options.now ?? Date.now;
   const log = new DeliveryLog();
   const answers = new ScriptedAnswers();
+  const keeper = deliveryKeeper();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const path = pathOf(req.url);
     readBody(req, res, RECEIVER_MAX_BODY_BYTES, (body) => {
       const { status, delayMs } = answers.next(path);
-      const delivery = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, text: body.toString('utf8'), receivedAt: now(), status };
+      const delivery = { method: req.method ?? 'GET', path, headers: { ...req.headers }, ...keeper.keep(body), receivedAt: now(), status };
       answers.send(res, status, delayMs);
       log.add(delivery);
     });
@@ -84,6 +86,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     waitFor: (predicate, timeoutMs, count) => log.waitFor(predicate, timeoutMs, count),
     clear() {
       log.clear();
+      keeper.reset();
       answers.clear();
     },
     async close() {

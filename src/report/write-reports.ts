@@ -3,6 +3,7 @@ import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
 import type { CaseRunResult } from './run-result.js';
+import { assertLatestReplaceable, assertPointerReplaceable, assertRunFolderFree, markLatestCopy } from './safe-write.js';
 import { renderHtml } from './render-html.js';
 import { renderJson } from './render-json.js';
 import { renderJunit } from './render-junit.js';
@@ -47,7 +48,7 @@ async function writeAtomic(file: string, content: string): Promise<void> {
   }
 }
 
-/** Replaces `target` (file, symlink or folder) with the prepared `tmp`. */
+/** Replaces `target` (file, symlink or a folder the harness copied, already vetted) with the prepared `tmp`. */
 async function replaceWith(tmp: string, target: string): Promise<void> {
   try {
     await rename(tmp, target);
@@ -72,13 +73,17 @@ async function pointLatest(baseDir: string, runId: string): Promise<void> {
     await rm(tmp, { recursive: true, force: true });
   }
   await cp(path.join(baseDir, runId), tmp, { recursive: true });
+  await markLatestCopy(tmp, runId);
   await replaceWith(tmp, latest);
 }
 
 /**
  * Writes a run's files (`renderers`: name → renderer of `result`) into
  * `<baseDir>/<runId>/`, each atomically, then points `<baseDir>/latest` at
- * that folder and records the run in `<baseDir>/latest.json`. File system
+ * that folder and records the run in `<baseDir>/latest.json`. Never removes
+ * or overwrites what the harness did not write: a foreign `latest`,
+ * `latest.json` or run folder is a HarnessError (E_REPORT_WRITE), raised after
+ * the reports are safe in the run folder where possible. Other file system
  * errors are thrown as they come; callers say what they were writing.
  */
 export async function writeRunFolder<R extends Pick<CaseRunResult, 'runId' | 'verdict' | 'finishedAt'>>(
@@ -89,12 +94,15 @@ export async function writeRunFolder<R extends Pick<CaseRunResult, 'runId' | 've
   const { runId } = result;
   const dir = path.join(baseDir, runId);
   const files: string[] = [];
+  await assertRunFolderFree(dir, Object.keys(renderers));
   await mkdir(dir, { recursive: true });
   for (const [name, render] of Object.entries(renderers)) {
     const file = path.join(dir, name);
     await writeAtomic(file, render(result));
     files.push(file);
   }
+  await assertLatestReplaceable(baseDir, dir);
+  await assertPointerReplaceable(baseDir, dir);
   await pointLatest(baseDir, runId);
   const pointer: LatestPointer = { runId, dir: runId, verdict: result.verdict, finishedAt: result.finishedAt, files: Object.keys(renderers) };
   await writeAtomic(path.join(baseDir, 'latest.json'), `${JSON.stringify(pointer, null, 2)}\n`);
@@ -118,6 +126,8 @@ export async function writeReports(result: CaseRunResult, baseDir = 'reports'): 
   } catch (err) {
     if (err instanceof HarnessError) throw err;
     const e = err as NodeJS.ErrnoException;
+    // Only a file system refusal is the user's to fix (exit 2); anything else is the harness's own failure.
+    if (typeof e?.code !== 'string') throw err;
     throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${path.join(baseDir, runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
   }
 }

@@ -17,6 +17,7 @@ export async function writeSelftestReports(result: SelftestResult, baseDir = 're
   try {
     return await writeRunFolder(result, SELFTEST_FILES, baseDir);
   } catch (err) {
+    if (err instanceof HarnessError) throw err;
     const e = err as NodeJS.ErrnoException;
     throw new HarnessError('E_REPORT_WRITE', `cannot write self-test reports to ${path.join(baseDir, result.runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
   }

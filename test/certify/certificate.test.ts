@@ -10,6 +10,7 @@ import { writeCertificate } from '../../src/certify/certificate/write-certificat
 import { verifyCertificateCommand } from '../../src/cli/commands/verify-certificate.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
+import { leaksUnder } from '../helpers/secret-grep.js';
 import { certifyMock } from './_helpers.js';
 
 let root: string;
@@ -73,9 +74,10 @@ describe('certificate writer and verifier', () => {
   it('never writes a secret: agency secret, webhook secret and hotel key are redacted everywhere', async () => {
     const dir = await fresh();
     let redacted = 0;
+    // Plain, base64, base64url, URL-encoded and JSON-escaped: a body copy must not carry one past the guard.
+    expect(await leaksUnder(dir, secrets)).toEqual([]);
     for (const file of await allFiles(dir)) {
       const text = await readFile(file, 'utf8');
-      for (const s of secrets) expect(text.includes(s), `${file} holds a secret`).toBe(false);
       redacted += text.split('[REDACTED]').length - 1;
     }
     // The webhook endpoint answers carry the webhook secret: proof that redaction really happened.
@@ -151,8 +153,12 @@ describe('certificate writer and verifier', () => {
   it('refuses to write into a folder that already holds files, and refuses a secret that survives', async () => {
     const dir = await fresh();
     await expect(writeCertificate(dir, draft)).rejects.toThrow(/not empty/);
-    const leaky: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content: Buffer.from(`x${secrets[0]}x`) }] }] };
+    // Binary evidence is redacted like text; base64 of a secret inside it is what survives, and the guard decodes it.
+    const hidden = Buffer.from(Buffer.from(`xy${secrets[0]}x`).toString('base64'));
+    const leaky: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content: hidden }] }] };
     await expect(writeCertificate(path.join(root, 'leaky'), leaky, { secrets })).rejects.toThrow(/would contain a secret/);
+    const escaped: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content: Buffer.from(`q=%${secrets[1]!.charCodeAt(0).toString(16)}${secrets[1]!.slice(1)}`) }] }] };
+    await expect(writeCertificate(path.join(root, 'leaky-2'), escaped, { secrets })).rejects.toThrow(/would contain a secret/);
   });
 
   it('CLI: exit 0 with one line when intact, 1 naming the file when changed, 2 for a missing folder', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,26 @@ describe.concurrent('svc-harness run', () => {
     expect(stderr).toContain('"NOPE-1"');
     expect(stderr).toContain('areas: auth');
     noStack(stderr);
+  });
+
+  it("never removes a user's latest folder or overwrites their latest.json: one line naming it and where the reports went, exit 2", async () => {
+    const dir = await tmp();
+    const d = join(dir, 'd');
+    await mkdir(join(d, 'latest'), { recursive: true });
+    await writeFile(join(d, 'latest', 'notes.txt'), 'notes\n');
+    await writeFile(join(d, 'latest.json'), '{"mine":1}\n');
+    const { code, stderr } = await runCli(['run', '--only', 'WL-05', '--report-dir', d]);
+    expect(code, stderr).toBe(2);
+    expect(await readFile(join(d, 'latest', 'notes.txt'), 'utf8')).toBe('notes\n');
+    expect(await readFile(join(d, 'latest.json'), 'utf8')).toBe('{"mine":1}\n');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(join(d, 'latest'));
+    noStack(stderr);
+    const runDir = (await readdir(d)).filter((n) => n !== 'latest' && n !== 'latest.json');
+    expect(runDir).toHaveLength(1);
+    expect(lines[0]).toContain(join(d, runDir[0]!));
+    expect(existsSync(join(d, runDir[0]!, 'report.json'))).toBe(true);
   });
 
   it('runs against the embedded mock, writes the reports and exits 0', async () => {

@@ -135,4 +135,36 @@ describe('loadProfile', () => {
     await expect(loadProfile(json)).rejects.toMatchObject({ code: 'E_FILE_UNREADABLE' });
     await expect(loadProfile(join(tmpdir(), 'no-such-profile.yaml'))).rejects.toMatchObject({ code: 'E_FILE_UNREADABLE', message: expect.stringContaining('no such file') });
   });
+
+  it('never echoes the value of a secret field, only its name and the expected type', async () => {
+    const path = await file(
+      'secrets.yaml',
+      [
+        'agencies:',
+        '  - id: agency-alpha',
+        '    key_id: 987654321',
+        '    secret: 123456789',
+        '    webhook_secret: [whsec-1111-2222]',
+        '    hotel_api_key: 55555555',
+        '    hotel_webhook_secret: true',
+        '    secret_env: 77777777',
+        '',
+      ].join('\n'),
+    );
+    const err = (await loadProfile(path).then(() => undefined, (e: unknown) => e as HarnessError))!;
+    expect(err.code).toBe('E_PROFILE_INVALID');
+    for (const value of ['987654321', '123456789', 'whsec-1111-2222', '55555555', '77777777']) expect(err.message).not.toContain(value);
+    expect(err.message).toContain('agencies[0].secret must be a non-empty string, got an integer');
+    expect(err.message).toContain('agencies[0].webhook_secret must be a non-empty string, got a list');
+    expect(err.message).toContain('agencies[0].hotel_webhook_secret must be a non-empty string, got a boolean');
+    expect(err.message).toMatch(/agencies\[0\]\.secret_env must be .*, got an integer/);
+  });
+
+  it('never echoes the profile line a parse error points at', async () => {
+    for (const [name, text] of [['broken.yaml', 'agencies:\n  - id: a\n    secret: "s3cr3t-value-42\n'], ['broken.json', '{"agencies": [{"secret": s3cr3t-value-42}]}']] as const) {
+      const err = (await loadProfile(await file(name, text)).then(() => undefined, (e: unknown) => e as HarnessError))!;
+      expect(err.code).toBe('E_FILE_UNREADABLE');
+      expect(err.message).not.toContain('s3cr3t');
+    }
+  });
 });

@@ -81,3 +81,32 @@ describe('webhook receiver', () => {
     expect(receiver.boundUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
   });
 });
+
+describe('webhook receiver memory', () => {
+  it('keeps large bodies whole only within its budget, then a prefix with size and SHA-256', async () => {
+    const { createHash } = await import('node:crypto');
+    const { deliveryKeeper } = await import('../../src/receiver/delivery-capture.js');
+    const keeper = deliveryKeeper(1024, 4096);
+    const big = Buffer.alloc(3000, 0x61);
+    expect(keeper.keep(Buffer.from('{}'))).toEqual({ body: Buffer.from('{}') });
+    expect(keeper.keep(big).truncated).toBeUndefined();
+    const cut = keeper.keep(big);
+    expect(cut).toMatchObject({ bytes: 3000, sha256: createHash('sha256').update(big).digest('hex'), truncated: true });
+    expect(cut.body.length).toBe(1024);
+    keeper.reset();
+    expect(keeper.keep(big).truncated).toBeUndefined();
+  });
+
+  it('holds a bounded amount for a flood of 1 MiB deliveries, small ones stay whole', async () => {
+    receiver = await startReceiver();
+    const big = Buffer.alloc(RECEIVER_MAX_BODY_BYTES, 0x62);
+    for (let i = 0; i < 48; i++) expect(await post(`${receiver.url}/wh`, big)).toBe(200);
+    expect(await post(`${receiver.url}/wh`, '{"small":true}')).toBe(200);
+    const all = receiver.deliveries();
+    const held = all.reduce((n, d) => n + d.body.length, 0);
+    expect(held).toBeLessThanOrEqual(40 * 1024 * 1024);
+    const last = all[all.length - 2]!;
+    expect(last).toMatchObject({ truncated: true, bytes: RECEIVER_MAX_BODY_BYTES });
+    expect(all[all.length - 1]!.text).toBe('{"small":true}');
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderLoadSection } from '../../src/report/html/load-section.js';
-import { EVIDENCE_BODY_LIMIT, formatBody } from '../../src/report/html/evidence.js';
+import { EVIDENCE_BODY_LIMIT, formatBody, renderExchange } from '../../src/report/html/evidence.js';
 import { HOSTILE, sampleLoad, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 function section(page: string, id: string): string {
@@ -112,5 +112,21 @@ describe('formatBody', () => {
     expect(Buffer.byteLength(out.text)).toBe(EVIDENCE_BODY_LIMIT);
     expect(out.text).toBe('é'.repeat(EVIDENCE_BODY_LIMIT / 2));
     expect(out.truncated).toMatch(/showing 4,096 of 8,192 bytes/);
+  });
+});
+
+describe('a body cut at capture', () => {
+  it('says how large the whole body was and its SHA-256, not that report.json has it', () => {
+    const sha = 'ab'.repeat(32);
+    const page = renderExchange({
+      id: 'x-000001',
+      request: { method: 'GET', url: 'http://t.example/v1/wallet/rates', headers: {} },
+      response: { status: 200, headers: {}, body: 'a'.repeat(65536), bytes: 104857600, sha256: sha, truncated: true },
+      startedAt: 0,
+      durationMs: 1,
+    });
+    expect(page).toContain('104,857,600-byte body');
+    expect(page).toContain(sha);
+    expect(page).not.toContain('report.json has the whole body');
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
 
@@ -79,7 +79,13 @@ export async function generateSigningKeyPair(dir: string): Promise<{ privateKeyF
   try {
     await mkdir(dir, { recursive: true });
     await writeFile(privateKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600, flag: 'wx' });
-    await writeFile(publicKeyFile, publicKeyPem(publicKey), { flag: 'wx' });
+    try {
+      await writeFile(publicKeyFile, publicKeyPem(publicKey), { flag: 'wx' });
+    } catch (err) {
+      // The private key was ours a moment ago; never leave it unpaired beside someone's public key.
+      await rm(privateKeyFile, { force: true });
+      throw err;
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new HarnessError('E_USAGE', `a signing key already exists in ${dir}; choose another folder`, { cause: err });

@@ -2,7 +2,8 @@ import { createHash, KeyObject } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
-import { redactor } from '../../profile/redactor.js';
+import { redactor, type BytesRedact } from '../../profile/redactor.js';
+import { findSecret } from '../../profile/secret-forms.js';
 import type { Verdict } from '../../report/model.js';
 import { toolInfo } from '../../runner/tool-info.js';
 import { decideGrant, GRANT_RULE } from './grant.js';
@@ -39,19 +40,16 @@ export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function encode(content: string | Uint8Array | object, redact: <T>(v: T) => T): Buffer {
+function encode(content: string | Uint8Array | object, redact: BytesRedact): Buffer {
   if (typeof content === 'string') return Buffer.from(redact(content), 'utf8');
-  if (content instanceof Uint8Array) return Buffer.from(content);
+  if (content instanceof Uint8Array) return redact.bytes(content);
   return Buffer.from(`${JSON.stringify(redact(content), null, 2)}\n`, 'utf8');
 }
 
 function assertNoSecret(bytes: Buffer, secrets: readonly string[], file: string): void {
-  for (const s of secrets) {
-    // Same floor as the redactor: shorter strings are ordinary text.
-    if (s.length >= 4 && bytes.includes(Buffer.from(s, 'utf8'))) {
-      throw new HarnessError('E_INTERNAL', `refusing to write ${file}: it would contain a secret`);
-    }
-  }
+  // Decoded forms too (base64, base64url, URL-encoded, JSON-escaped): a body copy must not smuggle a secret past the guard.
+  const found = findSecret(bytes, secrets);
+  if (found) throw new HarnessError('E_INTERNAL', `refusing to write ${file}: it would contain a secret (${found.form})`);
 }
 
 async function ensureEmptyDir(dir: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { isPlainObject } from './deep-merge.js';
+import { isSecretPath, typeOf } from './secret-fields.js';
 
 /** A small shape description, enough to judge a profile field by field. */
 export type Schema =
@@ -85,7 +86,9 @@ function join(path: string, key: string | number): string {
 
 /** Judges `value` against `schema`; one message per wrong field, each naming its path, what was expected and what came. */
 export function validate(schema: Schema, value: unknown, path: string): string[] {
-  const bad = (): string[] => [`${path || 'profile'} must be ${expected(schema)}, got ${show(value)}`];
+  // A secret-like field's value is never echoed: a wrong-typed secret is still a secret.
+  const shown = (v: unknown): string => (isSecretPath(path) ? typeOf(v) : show(v));
+  const bad = (): string[] => [`${path || 'profile'} must be ${expected(schema)}, got ${shown(value)}`];
   switch (schema.kind) {
     case 'json':
       return [];
@@ -110,7 +113,7 @@ export function validate(schema: Schema, value: unknown, path: string): string[]
     case 'enum':
       return typeof value === 'string' && schema.values.includes(value) ? [] : bad();
     case 'nullable':
-      return value === null ? [] : validate(schema.of, value, path).map((m) => (m.startsWith(`${path} must be `) ? `${path} must be ${expected(schema)}, got ${show(value)}` : m));
+      return value === null ? [] : validate(schema.of, value, path).map((m) => (m.startsWith(`${path} must be `) ? `${path} must be ${expected(schema)}, got ${shown(value)}` : m));
     case 'array': {
       if (!Array.isArray(value) || value.length < (schema.minItems ?? 0)) return bad();
       return value.flatMap((item, i) => validate(schema.of, item, join(path, i)));
@@ -125,7 +128,7 @@ export function validate(schema: Schema, value: unknown, path: string): string[]
       const variant = typeof tag === 'string' ? schema.variants[tag] : undefined;
       if (!variant) {
         const tags = Object.keys(schema.variants);
-        return [`${join(path, schema.tag)} must be one of ${tags.map((t) => JSON.stringify(t)).join(', ')}, got ${show(tag)}`];
+        return [`${join(path, schema.tag)} must be one of ${tags.map((t) => JSON.stringify(t)).join(', ')}, got ${isSecretPath(join(path, schema.tag)) ? typeOf(tag) : show(tag)}`];
       }
       return validate(variant, value, path);
     }

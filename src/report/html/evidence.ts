@@ -3,7 +3,7 @@ import type { CaseResult } from '../model.js';
 import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 
-/** Bodies longer than this (UTF-8 bytes) are cut in the page; report.json keeps them whole. */
+/** Bodies longer than this (UTF-8 bytes) are cut in the page; report.json keeps them whole (up to the capture limit). */
 export const EVIDENCE_BODY_LIMIT = 4096;
 
 /** Pretty-prints JSON bodies and cuts long ones at a character boundary under the byte limit. */
@@ -52,7 +52,13 @@ export function renderExchange(x: Exchange): string {
   ];
   if (x.response) {
     const resBody = formatBody(x.response.body);
-    parts.push(block('Response headers', headerLines(x.response.headers)), block('Response body', resBody.text, resBody.truncated));
+    // A body cut at capture: report.json holds only the prefix, so say what the whole was.
+    const r = x.response;
+    const kept = r.truncated
+      ? `The harness kept the first ${Buffer.byteLength(r.body, 'utf8').toLocaleString('en')} bytes of a ${r.bytes !== undefined ? `${r.bytes.toLocaleString('en')}-byte` : 'larger'} body${r.sha256 ? ` (SHA-256 ${r.sha256})` : ''}.`
+      : undefined;
+    const note = kept ? `${resBody.truncated ? `${resBody.truncated.replace(/;.*$/, '.')} ` : ''}${kept}` : resBody.truncated;
+    parts.push(block('Response headers', headerLines(r.headers)), block('Response body', resBody.text, note));
   }
   if (x.error) parts.push(block('Transport error', x.error));
   parts.push('</div>');

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { HarnessError } from '../errors/harness-error.js';
+
+/** How much of a body an exchange or a webhook delivery keeps as evidence. */
+export const EVIDENCE_BODY_BYTES = 64 * 1024;
+
+/** The largest response body the client reads; a larger one is an error for that exchange. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** A body as evidence: a prefix of at most `limit` bytes, and for a cut body its full size and hash. */
+export interface BodyEvidence {
+  /** The kept bytes as UTF-8 text. */
+  body: string;
+  /** The kept bytes. */
+  kept: Buffer;
+  /** Present when the body was longer than what is kept: the whole body's byte count. */
+  bytes?: number;
+  /** Present when the body was cut and its whole was read: SHA-256 (hex) of all of it. */
+  sha256?: string;
+  /** True when `body` is only a prefix. */
+  truncated?: true;
+}
+
+/**
+ * Keeps at most `limit` bytes of `whole` as evidence. A cut body also gets its
+ * byte count and SHA-256, so the evidence still identifies what was judged.
+ */
+export function bodyEvidence(whole: Buffer, limit: number = EVIDENCE_BODY_BYTES): BodyEvidence {
+  if (whole.length <= limit) return { body: whole.toString('utf8'), kept: whole };
+  // A copy, so the kept prefix does not pin the whole body's memory.
+  const kept = Buffer.from(whole.subarray(0, limit));
+  return { body: kept.toString('utf8'), kept, bytes: whole.length, sha256: createHash('sha256').update(whole).digest('hex'), truncated: true };
+}
+
+/** What {@link readCapped} read: the whole body, or the first bytes of one that went over the cap. */
+export type CappedRead = { complete: true; bytes: Buffer } | { complete: false; head: Buffer; seen: number };
+
+/**
+ * Reads a body stream up to `max` bytes. Past the cap it stops reading and
+ * destroys the stream (the connection is dropped, not drained), keeping only
+ * the first `keep` bytes, so a huge answer never sits in memory whole.
+ */
+export async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy?(err?: Error): unknown }, max: number, keep: number = EVIDENCE_BODY_BYTES): Promise<CappedRead> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    size += buf.length;
+    if (size > max) {
+      chunks.push(buf);
+      stream.destroy?.();
+      const all = Buffer.concat(chunks);
+      return { complete: false, head: Buffer.from(all.subarray(0, Math.min(keep, all.length))), seen: size };
+    }
+    chunks.push(buf);
+  }
+  return { complete: true, bytes: Buffer.concat(chunks, size) };
+}
+
+/** The error for a response body over the cap: an ERROR for the check that sent it, never a crash. */
+export function responseTooLarge(max: number, origin: string): HarnessError {
+  return new HarnessError('E_RESPONSE_TOO_LARGE', `response body from ${origin} exceeds ${max} bytes (the harness reads at most that much)`);
+}
