@@ -27,6 +27,7 @@ const ERRORS: [ErrorCode, number][] = [
   ['E_PORT_IN_USE', 2],
   ['E_TARGET_UNREACHABLE', 3],
   ['E_TRANSPORT', 3],
+  ['E_RESPONSE_TOO_LARGE', 1],
   ['E_REPORT_WRITE', 2],
   ['E_INTERNAL', 70],
 ];

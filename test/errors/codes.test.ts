@@ -18,7 +18,7 @@ describe('error codes', () => {
     expect(new Set(Object.values(ERROR_CODES).map((c) => c.summary)).size).toBe(codes.length);
     for (const [code, { exit, summary }] of Object.entries(ERROR_CODES)) {
       expect(code).toMatch(/^E_[A-Z_]+$/);
-      expect([2, 3, 70]).toContain(exit);
+      expect([1, 2, 3, 70]).toContain(exit);
       expect(summary).not.toBe('');
     }
   });
