@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
-import { errorEnvelope, newRequestId } from '../http/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { newRequestId } from '../http/request-id.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import type { HotelAgency } from './hotel-agency.js';
 import { availability, decodeRateKey } from './hotel-rates.js';

@@ -5,7 +5,8 @@ import { DEFECT_NAMES } from '../defects/catalogue.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { LoggedRequest } from '../domain/request-log.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
-import { errorEnvelope, newRequestId } from './envelope.js';
+import { errorEnvelope } from './envelope.js';
+import { newRequestId } from './request-id.js';
 import type { Logger } from 'pino';
 import { fastifyLogging } from './fastify-logging.js';
 

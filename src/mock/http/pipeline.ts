@@ -9,8 +9,8 @@ import type { RateDecision } from '../domain/rate-limiter.js';
 import { WINDOW_MS } from '../domain/rate-limiter.js';
 import type { RequestLog } from '../domain/request-log.js';
 import type { PipelineInterceptor } from './interceptor.js';
-import { idSource } from '../domain/fast-id.js';
 import { errorResponse, JSON_TYPE } from './error-response.js';
+import { newRequestId } from './request-id.js';
 import { isRead, matchRoute, productOfPath, type Route, type RouteParams } from './route-table.js';
 import type { WireRequest, WireResponse } from './wire.js';
 
@@ -18,9 +18,6 @@ import type { WireRequest, WireResponse } from './wire.js';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Request ids of the service: `req_` + a unique suffix. */
-export const newRequestId = idSource('req_');
 
 function header(req: WireRequest, name: string): string | undefined {
   const v = req.headers[name];
