@@ -12,7 +12,7 @@ export { createTargetApi, createHotelApi } from './api/index.js';
 export type { ApiResponse, CallOptions, HotelApi, Offer, RateLimitInfo, StatementEntry, TargetApi } from './api/types.js';
 export { MemoryRecorder, type Exchange, type ExchangeRecorder } from './client/exchange.js';
 
-export { DEFAULT_PROFILE, loadProfile, resolveProfile, resolveAgencies, redactor, REDACTED } from './profile/index.js';
+export { DEFAULT_PROFILE, loadProfile, resolveProfile, resolveAgencies, redactor } from './profile/index.js';
 export type * from './profile/types.js';
 
 export { ALL_CHECKS, defineRegistry, defaultRegistry, type Registry, type Selection } from './checks/index.js';

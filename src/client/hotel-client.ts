@@ -1,3 +1,4 @@
+import { REDACTED } from '../log/redacted.js';
 import { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
 
 /** Options of a hotel API client. */
@@ -21,9 +22,6 @@ export interface HotelRequest {
   /** Key to send instead of the agency's; `null` sends no key header at all. */
   apiKey?: string | null;
 }
-
-/** What the recorded key header shows in place of the agency's own key. */
-export const REDACTED = '[redacted]';
 
 /**
  * A client of the partner hotel API: adds the API key header and records

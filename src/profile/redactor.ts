@@ -1,5 +1,4 @@
-/** What a redacted secret is replaced by. */
-export const REDACTED = '[REDACTED]';
+import { REDACTED } from '../log/redacted.js';
 
 /** Replaces secrets in any string, array or plain object (deeply, returning a copy). */
 export type Redact = <T>(value: T) => T;

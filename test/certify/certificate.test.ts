@@ -8,6 +8,7 @@ import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
 import { verifyCertificateMain } from '../../src/certify/verify-main.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
 import { certifyMock } from './_helpers.js';
 
@@ -75,7 +76,7 @@ describe('certificate writer and verifier', () => {
     for (const file of await allFiles(dir)) {
       const text = await readFile(file, 'utf8');
       for (const s of secrets) expect(text.includes(s), `${file} holds a secret`).toBe(false);
-      redacted += text.split('[REDACTED]').length - 1;
+      redacted += text.split(REDACTED).length - 1;
     }
     // The webhook endpoint answers carry the webhook secret: proof that redaction really happened.
     expect(redacted).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/checks/types.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
@@ -94,7 +95,7 @@ describe('runSuite against the embedded mock', () => {
     const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset() });
     const text = JSON.stringify(result);
     expect(text).not.toContain(secret);
-    expect(text).toContain('[REDACTED]');
+    expect(text).toContain(REDACTED);
   });
 
   it('calls scenario and property parts with a context that can reset', async () => {
