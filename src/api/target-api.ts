@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
+import { splitPathQuery } from '../client/split-path-query.js';
 import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
 import type { RateLimitPoint } from '../report/model.js';
 import { encodeBody, toApiResponse } from './_internal/to-api-response.js';
@@ -64,7 +65,7 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
   function bucketOf(method: string, path: string): string {
     const m = method.toUpperCase();
     if (m === 'GET' || m === 'HEAD') return profile.values.bucket_read;
-    if (m === searchMethod && searchPath.test(path.split('?')[0]!)) return profile.values.bucket_read;
+    if (m === searchMethod && searchPath.test(splitPathQuery(path).path)) return profile.values.bucket_read;
     return profile.values.bucket_write;
   }
 

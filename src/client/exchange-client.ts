@@ -43,15 +43,6 @@ export interface RawResponse {
   exchange: Exchange;
 }
 
-/** Splits `a/b?x=1` into path and raw query. */
-export function splitPathQuery(pathAndQuery: string, query?: string): { path: string; query: string } {
-  const q = pathAndQuery.indexOf('?');
-  const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-  const inline = q === -1 ? '' : pathAndQuery.slice(q + 1);
-  const extra = query === undefined ? '' : query.startsWith('?') ? query.slice(1) : query;
-  return { path, query: inline && extra ? `${inline}&${extra}` : inline || extra };
-}
-
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name in headers) {

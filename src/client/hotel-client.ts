@@ -1,5 +1,6 @@
 import { REDACTED } from '../log/redacted.js';
-import { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a hotel API client. */
 export interface HotelClientOptions extends ExchangeClientOptions {

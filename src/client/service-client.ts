@@ -1,5 +1,6 @@
 import type { CallOptions } from '../api/types.js';
-import { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { splitPathQuery } from './split-path-query.js';
 import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from './signer.js';
 
 /** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { signingHeaders } from './service-client.js';
+import { splitPathQuery } from './split-path-query.js';
 import { DEFAULT_SIGNING_HEADERS, type SigningHeaderNames } from './signer.js';
 
 /** Options of {@link createSigningInterceptor}. */
@@ -42,9 +43,7 @@ export function createSigningInterceptor(options: SigningInterceptorOptions): Di
       throw new TypeError('the signing interceptor needs a string or byte body, not a stream');
     }
     if (opts.query) throw new TypeError('the signing interceptor signs the path as given: put the query in `path`, not `query`');
-    const q = opts.path.indexOf('?');
-    const path = q === -1 ? opts.path : opts.path.slice(0, q);
-    const query = q === -1 ? '' : opts.path.slice(q + 1);
+    const { path, query } = splitPathQuery(opts.path);
     const signed = signingHeaders({ method: opts.method, path, query, body, keyId: options.keyId, secret: options.secret, nowMs: now(), names });
     return dispatch({ ...opts, headers: { ...headersToRecord(opts.headers), ...signed } }, handler);
   };

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { fillPath, getField, setTemplate } from '../api/fields.js';
-import { splitPathQuery } from '../client/exchange-client.js';
+import { splitPathQuery } from '../client/split-path-query.js';
 import { signRequest, type SigningHeaderNames } from '../client/signer.js';
 import type { Profile } from '../profile/types.js';
 import { LoadRecorder, UNKNOWN_OUTCOME } from './load-recorder.js';

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { splitPathQuery } from '../client/split-path-query.js';
 import { HarnessError } from '../errors/harness-error.js';
 import { DEFAULT_PLAN, statusFor, validatePlan, type ResponsePlan } from './response-plan.js';
 
@@ -70,9 +71,7 @@ interface Waiter {
 }
 
 function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const q = raw.indexOf('?');
-  return q < 0 ? raw : raw.slice(0, q);
+  return splitPathQuery(url ?? '/').path;
 }
 
 function applyFilter(list: ReceivedDelivery[], filter: DeliveryFilter | undefined): ReceivedDelivery[] {

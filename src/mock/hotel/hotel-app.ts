@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { splitPathQuery } from '../../client/split-path-query.js';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
@@ -126,7 +127,7 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   app.setErrorHandler((err, request, reply) => sendError(reply, request, toApiError(err)));
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+    const { path } = splitPathQuery(request.url);
     const route = ROUTES.find((r) => r.pattern.test(path));
     if (route && !route.methods.includes(request.method)) {
       reply.header('allow', route.methods.join(', '));

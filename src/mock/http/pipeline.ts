@@ -1,4 +1,5 @@
 import { bodyHash } from '../../client/signer.js';
+import { splitPathQuery } from '../../client/split-path-query.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';
@@ -46,9 +47,7 @@ export class ServicePipeline {
     const requestId = newRequestId();
     const s = this.service;
     const now = s.clock.now();
-    const q = req.url.indexOf('?');
-    const path = q === -1 ? req.url : req.url.slice(0, q);
-    const query = q === -1 ? '' : req.url.slice(q + 1);
+    const { path, query } = splitPathQuery(req.url);
     let agency: Agency | undefined;
     let rl: RateDecision | undefined;
     let res: WireResponse | Promise<WireResponse>;
