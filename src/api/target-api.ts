@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
+import type { RawResponse } from '../client/exchange-client.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
 import { splitPathQuery } from '../client/split-path-query.js';
@@ -71,6 +72,24 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
 
   async function call(method: string, path: string, body: unknown, opts: (CallOptions & { query?: string }) | undefined, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
     const headers = extraHeaders || opts?.headers ? { ...extraHeaders, ...opts?.headers } : undefined;
+    let answer: ApiResponse | undefined;
+    // Every attempt, retried refusals included, is a point of the rate-limit timeline.
+    const onResponse = (raw: RawResponse): void => {
+      const res = toApiResponse(raw, h, now());
+      if (onRateLimit && (res.status === profile.errors.rate_limited.status || hasRateLimitHeaders(res.headers, h))) {
+        onRateLimit({
+          at: raw.exchange.startedAt,
+          agency: agency.id,
+          bucket: res.rateLimit.resource ?? bucketOf(method, path),
+          status: res.status,
+          limit: res.rateLimit.limit,
+          remaining: res.rateLimit.remaining,
+          retryAfterS: res.rateLimit.retryAfterS,
+        });
+      }
+      opts?.onResponse?.(res);
+      answer = res;
+    };
     const raw = await client.request({
       method,
       path,
@@ -79,20 +98,9 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
       headers,
       label: opts?.label,
       signing: opts?.signing,
+      onResponse,
     });
-    const res = toApiResponse(raw, h, now());
-    if (onRateLimit && (res.status === profile.errors.rate_limited.status || hasRateLimitHeaders(res.headers, h))) {
-      onRateLimit({
-        at: raw.exchange.startedAt,
-        agency: agency.id,
-        bucket: res.rateLimit.resource ?? bucketOf(method, path),
-        status: res.status,
-        limit: res.rateLimit.limit,
-        remaining: res.rateLimit.remaining,
-        retryAfterS: res.rateLimit.retryAfterS,
-      });
-    }
-    return res;
+    return answer?.exchange === raw.exchange ? answer : toApiResponse(raw, h, now());
   }
 
   function op(def: OperationDef, vars: Record<string, string>, body: unknown, opts?: CallOptions & { query?: string }, extraHeaders?: Record<string, string>): Promise<ApiResponse> {

@@ -42,6 +42,8 @@ export interface CallOptions {
     /** Send no signing headers at all. */
     omit?: boolean;
   };
+  /** Told of every response of this call, one per attempt: refusals waited out in a retry scope come before the answer. */
+  onResponse?: ((res: ApiResponse) => void) | undefined;
 }
 
 /** A priced offer, read from a search result by the profile's field paths. */

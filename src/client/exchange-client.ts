@@ -2,6 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { HarnessError, fromTransportError } from '../errors/harness-error.js';
 import type { Exchange, ExchangeRecorder } from './exchange.js';
+import { createRecordingInterceptor, type RawResponse, type RecordingDispatchOptions } from './recording-interceptor.js';
+import { createRetryAfterInterceptor, type RetryDispatchOptions } from './retry-after-interceptor.js';
+import { currentRetryPolicy } from './retry-scope.js';
+import type { SigningDispatchOptions, SigningOverrides } from './signing-interceptor.js';
+
+export type { RawResponse } from './recording-interceptor.js';
 
 /** How an exchange client reaches its target and where it files evidence. */
 export interface ExchangeClientOptions {
@@ -17,6 +23,11 @@ export interface ExchangeClientOptions {
   dispatcher?: Dispatcher;
   /** Connections of the own pool; `null` is unlimited. @defaultValue null */
   connections?: number | null;
+  /**
+   * Interceptors that shape each attempt before it is recorded (signing):
+   * composed between the recording and the 429-retry interceptors.
+   */
+  interceptors?: Dispatcher.DispatcherComposeInterceptor[];
 }
 
 /** One request, path already absolute (as sent on the wire). */
@@ -31,37 +42,25 @@ export interface WireRequest {
   label?: string;
   /** The header values to record instead of the sent ones (redaction). */
   recordedHeaders?: Record<string, string>;
-}
-
-/** A response with its raw bytes and the exchange that recorded it. */
-export interface RawResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined by `, `. */
-  headers: Record<string, string>;
-  bytes: Buffer;
-  text: string;
-  exchange: Exchange;
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) {
-    const v = headers[name];
-    if (v === undefined) continue;
-    out[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
+  /** Signature breakage, read by a composed signing interceptor. */
+  signing?: SigningOverrides | undefined;
+  /** Told of every whole response, one per attempt: refusals that were retried come before the answer. */
+  onResponse?: ((res: RawResponse) => void) | undefined;
 }
 
 /**
  * The transport under both service and hotel clients: sends over an undici
- * keep-alive pool, reads the whole body, and records the exchange.
+ * keep-alive pool through one interceptor chain (the 429 retry of the
+ * running {@link withRetryPolicy} scope, then the given interceptors such as
+ * signing, then recording), and reads the whole body.
  */
 export class ExchangeClient {
   /** Scheme, host and port of the base address. */
   readonly origin: string;
   /** Path prefix of the base address, without trailing slash (`/v1`, or empty). */
   readonly basePath: string;
+  /** The pool or shared dispatcher under the interceptor chain. */
+  private readonly base: Dispatcher;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly recorder: ExchangeRecorder | undefined;
@@ -85,10 +84,10 @@ export class ExchangeClient {
     this.clock = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     if (options.dispatcher) {
-      this.dispatcher = options.dispatcher;
+      this.base = options.dispatcher;
       this.ownsDispatcher = false;
     } else {
-      this.dispatcher = new Pool(this.origin, {
+      this.base = new Pool(this.origin, {
         connections: options.connections ?? null,
         keepAliveTimeout: 10_000,
         headersTimeout: this.timeoutMs,
@@ -96,6 +95,12 @@ export class ExchangeClient {
       });
       this.ownsDispatcher = true;
     }
+    // Innermost first: the retry, outermost, sends each attempt through signing and recording again.
+    this.dispatcher = this.base.compose(createRecordingInterceptor({ recorder: this.recorder, now: this.clock, nextId: () => this.nextId() }), ...(options.interceptors ?? []), createRetryAfterInterceptor());
+  }
+
+  private nextId(): string {
+    return this.recorder ? this.recorder.nextId() : `x-local-${++this.localIds}`;
   }
 
   /** The target clock, ms since epoch. */
@@ -110,57 +115,63 @@ export class ExchangeClient {
     return full === '' ? '/' : full;
   }
 
-  /** Sends one request and records it; transport failures are recorded, then thrown as HarnessError. */
+  /**
+   * Sends one request and records each attempt; transport failures are
+   * recorded, then thrown as HarnessError. Inside a {@link withRetryPolicy}
+   * scope, refusals are waited out and sent again.
+   */
   async send(req: WireRequest): Promise<RawResponse> {
     const method = req.method.toUpperCase();
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
-    const id = this.recorder ? this.recorder.nextId() : `x-local-${++this.localIds}`;
-    const startedAt = this.clock();
-    const t0 = performance.now();
-    const requestRecord: Exchange['request'] = {
-      method,
-      url: this.origin + pathAndQuery,
-      headers: req.recordedHeaders ?? req.headers,
+    let answer: RawResponse | undefined;
+    let recorded = false;
+    const options: Dispatcher.RequestOptions & RecordingDispatchOptions & SigningDispatchOptions & RetryDispatchOptions = {
+      origin: this.origin,
+      path: pathAndQuery,
+      method: method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      signing: req.signing,
+      retry: currentRetryPolicy(),
+      evidence: {
+        label: req.label,
+        recordedHeaders: req.recordedHeaders,
+        onResponse: (res) => {
+          recorded = true;
+          answer = res;
+          req.onResponse?.(res);
+        },
+        onFailure: () => {
+          recorded = true;
+        },
+      },
     };
-    if (req.body !== undefined) requestRecord.body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+    const t0 = performance.now();
+    const startedAt = this.clock();
     try {
-      const res = await this.dispatcher.request({
-        origin: this.origin,
-        path: pathAndQuery,
-        method: method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body ?? null,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      const bytes = Buffer.from(await res.body.arrayBuffer());
-      const durationMs = performance.now() - t0;
-      const headers = flattenHeaders(res.headers);
-      const text = bytes.toString('utf8');
-      const exchange: Exchange = {
-        id,
-        request: requestRecord,
-        response: { status: res.statusCode, headers, body: text },
-        startedAt,
-        durationMs,
-      };
-      if (req.label !== undefined) exchange.label = req.label;
-      if (this.recorder) {
-        exchange.response!.bodyBase64 = bytes.toString('base64');
-        this.recorder.record(exchange);
-      }
-      return { status: res.statusCode, headers, bytes, text, exchange };
+      const res = await this.dispatcher.request(options);
+      // The recording interceptor has kept the bytes; reading to the end lets it finish.
+      await res.body.arrayBuffer();
+      if (!answer) throw new Error('the response ended without being recorded');
+      return answer;
     } catch (err) {
       const mapped = fromTransportError(err, this.origin);
-      const exchange: Exchange = { id, request: requestRecord, error: `${mapped.code}: ${mapped.message}`, startedAt, durationMs: performance.now() - t0 };
-      if (req.label !== undefined) exchange.label = req.label;
-      this.recorder?.record(exchange);
+      if (!recorded) {
+        // Refused before it reached the wire (bad header, closed pool): still evidence.
+        const request: Exchange['request'] = { method, url: this.origin + pathAndQuery, headers: req.recordedHeaders ?? req.headers };
+        if (req.body !== undefined) request.body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+        const exchange: Exchange = { id: this.nextId(), request, error: `${mapped.code}: ${mapped.message}`, startedAt, durationMs: performance.now() - t0 };
+        if (req.label !== undefined) exchange.label = req.label;
+        this.recorder?.record(exchange);
+      }
       throw mapped;
     }
   }
 
   /** Closes the own pool (a shared dispatcher is left open). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher) await this.base.close();
   }
 }

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { ApiResponse, StatementEntry } from '../api/types.js';
+import { withRetryPolicy } from '../client/retry-scope.js';
 import type { Profile } from '../profile/types.js';
 import type { RunResult } from '../report/model.js';
 import type { Scenario } from '../scenario/types.js';
@@ -109,28 +111,13 @@ export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
     recorder.record(op, agency, readBucket, x.startedAt - 1, x.startedAt + x.durationMs + 1, x.durationMs, res.status, res.rateLimit.retryAfterS);
   };
   /** Reads with 429s waited out: the mock's clock is moved, a real service is waited for. */
-  const patiently = async <T extends { status: number; rateLimit?: { retryAfterS?: number } }>(call: () => Promise<T>, after?: (r: T) => void): Promise<T> => {
-    for (let attempt = 0; ; attempt++) {
-      const r = await call();
-      after?.(r);
-      if (r.status !== 429 || attempt >= 5) return r;
-      const waitMs = ((r.rateLimit?.retryAfterS ?? 1) + 0.25) * 1000;
-      if (o.target.advance) await o.target.advance(waitMs);
-      else await sleep(waitMs);
-    }
-  };
+  const patiently = rateLimitRetry(profile, { wait: (ms) => (o.target.advance ? o.target.advance(ms) : sleep(ms)), now, maxAttempts: 6, fallbackWaitMs: 1000, marginMs: 250 });
   const readWallet = async (a: LoadAgency, record: boolean): Promise<{ balance?: number; entries: StatementEntry[]; ok: boolean }> => {
     const api = apis.get(a.id)!;
-    const bal = await patiently(() => api.balance(), record ? (r) => note(a.id, 'setup.balance', r) : undefined);
-    const st = await patiently(
-      async () => {
-        const s = await api.statement();
-        const last = s.responses[s.responses.length - 1];
-        return { ...s, status: last?.status ?? 0, rateLimit: last?.rateLimit };
-      },
-      record ? (s) => s.responses.forEach((r) => note(a.id, 'setup.statement', r)) : undefined,
-    );
-    const ok = bal.status >= 200 && bal.status < 300 && st.status >= 200 && st.status < 300;
+    const bal = await withRetryPolicy(patiently, () => api.balance(record ? { onResponse: (r) => note(a.id, 'setup.balance', r) } : {}));
+    const st = await withRetryPolicy(patiently, () => api.statement(record ? { onResponse: (r) => note(a.id, 'setup.statement', r) } : {}));
+    const stStatus = st.responses[st.responses.length - 1]?.status ?? 0;
+    const ok = bal.status >= 200 && bal.status < 300 && stStatus >= 200 && stStatus < 300;
     return { balance: bal.amount, entries: st.entries, ok };
   };
 
