@@ -15,15 +15,15 @@ import { DEFAULT_MAX_WAIT_S, runCertification } from './run-certification.js';
 
 /** Arguments of `svc-harness certify`. */
 export interface CertifyArgs {
-  target?: string;
-  agency?: string;
+  target?: string | undefined;
+  agency?: string | undefined;
   'report-dir': string;
-  'sign-key'?: string;
-  'generate-key'?: string;
-  'max-wait'?: number;
-  'receiver-host'?: string;
-  'receiver-port'?: number;
-  'receiver-url'?: string;
+  'sign-key'?: string | undefined;
+  'generate-key'?: string | undefined;
+  'max-wait'?: number | undefined;
+  'receiver-host'?: string | undefined;
+  'receiver-port'?: number | undefined;
+  'receiver-url'?: string | undefined;
 }
 
 function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {

@@ -4,7 +4,7 @@ import { verifyCertificate } from './certificate/verify-certificate.js';
 /** Arguments of `svc-harness verify-certificate`. */
 export interface VerifyCertificateArgs {
   dir: string;
-  'public-key'?: string;
+  'public-key'?: string | undefined;
 }
 
 /** `svc-harness verify-certificate`: one line, exit 0 when the folder is intact (and the signature valid), 1 naming the first problem. */

@@ -14,20 +14,20 @@ export interface ExchangeClientOptions {
   /** Base address; its path (e.g. `/v1`) prefixes every relative path. */
   baseUrl: string;
   /** Receives every exchange; without one, exchanges are still returned but bodies are not base64-copied. */
-  recorder?: ExchangeRecorder;
+  recorder?: ExchangeRecorder | undefined;
   /** Target clock, ms since epoch (stamps `startedAt`). @defaultValue `Date.now` */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Headers and body timeout per request, ms. @defaultValue 15000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** A dispatcher to share (never closed by this client); otherwise a keep-alive pool of its own. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /** Connections of the own pool; `null` is unlimited. @defaultValue null */
-  connections?: number | null;
+  connections?: number | null | undefined;
   /**
    * Interceptors that shape each attempt before it is recorded (signing):
    * composed between the recording and the 429-retry interceptors.
    */
-  interceptors?: Dispatcher.DispatcherComposeInterceptor[];
+  interceptors?: Dispatcher.DispatcherComposeInterceptor[] | undefined;
 }
 
 /** One request, path already absolute (as sent on the wire). */
@@ -37,11 +37,11 @@ export interface WireRequest {
   path: string;
   /** Raw query without `?`, empty when none. */
   query: string;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   headers: Record<string, string>;
-  label?: string;
+  label?: string | undefined;
   /** The header values to record instead of the sent ones (redaction). */
-  recordedHeaders?: Record<string, string>;
+  recordedHeaders?: Record<string, string> | undefined;
   /** Signature breakage, read by a composed signing interceptor. */
   signing?: SigningOverrides | undefined;
   /** Told of every whole response, one per attempt: refusals that were retried come before the answer. */

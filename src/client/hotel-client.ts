@@ -7,7 +7,7 @@ export interface HotelClientOptions extends ExchangeClientOptions {
   /** The agency's hotel API key; recorded redacted. */
   apiKey: string | undefined;
   /** Name of the API key header (`profile.headers.hotel_api_key`). @defaultValue `x-api-key` */
-  apiKeyHeader?: string;
+  apiKeyHeader?: string | undefined;
 }
 
 /** One request to the hotel API. */
@@ -15,13 +15,13 @@ export interface HotelRequest {
   method: string;
   /** Relative to the hotel base address; may carry `?query`. */
   path: string;
-  query?: string;
-  body?: string | Uint8Array;
+  query?: string | undefined;
+  body?: string | Uint8Array | undefined;
   /** Extra headers, lower-case names. */
-  headers?: Record<string, string>;
-  label?: string;
+  headers?: Record<string, string> | undefined;
+  label?: string | undefined;
   /** Key to send instead of the agency's; `null` sends no key header at all. */
-  apiKey?: string | null;
+  apiKey?: string | null | undefined;
 }
 
 /**

@@ -51,7 +51,7 @@ class RecordingHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     /** What is known before the response: id, request, time sent, label. */
-    private readonly sent: Pick<Exchange, 'id' | 'request' | 'startedAt' | 'label'>,
+    private readonly sent: Pick<Exchange, 'id' | 'request' | 'startedAt'> & { label: string | undefined },
     private readonly recorder: ExchangeRecorder | undefined,
     private readonly origin: string,
     private readonly evidence: RequestEvidence | undefined,

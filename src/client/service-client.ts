@@ -9,7 +9,7 @@ export interface ServiceClientOptions extends ExchangeClientOptions {
   /** The agency secret; used to sign, never recorded. */
   secret: string;
   /** Signing header names; `profile.headers` fits. @defaultValue the reference API's */
-  headerNames?: SigningHeaderNames;
+  headerNames?: SigningHeaderNames | undefined;
 }
 
 /** One request to the service. */
@@ -18,13 +18,13 @@ export interface ServiceRequest {
   /** Relative to the base address (`/account`); may carry `?query`. */
   path: string;
   /** Raw query (without `?`), appended to any inline query. */
-  query?: string;
+  query?: string | undefined;
   /** Exact body bytes (a string is sent as UTF-8). */
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   /** Extra headers, lower-case names; they override the signing headers and the default content type. */
-  headers?: Record<string, string>;
-  label?: string;
-  signing?: SigningOverrides;
+  headers?: Record<string, string> | undefined;
+  label?: string | undefined;
+  signing?: SigningOverrides | undefined;
   /** Told of every whole response, one per attempt (see {@link ExchangeClient.send}). */
   onResponse?: ((res: RawResponse) => void) | undefined;
 }

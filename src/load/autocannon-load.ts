@@ -26,20 +26,20 @@ export interface AutocannonLoadOptions {
   connections: number;
   durationS: number;
   /** Stop after this many responses in all. */
-  maxRequests?: number;
+  maxRequests?: number | undefined;
   /** Scenario mode: connection i replays journey i mod J as agency i mod A. */
-  journeys?: readonly Journey[];
+  journeys?: readonly Journey[] | undefined;
   /** Fast mode: one signed search (template patched in place), for raw throughput. */
-  search?: { product: string };
+  search?: { product: string } | undefined;
   /** Fast mode with any fixed request (path relative to the base address); `search` is this with the search operation. */
-  fixed?: FixedRequest;
+  fixed?: FixedRequest | undefined;
   recorder: LoadRecorder;
   wallet: WalletTally;
   /** Target clock, ms since epoch. */
   now: () => number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per-request timeout, seconds. @defaultValue 10 */
-  timeoutS?: number;
+  timeoutS?: number | undefined;
 }
 
 /** One request repeated by the fast path, re-signed for every send. */
@@ -49,7 +49,7 @@ export interface FixedRequest {
   method: string;
   /** Relative to the base address, e.g. `/wallet/balance`. */
   path: string;
-  body?: string;
+  body?: string | undefined;
 }
 
 /** What autocannon itself counted. */
@@ -117,7 +117,7 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
   };
 
   const journeyRequests = (journey: Journey, agency: LoadAgency): unknown[] => {
-    const state: { current?: InFlight } = {};
+    const state: { current?: InFlight | undefined } = {};
     flushers.push(() => {
       if (state.current) unknown(agency.id, state.current);
       state.current = undefined;

@@ -48,27 +48,27 @@ export interface LoadProgress {
 export interface LoadRunOptions {
   target: LoadTarget;
   /** Scenario mode: the journeys to replay; search mode when absent or `search` is set. */
-  scenarios?: Scenario[];
+  scenarios?: Scenario[] | undefined;
   /** Fast mode: signed searches of this product from a template. */
-  search?: { product: string };
+  search?: { product: string } | undefined;
   /** Seconds of load (real time). */
   durationS: number;
   /** Stop after this many autocannon responses. */
-  maxRequests?: number;
+  maxRequests?: number | undefined;
   /** autocannon connections; 0 runs no autocannon (only the paced push, if asked). */
   connections: number;
   /** Also drive every agency past its limits at planned instants. */
   pushLimits: boolean;
   /** Which part of the agencies this process takes: agency k when k mod count = index − 1. */
-  shard?: { index: number; count: number };
+  shard?: { index: number; count: number } | undefined;
   thresholds: Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number };
-  signal?: AbortSignal;
-  onProgress?: (p: LoadProgress) => void;
+  baseline?: { result: LoadResult; maxRegression: number } | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Command line, for the report. */
-  command?: string;
+  command?: string | undefined;
   /** Real ms to wait after the load before reading wallets. @defaultValue SETTLE_MS */
-  settleMs?: number;
+  settleMs?: number | undefined;
 }
 
 /** The agencies of shard `index` of `count` (1-based): agency k when k mod count = index − 1. */
@@ -112,7 +112,7 @@ export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
   };
   /** Reads with 429s waited out: the mock's clock is moved, a real service is waited for. */
   const patiently = rateLimitRetry(profile, { wait: (ms) => (o.target.advance ? o.target.advance(ms) : sleep(ms)), now, maxAttempts: 6, fallbackWaitMs: 1000, marginMs: 250 });
-  const readWallet = async (a: LoadAgency, record: boolean): Promise<{ balance?: number; entries: StatementEntry[]; ok: boolean }> => {
+  const readWallet = async (a: LoadAgency, record: boolean): Promise<{ balance: number | undefined; entries: StatementEntry[]; ok: boolean }> => {
     const api = apis.get(a.id)!;
     const bal = await withRetryPolicy(patiently, () => api.balance(record ? { onResponse: (r) => note(a.id, 'setup.balance', r) } : {}));
     const st = await withRetryPolicy(patiently, () => api.statement(record ? { onResponse: (r) => note(a.id, 'setup.statement', r) } : {}));
@@ -121,7 +121,7 @@ export async function runLoad(o: LoadRunOptions): Promise<RunResult> {
     return { balance: bal.amount, entries: st.entries, ok };
   };
 
-  const opening = new Map<string, { balance?: number; ids: Set<string>; ok: boolean }>();
+  const opening = new Map<string, { balance: number | undefined; ids: Set<string>; ok: boolean }>();
   try {
     await Promise.all(
       agencies.map(async (a) => {

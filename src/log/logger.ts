@@ -44,9 +44,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const redact = { paths: REDACTED_PATHS, censor: REDACTED };
   if (opts.format === 'pretty') {
     // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
-    return pino({ level, redact, base: undefined }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino({ level, redact, base: null }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
-  return pino({ level, redact, base: undefined }, pino.destination({ fd, sync: true }));
+  return pino({ level, redact, base: null }, pino.destination({ fd, sync: true }));
 }
 
 /** A logger that writes nothing (the default of library calls). */

@@ -32,11 +32,11 @@ export type DeliveryFilter = { path?: string; pathPrefix?: string } | ((d: Recei
 /** Options of the receiver. */
 export interface ReceiverOptions {
   /** @defaultValue '127.0.0.1' */
-  host?: string;
+  host?: string | undefined;
   /** @defaultValue 0 (a free port) */
-  port?: number;
+  port?: number | undefined;
   /** URL the target reaches the receiver at, when it is not the bound address (a tunnel, a container). */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** Clock that stamps arrivals, in ms since the epoch. @defaultValue Date.now */
   now?: () => number;
 }

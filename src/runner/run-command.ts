@@ -11,18 +11,18 @@ import { formatMs } from './run-suite.js';
 
 /** Options of `svc-harness run`, as yargs parses them. */
 export interface RunCommandOptions {
-  target?: string;
-  only?: string;
-  'report-dir'?: string;
-  seed?: number;
-  'receiver-host'?: string;
-  'receiver-port'?: number;
-  'receiver-url'?: string;
-  'property-path'?: string;
-  'property-replay-path'?: string;
+  target?: string | undefined;
+  only?: string | undefined;
+  'report-dir'?: string | undefined;
+  seed?: number | undefined;
+  'receiver-host'?: string | undefined;
+  'receiver-port'?: number | undefined;
+  'receiver-url'?: string | undefined;
+  'property-path'?: string | undefined;
+  'property-replay-path'?: string | undefined;
   /** Defects to switch on in the embedded mock (comma list), to watch the suite catch them. */
-  'mock-defects'?: string;
-  json?: boolean;
+  'mock-defects'?: string | undefined;
+  json?: boolean | undefined;
 }
 
 function validate(args: RunCommandOptions): void {

@@ -8,11 +8,11 @@ import { runScenarios } from './run-scenarios.js';
 
 /** Options of `svc-harness scenario`, as yargs parses them. */
 export interface ScenarioCommandOptions {
-  files?: string[];
-  target?: string;
-  'report-dir'?: string;
-  seed?: number;
-  json?: boolean;
+  files?: string[] | undefined;
+  target?: string | undefined;
+  'report-dir'?: string | undefined;
+  seed?: number | undefined;
+  json?: boolean | undefined;
 }
 
 /**

@@ -6,13 +6,13 @@ import { writeSelftestReports } from './write-selftest-reports.js';
 
 /** Options of `svc-harness selftest`, as yargs parses them. */
 export interface SelftestCommandOptions {
-  'only-defects'?: string;
-  'repeat-clean'?: number;
-  'report-dir'?: string;
-  concurrency?: number;
-  seed?: number;
-  json?: boolean;
-  table?: boolean;
+  'only-defects'?: string | undefined;
+  'repeat-clean'?: number | undefined;
+  'report-dir'?: string | undefined;
+  concurrency?: number | undefined;
+  seed?: number | undefined;
+  json?: boolean | undefined;
+  table?: boolean | undefined;
 }
 
 function positiveInt(name: string, v: number | undefined, min: number): void {

@@ -4,16 +4,16 @@ import { CERTIFY_CLIENT_DEFAULTS, certifyClient } from './certify-client.js';
 
 /** Arguments of `svc-harness certify-client`. */
 export interface CertifyClientArgs {
-  run?: string;
-  timeout?: number;
-  duration?: number;
-  agency?: string;
+  run?: string | undefined;
+  timeout?: number | undefined;
+  duration?: number | undefined;
+  agency?: string | undefined;
   'report-dir': string;
-  'sign-key'?: string;
-  'retry-after'?: number;
-  'quote-lifetime'?: number;
-  port?: number;
-  'hotel-port'?: number;
+  'sign-key'?: string | undefined;
+  'retry-after'?: number | undefined;
+  'quote-lifetime'?: number | undefined;
+  port?: number | undefined;
+  'hotel-port'?: number | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 
 /** Arguments of `svc-harness checks`. */
 export interface ChecksCommandArgs {
-  only?: string;
+  only?: string | undefined;
   markdown: boolean;
 }
 

@@ -2,22 +2,22 @@ import type { CommandModule } from 'yargs';
 
 /** Arguments of `svc-harness load`. */
 export interface LoadCommandArgs {
-  target?: string;
+  target?: string | undefined;
   agencies: number;
-  'read-limit'?: number;
-  'write-limit'?: number;
-  defects?: string;
+  'read-limit'?: number | undefined;
+  'write-limit'?: number | undefined;
+  defects?: string | undefined;
   duration: number;
-  requests?: number;
-  connections?: number;
-  scenario?: string[];
-  'scenarios-dir'?: string;
-  search?: string;
+  requests?: number | undefined;
+  connections?: number | undefined;
+  scenario?: string[] | undefined;
+  'scenarios-dir'?: string | undefined;
+  search?: string | undefined;
   'push-limits': boolean;
-  shard?: string;
-  threshold?: string[];
-  thresholds?: string;
-  baseline?: string;
+  shard?: string | undefined;
+  threshold?: string[] | undefined;
+  thresholds?: string | undefined;
+  baseline?: string | undefined;
   'max-regression': string;
   'report-dir': string;
   json: boolean;

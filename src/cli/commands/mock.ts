@@ -6,11 +6,11 @@ export interface MockCommandArgs {
   'hotel-port': number;
   'admin-port': number;
   admin: boolean;
-  fixture?: string;
+  fixture?: string | undefined;
   'quote-lifetime': number;
   'webhook-base': number;
   'webhook-factor': number;
-  defects?: string;
+  defects?: string | undefined;
   agencies: number;
   host: string;
   json: boolean;
