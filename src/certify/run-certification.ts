@@ -57,7 +57,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
   const clock = options.clock ?? new RealClockDriver();
   const runId = options.runId ?? newRunId();
   const recorder = new MemoryRecorder();
-  const api = createTargetApi({ profile: profile as Profile, agency, recorder, now: () => clock.now() });
+  const api = createTargetApi({ profile, agency, recorder, now: () => clock.now() });
   const state: CertifyState = {};
   const log = options.log ?? (() => undefined);
   let attachments: Record<string, unknown> = {};

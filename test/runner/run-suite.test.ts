@@ -180,12 +180,12 @@ describe('runSuite against a target without clock control', () => {
 
   it('estimates the critical path below the serial sum when waits overlap', () => {
     const w = (id: string, ms: number, fills?: string[]): Check => mk(id, async () => ({ verdict: 'PASS', message: '' }), { waitsMs: () => ms, ...(fills ? { fills } : {}) });
-    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile as Profile);
+    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile);
     expect(serialMs).toBe(73_000);
     expect(estimateMs).toBe(31_000);
-    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile as Profile);
+    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile);
     expect(fills.estimateMs).toBe(61_000 + 61_000 + 61_000);
-    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile as Profile);
+    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile);
     expect(apart.estimateMs).toBe(61_000);
   });
 
