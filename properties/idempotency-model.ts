@@ -197,7 +197,7 @@ async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>
   const env: PropertyEnv = r.env;
   const v = env.ctx.profile.values;
   const fresh = (await env.statement('idempotency-model: statement after the run')).filter((e) => !before.has(e.id)).reverse();
-  const show = (xs: { type?: string; amount?: number; bookingId?: string }[]): string => xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
+  const show = (xs: { type?: string | undefined; amount?: number | undefined; bookingId?: string | undefined }[]): string => xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
   const want = m.ledger.map((e) => ({ type: e.type === 'debit' ? v.entry_debit : v.entry_refund, amount: e.amount, bookingId: e.bookingId }));
   const same = fresh.length === want.length && fresh.every((e, i) => e.type === want[i]!.type && e.amount === want[i]!.amount && e.bookingId === want[i]!.bookingId);
   if (!same) env.fail(`the statement shows [${show(fresh)}] since the run began, the model [${show(want)}]`);

@@ -9,7 +9,7 @@ const FILL_BATCH = 20;
 
 /** Fills the write bucket with requests that change nothing (a booking without an idempotency key), until none is admitted. */
 async function fillWrites(env: PropertyEnv): Promise<void> {
-  const filler = async (): Promise<{ status: number; remaining?: number }> => {
+  const filler = async (): Promise<{ status: number; remaining: number | undefined }> => {
     const res = env.track(await env.api.book(env.product, 'qt_filler', undefined, { label: 'no-charge: fill the write bucket' }), 'write');
     return { status: res.status, remaining: res.rateLimit.remaining };
   };

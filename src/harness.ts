@@ -78,7 +78,7 @@ export interface Harness {
 
 /** The embedded mock's addresses and the default fixture's secrets, written into the profile. */
 function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: MockOptions): Readonly<Profile> {
-  const p = structuredClone(profile) as Profile;
+  const p: Profile = structuredClone(profile);
   p.base_url = mock.baseUrl;
   p.hotel_base_url = mock.hotelBaseUrl;
   p.clock = { control: 'mock-admin', admin_url: mock.adminUrl ?? '' };

@@ -1,37 +1,34 @@
 /**
- * svc-harness: the public library API. The CLI is built on exactly this.
+ * svc-harness: the public library API. The CLI is built on exactly this;
+ * everything else under `src/` is internal and may change.
  */
+
+// Run the suite against a target profile, or against the embedded mock.
 export { createHarness, type Harness, type HarnessOptions, type HarnessRunOptions, type PreparedTarget } from './harness.js';
-export { createMock, type MockOptions, type RunningMock, type AgencyCredentials } from './mock/index.js';
-
-/** The SVC-HMAC-SHA256 request signer. */
-export * as signer from './client/signer.js';
-export { signRequest, parseAuthorization, buildStringToSign, SIGNING_SCHEME } from './client/signer.js';
-
-export { createTargetApi, createHotelApi } from './api/index.js';
-export type { ApiResponse, CallOptions, HotelApi, Offer, RateLimitInfo, StatementEntry, TargetApi } from './api/types.js';
-export { MemoryRecorder, type Exchange, type ExchangeRecorder } from './client/exchange.js';
-
-export { DEFAULT_PROFILE, loadProfile, resolveProfile, resolveAgencies, redactor, REDACTED } from './profile/index.js';
-export type * from './profile/types.js';
-
-export { ALL_CHECKS, defineRegistry, defaultRegistry, type Registry, type Selection } from './checks/index.js';
+export type { RunEvent, RunListener } from './runner/run-events.js';
 export type { Check, CheckContext, CheckOutcome, Need } from './checks/types.js';
 
-export { runSuite, type RunSuiteOptions } from './runner/run-suite.js';
-export { MockClockDriver } from './runner/mock-clock-driver.js';
-export { AdminClockDriver } from './runner/admin-clock-driver.js';
-export { RealClockDriver } from './runner/real-clock-driver.js';
-export type { ClockDriver } from './runner/clock-driver.js';
-export type { RunEvent, RunListener } from './runner/run-events.js';
-export type { SuitePart, SuitePartContext, SuiteParts } from './runner/suite-parts.js';
+// The reference mock.
+export { createMock, type AgencyCredentials, type MockOptions, type RunningMock } from './mock/index.js';
 
-export { startReceiver, type Receiver, type ReceivedDelivery, type ResponsePlan } from './receiver/index.js';
-export { writeReports } from './report/write-reports.js';
-export type { CaseResult, Verdict, Area, RateLimitPoint, WebhookPoint } from './report/model.js';
+// Target profiles.
+export { loadProfile, resolveProfile } from './profile/index.js';
+export type { Profile, ResolvedAgency } from './profile/types.js';
+
+// The SVC-HMAC-SHA256 request signer.
+export { SIGNING_SCHEME, buildStringToSign, freshNonce, parseAuthorization, signRequest, type ParsedAuthorization, type SignInput, type Signature } from './client/signer.js';
+
+// What a run returns: one result type per kind of run, tagged by `kind`.
+export type { Area, CaseResult, Verdict } from './report/model.js';
 export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult } from './report/run-result.js';
 export type { LoadResult } from './report/load-result.js';
 export type { SelftestResult } from './report/selftest-result.js';
+export type { LoadOptions } from './load/load-on-target.js';
+export type { Exchange } from './client/exchange.js';
 
+// The webhook receiver, for a test that watches deliveries itself.
+export { startReceiver, type ReceivedDelivery, type Receiver, type ResponsePlan } from './receiver/index.js';
+
+// Errors: every failure the library throws is a HarnessError with a stable code.
 export { HarnessError, isHarnessError } from './errors/harness-error.js';
 export { ERROR_CODES, type ErrorCode } from './errors/codes.js';

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const headers: Record<string, string> = { ...sig.headers };
     if (body) headers['content-type'] = 'application/json';
     if (kind === 9) headers['idempotency-key'] = `bench-${i}`;
-    const res = await pool.request({ method: method as 'GET' | 'POST', path, headers, body: body || undefined });
+    const res = await pool.request({ method: method as 'GET' | 'POST', path, headers, body: body || null });
     await res.body.dump();
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
   };

@@ -86,7 +86,7 @@ export class ServiceClient {
       let res: ServiceResponse | undefined;
       let failure: string | undefined;
       try {
-        const r = await request(`${this.origin}${pathAndQuery}`, { method: method as 'GET', headers, body: bytes.length > 0 ? bytes : undefined, dispatcher: this.agent });
+        const r = await request(`${this.origin}${pathAndQuery}`, { method: method as 'GET', headers, body: bytes.length > 0 ? bytes : null, dispatcher: this.agent });
         const text = await r.body.text();
         res = { status: r.statusCode, headers: r.headers, body: text === '' ? undefined : JSON.parse(text) };
       } catch (err) {

@@ -30,7 +30,7 @@ async function call(method: string, path: string, body?: unknown, idempotencyKey
     ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
   };
   try {
-    const res = await request(`${base.origin}${pathAndQuery}`, { method: method as 'GET', headers, body: bytes.length > 0 ? bytes : undefined });
+    const res = await request(`${base.origin}${pathAndQuery}`, { method: method as 'GET', headers, body: bytes.length > 0 ? bytes : null });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   } catch (err) {

@@ -29,7 +29,7 @@ export interface AgencyApis {
 /** Opens the APIs of `agencies` lazily, one per agency and kind, all recording into one recorder. */
 export function agencyApis(options: AgencyApisOptions): AgencyApis {
   const { agencies, recorder, now, onRateLimit } = options;
-  const profile = options.profile as Profile;
+  const profile = options.profile;
   const apis = new Map<number, ClosableTargetApi>();
   const hotels = new Map<number, ClosableHotelApi>();
   return {

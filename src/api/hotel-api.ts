@@ -3,6 +3,7 @@ import type { ExchangeRecorder } from '../client/exchange.js';
 import { HotelClient } from '../client/hotel-client.js';
 import { HarnessError } from '../errors/harness-error.js';
 import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
+import { definedFields } from './_internal/defined-fields.js';
 import { encodeBody, toApiResponse } from './_internal/to-api-response.js';
 import { fillPath, getArray, getString, setTemplate } from './fields.js';
 import { uniqueClientReference } from './target-api.js';
@@ -68,7 +69,7 @@ export function createHotelApi(options: HotelApiOptions): ClosableHotelApi {
     async book(rateKey, opts) {
       const body = setTemplate(profile.hotel_booking_body, { rate_key: rateKey, client_reference: opts?.clientReference ?? uniqueClientReference() });
       const res = await op(ops.hotel_create_booking, {}, body, opts);
-      return { ...res, reference: getString(res.json, f.hotel_reference) };
+      return { ...res, ...definedFields({ reference: getString(res.json, f.hotel_reference) }) };
     },
 
     cancel: (reference, opts) => op(ops.hotel_cancel_booking, { reference }, undefined, opts),

@@ -15,7 +15,7 @@ export interface ProbeAnswer {
  * (exit 3).
  */
 export async function probeTarget(profile: Readonly<Profile>, agency: ResolvedAgency, label: string): Promise<ProbeAnswer> {
-  const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
+  const api = createTargetApi({ profile, agency, recorder: new MemoryRecorder() });
   try {
     const res = await api.account({ label });
     return { status: res.status, code: api.errorCode(res) };

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
+import type { RawResponse } from '../client/exchange-client.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
+import { splitPathQuery } from '../client/split-path-query.js';
 import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
 import type { RateLimitPoint } from '../report/model.js';
+import { definedFields } from './_internal/defined-fields.js';
 import { encodeBody, toApiResponse } from './_internal/to-api-response.js';
 import { fillPath, getArray, getField, getNumber, getString, setTemplate } from './fields.js';
 import type { ApiResponse, CallOptions, Offer, StatementEntry, TargetApi } from './types.js';
@@ -65,12 +68,30 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
   function bucketOf(method: string, path: string): string {
     const m = method.toUpperCase();
     if (m === 'GET' || m === 'HEAD') return profile.values.bucket_read;
-    if (m === searchMethod && searchPath.test(path.split('?')[0]!)) return profile.values.bucket_read;
+    if (m === searchMethod && searchPath.test(splitPathQuery(path).path)) return profile.values.bucket_read;
     return profile.values.bucket_write;
   }
 
-  async function call(method: string, path: string, body: unknown, opts: (CallOptions & { query?: string }) | undefined, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
+  async function call(method: string, path: string, body: unknown, opts: (CallOptions & { query?: string | undefined }) | undefined, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
     const headers = extraHeaders || opts?.headers ? { ...extraHeaders, ...opts?.headers } : undefined;
+    let answer: ApiResponse | undefined;
+    // Every attempt, retried refusals included, is a point of the rate-limit timeline.
+    const onResponse = (raw: RawResponse): void => {
+      const res = toApiResponse(raw, h, now());
+      if (onRateLimit && (res.status === profile.errors.rate_limited.status || hasRateLimitHeaders(res.headers, h))) {
+        onRateLimit({
+          at: raw.exchange.startedAt,
+          agency: agency.id,
+          bucket: res.rateLimit.resource ?? bucketOf(method, path),
+          status: res.status,
+          limit: res.rateLimit.limit,
+          remaining: res.rateLimit.remaining,
+          retryAfterS: res.rateLimit.retryAfterS,
+        });
+      }
+      opts?.onResponse?.(res);
+      answer = res;
+    };
     const raw = await client.request({
       method,
       path,
@@ -79,23 +100,12 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
       headers,
       label: opts?.label,
       signing: opts?.signing,
+      onResponse,
     });
-    const res = toApiResponse(raw, h, now());
-    if (onRateLimit && (res.status === profile.errors.rate_limited.status || hasRateLimitHeaders(res.headers, h))) {
-      onRateLimit({
-        at: raw.exchange.startedAt,
-        agency: agency.id,
-        bucket: res.rateLimit.resource ?? bucketOf(method, path),
-        status: res.status,
-        limit: res.rateLimit.limit,
-        remaining: res.rateLimit.remaining,
-        retryAfterS: res.rateLimit.retryAfterS,
-      });
-    }
-    return res;
+    return answer?.exchange === raw.exchange ? answer : toApiResponse(raw, h, now());
   }
 
-  function op(def: OperationDef, vars: Record<string, string>, body: unknown, opts?: CallOptions & { query?: string }, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
+  function op(def: OperationDef, vars: Record<string, string>, body: unknown, opts?: CallOptions & { query?: string | undefined }, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
     return call(def.method, fillPath(def.path, vars), body, opts, extraHeaders);
   }
 
@@ -159,7 +169,7 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
       const body =
         opts?.body ?? JSON.stringify(setTemplate(profile.booking_body, { quote_token: quoteToken, client_reference: opts?.clientReference ?? uniqueClientReference() }));
       const res = await op(ops.create_booking, { product }, body, opts, idempotencyHeader(idempotencyKey));
-      return { ...res, bookingId: getString(res.json, f.booking_id), chargedAmount: getNumber(res.json, f.booking_price_amount) };
+      return { ...res, ...definedFields({ bookingId: getString(res.json, f.booking_id), chargedAmount: getNumber(res.json, f.booking_price_amount) }) };
     },
 
     getBooking: (product, bookingId, opts) => op(ops.get_booking, { product, booking_id: bookingId }, undefined, opts),
@@ -167,12 +177,12 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
     async cancel(product, bookingId, idempotencyKey, opts) {
       const body = opts?.body ?? JSON.stringify(setTemplate(profile.cancel_body ?? {}, {}));
       const res = await op(ops.cancel_booking, { product, booking_id: bookingId }, body, opts, idempotencyHeader(idempotencyKey));
-      return { ...res, refundAmount: getNumber(res.json, f.cancellation_refund_amount) };
+      return { ...res, ...definedFields({ refundAmount: getNumber(res.json, f.cancellation_refund_amount) }) };
     },
 
     async balance(opts) {
       const res = await op(ops.wallet_balance, {}, undefined, opts);
-      return { ...res, amount: getNumber(res.json, f.balance_amount) };
+      return { ...res, ...definedFields({ amount: getNumber(res.json, f.balance_amount) }) };
     },
 
     async statement(opts) {

@@ -28,20 +28,22 @@ export interface ApiResponse<T = unknown> {
 /** Options shared by every call. */
 export interface CallOptions {
   /** Why the request is sent; shown with the evidence. */
-  label?: string;
+  label?: string | undefined;
   /** Extra or overriding headers (lower-case names). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Override the signature inputs: a test of auth refusals needs to break them on purpose. */
   signing?: {
     /** Seconds added to the timestamp. */
-    skewS?: number;
-    nonce?: string;
+    skewS?: number | undefined;
+    nonce?: string | undefined;
     /** Sign with this secret instead of the agency's. */
-    secret?: string;
-    keyId?: string;
+    secret?: string | undefined;
+    keyId?: string | undefined;
     /** Send no signing headers at all. */
-    omit?: boolean;
-  };
+    omit?: boolean | undefined;
+  } | undefined;
+  /** Told of every response of this call, one per attempt: refusals waited out in a retry scope come before the answer. */
+  onResponse?: ((res: ApiResponse) => void) | undefined;
 }
 
 /** A priced offer, read from a search result by the profile's field paths. */
@@ -61,15 +63,15 @@ export interface Offer {
 export interface TargetApi {
   readonly agencyId: string;
   /** Any signed request to the service; `path` is relative to base_url (e.g. `/account`). */
-  raw(method: string, path: string, body?: string | Buffer | unknown, opts?: CallOptions & { query?: string }): Promise<ApiResponse>;
+  raw(method: string, path: string, body?: string | Buffer | unknown, opts?: CallOptions & { query?: string | undefined }): Promise<ApiResponse>;
   account(opts?: CallOptions): Promise<ApiResponse>;
   /** Open products per the account response. */
   openProducts(opts?: CallOptions): Promise<{ open: string[]; closed: string[]; response: ApiResponse }>;
   search(product: string, criteria?: Record<string, unknown>, opts?: CallOptions): Promise<ApiResponse & { offers: Offer[] }>;
   /** Books the quote; `body` overrides the profile's booking body when given (raw string to control bytes exactly). */
-  book(product: string, quoteToken: string, idempotencyKey: string | undefined, opts?: CallOptions & { clientReference?: string; body?: string }): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }>;
+  book(product: string, quoteToken: string, idempotencyKey: string | undefined, opts?: CallOptions & { clientReference?: string | undefined; body?: string | undefined }): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }>;
   getBooking(product: string, bookingId: string, opts?: CallOptions): Promise<ApiResponse>;
-  cancel(product: string, bookingId: string, idempotencyKey: string | undefined, opts?: CallOptions & { body?: string }): Promise<ApiResponse & { refundAmount?: number }>;
+  cancel(product: string, bookingId: string, idempotencyKey: string | undefined, opts?: CallOptions & { body?: string | undefined }): Promise<ApiResponse & { refundAmount?: number }>;
   balance(opts?: CallOptions): Promise<ApiResponse & { amount?: number }>;
   /** Every statement entry, following cursors (newest first). */
   statement(opts?: CallOptions): Promise<{ entries: StatementEntry[]; responses: ApiResponse[] }>;
@@ -94,7 +96,7 @@ export interface StatementEntry {
 export interface HotelApi {
   raw(method: string, path: string, body?: string | unknown, opts?: CallOptions & { apiKey?: string | null }): Promise<ApiResponse>;
   availability(opts?: CallOptions): Promise<ApiResponse & { rateKeys: string[] }>;
-  book(rateKey: string, opts?: CallOptions & { clientReference?: string }): Promise<ApiResponse & { reference?: string }>;
+  book(rateKey: string, opts?: CallOptions & { clientReference?: string | undefined }): Promise<ApiResponse & { reference?: string }>;
   cancel(reference: string, opts?: CallOptions): Promise<ApiResponse>;
   setWebhook(url: string, opts?: CallOptions): Promise<ApiResponse>;
 }

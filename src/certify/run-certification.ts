@@ -1,5 +1,7 @@
+import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { createTargetApi } from '../api/target-api.js';
 import { MemoryRecorder, type Exchange } from '../client/exchange.js';
+import { withRetryPolicy } from '../client/retry-scope.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { Receiver } from '../receiver/index.js';
 import type { Verdict } from '../report/model.js';
@@ -55,7 +57,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
   const clock = options.clock ?? new RealClockDriver();
   const runId = options.runId ?? newRunId();
   const recorder = new MemoryRecorder();
-  const api = createTargetApi({ profile: profile as Profile, agency, recorder, now: () => clock.now() });
+  const api = createTargetApi({ profile, agency, recorder, now: () => clock.now() });
   const state: CertifyState = {};
   const log = options.log ?? (() => undefined);
   let attachments: Record<string, unknown> = {};
@@ -136,12 +138,8 @@ async function restoreWebhookEndpoint(ctx: CertifyContext): Promise<string | und
   if (original === null || original === undefined) {
     return `the agency's webhook endpoint was left at the harness's receiver (${registered}): it had none before, and the interface offers no way to clear it`;
   }
-  const rl = ctx.profile.errors.rate_limited;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const res = await ctx.api.setWebhookEndpoint(original, { label: 'tidy-up: restore the webhook endpoint' });
-    if (isOk(res)) return undefined;
-    if (res.status !== rl.status) break;
-    await ctx.clock.wait((res.rateLimit.retryAfterS ?? ctx.profile.limits.window_s) * 1000);
-  }
+  const patiently = rateLimitRetry(ctx.profile, { wait: (ms) => ctx.clock.wait(ms), now: () => ctx.clock.now(), maxAttempts: 3 });
+  const res = await withRetryPolicy(patiently, () => ctx.api.setWebhookEndpoint(original, { label: 'tidy-up: restore the webhook endpoint' }));
+  if (isOk(res)) return undefined;
   return `the agency's webhook endpoint could not be set back to ${original}; it points at ${registered}`;
 }

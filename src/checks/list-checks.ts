@@ -1,7 +1,7 @@
 import { defaultRegistry } from './index.js';
 
 /** Renders the selected checks as aligned text lines, or as a Markdown table. */
-export function listChecks(opts: { only?: string; markdown?: boolean }): string {
+export function listChecks(opts: { only?: string | undefined; markdown?: boolean | undefined }): string {
   const checks = defaultRegistry().select(opts.only).checks;
   if (opts.markdown) {
     const cell = (s: string) => s.replace(/\|/g, '\\|');

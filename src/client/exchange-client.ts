@@ -1,27 +1,37 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { HarnessError, fromTransportError } from '../errors/harness-error.js';
-import { bodyEvidence, DEFAULT_MAX_RESPONSE_BYTES, EVIDENCE_BODY_BYTES, readCapped, responseTooLarge } from './body-capture.js';
 import type { Exchange, ExchangeRecorder } from './exchange.js';
+import { createRecordingInterceptor, type RawResponse, type RecordingDispatchOptions } from './recording-interceptor.js';
+import { createRetryAfterInterceptor, type RetryDispatchOptions } from './retry-after-interceptor.js';
+import { currentRetryPolicy } from './retry-scope.js';
+import type { SigningDispatchOptions, SigningOverrides } from './signing-interceptor.js';
+
+export type { RawResponse } from './recording-interceptor.js';
 
 /** How an exchange client reaches its target and where it files evidence. */
 export interface ExchangeClientOptions {
   /** Base address; its path (e.g. `/v1`) prefixes every relative path. */
   baseUrl: string;
   /** Receives every exchange; without one, exchanges are still returned but bodies are not base64-copied. */
-  recorder?: ExchangeRecorder;
+  recorder?: ExchangeRecorder | undefined;
   /** Target clock, ms since epoch (stamps `startedAt`). @defaultValue `Date.now` */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Headers and body timeout per request, ms. @defaultValue 15000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** A dispatcher to share (never closed by this client); otherwise a keep-alive pool of its own. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /** Connections of the own pool; `null` is unlimited. @defaultValue null */
-  connections?: number | null;
+  connections?: number | null | undefined;
+  /**
+   * Interceptors that shape each attempt before it is recorded (signing):
+   * composed between the recording and the 429-retry interceptors.
+   */
+  interceptors?: Dispatcher.DispatcherComposeInterceptor[] | undefined;
   /** Largest response body read; a larger one is recorded cut and thrown as E_RESPONSE_TOO_LARGE. @defaultValue 16 MiB */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** How much of each body a recorded exchange keeps (with byte count and SHA-256 when cut). @defaultValue 64 KiB */
-  evidenceBytes?: number;
+  evidenceBytes?: number | undefined;
 }
 
 /** One request, path already absolute (as sent on the wire). */
@@ -31,58 +41,35 @@ export interface WireRequest {
   path: string;
   /** Raw query without `?`, empty when none. */
   query: string;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   headers: Record<string, string>;
-  label?: string;
+  label?: string | undefined;
   /** The header values to record instead of the sent ones (redaction). */
-  recordedHeaders?: Record<string, string>;
-}
-
-/** A response with its raw bytes and the exchange that recorded it. */
-export interface RawResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined by `, `. */
-  headers: Record<string, string>;
-  bytes: Buffer;
-  text: string;
-  exchange: Exchange;
-}
-
-/** Splits `a/b?x=1` into path and raw query. */
-export function splitPathQuery(pathAndQuery: string, query?: string): { path: string; query: string } {
-  const q = pathAndQuery.indexOf('?');
-  const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-  const inline = q === -1 ? '' : pathAndQuery.slice(q + 1);
-  const extra = query === undefined ? '' : query.startsWith('?') ? query.slice(1) : query;
-  return { path, query: inline && extra ? `${inline}&${extra}` : inline || extra };
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) {
-    const v = headers[name];
-    if (v === undefined) continue;
-    out[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
+  recordedHeaders?: Record<string, string> | undefined;
+  /** Signature breakage, read by a composed signing interceptor. */
+  signing?: SigningOverrides | undefined;
+  /** Told of every whole response, one per attempt: refusals that were retried come before the answer. */
+  onResponse?: ((res: RawResponse) => void) | undefined;
 }
 
 /**
  * The transport under both service and hotel clients: sends over an undici
- * keep-alive pool, reads the whole body, and records the exchange.
+ * keep-alive pool through one interceptor chain (the 429 retry of the
+ * running {@link withRetryPolicy} scope, then the given interceptors such as
+ * signing, then recording), and reads the whole body.
  */
 export class ExchangeClient {
   /** Scheme, host and port of the base address. */
   readonly origin: string;
   /** Path prefix of the base address, without trailing slash (`/v1`, or empty). */
   readonly basePath: string;
+  /** The pool or shared dispatcher under the interceptor chain. */
+  private readonly base: Dispatcher;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly recorder: ExchangeRecorder | undefined;
   private readonly clock: () => number;
   private readonly timeoutMs: number;
-  private readonly maxResponseBytes: number;
-  private readonly evidenceBytes: number;
   private localIds = 0;
 
   constructor(options: ExchangeClientOptions) {
@@ -100,13 +87,11 @@ export class ExchangeClient {
     this.recorder = options.recorder;
     this.clock = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.evidenceBytes = options.evidenceBytes ?? EVIDENCE_BODY_BYTES;
     if (options.dispatcher) {
-      this.dispatcher = options.dispatcher;
+      this.base = options.dispatcher;
       this.ownsDispatcher = false;
     } else {
-      this.dispatcher = new Pool(this.origin, {
+      this.base = new Pool(this.origin, {
         connections: options.connections ?? null,
         keepAliveTimeout: 10_000,
         headersTimeout: this.timeoutMs,
@@ -114,6 +99,12 @@ export class ExchangeClient {
       });
       this.ownsDispatcher = true;
     }
+    // Innermost first: the retry, outermost, sends each attempt through signing and recording again.
+    this.dispatcher = this.base.compose(createRecordingInterceptor({ recorder: this.recorder, now: this.clock, nextId: () => this.nextId(), maxResponseBytes: options.maxResponseBytes, evidenceBytes: options.evidenceBytes }), ...(options.interceptors ?? []), createRetryAfterInterceptor());
+  }
+
+  private nextId(): string {
+    return this.recorder ? this.recorder.nextId() : `x-local-${++this.localIds}`;
   }
 
   /** The target clock, ms since epoch. */
@@ -128,73 +119,63 @@ export class ExchangeClient {
     return full === '' ? '/' : full;
   }
 
-  /** Sends one request and records it; transport failures are recorded, then thrown as HarnessError. */
+  /**
+   * Sends one request and records each attempt; transport failures are
+   * recorded, then thrown as HarnessError. Inside a {@link withRetryPolicy}
+   * scope, refusals are waited out and sent again.
+   */
   async send(req: WireRequest): Promise<RawResponse> {
     const method = req.method.toUpperCase();
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
-    const id = this.recorder ? this.recorder.nextId() : `x-local-${++this.localIds}`;
-    const startedAt = this.clock();
-    const t0 = performance.now();
-    const requestRecord: Exchange['request'] = {
-      method,
-      url: this.origin + pathAndQuery,
-      headers: req.recordedHeaders ?? req.headers,
+    let answer: RawResponse | undefined;
+    let recorded = false;
+    const options: Dispatcher.RequestOptions & RecordingDispatchOptions & SigningDispatchOptions & RetryDispatchOptions = {
+      origin: this.origin,
+      path: pathAndQuery,
+      method: method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      signing: req.signing,
+      retry: currentRetryPolicy(),
+      evidence: {
+        label: req.label,
+        recordedHeaders: req.recordedHeaders,
+        onResponse: (res) => {
+          recorded = true;
+          answer = res;
+          req.onResponse?.(res);
+        },
+        onFailure: () => {
+          recorded = true;
+        },
+      },
     };
-    if (req.body !== undefined) requestRecord.body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
-    let tooLarge: Error | undefined;
+    const t0 = performance.now();
+    const startedAt = this.clock();
     try {
-      const res = await this.dispatcher.request({
-        origin: this.origin,
-        path: pathAndQuery,
-        method: method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body ?? null,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      const read = await readCapped(res.body, this.maxResponseBytes, this.evidenceBytes);
-      const durationMs = performance.now() - t0;
-      const headers = flattenHeaders(res.headers);
-      if (!read.complete) {
-        tooLarge = responseTooLarge(this.maxResponseBytes, this.origin);
-        const head = read.head;
-        const exchange: Exchange = {
-          id,
-          request: requestRecord,
-          response: { status: res.statusCode, headers, body: head.toString('utf8'), bodyBase64: head.toString('base64'), bytes: read.seen, truncated: true },
-          error: `E_RESPONSE_TOO_LARGE: ${tooLarge.message}`,
-          startedAt,
-          durationMs,
-        };
+      const res = await this.dispatcher.request(options);
+      // The recording interceptor has kept the bytes (up to the cap); reading to the end, without keeping a copy, lets it finish.
+      for await (const chunk of res.body) void chunk;
+      if (!answer) throw new Error('the response ended without being recorded');
+      return answer;
+    } catch (err) {
+      const mapped = fromTransportError(err, this.origin);
+      if (!recorded) {
+        // Refused before it reached the wire (bad header, closed pool): still evidence.
+        const request: Exchange['request'] = { method, url: this.origin + pathAndQuery, headers: req.recordedHeaders ?? req.headers };
+        if (req.body !== undefined) request.body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+        const exchange: Exchange = { id: this.nextId(), request, error: `${mapped.code}: ${mapped.message}`, startedAt, durationMs: performance.now() - t0 };
         if (req.label !== undefined) exchange.label = req.label;
         this.recorder?.record(exchange);
-        throw tooLarge;
       }
-      const bytes = read.bytes;
-      const text = bytes.toString('utf8');
-      // Verdicts judge the whole body (returned below); the recorded evidence keeps a bounded prefix.
-      const ev = bodyEvidence(bytes, this.evidenceBytes);
-      const response: NonNullable<Exchange['response']> = { status: res.statusCode, headers, body: ev.truncated ? ev.body : text };
-      if (ev.truncated) Object.assign(response, { bytes: ev.bytes, sha256: ev.sha256, truncated: true });
-      const exchange: Exchange = { id, request: requestRecord, response, startedAt, durationMs };
-      if (req.label !== undefined) exchange.label = req.label;
-      if (this.recorder) {
-        response.bodyBase64 = ev.kept.toString('base64');
-        this.recorder.record(exchange);
-      }
-      return { status: res.statusCode, headers, bytes, text, exchange };
-    } catch (err) {
-      if (err === tooLarge) throw err;
-      const mapped = fromTransportError(err, this.origin);
-      const exchange: Exchange = { id, request: requestRecord, error: `${mapped.code}: ${mapped.message}`, startedAt, durationMs: performance.now() - t0 };
-      if (req.label !== undefined) exchange.label = req.label;
-      this.recorder?.record(exchange);
       throw mapped;
     }
   }
 
   /** Closes the own pool (a shared dispatcher is left open). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher) await this.base.close();
   }
 }

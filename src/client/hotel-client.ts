@@ -1,11 +1,13 @@
-import { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { REDACTED } from '../log/redacted.js';
+import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a hotel API client. */
 export interface HotelClientOptions extends ExchangeClientOptions {
   /** The agency's hotel API key; recorded redacted. */
   apiKey: string | undefined;
   /** Name of the API key header (`profile.headers.hotel_api_key`). @defaultValue `x-api-key` */
-  apiKeyHeader?: string;
+  apiKeyHeader?: string | undefined;
 }
 
 /** One request to the hotel API. */
@@ -13,17 +15,14 @@ export interface HotelRequest {
   method: string;
   /** Relative to the hotel base address; may carry `?query`. */
   path: string;
-  query?: string;
-  body?: string | Uint8Array;
+  query?: string | undefined;
+  body?: string | Uint8Array | undefined;
   /** Extra headers, lower-case names. */
-  headers?: Record<string, string>;
-  label?: string;
+  headers?: Record<string, string> | undefined;
+  label?: string | undefined;
   /** Key to send instead of the agency's; `null` sends no key header at all. */
-  apiKey?: string | null;
+  apiKey?: string | null | undefined;
 }
-
-/** What the recorded key header shows in place of the agency's own key. */
-export const REDACTED = '[redacted]';
 
 /**
  * A client of the partner hotel API: adds the API key header and records

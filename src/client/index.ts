@@ -1,7 +1,11 @@
 export * from './signer.js';
 export { MemoryRecorder, type Exchange, type ExchangeRecorder } from './exchange.js';
-export { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse, type WireRequest } from './exchange-client.js';
-export { ServiceClient, createServiceClient, signingHeaders, type ServiceClientOptions, type ServiceRequest, type SigningHeadersInput, type SigningOverrides } from './service-client.js';
-export { HotelClient, createHotelClient, REDACTED, type HotelClientOptions, type HotelRequest } from './hotel-client.js';
-export { createSigningInterceptor, type SigningInterceptorOptions } from './signing-interceptor.js';
+export { splitPathQuery } from './split-path-query.js';
+export { ExchangeClient, type ExchangeClientOptions, type RawResponse, type WireRequest } from './exchange-client.js';
+export { ServiceClient, createServiceClient, type ServiceClientOptions, type ServiceRequest } from './service-client.js';
+export { HotelClient, createHotelClient, type HotelClientOptions, type HotelRequest } from './hotel-client.js';
+export { createSigningInterceptor, signingHeaders, type SigningDispatchOptions, type SigningHeadersInput, type SigningInterceptorOptions, type SigningOverrides } from './signing-interceptor.js';
+export { createRecordingInterceptor, type RecordingDispatchOptions, type RecordingInterceptorOptions, type RequestEvidence } from './recording-interceptor.js';
+export { createRetryAfterInterceptor, type RetryDispatchOptions, type RetryPolicy } from './retry-after-interceptor.js';
+export { currentRetryPolicy, withRetryPolicy } from './retry-scope.js';
 export { hasRateLimitHeaders, parseNonNegativeInt, parseRateLimit, parseRetryAfter, type RateLimitHeaderNames } from './rate-limit.js';

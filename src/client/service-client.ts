@@ -1,9 +1,7 @@
-import type { CallOptions } from '../api/types.js';
-import { ExchangeClient, splitPathQuery, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
-import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from './signer.js';
-
-/** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */
-export type SigningOverrides = NonNullable<CallOptions['signing']>;
+import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import type { SigningHeaderNames } from './signer.js';
+import { createSigningInterceptor, type SigningOverrides } from './signing-interceptor.js';
+import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a signed service client. */
 export interface ServiceClientOptions extends ExchangeClientOptions {
@@ -11,7 +9,7 @@ export interface ServiceClientOptions extends ExchangeClientOptions {
   /** The agency secret; used to sign, never recorded. */
   secret: string;
   /** Signing header names; `profile.headers` fits. @defaultValue the reference API's */
-  headerNames?: SigningHeaderNames;
+  headerNames?: SigningHeaderNames | undefined;
 }
 
 /** One request to the service. */
@@ -20,65 +18,30 @@ export interface ServiceRequest {
   /** Relative to the base address (`/account`); may carry `?query`. */
   path: string;
   /** Raw query (without `?`), appended to any inline query. */
-  query?: string;
+  query?: string | undefined;
   /** Exact body bytes (a string is sent as UTF-8). */
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   /** Extra headers, lower-case names; they override the signing headers and the default content type. */
-  headers?: Record<string, string>;
-  label?: string;
-  signing?: SigningOverrides;
-}
-
-/** Inputs of {@link signingHeaders}. */
-export interface SigningHeadersInput {
-  method: string;
-  /** Absolute path as sent. */
-  path: string;
-  query: string;
-  body: string | Uint8Array | undefined;
-  keyId: string;
-  secret: string;
-  /** Target clock, ms since epoch. */
-  nowMs: number;
-  names: SigningHeaderNames;
-  overrides?: SigningOverrides | undefined;
-}
-
-/** The signing headers of one request (empty when `overrides.omit`), with a fresh nonce unless one is forced. */
-export function signingHeaders(input: SigningHeadersInput): Record<string, string> {
-  const o = input.overrides;
-  if (o?.omit) return {};
-  return signRequest(
-    {
-      method: input.method,
-      path: input.path,
-      query: input.query,
-      body: input.body,
-      keyId: o?.keyId ?? input.keyId,
-      secret: o?.secret ?? input.secret,
-      timestamp: Math.floor(input.nowMs / 1000) + (o?.skewS ?? 0),
-      nonce: o?.nonce ?? freshNonce(),
-    },
-    input.names,
-  ).headers;
+  headers?: Record<string, string> | undefined;
+  label?: string | undefined;
+  signing?: SigningOverrides | undefined;
+  /** Told of every whole response, one per attempt (see {@link ExchangeClient.send}). */
+  onResponse?: ((res: RawResponse) => void) | undefined;
 }
 
 /**
  * A client of the service that signs every request (SVC-HMAC-SHA256) over
- * the path, query and body bytes exactly as sent, and records each exchange.
+ * the path, query and body bytes exactly as sent, and records each exchange:
+ * the signing interceptor runs in the transport's chain, so each attempt of
+ * a retried request is signed afresh.
  */
 export class ServiceClient {
   private readonly transport: ExchangeClient;
-  private readonly keyId: string;
-  private readonly secret: string;
-  private readonly names: SigningHeaderNames;
 
   constructor(options: ServiceClientOptions) {
-    this.transport = new ExchangeClient(options);
-    this.keyId = options.keyId;
-    this.secret = options.secret;
-    const n = options.headerNames ?? DEFAULT_SIGNING_HEADERS;
-    this.names = { authorization: n.authorization.toLowerCase(), timestamp: n.timestamp.toLowerCase(), nonce: n.nonce.toLowerCase() };
+    const { keyId, secret, headerNames, ...transport } = options;
+    const signing = createSigningInterceptor({ keyId, secret, ...(headerNames ? { headerNames } : {}), now: options.now ?? Date.now });
+    this.transport = new ExchangeClient({ ...transport, interceptors: [...(transport.interceptors ?? []), signing] });
   }
 
   /** Scheme, host and port of the base address. */
@@ -100,22 +63,10 @@ export class ServiceClient {
   request(req: ServiceRequest): Promise<RawResponse> {
     const split = splitPathQuery(req.path, req.query);
     const path = this.transport.absolutePath(split.path);
-    const signed = signingHeaders({
-      method: req.method,
-      path,
-      query: split.query,
-      body: req.body,
-      keyId: this.keyId,
-      secret: this.secret,
-      nowMs: this.transport.now(),
-      names: this.names,
-      overrides: req.signing,
-    });
-    const headers: Record<string, string> = signed;
+    const headers: Record<string, string> = {};
     if (req.body !== undefined && req.body.length > 0) headers['content-type'] = 'application/json';
     if (req.headers) Object.assign(headers, req.headers);
-    const wire = { method: req.method, path, query: split.query, headers, body: req.body, label: req.label };
-    return this.transport.send(wire);
+    return this.transport.send({ method: req.method, path, query: split.query, headers, body: req.body, label: req.label, signing: req.signing, onResponse: req.onResponse });
   }
 
   /** Closes the connection pool it owns. */

@@ -25,7 +25,7 @@ export interface SignInput {
   /** Raw query string as sent, without the leading `?` (may be empty). */
   query?: string;
   /** Raw body bytes; absent or empty means the empty string. */
-  body?: Uint8Array | string;
+  body?: Uint8Array | string | undefined;
   keyId: string;
   secret: string;
   /** Unix epoch seconds. */

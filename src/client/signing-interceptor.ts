@@ -1,51 +1,84 @@
 import type { Dispatcher } from 'undici';
-import { signingHeaders } from './service-client.js';
-import { DEFAULT_SIGNING_HEADERS, type SigningHeaderNames } from './signer.js';
+import type { CallOptions } from '../api/types.js';
+import { headersToRecord } from './_internal/header-record.js';
+import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from './signer.js';
+import { splitPathQuery } from './split-path-query.js';
+
+/** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */
+export type SigningOverrides = NonNullable<CallOptions['signing']>;
+
+/** Inputs of {@link signingHeaders}. */
+export interface SigningHeadersInput {
+  method: string;
+  /** Absolute path as sent. */
+  path: string;
+  query: string;
+  body: string | Uint8Array | undefined;
+  keyId: string;
+  secret: string;
+  /** Target clock, ms since epoch. */
+  nowMs: number;
+  names: SigningHeaderNames;
+  overrides?: SigningOverrides | undefined;
+}
+
+/** The signing headers of one request (empty when `overrides.omit`), with a fresh nonce unless one is forced. */
+export function signingHeaders(input: SigningHeadersInput): Record<string, string> {
+  const o = input.overrides;
+  if (o?.omit) return {};
+  return signRequest(
+    {
+      method: input.method,
+      path: input.path,
+      query: input.query,
+      body: input.body,
+      keyId: o?.keyId ?? input.keyId,
+      secret: o?.secret ?? input.secret,
+      timestamp: Math.floor(input.nowMs / 1000) + (o?.skewS ?? 0),
+      nonce: o?.nonce ?? freshNonce(),
+    },
+    input.names,
+  ).headers;
+}
+
+/** Dispatch options the signing interceptor reads besides undici's own. */
+export interface SigningDispatchOptions {
+  /** Breaks this request's signature on purpose (auth checks). */
+  signing?: SigningOverrides | undefined;
+}
 
 /** Options of {@link createSigningInterceptor}. */
 export interface SigningInterceptorOptions {
   keyId: string;
   secret: string;
+  /** Signing header names; `profile.headers` fits. @defaultValue the reference API's */
   headerNames?: SigningHeaderNames;
   /** Target clock, ms since epoch. @defaultValue `Date.now` */
   now?: () => number;
 }
 
-function headersToRecord(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
-    return out;
-  }
-  const entries: Iterable<[string, unknown]> =
-    Symbol.iterator in (headers as object) ? (headers as Iterable<[string, unknown]>) : Object.entries(headers as Record<string, unknown>);
-  for (const [k, v] of entries) {
-    if (v === undefined) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  }
-  return out;
-}
-
 /**
- * An undici interceptor that signs every dispatched request over its path,
- * query and body as sent, so signing composes with any dispatcher
- * (`new Pool(origin).compose(createSigningInterceptor({...}))`). Bodies must
- * be a string or bytes: a stream cannot be hashed before it is sent.
+ * An undici interceptor that signs every dispatched request (SVC-HMAC-SHA256)
+ * over its path, query and body as sent, so signing composes with any
+ * dispatcher (`new Pool(origin).compose(createSigningInterceptor({...}))`).
+ * Each dispatch is signed afresh: composed inside a retrying interceptor,
+ * every attempt gets its own timestamp and nonce. Headers given with the
+ * request win over the signing headers, so a check can send a broken one on
+ * purpose. Bodies must be a string or bytes: a stream cannot be hashed before
+ * it is sent.
  */
 export function createSigningInterceptor(options: SigningInterceptorOptions): Dispatcher.DispatcherComposeInterceptor {
-  const names = options.headerNames ?? DEFAULT_SIGNING_HEADERS;
+  const n = options.headerNames ?? DEFAULT_SIGNING_HEADERS;
+  const names: SigningHeaderNames = { authorization: n.authorization.toLowerCase(), timestamp: n.timestamp.toLowerCase(), nonce: n.nonce.toLowerCase() };
   const now = options.now ?? Date.now;
-  return (dispatch) => (opts, handler) => {
+  return (dispatch) => (opts: Dispatcher.DispatchOptions & SigningDispatchOptions, handler) => {
     const body = opts.body ?? undefined;
     if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
       throw new TypeError('the signing interceptor needs a string or byte body, not a stream');
     }
     if (opts.query) throw new TypeError('the signing interceptor signs the path as given: put the query in `path`, not `query`');
-    const q = opts.path.indexOf('?');
-    const path = q === -1 ? opts.path : opts.path.slice(0, q);
-    const query = q === -1 ? '' : opts.path.slice(q + 1);
-    const signed = signingHeaders({ method: opts.method, path, query, body, keyId: options.keyId, secret: options.secret, nowMs: now(), names });
-    return dispatch({ ...opts, headers: { ...headersToRecord(opts.headers), ...signed } }, handler);
+    const { path, query } = splitPathQuery(opts.path);
+    const signed = signingHeaders({ method: opts.method, path, query, body, keyId: options.keyId, secret: options.secret, nowMs: now(), names, overrides: opts.signing });
+    return dispatch({ ...opts, headers: { ...signed, ...headersToRecord(opts.headers) } }, handler);
   };
 }

@@ -16,20 +16,20 @@ export interface AutocannonLoadOptions {
   connections: number;
   durationS: number;
   /** Stop after this many responses in all. */
-  maxRequests?: number;
+  maxRequests?: number | undefined;
   /** Scenario mode: connection i replays journey i mod J as agency i mod A. */
-  journeys?: readonly Journey[];
+  journeys?: readonly Journey[] | undefined;
   /** Fast mode: one signed search (template patched in place), for raw throughput. */
-  search?: { product: string };
+  search?: { product: string } | undefined;
   /** Fast mode with any fixed request (path relative to the base address); `search` is this with the search operation. */
-  fixed?: FixedRequest;
+  fixed?: FixedRequest | undefined;
   recorder: LoadRecorder;
   wallet: WalletTally;
   /** Target clock, ms since epoch. */
   now: () => number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per-request timeout, seconds. @defaultValue 10 */
-  timeoutS?: number;
+  timeoutS?: number | undefined;
 }
 
 /** What autocannon itself counted. */

@@ -25,15 +25,15 @@ export interface DriveLoadOptions {
   apis: ReadonlyMap<string, ClosableTargetApi>;
   plan: LoadPlan;
   durationS: number;
-  maxRequests?: number;
+  maxRequests?: number | undefined;
   connections: number;
   pushLimits: boolean;
   recorder: LoadRecorder;
   wallet: WalletTally;
   /** Target clock, ms since epoch. */
   now: () => number;
-  signal?: AbortSignal;
-  onProgress?: (p: LoadProgress) => void;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Real ms (Date.now) the run started: progress counts elapsed time from there. */
   runStartedMs: number;
 }

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { splitPathQuery } from '../client/exchange-client.js';
+import { splitPathQuery } from '../client/split-path-query.js';
 import type { AcClient, AutocannonSession } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { UNKNOWN_OUTCOME } from './load-recorder.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
-import { splitPathQuery } from '../client/exchange-client.js';
+import { splitPathQuery } from '../client/split-path-query.js';
 import { signRequest } from '../client/signer.js';
 import { recordUnknown, type AutocannonSession, type InFlight } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
@@ -35,7 +35,7 @@ function tallyEffect(s: AutocannonSession, step: LoadStep, agency: string, statu
  * connection's context, outcomes recorded in `onResponse`.
  */
 export function journeyRequests(s: AutocannonSession, journey: Journey, agency: LoadAgency): unknown[] {
-  const state: { current?: InFlight } = {};
+  const state: { current?: InFlight | undefined } = {};
   s.flushers.push(() => {
     if (state.current) recordUnknown(s, agency.id, state.current);
     state.current = undefined;

@@ -17,7 +17,7 @@ export interface LoadPlan {
  * Compiles the scenarios into journeys and picks the mode: scenarios when any
  * journey is usable and no search was asked for, else signed searches.
  */
-export function planLoad(profile: Profile, o: { scenarios?: Scenario[]; search?: { product: string }; connections: number }, agencyCount: number): LoadPlan {
+export function planLoad(profile: Profile, o: { scenarios?: Scenario[] | undefined; search?: { product: string } | undefined; connections: number }, agencyCount: number): LoadPlan {
   const notes: string[] = [];
   const compiled = (o.scenarios ?? []).map((s) => compileJourney(s, profile));
   for (const j of compiled) for (const s of j.skipped) notes.push(`scenario ${j.name}: ${s}`);

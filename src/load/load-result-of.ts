@@ -10,7 +10,7 @@ export interface LoadResultFacts {
   agencies: readonly string[];
   connections: number;
   pushLimits: boolean;
-  shard?: { index: number; count: number };
+  shard?: { index: number; count: number } | undefined;
   verdicts: LoadVerdict[];
   notes: string[];
 }

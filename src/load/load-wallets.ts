@@ -1,13 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import type { ClosableTargetApi } from '../api/target-api.js';
 import type { ApiResponse, StatementEntry } from '../api/types.js';
 import type { Profile } from '../profile/types.js';
 import type { LoadVerdict } from '../report/load-result.js';
-import { patiently, type Advance } from './patiently.js';
+import { withRetryPolicy } from '../client/retry-scope.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
 export interface OpeningWallet {
-  balance?: number;
+  balance?: number | undefined;
   ids: Set<string>;
   ok: boolean;
 }
@@ -16,14 +18,17 @@ export interface OpeningWallet {
 export interface LoadWallets {
   profile: Profile;
   apis: ReadonlyMap<string, ClosableTargetApi>;
-  advance: Advance | undefined;
+  /** Moves the target clock (the embedded mock); absent for a real service, where the harness sleeps. */
+  advance: ((ms: number) => Promise<void>) | undefined;
+  /** Target clock, ms since epoch. */
+  now: () => number;
 }
 
 /** Records one of the harness's own responses as an admission of the agency's read bucket. */
 export type NoteAdmission = (agency: string, op: string, res: ApiResponse) => void;
 
 interface WalletRead {
-  balance?: number;
+  balance?: number | undefined;
   entries: StatementEntry[];
   ok: boolean;
 }
@@ -37,20 +42,15 @@ function ledgerLines(profile: Profile, entries: StatementEntry[]): LedgerLine[] 
   }));
 }
 
-/** Balance and statement of one agency, 429s waited out; `note` sees every response when given. */
+/** Balance and statement of one agency, 429s waited out (the mock's clock is moved, a real service is waited for); `note` sees every response when given. */
 async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission): Promise<WalletRead> {
   const api = w.apis.get(agency)!;
-  const bal = await patiently(w.advance, () => api.balance(), note ? (r) => note(agency, 'setup.balance', r) : undefined);
-  const st = await patiently(
-    w.advance,
-    async () => {
-      const s = await api.statement();
-      const last = s.responses[s.responses.length - 1];
-      return { ...s, status: last?.status ?? 0, rateLimit: last?.rateLimit };
-    },
-    note ? (s) => s.responses.forEach((r) => note(agency, 'setup.statement', r)) : undefined,
-  );
-  const ok = bal.status >= 200 && bal.status < 300 && st.status >= 200 && st.status < 300;
+  const wait = (ms: number): Promise<void> => (w.advance ? w.advance(ms) : sleep(ms));
+  const policy = rateLimitRetry(w.profile, { wait, now: w.now, maxAttempts: 6, fallbackWaitMs: 1000, marginMs: 250 });
+  const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, 'setup.balance', r) } : {}));
+  const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, 'setup.statement', r) } : {}));
+  const stStatus = st.responses[st.responses.length - 1]?.status ?? 0;
+  const ok = bal.status >= 200 && bal.status < 300 && stStatus >= 200 && stStatus < 300;
   return { balance: bal.amount, entries: st.entries, ok };
 }
 

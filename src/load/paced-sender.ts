@@ -32,9 +32,9 @@ export interface PacedOptions<T> {
   /** Called for each outcome as it arrives. */
   onOutcome?(outcome: PacedOutcome<T>): void;
   /** Stops planning new requests when aborted; in-flight ones are awaited. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Real-time source (ms); defaults to performance.now. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** A schedule of `count` requests at a constant rate (requests per second), starting at `offsetMs`. */

@@ -37,27 +37,27 @@ export interface LoadTarget {
 export interface LoadRunOptions {
   target: LoadTarget;
   /** Scenario mode: the journeys to replay; search mode when absent or `search` is set. */
-  scenarios?: Scenario[];
+  scenarios?: Scenario[] | undefined;
   /** Fast mode: signed searches of this product from a template. */
-  search?: { product: string };
+  search?: { product: string } | undefined;
   /** Seconds of load (real time). */
   durationS: number;
   /** Stop after this many autocannon responses. */
-  maxRequests?: number;
+  maxRequests?: number | undefined;
   /** autocannon connections; 0 runs no autocannon (only the paced push, if asked). */
   connections: number;
   /** Also drive every agency past its limits at planned instants. */
   pushLimits: boolean;
   /** Which part of the agencies this process takes: agency k when k mod count = index − 1. */
-  shard?: { index: number; count: number };
+  shard?: { index: number; count: number } | undefined;
   thresholds: Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number };
-  signal?: AbortSignal;
-  onProgress?: (p: LoadProgress) => void;
+  baseline?: { result: LoadResult; maxRegression: number } | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Command line, for the report. */
-  command?: string;
+  command?: string | undefined;
   /** Real ms to wait after the load before reading wallets. @defaultValue SETTLE_MS */
-  settleMs?: number;
+  settleMs?: number | undefined;
 }
 
 /** The agencies of shard `index` of `count` (1-based): agency k when k mod count = index − 1. */
@@ -83,7 +83,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const readBucket = bucketOf(profile, 'GET', false);
   const windowMs = profile.limits.window_s * 1000;
   const apis = new Map<string, ClosableTargetApi>(agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]));
-  const wallets: LoadWallets = { profile, apis, advance: o.target.advance };
+  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now };
   // The harness's own reads take bucket slots too: the verdicts must see every request that used one.
   const noteAdmission: NoteAdmission = (agency, op, res) => {
     const x = res.exchange;

@@ -12,7 +12,7 @@ export interface BuiltRequest {
   method: string;
   /** Path relative to the base address, with `?query` when there is one. */
   path: string;
-  body?: string;
+  body?: string | undefined;
   headers: Record<string, string>;
 }
 
@@ -151,7 +151,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
     let op: string = step.action;
     let effect: StepEffect = 'none';
     let method: string;
-    let make: (r: (name: string) => unknown) => { path: string; body?: string; headers?: Record<string, string> };
+    let make: (r: (name: string) => unknown) => { path: string; body?: string | undefined; headers?: Record<string, string> | undefined };
     const idem = (r: (name: string) => unknown): Record<string, string> => {
       if (p.idempotency_key === null) return {};
       const key = p.idempotency_key === undefined ? loadUnique('idem') : String(interpolate(p.idempotency_key, r));

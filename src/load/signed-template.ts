@@ -40,14 +40,14 @@ export interface TemplateRequest {
   path: string;
   /** Raw query without `?`; empty for none. */
   query?: string;
-  body?: Buffer | string;
+  body?: Buffer | string | undefined;
   /** Host header value (`127.0.0.1:8480`). */
   host: string;
   keyId: string;
   secret: string;
   names?: SigningHeaderNames;
   /** More headers (lower-case names), e.g. content-type. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**

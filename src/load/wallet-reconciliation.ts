@@ -73,7 +73,7 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   let refunds = 0;
   const debitsByBooking = new Map<string, number[]>();
   const refundsByBooking = new Map<string, number[]>();
-  const strayDebits: Array<{ id?: string; bookingId?: string; amount?: number }> = [];
+  const strayDebits: Array<{ id: string | undefined; bookingId: string | undefined; amount: number | undefined }> = [];
   for (const e of reading.entries) {
     const amount = e.amount ?? Number.NaN;
     if (e.type === 'debit') {

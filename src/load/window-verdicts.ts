@@ -11,9 +11,9 @@ export interface Admission {
   /** true when admitted (not 429). */
   admitted: boolean;
   /** Retry-After of a 429, seconds (undefined when missing). */
-  retryAfterS?: number;
+  retryAfterS?: number | undefined;
   /** Exchange or request id for evidence. */
-  ref?: string;
+  ref?: string | undefined;
 }
 
 /** A proven breach of the limit: more than `limit` admitted within one window. */
@@ -27,7 +27,7 @@ export interface OverAdmission {
 export interface EarlyRefusal {
   at: number;
   admittedAtMost: number;
-  ref?: string;
+  ref?: string | undefined;
 }
 
 /** A 429 whose Retry-After is missing, or refuted by later admissions. */
@@ -35,7 +35,7 @@ export interface RetryAfterFault {
   at: number;
   retryAfterS: number | undefined;
   problem: 'missing' | 'too-long' | 'too-short';
-  ref?: string;
+  ref?: string | undefined;
 }
 
 /**

@@ -1,2 +1,3 @@
+export { REDACTED } from './redacted.js';
 export { createLogger, silentLogger, LOG_LEVELS, REDACTED_PATHS, type LogLevel, type LoggerOptions } from './logger.js';
 export { logger, useLogger } from './current-logger.js';

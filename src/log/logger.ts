@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { REDACTED } from './redacted.js';
 
 /** Log levels, quietest last. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -40,12 +41,12 @@ export const REDACTED_PATHS = [
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const level = opts.level ?? 'warn';
   const fd = opts.fd ?? 2;
-  const redact = { paths: REDACTED_PATHS, censor: '[REDACTED]' };
+  const redact = { paths: REDACTED_PATHS, censor: REDACTED };
   if (opts.format === 'pretty') {
     // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
-    return pino({ level, redact, base: undefined }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino({ level, redact, base: null }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
-  return pino({ level, redact, base: undefined }, pino.destination({ fd, sync: true }));
+  return pino({ level, redact, base: null }, pino.destination({ fd, sync: true }));
 }
 
 /** A logger that writes nothing (the default of library calls). */

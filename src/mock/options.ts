@@ -17,7 +17,7 @@ export interface MockOptions {
   /** Starts the admin listener. @defaultValue false */
   admin?: boolean;
   /** A fixture file (JSON or YAML) or a fixture object. @defaultValue the default fixture */
-  fixture?: string | Fixture;
+  fixture?: string | Fixture | undefined;
   /** Extra generated agencies (`agency-load-001`, …) appended to the fixture. @defaultValue 0 */
   agencies?: number;
   /** Quote lifetime in seconds. @defaultValue 900 */

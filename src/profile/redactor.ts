@@ -1,7 +1,7 @@
+import { REDACTED } from '../log/redacted.js';
 import { base64Needles, looksBase64, MIN_SECRET_LENGTH, textForms } from './secret-forms.js';
 
-/** What a redacted secret is replaced by. */
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 /** Replaces secrets in any string, array or plain object (deeply, returning a copy). */
 export type Redact = <T>(value: T) => T;

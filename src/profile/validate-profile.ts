@@ -10,6 +10,11 @@ export function profileProblems(candidate: unknown): string[] {
   return validate(PROFILE_SCHEMA, candidate, '');
 }
 
+/** The one place where a candidate becomes a Profile: when the schema finds no problem with it. */
+function isProfile(_candidate: unknown, problems: readonly string[]): _candidate is Profile {
+  return problems.length === 0;
+}
+
 /**
  * Options in, resolved profile out: deep-merges `input` over DEFAULT_PROFILE
  * (arrays replace), validates, freezes. Throws one E_PROFILE_INVALID listing
@@ -21,11 +26,11 @@ export function resolveProfile(input: unknown, source = 'profile'): Readonly<Pro
   }
   const merged = deepMerge(DEFAULT_PROFILE, input ?? {});
   const problems = profileProblems(merged);
-  if (problems.length > 0) {
+  if (!isProfile(merged, problems)) {
     const n = problems.length;
     throw new HarnessError('E_PROFILE_INVALID', `${source} is invalid (${n} problem${n > 1 ? 's' : ''}): ${problems.join('; ')}`, {
       cause: { problems },
     });
   }
-  return deepFreeze(merged as Profile);
+  return deepFreeze(merged);
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { splitPathQuery } from '../client/split-path-query.js';
 import { deliveryKeeper } from './delivery-capture.js';
 import { DeliveryLog, type DeliveryFilter, type ReceivedDelivery } from './delivery-log.js';
 import { listen } from './listen.js';
@@ -12,11 +13,11 @@ export const RECEIVER_MAX_BODY_BYTES = 1024 * 1024;
 /** Options of the receiver. */
 export interface ReceiverOptions {
   /** @defaultValue '127.0.0.1' */
-  host?: string;
+  host?: string | undefined;
   /** @defaultValue 0 (a free port) */
-  port?: number;
+  port?: number | undefined;
   /** URL the target reaches the receiver at, when it is not the bound address (a tunnel, a container). */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** Clock that stamps arrivals, in ms since the epoch. @defaultValue Date.now */
   now?: () => number;
 }
@@ -44,9 +45,7 @@ export interface Receiver {
 }
 
 function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const q = raw.indexOf('?');
-  return q < 0 ? raw : raw.slice(0, q);
+  return splitPathQuery(url ?? '/').path;
 }
 
 /**

@@ -36,9 +36,9 @@ export interface RateLimitPoint {
   agency: string;
   bucket: string;
   status: number;
-  limit?: number;
-  remaining?: number;
-  retryAfterS?: number;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  retryAfterS?: number | undefined;
 }
 
 /** One webhook attempt as the receiver saw it, for the webhook timeline. */

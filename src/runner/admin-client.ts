@@ -24,7 +24,7 @@ async function call(base: string, method: 'GET' | 'POST', path: string, body?: u
     res = await request(url, {
       method,
       headers: body === undefined ? { ...ADMIN_HEADERS } : { ...ADMIN_HEADERS, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? null : JSON.stringify(body),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     });

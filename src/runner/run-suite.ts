@@ -66,7 +66,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const scope: Omit<RunScope, 'log'> = {
-    profile: profile as Profile,
+    profile,
     agencies: agencies as ResolvedAgency[],
     api,
     hotel,
@@ -92,7 +92,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const partList = (['scenarios', 'properties'] as const).filter((p) => options.parts?.[p]);
     if (!isolated && facts.clock === 'real') {
       const runnable = options.checks.filter((c) => !skipReason(c, facts));
-      const est = estimateRealTime(runnable, profile as Profile, options.maxConcurrent);
+      const est = estimateRealTime(runnable, profile, options.maxConcurrent);
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
       notes.push(`The target's clock cannot be moved: waits happen in real time (checks estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if run one by one).`);
     } else {
@@ -106,7 +106,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       let result: CaseResult;
       if (reason) result = skippedCase(check, reason, clock.now());
       else {
-        const waits = Math.max(0, check.waitsMs?.(profile as Profile) ?? 0);
+        const waits = Math.max(0, check.waitsMs?.(profile) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
         result = await runCheck(check, contextFor(check.id), limit);
       }

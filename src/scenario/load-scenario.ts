@@ -48,7 +48,7 @@ export function defaultScenarioDir(): string {
 }
 
 /** Loads the named files, or every `*.yaml`/`*.yml` of `dir` (default: the shipped scenarios) in name order; the first invalid file throws. */
-export async function loadScenarios(opts: { files?: string[]; dir?: string } = {}, profile: Profile = DEFAULT_PROFILE): Promise<Scenario[]> {
+export async function loadScenarios(opts: { files?: string[] | undefined; dir?: string | undefined } = {}, profile: Profile = DEFAULT_PROFILE): Promise<Scenario[]> {
   let files = opts.files;
   if (!files || files.length === 0) {
     const dir = opts.dir ?? defaultScenarioDir();

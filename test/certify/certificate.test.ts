@@ -9,6 +9,7 @@ import { verifyCertificate } from '../../src/certify/certificate/verify-certific
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
 import { verifyCertificateCommand } from '../../src/cli/commands/verify-certificate.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
 import { leaksUnder } from '../helpers/secret-grep.js';
 import { certifyMock } from './_helpers.js';
@@ -78,7 +79,7 @@ describe('certificate writer and verifier', () => {
     expect(await leaksUnder(dir, secrets)).toEqual([]);
     for (const file of await allFiles(dir)) {
       const text = await readFile(file, 'utf8');
-      redacted += text.split('[REDACTED]').length - 1;
+      redacted += text.split(REDACTED).length - 1;
     }
     // The webhook endpoint answers carry the webhook secret: proof that redaction really happened.
     expect(redacted).toBeGreaterThan(0);

@@ -73,13 +73,13 @@ describe('certification plan v1 against the mock', () => {
     const run = await certifyMock({
       before: async (agency, profile) => {
         seen = { agency, profile };
-        const api = createTargetApi({ profile: profile as Profile, agency, recorder: new MemoryRecorder() });
+        const api = createTargetApi({ profile, agency, recorder: new MemoryRecorder() });
         expect((await api.setWebhookEndpoint(original)).status).toBe(200);
         await api.close();
       },
     });
     try {
-      const api = createTargetApi({ profile: seen!.profile as Profile, agency: seen!.agency, recorder: new MemoryRecorder() });
+      const api = createTargetApi({ profile: seen!.profile, agency: seen!.agency, recorder: new MemoryRecorder() });
       const now = await api.getWebhookEndpoint();
       await api.close();
       expect((now.json as { url: string }).url).toBe(original);

@@ -15,7 +15,7 @@ export function nextId(): string {
 }
 
 /** A recorded response: JSON body (or raw text), headers, and the exchange carrying it. */
-export function answer(status: number, body?: unknown, opts: { headers?: Record<string, string>; text?: string; method?: string; url?: string; startedAt?: number } = {}): ApiResponse {
+export function answer(status: number, body?: unknown, opts: { headers?: Record<string, string>; text?: string; method?: string | undefined; url?: string | undefined; startedAt?: number } = {}): ApiResponse {
   const text = opts.text ?? (body === undefined ? '' : JSON.stringify(body));
   let json: unknown;
   try {

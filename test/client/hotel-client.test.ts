@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRecorder } from '../../src/client/exchange.js';
-import { HotelClient, REDACTED } from '../../src/client/hotel-client.js';
+import { HotelClient } from '../../src/client/hotel-client.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { startVerifyingServer, type Seen } from './verifying-server.js';
 
 const KEY = 'hk_secret_key_0123';

@@ -79,7 +79,7 @@ export class MockClient {
     }
     if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
     Object.assign(headers, opts.headers);
-    const res = await request(`${this.origin}${path}`, { method: method as 'GET', headers, body });
+    const res = await request(`${this.origin}${path}`, { method: method as 'GET', headers, body: body ?? null });
     return read(res);
   }
 
@@ -125,7 +125,7 @@ export const CRITERIA: Record<string, Record<string, unknown>> = {
 
 /** Raw (unsigned) request to any URL. */
 export async function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TestResponse> {
-  const res = await request(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body });
+  const res = await request(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers ?? {}, body: init.body ?? null });
   return read(res);
 }
 

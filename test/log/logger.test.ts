@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { createMock } from '../../src/mock/index.js';
 import { MockClient } from '../helpers/mock-client.js';
 
@@ -21,7 +22,7 @@ describe('logger', () => {
     f.close();
     const lines = f.read().map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'shown', req: { headers: { authorization: '[REDACTED]', 'x-api-key': '[REDACTED]' } }, agency: { key_id: 'ak', secret: '[REDACTED]' } });
+    expect(lines[0]).toMatchObject({ msg: 'shown', req: { headers: { authorization: REDACTED, 'x-api-key': REDACTED } }, agency: { key_id: 'ak', secret: REDACTED } });
   });
 
   it('lets the mock log each request at info, without headers or bodies', async () => {

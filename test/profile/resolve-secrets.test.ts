@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactor, REDACTED } from '../../src/profile/redactor.js';
+import { REDACTED } from '../../src/log/redacted.js';
+import { redactor } from '../../src/profile/redactor.js';
 import { resolveAgencies, secretsOf } from '../../src/profile/resolve-secrets.js';
 import type { AgencyDef } from '../../src/profile/types.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/checks/types.js';
+import { REDACTED } from '../../src/log/redacted.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
@@ -94,7 +95,7 @@ describe('runSuite against the embedded mock', () => {
     const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset() });
     const text = JSON.stringify(result);
     expect(text).not.toContain(secret);
-    expect(text).toContain('[REDACTED]');
+    expect(text).toContain(REDACTED);
   });
 
   it('calls scenario and property parts with a context that can reset', async () => {
@@ -179,12 +180,12 @@ describe('runSuite against a target without clock control', () => {
 
   it('estimates the critical path below the serial sum when waits overlap', () => {
     const w = (id: string, ms: number, fills?: string[]): Check => mk(id, async () => ({ verdict: 'PASS', message: '' }), { waitsMs: () => ms, ...(fills ? { fills } : {}) });
-    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile as Profile);
+    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile);
     expect(serialMs).toBe(73_000);
     expect(estimateMs).toBe(31_000);
-    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile as Profile);
+    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile);
     expect(fills.estimateMs).toBe(61_000 + 61_000 + 61_000);
-    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile as Profile);
+    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile);
     expect(apart.estimateMs).toBe(61_000);
   });
 

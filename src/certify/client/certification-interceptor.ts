@@ -1,3 +1,4 @@
+import { splitPathQuery } from '../../client/split-path-query.js';
 import type { InterceptContext, PipelineInterceptor, WireRequest, WireResponse } from '../../mock/index.js';
 import { isRead } from '../../mock/http/route-table.js';
 import type { InjectedSituation, Observation, ObservedRequest, WebhookProbe } from './observed.js';
@@ -176,14 +177,13 @@ export class CertificationInterceptor implements PipelineInterceptor {
   }
 
   private record(req: WireRequest, res: WireResponse, ctx: InterceptContext, created: boolean): void {
-    const q = req.url.indexOf('?');
     this.requests.push({
       id: `c-${String(++this.counter).padStart(6, '0')}`,
       requestId: ctx.requestId,
       atMs: ctx.atMs,
       method: req.method,
       url: req.url,
-      path: q === -1 ? req.url : req.url.slice(0, q),
+      path: splitPathQuery(req.url).path,
       headers: { ...req.headers },
       body: req.body,
       agencyId: ctx.agencyId,

@@ -1,8 +1,9 @@
 import { setTemplate } from '../../api/fields.js';
+import { rateLimitRetry } from '../../api/rate-limit-retry.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
+import { withRetryPolicy } from '../../client/retry-scope.js';
 import type { Profile } from '../../profile/types.js';
 import type { CheckContext } from '../types.js';
-import { codeOf } from './expect-error.js';
 
 /** A wallet as read at one moment: balance and whole statement, with the exchanges that read them. */
 export interface WalletSnapshot {
@@ -17,18 +18,18 @@ export interface WalletSnapshot {
 
 /**
  * Sends `call`, and when the target answers rate-limited, waits as told and
- * sends again (a 429 executes and stores nothing, so the retry is safe).
+ * sends again, up to three attempts (a 429 executes and stores nothing, so
+ * the retry is safe). Each attempt stays in the evidence.
  */
-export async function retryRateLimited<T extends ApiResponse>(ctx: CheckContext, call: () => Promise<T>, attempts = 3): Promise<T> {
-  const rl = ctx.profile.errors.rate_limited;
-  let res = await call();
-  for (let i = 1; i < attempts && res.status === rl.status && codeOf(res, ctx.profile) === rl.code; i++) {
-    const waitS = res.rateLimit.retryAfterS ?? ctx.profile.limits.window_s;
-    ctx.log(`rate limited (${res.exchange.id}); waiting ${waitS} s before sending again`);
-    await ctx.clock.wait(waitS * 1000 + 250);
-    res = await call();
-  }
-  return res;
+export function retryRateLimited<T extends ApiResponse>(ctx: CheckContext, call: () => Promise<T>): Promise<T> {
+  const policy = rateLimitRetry(ctx.profile, {
+    wait: (ms) => ctx.clock.wait(ms),
+    now: () => ctx.clock.now(),
+    maxAttempts: 3,
+    marginMs: 250,
+    onRetry: ({ attempt, waitMs }) => ctx.log(`rate limited (attempt ${attempt}); waiting ${(waitMs - 250) / 1000} s before sending again`),
+  });
+  return withRetryPolicy(policy, call);
 }
 
 /** Reads balance and statement of an agency; `label` (e.g. `before`) is prefixed with the check's id. */

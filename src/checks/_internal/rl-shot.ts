@@ -56,7 +56,7 @@ export interface RlHeaderFacts {
   remaining?: number;
   resetS?: number;
   resource?: string;
-  raw: { limit?: string; remaining?: string; reset?: string; resource?: string; retryAfter?: string };
+  raw: { limit: string | undefined; remaining: string | undefined; reset: string | undefined; resource: string | undefined; retryAfter: string | undefined };
 }
 
 /** Reads the rate-limit headers of a shot; a value that is not a plain non-negative integer is left out (and kept raw). */

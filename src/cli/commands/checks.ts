@@ -3,7 +3,7 @@ import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness checks`. */
 export interface ChecksCommandArgs {
-  only?: string;
+  only?: string | undefined;
   markdown: boolean;
 }
 

@@ -9,22 +9,22 @@ import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
-  target?: string;
+  target?: string | undefined;
   agencies: number;
-  'read-limit'?: number;
-  'write-limit'?: number;
+  'read-limit'?: number | undefined;
+  'write-limit'?: number | undefined;
   defects: string[];
   duration: number;
-  requests?: number;
-  connections?: number;
-  scenario?: string[];
-  'scenarios-dir'?: string;
-  search?: string;
+  requests?: number | undefined;
+  connections?: number | undefined;
+  scenario?: string[] | undefined;
+  'scenarios-dir'?: string | undefined;
+  search?: string | undefined;
   'push-limits': boolean;
-  shard?: { index: number; count: number };
-  threshold?: string[];
-  thresholds?: string;
-  baseline?: string;
+  shard?: { index: number; count: number } | undefined;
+  threshold?: string[] | undefined;
+  thresholds?: string | undefined;
+  baseline?: string | undefined;
   /** Already parsed: the fraction a metric may get worse than the baseline. */
   'max-regression': number;
   'report-dir': string;

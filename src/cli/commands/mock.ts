@@ -8,7 +8,7 @@ export interface MockCommandArgs {
   'hotel-port': number;
   'admin-port': number;
   admin: boolean;
-  fixture?: string;
+  fixture?: string | undefined;
   'quote-lifetime': number;
   'webhook-base': number;
   'webhook-factor': number;

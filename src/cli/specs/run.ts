@@ -4,7 +4,7 @@ import type { RunCommandOptions } from '../commands/run.js';
 import { commaList, httpUrl, integer, port } from '../options.js';
 
 /** `--mock-defects` breaks the embedded mock only. */
-function checkRunArgs(args: { 'mock-defects'?: string[]; target?: string }): true {
+function checkRunArgs(args: { 'mock-defects'?: string[] | undefined; target?: string | undefined }): true {
   if ((args['mock-defects']?.length ?? 0) > 0 && args.target !== undefined) {
     throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
   }

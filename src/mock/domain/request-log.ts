@@ -27,7 +27,7 @@ export interface LoggedRequest {
   agency_id: string | null;
   status: number;
   /** Certification mode: the situation injected into the answer, when one was. */
-  injected?: string;
+  injected?: string | undefined;
 }
 
 /** What the hot path hands the log: the request's own headers object and body bytes. */

@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { splitPathQuery } from '../../client/split-path-query.js';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
-import { errorEnvelope, newRequestId } from '../http/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { newRequestId } from '../http/request-id.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import type { HotelAgency } from './hotel-agency.js';
 import { availability, decodeRateKey } from './hotel-rates.js';
@@ -145,7 +147,7 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+    const { path } = splitPathQuery(request.url);
     const route = ROUTES.find((r) => r.pattern.test(path));
     if (route && !route.methods.includes(request.method)) {
       reply.header('allow', route.methods.join(', '));

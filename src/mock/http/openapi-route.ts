@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bundledOpenApiDocument } from '../../openapi/load-document.js';
-import { newRequestId } from './envelope.js';
+import { newRequestId } from './request-id.js';
 import { JSON_TYPE } from './error-response.js';
 
 /** Where the service port serves its OpenAPI document: outside `/v1`, without signing. */

@@ -1,4 +1,5 @@
 import { bodyHash } from '../../client/signer.js';
+import { splitPathQuery } from '../../client/split-path-query.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';
@@ -8,8 +9,8 @@ import type { MockService, ServiceEvent } from '../domain/mock-service.js';
 import type { RateDecision } from '../domain/rate-limiter.js';
 import type { RequestLog } from '../domain/request-log.js';
 import type { PipelineInterceptor } from './interceptor.js';
-import { idSource } from '../domain/fast-id.js';
 import { errorResponse, JSON_TYPE } from './error-response.js';
+import { newRequestId } from './request-id.js';
 import { isRead, matchRoute, productOfPath, type Route, type RouteParams } from './route-table.js';
 import type { WireRequest, WireResponse } from './wire.js';
 
@@ -17,9 +18,6 @@ import type { WireRequest, WireResponse } from './wire.js';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Request ids of the service: `req_` + a unique suffix. */
-export const newRequestId = idSource('req_');
 
 function header(req: WireRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -48,9 +46,7 @@ export class ServicePipeline {
     const requestId = newRequestId();
     const s = this.service;
     const now = s.clock.now();
-    const q = req.url.indexOf('?');
-    const path = q === -1 ? req.url : req.url.slice(0, q);
-    const query = q === -1 ? '' : req.url.slice(q + 1);
+    const { path, query } = splitPathQuery(req.url);
     let agency: Agency | undefined;
     let rl: RateDecision | undefined;
     let res: WireResponse | Promise<WireResponse>;

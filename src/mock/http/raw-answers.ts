@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
-import { newRequestId } from './envelope.js';
+import { newRequestId } from './request-id.js';
 import { errorResponse } from './error-response.js';
 import type { WireResponse } from './wire.js';
 

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';
-import { newRequestId } from './envelope.js';
+import { newRequestId } from './request-id.js';
 import { errorResponse } from './error-response.js';
 import { fastifyLogging } from './fastify-logging.js';
 import { installOpenApiRoute } from './openapi-route.js';

@@ -1,4 +1,5 @@
 import { buildStringToSign, computeSignature, parseAuthorization } from '../../../client/signer.js';
+import { splitPathQuery } from '../../../client/split-path-query.js';
 import { CLIENT_ITEMS } from '../client-plan.js';
 import { header, plural, type GradedItem } from '../_internal/facts.js';
 import type { ObservedRequest } from '../observed.js';
@@ -23,10 +24,9 @@ function problemOf(r: ObservedRequest, key: SigningKey, seen: Set<string>): stri
   const nonce = header(r, 'x-svc-nonce');
   if (ts === undefined || !/^\d{1,15}$/.test(ts)) return 'X-SVC-Timestamp missing or not integer Unix seconds';
   if (nonce === undefined || !NONCE_RE.test(nonce)) return 'X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]';
-  const q = r.url.indexOf('?');
   const expected = computeSignature(
     key.secret,
-    buildStringToSign({ method: r.method, path: r.path, query: q === -1 ? '' : r.url.slice(q + 1), body: r.body, timestamp: Number(ts), nonce }),
+    buildStringToSign({ method: r.method, path: r.path, query: splitPathQuery(r.url).query, body: r.body, timestamp: Number(ts), nonce }),
   );
   if (expected !== auth.signature) return 'signature does not match the request';
   const skew = Math.abs(r.atMs / 1000 - Number(ts));
