@@ -3,8 +3,9 @@ import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { HOTEL_WEBHOOK_SIGNATURE_HEADER } from '../../webhook/header-names.js';
 import { signHotelWebhook } from '../../webhook/hotel-signature.js';
-import type { OutgoingEvent, WebhookDelivery } from '../webhooks/delivery.js';
-import { DeliveryAttempts, isDelivered } from '../webhooks/delivery-attempts.js';
+import type { OutgoingEvent } from '../webhooks/delivery.js';
+import { isDelivered } from '../webhooks/delivery-attempts.js';
+import { WebhookSender } from '../webhooks/webhook-sender.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook, rfc3339 } from '../webhooks/post-webhook.js';
 
 /** Delay before the one retry the `hotel-webhook-retried` defect adds, in clock ms. */
@@ -14,15 +15,13 @@ export const HOTEL_DEFECT_RETRY_DELAY_MS = 5_000;
  * Sends the hotel API's events (REFERENCE-API.md section 10): Stripe-style
  * signature, exactly one attempt whatever the receiver answers.
  */
-export class HotelWebhookSender {
-  private readonly attempts: DeliveryAttempts;
-
+export class HotelWebhookSender extends WebhookSender {
   constructor(
     private readonly clock: MockClock,
     private readonly defects: DefectSet,
     private readonly timeoutMs: number = DEFAULT_WEBHOOK_TIMEOUT_MS,
   ) {
-    this.attempts = new DeliveryAttempts(clock);
+    super(clock);
   }
 
   /** Sends one event (not awaited); returns its id, or undefined when `url` is null. */
@@ -32,23 +31,7 @@ export class HotelWebhookSender {
     const id = `hevt_${randomBytes(12).toString('base64url')}`;
     const body = Buffer.from(JSON.stringify({ id, type: input.type, created_at: rfc3339(now), data: input.data }), 'utf8');
     const event: OutgoingEvent = { id, type: input.type, url: input.url, secret: input.secret, body };
-    this.attempts.start((generation) => this.attempt(event, 1, now, generation));
-    return id;
-  }
-
-  /** Every attempt made since the last reset. */
-  deliveries(): WebhookDelivery[] {
-    return this.attempts.deliveries();
-  }
-
-  /** Resolves when no attempt is in flight. */
-  idle(): Promise<void> {
-    return this.attempts.idle();
-  }
-
-  /** Drops the log (and any retry the defect scheduled). */
-  reset(): void {
-    this.attempts.reset();
+    return this.start(event, now);
   }
 
   private signature(timestampS: number, body: Buffer, secret: string): string {
@@ -59,7 +42,7 @@ export class HotelWebhookSender {
     return signHotelWebhook({ timestamp: timestampS, body, secret });
   }
 
-  private async attempt(event: OutgoingEvent, n: number, stampMs: number, generation: number): Promise<void> {
+  protected async attempt(event: OutgoingEvent, n: number, stampMs: number, generation: number): Promise<void> {
     const headers = {
       'content-type': 'application/json',
       [HOTEL_WEBHOOK_SIGNATURE_HEADER]: this.signature(Math.floor(stampMs / 1000), event.body, event.secret),

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { serviceWebhookHeaders, WEBHOOK_SECRET_PREFIX } from '../../webhook/service-signature.js';
-import type { OutgoingEvent, WebhookDelivery } from './delivery.js';
-import { DeliveryAttempts, isDelivered } from './delivery-attempts.js';
+import type { OutgoingEvent } from './delivery.js';
+import { isDelivered } from './delivery-attempts.js';
+import { WebhookSender } from './webhook-sender.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook, rfc3339 } from './post-webhook.js';
 
 /** Options of the service's webhook dispatcher. */
@@ -48,21 +49,20 @@ function newEventId(): string {
  * mock clock so that moving the clock makes due attempts, each stamped with
  * the instant it was due.
  */
-export class WebhookDispatcher {
+export class WebhookDispatcher extends WebhookSender {
   private readonly clock: MockClock;
   private readonly defects: DefectSet;
   private readonly baseMs: number;
   private readonly factor: number;
   private readonly timeoutMs: number;
-  private readonly attempts: DeliveryAttempts;
 
   constructor(options: WebhookDispatcherOptions) {
+    super(options.clock);
     this.clock = options.clock;
     this.defects = options.defects;
     this.baseMs = options.baseMs;
     this.factor = options.factor;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-    this.attempts = new DeliveryAttempts(options.clock);
   }
 
   /**
@@ -81,23 +81,7 @@ export class WebhookDispatcher {
       secret: input.webhookSecret,
       body: Buffer.from(JSON.stringify(event), 'utf8'),
     };
-    this.attempts.start((generation) => this.attempt(pending, 1, now, generation));
-    return id;
-  }
-
-  /** Every attempt made since the last reset, in the order they finished. */
-  deliveries(): WebhookDelivery[] {
-    return this.attempts.deliveries();
-  }
-
-  /** Resolves when no attempt is in flight. */
-  idle(): Promise<void> {
-    return this.attempts.idle();
-  }
-
-  /** Drops pending retries and the delivery log; the clock's other timers are left alone. */
-  reset(): void {
-    this.attempts.reset();
+    return this.start(pending, now);
   }
 
   private maxAttempts(): number {
@@ -112,7 +96,7 @@ export class WebhookDispatcher {
     return this.baseMs * this.factor ** (n - 1);
   }
 
-  private async attempt(event: OutgoingEvent, n: number, stampMs: number, generation: number): Promise<void> {
+  protected async attempt(event: OutgoingEvent, n: number, stampMs: number, generation: number): Promise<void> {
     const id = this.defects.has('webhook-new-id') && n > 1 ? newEventId() : event.id;
     const secret = this.defects.has('webhook-bad-signature')
       ? // The wrong key: the secret's text bytes instead of its base64-decoded bytes.
