@@ -1,6 +1,7 @@
 import { REDACTED } from '../log/redacted.js';
 import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
 import { splitPathQuery } from './split-path-query.js';
+import type { ClientRequest } from './service-client.js';
 
 /** Options of a hotel API client. */
 export interface HotelClientOptions extends ExchangeClientOptions {
@@ -10,16 +11,8 @@ export interface HotelClientOptions extends ExchangeClientOptions {
   apiKeyHeader?: string | undefined;
 }
 
-/** One request to the hotel API. */
-export interface HotelRequest {
-  method: string;
-  /** Relative to the hotel base address; may carry `?query`. */
-  path: string;
-  query?: string | undefined;
-  body?: string | Uint8Array | undefined;
-  /** Extra headers, lower-case names. */
-  headers?: Record<string, string> | undefined;
-  label?: string | undefined;
+/** One request to the hotel API (its `path` is relative to the hotel base address). */
+export interface HotelRequest extends ClientRequest {
   /** Key to send instead of the agency's; `null` sends no key header at all. */
   apiKey?: string | null | undefined;
 }

@@ -12,8 +12,8 @@ export interface ServiceClientOptions extends ExchangeClientOptions {
   headerNames?: SigningHeaderNames | undefined;
 }
 
-/** One request to the service. */
-export interface ServiceRequest {
+/** What every request of the service and hotel clients says. */
+export interface ClientRequest {
   method: string;
   /** Relative to the base address (`/account`); may carry `?query`. */
   path: string;
@@ -21,9 +21,13 @@ export interface ServiceRequest {
   query?: string | undefined;
   /** Exact body bytes (a string is sent as UTF-8). */
   body?: string | Uint8Array | undefined;
-  /** Extra headers, lower-case names; they override the signing headers and the default content type. */
+  /** Extra headers, lower-case names; they override the client's own (signing, content type). */
   headers?: Record<string, string> | undefined;
   label?: string | undefined;
+}
+
+/** One request to the service. */
+export interface ServiceRequest extends ClientRequest {
   signing?: SigningOverrides | undefined;
   /** Told of every whole response, one per attempt (see {@link ExchangeClient.send}). */
   onResponse?: ((res: RawResponse) => void) | undefined;

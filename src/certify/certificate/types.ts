@@ -60,14 +60,8 @@ export interface CertificateDraft {
   notes?: string[];
 }
 
-/** One test as the certificate records it. */
-export interface CertificateTest {
-  id: string;
-  title: string;
-  clause?: string;
-  required: boolean;
-  verdict: Verdict;
-  message: string;
+/** One test as the certificate records it: its draft, with the evidence as file paths. */
+export interface CertificateTest extends Omit<TestDraft, 'evidence'> {
   /** Paths of its evidence files, relative to the certificate folder (`evidence/…`). */
   evidence: string[];
 }
