@@ -28,14 +28,14 @@ describe('svc-harness load', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000);
 
   it('refuses bad options in one line, exit 2', async () => {
     const r = await cli(['load', '--shard', '3/2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard must be i\/N/);
     expect(r.stderr).not.toMatch(/at .*\.ts/);
-  }, 15_000);
+  }, 120_000);
 });
 
 describe('svc-harness load, interrupted', () => {
@@ -58,5 +58,5 @@ describe('svc-harness load, interrupted', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -22,7 +22,8 @@ async function tmp(): Promise<string> {
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |internal error/);
 
 // Each case spawns its own process on its own ports and folders: they run side by side.
-describe.concurrent('svc-harness run', () => {
+// One CLI process at a time: each starts the embedded mock and runs part of the suite, and side by side they only compete for the CPU.
+describe('svc-harness run', () => {
   it('switches defects on in the embedded mock and fails exactly the check that catches one, exit 1', async () => {
     const dir = await tmp();
     const { code, stdout, stderr } = await runCli(['run', '--only', 'RL-04,AU-01', '--mock-defects', 'fixed-window', '--report-dir', join(dir, 'reports')]);

@@ -8,7 +8,7 @@ import { runSelftest } from '../../src/selftest/run-selftest.js';
  * check alone catches some defect or carries its documented reason.
  */
 describe('the whole self-test', () => {
-  test('catches 100% of the defects with zero false alarms', { timeout: 300_000 }, async () => {
+  test('catches 100% of the defects with zero false alarms', { timeout: 900_000 }, async () => {
     const result = await runSelftest({ repeatClean: 1, concurrency: 4 });
     const escaped = result.defects.filter((d) => !d.caught).map((d) => `${d.defect}${d.error ? ` (${d.error})` : ''}`);
     const alarms = result.clean.flatMap((c) => [...c.falseAlarms.map((f) => `${f.id}: ${f.message}`), ...(c.error ? [c.error] : [])]);
