@@ -21,7 +21,6 @@ async function tmp(): Promise<string> {
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |internal error/);
 
-// Each case spawns its own process on its own ports and folders: they run side by side.
 // One CLI process at a time: each starts the embedded mock and runs part of the suite, and side by side they only compete for the CPU.
 describe('svc-harness run', () => {
   it('switches defects on in the embedded mock and fails exactly the check that catches one, exit 1', async () => {
