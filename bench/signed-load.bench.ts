@@ -11,7 +11,8 @@
  * can repeat one pre-signed request and the service does the same work
  * (signature check, read, answer) for both clients.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,11 +52,41 @@ async function startBare(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url: `http://127.0.0.1:${await firstLine(child)}/` };
 }
 
-interface Figures { rps: number; p50: number; p99: number; non2xx: number }
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  /** CPU time (user + system) of this, the load-generating, process per request, µs. */
+  clientUs?: number;
+  /** CPU time of the server process per request, µs. */
+  serverUs?: number;
+}
 
-async function plain(url: string, headers?: Record<string, string>): Promise<Figures> {
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  if (pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  }
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** Runs `arm`, adding the CPU time per request of this process and of `server`. */
+async function withCpu(server: ChildProcess, arm: () => Promise<Figures & { requests: number }>): Promise<Figures> {
+  const own0 = cpuSeconds(process.pid);
+  const srv0 = cpuSeconds(server.pid!);
+  const f = await arm();
+  const n = Math.max(1, f.requests);
+  return { ...f, clientUs: ((cpuSeconds(process.pid) - own0) * 1e6) / n, serverUs: ((cpuSeconds(server.pid!) - srv0) * 1e6) / n };
+}
+
+async function plain(url: string, headers?: Record<string, string>): Promise<Figures & { requests: number }> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, requests: r.requests.total };
 }
 
 function wrk(url: string): Promise<Figures | string> {
@@ -73,7 +104,7 @@ function wrk(url: string): Promise<Figures | string> {
   });
 }
 
-async function harness(baseUrl: string, agency: { id: string; keyId: string; secret: string }): Promise<Figures> {
+async function harness(baseUrl: string, agency: { id: string; keyId: string; secret: string }): Promise<Figures & { requests: number }> {
   const recorder = new LoadRecorder();
   const profile = { ...DEFAULT_PROFILE, base_url: baseUrl };
   const t = Date.now();
@@ -89,7 +120,7 @@ async function harness(baseUrl: string, agency: { id: string; keyId: string; sec
   });
   const secs = (Date.now() - t) / 1000;
   const op = recorder.figures().operations.balance!;
-  return { rps: op.count / secs, p50: op.latency.p50, p99: op.latency.p99, non2xx: op.count - op.ok };
+  return { rps: op.count / secs, p50: op.latency.p50, p99: op.latency.p99, non2xx: op.count - op.ok, requests: op.count };
 }
 
 const mock = await startMock();
@@ -101,18 +132,22 @@ try {
   const rows: Array<[string, Figures | string]> = [];
   // Warm both servers up, then measure.
   await autocannon({ url: `${base.origin}${path}`, connections: CONNECTIONS, duration: 1, headers: signed });
-  rows.push(['plain autocannon, one pre-signed request, mock GET /v1/wallet/balance', await plain(`${base.origin}${path}`, signed)]);
-  rows.push(['harness signed load (fresh nonce, timestamp, HMAC per request), same endpoint', await harness(mock.baseUrl, mock.agency)]);
-  rows.push(['plain autocannon, bare node:http server', await plain(bare.url)]);
-  rows.push(['harness signed load, bare node:http server (client cost alone)', await harness(`${bare.url}v1`, mock.agency)]);
+  await harness(`${bare.url}v1`, mock.agency);
+  rows.push(['plain autocannon, one pre-signed request, mock GET /v1/wallet/balance', await withCpu(mock.child, () => plain(`${base.origin}${path}`, signed))]);
+  rows.push(['harness signed load (fresh nonce, timestamp, HMAC per request), same endpoint', await withCpu(mock.child, () => harness(mock.baseUrl, mock.agency))]);
+  rows.push(['plain autocannon, bare node:http server', await withCpu(bare.child, () => plain(bare.url))]);
+  rows.push(['harness signed load, bare node:http server (client cost alone)', await withCpu(bare.child, () => harness(`${bare.url}v1`, mock.agency))]);
   rows.push(['wrk, bare node:http server', await wrk(bare.url)]);
+  // The harness's request bytes (path and signed headers) repeated by plain autocannon: what the bare server pays for the longer request, without the harness.
+  rows.push(['plain autocannon, bare node:http server, one pre-signed request of the harness\'s size', await withCpu(bare.child, () => plain(`${bare.url}v1${PATH}`, signed))]);
   const [plainMock, harnessMock] = [rows[0]![1], rows[1]![1]] as [Figures, Figures];
   console.log(`# ${SECONDS} s per run, ${CONNECTIONS} connections, Node ${process.version}\n`);
-  console.log('| run | requests/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| run | requests/s | p50 ms | p99 ms | non-2xx | load generator CPU µs/req | server CPU µs/req |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const us = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
   for (const [label, f] of rows) {
-    if (typeof f === 'string') console.log(`| ${label} | ${f} | | | |`);
-    else console.log(`| ${label} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.non2xx} |`);
+    if (typeof f === 'string') console.log(`| ${label} | ${f} | | | | | |`);
+    else console.log(`| ${label} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.non2xx} | ${us(f.clientUs)} | ${us(f.serverUs)} |`);
   }
   console.log(`\nharness signed / plain autocannon on the mock: ${(harnessMock.rps / plainMock.rps).toFixed(3)}`);
   const bareAc = rows[2]![1] as Figures;
@@ -123,6 +158,23 @@ try {
     console.log(`plain autocannon / wrk on the bare server: ${(bareAc.rps / w.rps).toFixed(3)}`);
     console.log(`harness signed / wrk on the bare server: ${(bareHarness.rps / w.rps).toFixed(3)}`);
   }
+  const sameSize = rows[5]![1] as Figures;
+  console.log(`harness signed / plain autocannon with a request of the same size, bare server: ${(bareHarness.rps / sameSize.rps).toFixed(3)}`);
+  console.log(`load generator CPU per request, bare server: harness ${us(bareHarness.clientUs)} µs, plain autocannon ${us(bareAc.clientUs)} µs (same-size request ${us(sameSize.clientUs)} µs)`);
+  // One machine-readable line for `npm run bench` (bench/run-benches.ts).
+  console.log(
+    `bench-figures ${JSON.stringify({
+      ratios: {
+        'harness signed load / plain autocannon, bare server': bareHarness.rps / bareAc.rps,
+        'harness signed load / plain autocannon, same-size request, bare server': bareHarness.rps / sameSize.rps,
+        'harness signed load / plain autocannon, mock': harnessMock.rps / plainMock.rps,
+      },
+      figures: {
+        'load generator CPU per request, harness, bare server, µs': bareHarness.clientUs,
+        'load generator CPU per request, plain autocannon, bare server, µs': bareAc.clientUs,
+      },
+    })}`,
+  );
 } finally {
   mock.child.kill('SIGTERM');
   bare.child.kill('SIGTERM');

@@ -158,6 +158,22 @@ try {
   const mean = (k: 'bare' | 'same' | 'mock', g: (x: Figures) => number): string => (sum(k, g) / rows.length).toFixed(0);
   console.log(`server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`);
   console.log(`load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`);
+  // One machine-readable line for `npm run bench` (bench/run-benches.ts); figures, not ratios, are informative only.
+  const meanOf = (k: 'bare' | 'same' | 'mock', g: (x: Figures) => number): number => sum(k, g) / rows.length;
+  console.log(
+    `bench-figures ${JSON.stringify({
+      ratios: {
+        'mock signed search / plain autocannon, bare server (C/A)': sum('mock') / sum('bare'),
+        'mock signed search / same signed load, bare server, same bytes (C/B)': sum('mock') / sum('same'),
+        'bare server CPU / mock CPU per request, same signed load (B/C)': meanOf('same', (x) => x.cpuUs) / meanOf('mock', (x) => x.cpuUs),
+      },
+      figures: {
+        'mock server CPU per signed search, µs': meanOf('mock', (x) => x.cpuUs),
+        'bare server CPU per request, same signed load, µs': meanOf('same', (x) => x.cpuUs),
+        'bare server CPU per request, plain autocannon, µs': meanOf('bare', (x) => x.cpuUs),
+      },
+    })}`,
+  );
 } finally {
   mock.kill('SIGTERM');
   bare.kill('SIGTERM');
