@@ -47,7 +47,7 @@ describe('renderHtml', () => {
     const rows = [...section(page, 'cases').matchAll(/<tr data-verdict="(\w+)" class="case/g)].map((m) => m[1]);
     expect(rows).toHaveLength(result.cases.length);
     expect(rows.slice(0, 5)).toEqual(['FAIL', 'FAIL', 'FAIL', 'ERROR', 'WARN']);
-    for (const c of result.cases) expect(page).toContain(`<span class="case-id">${c.id}</span>`);
+    for (const c of result.cases) expect(section(page, 'cases')).toContain(`class="case-id" href="#${c.verdict === 'FAIL' || c.verdict === 'ERROR' ? 'failure' : 'case'}-${c.id.replace(/[^A-Za-z0-9_-]/g, '-')}">${c.id}</a>`);
   });
 
   it('puts evidence behind <details>, pretty-printed and cut at about 4 KiB', () => {
