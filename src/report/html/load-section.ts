@@ -1,6 +1,6 @@
 import { html } from '../escape.js';
 import type { LatencySummary, LoadResult, OperationFigures, SecondFigures, Spectrum } from '../load-result.js';
-import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 const W = 720;
 const H = 220;
@@ -52,7 +52,7 @@ function throughputChart(series: SecondFigures[]): string {
         .join('');
     })
     .join('');
-  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
+  const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
   return frame('Throughput per second (requests; 429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt) + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
 }
 
@@ -64,7 +64,7 @@ function latencyChart(series: SecondFigures[]): string {
   const y = linear(0, maxMs, H - M.b, M.t);
   const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
     `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series.filter((s) => s.requests > 0).map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`).join(' ')}"/>`;
-  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
+  const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
   return frame('Latency over time (ms, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt) + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max']]);
 }
 

@@ -57,6 +57,8 @@ code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px
 .raw pre,.comparison pre.diff{margin:0;padding:8px 10px;max-height:320px;overflow:auto;white-space:pre-wrap;word-break:break-all;background:#fff}
 .diff span{display:block}.diff .dadd{background:#dafbe1}.diff .ddel{background:#ffebe9}
 details.pretty summary{cursor:pointer;color:#0969da;font-size:11px;padding:0 10px 6px}
+.zoom{font-size:12px;font-weight:600;margin:8px 0 0;color:var(--muted)}
+.quiet-buckets{font-size:12px}
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}
