@@ -97,7 +97,7 @@ describe('renderHtml', () => {
     expect(load).toContain('Throughput per second');
     expect(load).toContain('Latency over time');
     expect(load).toContain('Latency by percentile');
-    expect(load.match(/<li>✔ <code>/g)).toHaveLength(1);
+    expect(load.match(/<td class="gate-mark"[^>]*>✓<\/td>/g)).toHaveLength(1);
     expect(load).not.toMatch(/<script|<img/i);
     expect(renderLoadSection(sampleLoad())).toBe(load.slice(load.indexOf('\n') + 1, load.lastIndexOf('\n')));
   });

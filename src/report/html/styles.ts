@@ -59,6 +59,9 @@ code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px
 details.pretty summary{cursor:pointer;color:#0969da;font-size:11px;padding:0 10px 6px}
 .zoom{font-size:12px;font-weight:600;margin:8px 0 0;color:var(--muted)}
 .quiet-buckets{font-size:12px}
+table.load-gates{border-collapse:collapse;margin:8px 0 16px;background:var(--card);border:1px solid var(--line)}
+.load-gates th,.load-gates td{padding:4px 12px;text-align:left;border-bottom:1px solid var(--line);font-size:13px}
+.load-gates tr.failing td{background:#fff5f5}.gate-mark{font-weight:700;font-size:15px}
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}
