@@ -10,7 +10,9 @@ describe('the load report', () => {
     { id: 'gate:errors.rate<0.01', source: 'errors.rate<0.01', passed: false, actual: 0.0329, expected: '< 0.01', message: 'errors.rate = 0.03 (breaks < 0.01)' },
     { id: 'gate:rps>=500', source: 'rps>=500', passed: true, actual: 612.44, expected: '>= 500', message: 'rps = 612.44 (within >= 500)' },
   ];
-  const page = renderHtml(sampleLoadRun({ load, seed: 0, target: { ...sampleLoadRun().target, clock: 'mock-admin' } }));
+  const base = sampleLoadRun();
+  const gateCase = { ...base.cases[0]!, id: 'gate:search.p95<200ms', kind: 'gate' as const, area: 'load' as const, verdict: 'FAIL' as const, message: 'search.p95 = 5398.53 (breaks < 200)', evidence: [] };
+  const page = renderHtml(sampleLoadRun({ load, seed: 0, cases: [...base.cases, gateCase], target: { ...base.target, clock: 'mock-admin' } }));
 
   it('shows the clock the load ran in and no made-up seed', () => {
     const banner = page.slice(0, page.indexOf('</section>'));
@@ -25,6 +27,7 @@ describe('the load report', () => {
     expect(gateFigures(load.gates[2]!)).toMatchObject({ actual: '612.4 req/s', limit: '>= 500 req/s' });
     expect(page).toMatch(/>✗<\/td><td><code>search\.p95&lt;200ms<\/code><\/td><td>5398\.5 ms<\/td><td>&lt; 200 ms<\/td>/);
     expect(page).toMatch(/>✓<\/td><td><code>rps&gt;=500<\/code><\/td><td>612\.4 req\/s<\/td>/);
+    expect(page).toContain('<p class="msg">search.p95 measured 5398.5 ms, bound &lt; 200 ms</p>');
   });
 
   it('labels the y-axes of its charts and draws latency gates as threshold lines', () => {
