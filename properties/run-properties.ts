@@ -5,6 +5,7 @@ import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/report/model.js';
 import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
+import { replayCommand } from './_internal/replay-command.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
@@ -26,6 +27,8 @@ export interface RunPropertiesOptions {
   path?: string;
   /** fast-check's replay path of a shrunk command list (model-based properties), with `path`. */
   replayPath?: string;
+  /** Arguments naming the run's target (`--target file`, `--mock-defects a,b`), put in every replay command. @defaultValue none (the embedded mock) */
+  replayContext?: readonly string[];
   /** Wall-clock budget per property, ms; fast-check stops generating (or shrinking) after it. @defaultValue 120000 */
   timeLimitMs?: number;
 }
@@ -38,9 +41,6 @@ function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
   return undefined;
 }
 
-function replayCommand(name: string, seed: number, path?: string | null, replayPath?: string): string {
-  return `svc-harness run --only property:${name} --seed ${seed}${path ? ` --property-path ${path}` : ''}${path && replayPath ? ` --property-replay-path ${replayPath}` : ''}`;
-}
 
 /** Runs one property against the live target; never throws for a failed property. */
 async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): Promise<CaseResult> {
@@ -54,7 +54,7 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     verdict,
     message,
     evidence,
-    details: { seed, numRuns, replay: replayCommand(def.name, seed, opts.path, opts.replayPath), ...details },
+    details: { seed, numRuns, replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }), ...details },
     durationMs: Math.round(performance.now() - t0),
   });
   const why = unmet(ctx, def.needs);
@@ -85,7 +85,7 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
       ...(replayPath ? { replayPath } : {}),
       runsUntilFailure: details.numRuns,
       shrinks: details.numShrinks,
-      replay: replayCommand(def.name, seed, details.counterexamplePath, replayPath),
+      replay: replayCommand({ name: def.name, seed, path: details.counterexamplePath, replayPath, context: opts.replayContext }),
     });
   } catch (err) {
     const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;

@@ -19,6 +19,7 @@ import { MockClockDriver } from './runner/mock-clock-driver.js';
 import { RealClockDriver } from './runner/real-clock-driver.js';
 import type { RunListener } from './runner/run-events.js';
 import { runSuite } from './runner/run-suite.js';
+import { replayContext } from './runner/replay-context.js';
 import { loadSuiteParts, type SuiteParts } from './runner/suite-parts.js';
 
 /** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
@@ -179,6 +180,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
               propertyNames: selection.propertyNames,
               ...(runOptions.propertyPath ? { propertyPath: runOptions.propertyPath } : {}),
               ...(runOptions.propertyReplayPath ? { propertyReplayPath: runOptions.propertyReplayPath } : {}),
+              replayContext: replayContext({ targetFile: options.targetFile, embedded, mockDefects: options.mock?.defects }),
             })));
       const parts: SuiteParts = {};
       if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;

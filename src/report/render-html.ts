@@ -4,6 +4,7 @@ import { exchangeIndex } from './_internal/evidence.js';
 import { renderAreaCards } from './html/area-cards.js';
 import { renderBanner } from './html/banner.js';
 import { renderCasesTable } from './html/cases-table.js';
+import { renderFailures } from './html/failures.js';
 import { renderLayout } from './html/layout.js';
 import { renderLoadSection } from './html/load-section.js';
 import { renderRateLimitTimeline } from './html/rate-limit-chart.js';
@@ -11,13 +12,17 @@ import { renderWebhookTimeline } from './html/webhook-chart.js';
 
 /**
  * Renders `report.html`: one self-contained page (inline CSS, JS and SVG,
- * nothing fetched) with the verdict banner, area tiles, rate-limit and
- * webhook timelines, and every case with its evidence on demand.
+ * nothing fetched): the verdict banner, the failing cases with their
+ * evidence, area tiles, rate-limit and webhook timelines, and every case
+ * with its evidence on demand.
  */
 export function renderHtml(result: CaseRunResult): string {
   const index = exchangeIndex(result);
-  // Verdict first, then the charts (short), then every case (long, evidence on demand).
-  const sections = [renderBanner(result), section('areas', 'Verdicts by area', renderAreaCards(result))];
+  // Verdict first, then what failed with its evidence, then the areas and charts, then every case.
+  const sections = [renderBanner(result)];
+  const failures = renderFailures(result, index);
+  if (failures) sections.push(section('failures', 'Failures', failures));
+  sections.push(section('areas', 'Verdicts by area', renderAreaCards(result)));
   if (result.kind === 'load') sections.push(section('load', 'Load', renderLoadSection(result.load)));
   if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
   if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));

@@ -66,6 +66,11 @@ export interface SelftestResult {
   finishedAt: string;
   durationMs: number;
   concurrency: number;
+  /**
+   * True when every defect of the catalogue ran. Only then can the report
+   * say which checks alone catch nothing; a run of chosen defects leaves that open.
+   */
+  wholeCatalogue: boolean;
   defects: DefectOutcome[];
   clean: CleanOutcome[];
   coverage: CheckCoverage[];

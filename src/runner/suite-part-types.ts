@@ -36,4 +36,6 @@ export interface SuitePartOptions {
   propertyPath?: string;
   /** fast-check replay path of a shrunk command list, with `propertyPath`. */
   propertyReplayPath?: string;
+  /** Arguments naming the run's target, for the replay commands properties print (see `replayContext`). */
+  replayContext?: readonly string[];
 }

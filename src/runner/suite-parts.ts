@@ -13,6 +13,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
         ...(opts.propertyNames?.length ? { only: opts.propertyNames } : {}),
         ...(opts.propertyPath ? { path: opts.propertyPath } : {}),
         ...(opts.propertyReplayPath ? { replayPath: opts.propertyReplayPath } : {}),
+        ...(opts.replayContext?.length ? { replayContext: opts.replayContext } : {}),
       }),
   };
 }

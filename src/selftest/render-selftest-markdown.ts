@@ -1,5 +1,6 @@
 import { mdCell } from './defect-table.js';
 import type { SelftestResult } from '../report/selftest-result.js';
+import { coverageView } from './coverage-view.js';
 import { scoreLine } from './render-selftest-text.js';
 
 /** `selftest.md`: score, defect × catching checks, false alarms, per-check coverage. */
@@ -21,10 +22,12 @@ export function renderSelftestMarkdown(r: SelftestResult): string {
     else if (c.falseAlarms.length === 0) out.push(`${head}no false alarm`);
     else out.push(`${head}${c.falseAlarms.map((f) => `${f.id} ${f.verdict}: ${mdCell(f.message)}`).join('; ')}`);
   }
-  out.push('', '## Checks', '', '| check | defects only it catches | also catches | note |', '|---|---|---|---|');
-  for (const c of r.coverage) {
+  const view = coverageView(r);
+  out.push('', '## Checks', '', view.caption, '', '| check | defects only it catches | also catches | note |', '|---|---|---|---|');
+  for (const c of view.rows) {
     const also = c.catches.filter((d) => !c.only.includes(d));
-    out.push(`| ${c.check} | ${c.only.join(', ') || '-'} | ${also.join(', ') || '-'} | ${c.only.length === 0 ? mdCell(c.explanation ?? 'catches no defect alone: not explained') : ''} |`);
+    const note = view.judgesNeed && c.only.length === 0 ? mdCell(c.explanation ?? 'catches no defect alone: not explained') : '';
+    out.push(`| ${c.check} | ${c.only.join(', ') || '-'} | ${also.join(', ') || '-'} | ${note} |`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -153,6 +153,7 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
     concurrency,
+    wholeCatalogue: whole,
     defects,
     clean,
     coverage,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inUseSeries } from '../../src/report/html/rate-limit-chart.js';
+import { burstOf, inUseSeries, renderRateLimitTimeline } from '../../src/report/html/rate-limit-chart.js';
+import { axisTimeLabel } from '../../src/report/html/svg.js';
 import type { RateLimitPoint } from '../../src/report/model.js';
 
 const pt = (at: number, status: number, remaining?: number, limit = 3): RateLimitPoint => ({ at, agency: 'a', bucket: 'read', status, limit, ...(remaining !== undefined ? { remaining } : {}) });
@@ -13,5 +14,41 @@ describe('rate-limit timeline', () => {
   it('counts the admitted requests of the last window when no Remaining is reported, so an over-admission rises above the limit', () => {
     const s = inUseSeries([pt(0, 200), pt(10, 200), pt(20, 200), pt(30, 200), pt(70_000, 200)]);
     expect(s.map((d) => d.y)).toEqual([1, 2, 3, 4, 1]);
+  });
+});
+
+describe('rate-limit timeline panels', () => {
+  const burst = [...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)), pt(300_000, 200, 57, 58), pt(600_000, 404, 57, 58)];
+  const quiet: RateLimitPoint[] = [{ at: 0, agency: 'b', bucket: 'read', status: 200, limit: 600, remaining: 599 }, { at: 1000, agency: 'b', bucket: 'write', status: 405, limit: 60, remaining: 59 }];
+
+  it('draws only buckets with activity and names the quiet ones in a line', () => {
+    const out = renderRateLimitTimeline([...burst, ...quiet]);
+    expect(out.match(/class="panel chart rate-limit-panel"/g)).toHaveLength(1);
+    expect(out).toContain('a · read');
+    expect(out).toContain('Not drawn, never past half their limit and never refused: b · read (1 request, limit 600), b · write (1 request, limit 60).');
+  });
+
+  it('labels a time axis in one unit and puts every mark colour in the legend', () => {
+    const out = renderRateLimitTimeline(burst);
+    const whole = /aria-label="Rate-limit timeline a · read">([\s\S]*?)<\/svg>/.exec(out)?.[1] ?? '';
+    const ticks = [...whole.matchAll(/text-anchor="middle">([^<]*)<\/text>/g)].map((m) => m[1]!).filter((t) => /\d/.test(t));
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(ticks.every((t) => / min$/.test(t))).toBe(true);
+    for (const entry of ['admitted (2xx)', 'admitted but 4xx', 'admitted but 5xx', 'refused (429)', 'limit per window']) expect(out).toContain(entry);
+    // The 404 is drawn in the 4xx colour that the legend names.
+    expect(out).toMatch(/<circle [^>]*fill="#b35900"/);
+    expect(axisTimeLabel(90)(30)).toBe('30 s');
+    expect(axisTimeLabel(600)(120)).toBe('2 min');
+  });
+
+  it('zooms onto a dense burst of a long panel', () => {
+    expect(burstOf([0, 0.1, 0.2, 40])).toBeUndefined();
+    const b = burstOf([...Array.from({ length: 30 }, (_, i) => 5 + i * 0.05), 300]);
+    expect(b).toMatchObject({ count: 30 });
+    expect(b!.fromS).toBeLessThan(5);
+    expect(b!.toS).toBeGreaterThan(6.45);
+    const out = renderRateLimitTimeline(burst);
+    expect(out).toMatch(/Zoom on the burst: 60 requests from \+0 s to \+1\.4 s/);
+    expect(out).toContain('aria-label="Rate-limit burst a · read"');
   });
 });

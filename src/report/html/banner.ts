@@ -15,6 +15,12 @@ export function verdictBar(counts: Record<Verdict, number>, total: number): stri
   return `<div class="bar">${parts.join('')}</div>`;
 }
 
+/** The clock the run's cases ran in, and its seed when it has one: a load runs in real time and draws nothing from a seed. */
+function clockAndSeed(result: CaseRunResult): string {
+  if (result.kind === 'load') return `<span>Clock <b>${html(result.load.clock.replace('-', ' '))}</b></span><span>Seed <b>none</b> (a load draws nothing at random)</span>`;
+  return `<span>Clock <b>${html(result.target.clock)}</b></span>\n<span>Seed <b>${html(result.seed)}</b></span>`;
+}
+
 /** The top banner: the run's verdict in one look, counts, and what was tested. */
 export function renderBanner(result: CaseRunResult): string {
   const pass = result.verdict === 'PASS';
@@ -30,8 +36,7 @@ export function renderBanner(result: CaseRunResult): string {
 <h1>${html(t.name)} <span class="muted">· run ${html(result.runId)}</span></h1>
 <div class="meta">
 <span>Target <b>${html(t.baseUrl)}</b>${t.embedded ? ' (embedded mock)' : ''}</span>
-<span>Clock <b>${html(t.clock)}</b></span>
-<span>Seed <b>${html(result.seed)}</b></span>
+${clockAndSeed(result)}
 <span>Started <b>${html(result.startedAt)}</b></span>
 <span>Duration <b>${html(humanDuration(result.durationMs))}</b></span>
 </div>

@@ -3,6 +3,7 @@ import type { Verdict } from '../model.js';
 import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
 import { isFailing, urgentFirst } from '../_internal/order.js';
+import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderCaseEvidence } from './evidence.js';
 import { verdictBadge } from './palette.js';
 
@@ -23,9 +24,9 @@ export function renderCasesTable(result: CaseRunResult, index: Map<string, Excha
   const rows = urgentFirst(result.cases).map((c) => {
     const cls = isFailing(c.verdict) ? 'failing' : '';
     const evidence = renderCaseEvidence(c, index);
-    const main = `<tr data-verdict="${html(c.verdict)}" class="case ${cls}${evidence ? ' has-ev' : ''}">
+    const main = `<tr data-verdict="${html(c.verdict)}" class="case ${cls}${evidence ? ' has-ev' : ''}" id="${html(caseAnchor(c.id))}">
 <td>${verdictBadge(c.verdict)}</td>
-<td><span class="case-id">${html(c.id)}</span><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
+<td><a class="case-id" href="#${html(isFailing(c.verdict) ? failureAnchor(c.id) : caseAnchor(c.id))}">${html(c.id)}</a><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
 <td>${html(c.area)}</td>
 <td>${html(c.title)}</td>
 <td>${html(c.clause)}</td>

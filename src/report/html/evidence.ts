@@ -6,11 +6,11 @@ import { statusColour } from './palette.js';
 /** Bodies longer than this (UTF-8 bytes) are cut in the page; report.json keeps them whole (up to the capture limit). */
 export const EVIDENCE_BODY_LIMIT = 4096;
 
-/** Pretty-prints JSON bodies and cuts long ones at a character boundary under the byte limit. */
-export function formatBody(body: string, limit = EVIDENCE_BODY_LIMIT): { text: string; truncated?: string } {
+/** Pretty-prints JSON bodies (unless `pretty` is false) and cuts long ones at a character boundary under the byte limit. */
+export function formatBody(body: string, limit = EVIDENCE_BODY_LIMIT, pretty = true): { text: string; truncated?: string } {
   let text = body;
   const trimmed = body.trim();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (pretty && (trimmed.startsWith('{') || trimmed.startsWith('['))) {
     try {
       text = JSON.stringify(JSON.parse(trimmed), null, 2);
     } catch {
@@ -39,6 +39,18 @@ function block(title: string, content: string, truncated?: string): string {
   return `<h4>${html(title)}</h4><pre>${html(content)}</pre>${truncated ? `<div class="trunc">${html(truncated)}</div>` : ''}`;
 }
 
+/**
+ * The response body exactly as received (a replay that differs only in
+ * formatting must look different), with a pretty-printed view on demand
+ * when that reads better.
+ */
+function responseBody(body: string, pretty: string, note: string | undefined): string {
+  const raw = formatBody(body, EVIDENCE_BODY_LIMIT, false);
+  const rawBlock = block('Response body, as received', raw.text, note);
+  if (pretty === raw.text || rawBlock === '') return rawBlock;
+  return `${rawBlock}<details class="pretty"><summary>pretty-printed</summary><pre>${html(pretty)}</pre></details>`;
+}
+
 /** One exchange: request line, headers and body, then response status, headers and body. */
 export function renderExchange(x: Exchange): string {
   const reqBody = x.request.body !== undefined ? formatBody(x.request.body) : undefined;
@@ -58,7 +70,7 @@ export function renderExchange(x: Exchange): string {
       ? `The harness kept the first ${Buffer.byteLength(r.body, 'utf8').toLocaleString('en')} bytes of a ${r.bytes !== undefined ? `${r.bytes.toLocaleString('en')}-byte` : 'larger'} body${r.sha256 ? ` (SHA-256 ${r.sha256})` : ''}.`
       : undefined;
     const note = kept ? `${resBody.truncated ? `${resBody.truncated.replace(/;.*$/, '.')} ` : ''}${kept}` : resBody.truncated;
-    parts.push(block('Response headers', headerLines(r.headers)), block('Response body', resBody.text, note));
+    parts.push(block('Response headers', headerLines(r.headers)), responseBody(r.body, resBody.text, note));
   }
   if (x.error) parts.push(block('Transport error', x.error));
   parts.push('</div>');

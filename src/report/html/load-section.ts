@@ -1,10 +1,11 @@
 import { html } from '../escape.js';
-import type { LatencySummary, LoadResult, OperationFigures, SecondFigures, Spectrum } from '../load-result.js';
-import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import type { GateResult, LatencySummary, LoadResult, OperationFigures, SecondFigures, Spectrum } from '../load-result.js';
+import { gateFigures } from '../_internal/gate-units.js';
+import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 const W = 720;
 const H = 220;
-const M = { l: 56, r: 16, t: 14, b: 34 };
+const M = { l: 64, r: 16, t: 14, b: 40 };
 const COLOURS = { ok: '#1a7f37', rl: '#cf222e', err: '#b35900', p50: '#0969da', p99: '#8250df', max: '#6e7781' };
 
 // A merged report.json may hold NaN or null where a shard had nothing to measure; a chart draws those as 0.
@@ -16,10 +17,10 @@ function fmt(v: number, digits = 2): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(digits);
 }
 
-function frame(title: string, body: string, yTicks: number[], y: (v: number) => number, yLabel: (v: number) => string, xTicks: Array<[number, string]>): string {
+function frame(title: string, body: string, yTicks: number[], y: (v: number) => number, yLabel: (v: number) => string, xTicks: Array<[number, string]>, yTitle: string, xTitle: string): string {
   const grid = yTicks.map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yLabel(t))}</text>`).join('');
   const xs = xTicks.map(([x, label]) => `<text x="${n(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${html(label)}</text>`).join('');
-  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${html(title)}" xmlns="http://www.w3.org/2000/svg">${grid}${xs}${body}<line x1="${M.l}" x2="${M.l}" y1="${M.t}" y2="${H - M.b}" stroke="#57606a"/><line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#57606a"/></svg><figcaption>${html(title)}</figcaption></figure>`;
+  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${html(title)}" xmlns="http://www.w3.org/2000/svg">${grid}${xs}${body}<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle" font-size="10">${html(yTitle)}</text><text x="${(M.l + W - M.r) / 2}" y="${H - 4}" text-anchor="middle" font-size="10">${html(xTitle)}</text><line x1="${M.l}" x2="${M.l}" y1="${M.t}" y2="${H - M.b}" stroke="#57606a"/><line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#57606a"/></svg><figcaption>${html(title)}</figcaption></figure>`;
 }
 
 function legend(items: Array<[string, string]>): string {
@@ -52,36 +53,62 @@ function throughputChart(series: SecondFigures[]): string {
         .join('');
     })
     .join('');
-  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
-  return frame('Throughput per second (requests; 429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt) + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
+  const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
+  return frame('Throughput per second (429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt, 'responses per second', 'time since the load started') + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
 }
 
-function latencyChart(series: SecondFigures[]): string {
+/** A latency gate drawn as a line: its metric and bound in ms. */
+interface Threshold { label: string; ms: number; passed: boolean }
+
+/** The gates on a latency (`search.p95<200ms`, `all.max<1s`), to draw on the latency charts. */
+function latencyThresholds(gates: readonly GateResult[]): Threshold[] {
+  return gates.flatMap((g) => {
+    const f = gateFigures(g);
+    return f.kind === 'latency' && f.bound !== undefined ? [{ label: `${f.metric} ${f.limit}`, ms: f.bound, passed: g.passed }] : [];
+  });
+}
+
+function thresholdLines(thresholds: readonly Threshold[], y: (v: number) => number): string {
+  return thresholds
+    .map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t.ms))}" y2="${n(y(t.ms))}" stroke="${t.passed ? COLOURS.ok : COLOURS.rl}" stroke-width="1.2" stroke-dasharray="6 4"/><text x="${W - M.r - 4}" y="${n(y(t.ms) - 4)}" text-anchor="end" font-size="10" style="fill:${t.passed ? COLOURS.ok : COLOURS.rl}">${html(`gate ${t.label}`)}</text>`)
+    .join('');
+}
+
+function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[]): string {
   const t0 = series[0]!.second;
   const span = series[series.length - 1]!.second - t0 + 1;
-  const maxMs = Math.max(0.001, ...series.map((s) => num(s.max)));
+  const maxMs = Math.max(0.001, ...series.map((s) => num(s.max)), ...thresholds.map((t) => t.ms * 1.1));
   const x = linear(0, span, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
   const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
     `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series.filter((s) => s.requests > 0).map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`).join(' ')}"/>`;
-  const xt = timeTicks(span).map((t) => [x(t), formatOffset(t)] as [number, string]);
-  return frame('Latency over time (ms, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt) + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max']]);
+  const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
+  return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
 }
 
-function spectrumChart(spectrum: Spectrum): string {
+function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[]): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
   const pts = spectrum.map((p) => ({ ...p, k: p.percentile >= 100 ? NaN : Math.log10(1 / (1 - p.percentile / 100)) }));
   const finite = pts.filter((p) => Number.isFinite(p.k));
   const kMax = Math.max(1, ...finite.map((p) => p.k)) + 0.5;
   for (const p of pts) if (!Number.isFinite(p.k)) p.k = kMax;
-  const maxMs = Math.max(0.001, ...pts.map((p) => num(p.ms)));
+  const maxMs = Math.max(0.001, ...pts.map((p) => num(p.ms)), ...thresholds.map((t) => t.ms * 1.1));
   const x = linear(0, kMax, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
   const poly = `<polyline fill="none" stroke="${COLOURS.p99}" stroke-width="1.5" points="${pts.map((p) => `${n(x(p.k))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
   const dots = pts.map((p) => `<circle cx="${n(x(p.k))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${COLOURS.p99}"><title>${html(`p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
   const xt: Array<[number, string]> = [[x(Math.log10(2)), '50%'], [x(1), '90%'], [x(2), '99%'], [x(3), '99.9%'], [x(4), '99.99%']].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
   xt.push([x(kMax), 'max']);
-  return frame('Latency by percentile (ms, HDR histogram of every request)', poly + dots, niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt);
+  return frame('Latency by percentile (HDR histogram of every response)', poly + dots + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'percentile');
+}
+
+/** The gates as k6 shows thresholds: ✓ or ✗, the metric, the measured value and the bound, both in the metric's unit. */
+function gatesTable(gates: readonly GateResult[]): string {
+  const rows = gates.map((g) => {
+    const f = gateFigures(g);
+    return `<tr class="${g.passed ? '' : 'failing'}"><td class="gate-mark" style="color:${g.passed ? COLOURS.ok : COLOURS.rl}">${g.passed ? '✓' : '✗'}</td><td><code>${html(g.source)}</code></td><td>${html(f.actual)}</td><td>${html(f.limit)}</td><td>${g.passed ? 'held' : 'broken'}</td></tr>`;
+  });
+  return `<table class="load-gates"><thead><tr><th></th><th>gate</th><th>measured</th><th>bound</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 const OPS_PERCENTILES = ['p50', 'p90', 'p99', 'p99_9', 'max'] as const satisfies ReadonlyArray<keyof LatencySummary>;
@@ -107,13 +134,14 @@ export function renderLoadSection(load: LoadResult): string {
     `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
   ];
   if (load.gates.length > 0) {
-    parts.push(`<ul class="load-gates">${load.gates.map((g) => `<li>${g.passed ? '✔' : '✘'} <code>${html(g.source)}</code>: ${html(g.message)}</li>`).join('')}</ul>`);
+    parts.push(gatesTable(load.gates));
   }
   if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations));
+  const thresholds = latencyThresholds(load.gates);
   if (load.series.length > 0) {
     parts.push(throughputChart(load.series));
-    parts.push(latencyChart(load.series));
+    parts.push(latencyChart(load.series, thresholds));
   }
-  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum));
+  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum, thresholds));
   return parts.join('\n');
 }

@@ -1,7 +1,6 @@
 import type { RateLimitPoint } from '../model.js';
 import { html } from '../escape.js';
-import { statusColour } from './palette.js';
-import { formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 const W = 600;
 const H = 240;
@@ -29,12 +28,87 @@ export function inUseSeries(sorted: readonly RateLimitPoint[], limit = reportedL
   });
 }
 
+type Dot = ReturnType<typeof inUseSeries>[number] & { s: number };
+
+/** Colours of the marks; every one of them is in the legend. */
+const MARK = { admitted: '#1a7f37', admitted4xx: '#b35900', failed5xx: '#8250df', refused: '#cf222e', limit: '#0969da' };
+
+function markColour(status: number): string {
+  if (status >= 500) return MARK.failed5xx;
+  if (status >= 400) return MARK.admitted4xx;
+  return status >= 200 && status < 300 ? MARK.admitted : '#6e7781';
+}
+
+/** One plot of dots over [fromS, toS] seconds since the panel's first request. */
+function plot(label: string, dots: readonly Dot[], fromS: number, toS: number, yMax: number, limit: number | undefined, axisTitle: string): string {
+  const x = linear(fromS, toS, M.l, W - M.r);
+  const y = linear(0, yMax, H - M.b, M.t);
+  const span = toS - fromS;
+  const tick = axisTimeLabel(toS);
+  const grid = niceTicks(0, yMax, 5)
+    .map((v) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="#eaeef2"/><text x="${M.l - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`)
+    .join('');
+  const xAxis = timeTicks(span)
+    .map((v) => fromS + v)
+    .map((v) => `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${H - M.b}" y2="${H - M.b + 4}" stroke="#8c959f"/><text x="${n(x(v))}" y="${H - M.b + 16}" text-anchor="middle">${tick(Number(v.toFixed(3)))}</text>`)
+    .join('');
+  const limitLine = limit !== undefined
+    ? `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(limit))}" y2="${n(y(limit))}" stroke="${MARK.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${W - M.r + 6}" y="${n(y(limit) + 4)}" style="fill:${MARK.limit}">limit ${limit}</text>`
+    : '';
+  // Refusals drawn last so they sit on top of the admitted run they interrupt.
+  const marks = [...dots.filter((d) => !d.refused), ...dots.filter((d) => d.refused)]
+    .map((d) => {
+      const tip = `+${formatOffset(Number(d.s.toFixed(2)))}: HTTP ${d.p.status}${d.p.remaining !== undefined ? `, remaining ${d.p.remaining}` : ''}${d.p.retryAfterS !== undefined ? `, Retry-After ${d.p.retryAfterS} s` : ''}`;
+      return d.refused
+        ? `<path d="M${n(x(d.s) - 3.5)} ${n(y(d.y) - 3.5)}l7 7m0 -7l-7 7" stroke="${MARK.refused}" stroke-width="2"><title>${html(tip)}</title></path>`
+        : `<circle cx="${n(x(d.s))}" cy="${n(y(d.y))}" r="2.8" fill="${markColour(d.p.status)}" fill-opacity=".8"><title>${html(tip)}</title></circle>`;
+    })
+    .join('');
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${html(label)}">
+${grid}
+<line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#8c959f"/>
+${xAxis}
+<text x="${(M.l + W - M.r) / 2}" y="${H - 4}" text-anchor="middle">${html(axisTitle)}</text>
+<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle">requests in use in the window</text>
+${limitLine}
+${marks}
+</svg>`;
+}
+
+/**
+ * The densest stretch of a panel, when the panel is long and most of its
+ * points crowd into a small part of it (a burst): runs of points with gaps
+ * under a second, the one with most points, if it covers under a tenth of
+ * the panel and holds at least 20 points.
+ */
+export function burstOf(seconds: readonly number[]): { fromS: number; toS: number; count: number } | undefined {
+  if (seconds.length < 20) return undefined;
+  const total = (seconds[seconds.length - 1] ?? 0) - (seconds[0] ?? 0);
+  if (total < 20) return undefined;
+  let best: { from: number; to: number; count: number } | undefined;
+  let from = 0;
+  for (let i = 1; i <= seconds.length; i++) {
+    if (i === seconds.length || seconds[i]! - seconds[i - 1]! > 1) {
+      const run = { from, to: i - 1, count: i - from };
+      if (!best || run.count > best.count) best = run;
+      from = i;
+    }
+  }
+  if (!best || best.count < 20) return undefined;
+  const fromS = seconds[best.from]!;
+  const toS = seconds[best.to]!;
+  if (toS - fromS > total / 10) return undefined;
+  const pad = Math.max(0.2, (toS - fromS) * 0.05);
+  return { fromS: Math.max(0, fromS - pad), toS: toS + pad, count: best.count };
+}
+
 /**
  * One panel: the requests in use in the bucket's window after each response,
  * as the service reported it (limit − remaining) or, when it reported nothing,
  * as counted from the admitted requests of the last window; refusals (429)
  * marked at the limit; the limit as a line. A point above the line is a
- * request admitted beyond the limit.
+ * request admitted beyond the limit. A burst too dense to read at the scale
+ * of the whole run gets a second plot zoomed onto it.
  */
 export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[]): string {
   const sorted = [...points].sort((a, b) => a.at - b.at);
@@ -45,43 +119,34 @@ export function renderRateLimitPanel(title: string, points: readonly RateLimitPo
   const refusedCount = dots.filter((d) => d.refused).length;
   const maxS = Math.max(1, ...dots.map((d) => d.s));
   const yMax = Math.max(1, ...dots.map((d) => d.y), limit ?? 0) * 1.08;
-  const x = linear(0, maxS, M.l, W - M.r);
-  const y = linear(0, yMax, H - M.b, M.t);
-  const grid = niceTicks(0, yMax, 5)
-    .map((v) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="#eaeef2"/><text x="${M.l - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`)
-    .join('');
-  const xAxis = timeTicks(maxS)
-    .map((v) => `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${H - M.b}" y2="${H - M.b + 4}" stroke="#8c959f"/><text x="${n(x(v))}" y="${H - M.b + 16}" text-anchor="middle">${formatOffset(v)}</text>`)
-    .join('');
-  const limitLine = limit !== undefined
-    ? `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(limit))}" y2="${n(y(limit))}" stroke="#0969da" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${W - M.r + 6}" y="${n(y(limit) + 4)}" style="fill:#0969da">limit ${limit}</text>`
-    : '';
-  // Refusals drawn last so they sit on top of the admitted run they interrupt.
-  const marks = [...dots.filter((d) => !d.refused), ...dots.filter((d) => d.refused)]
-    .map((d) => {
-      const tip = `+${formatOffset(Number(d.s.toFixed(2)))}: HTTP ${d.p.status}${d.p.remaining !== undefined ? `, remaining ${d.p.remaining}` : ''}${d.p.retryAfterS !== undefined ? `, Retry-After ${d.p.retryAfterS} s` : ''}`;
-      const colour = d.refused ? '#cf222e' : statusColour(d.p.status);
-      return d.refused
-        ? `<path d="M${n(x(d.s) - 3.5)} ${n(y(d.y) - 3.5)}l7 7m0 -7l-7 7" stroke="${colour}" stroke-width="2"><title>${html(tip)}</title></path>`
-        : `<circle cx="${n(x(d.s))}" cy="${n(y(d.y))}" r="2.8" fill="${colour}" fill-opacity=".8"><title>${html(tip)}</title></circle>`;
-    })
-    .join('');
   const stats = `${admitted} admitted · ${refusedCount} refused (429)${limit !== undefined ? ` · limit ${limit}` : ''}`;
+  const parts = [plot(`Rate-limit timeline ${title}`, dots, 0, maxS, yMax, limit, 'time since first request')];
+  const burst = burstOf(dots.map((d) => d.s));
+  if (burst) {
+    const inBurst = dots.filter((d) => d.s >= burst.fromS && d.s <= burst.toS);
+    const label = axisTimeLabel(burst.toS);
+    parts.push(`<h4 class="zoom">Zoom on the burst: ${burst.count} requests from +${label(Number(burst.fromS.toFixed(1)))} to +${label(Number(burst.toS.toFixed(1)))}</h4>`);
+    parts.push(plot(`Rate-limit burst ${title}`, inBurst, burst.fromS, burst.toS, yMax, limit, 'time since first request (zoomed)'));
+  }
   return `<div class="panel chart rate-limit-panel">
 <h3>${html(title)} <span class="muted" style="font-weight:400">· ${html(stats)}</span></h3>
-<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${html(`Rate-limit timeline ${title}`)}">
-${grid}
-<line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#8c959f"/>
-${xAxis}
-<text x="${(M.l + W - M.r) / 2}" y="${H - 4}" text-anchor="middle">time since first request</text>
-<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle">in use in the window</text>
-${limitLine}
-${marks}
-</svg>
+${parts.join('\n')}
 </div>`;
 }
 
-/** The rate-limit timeline: one panel per agency and bucket. */
+/** Share of the limit below which a bucket that saw no refusal and no error is too quiet to draw. */
+const QUIET_SHARE = 0.5;
+
+/** True when a panel shows something: a refusal, or use reaching half the limit (a lone probe answered 4xx is not activity). */
+export function isActive(points: readonly RateLimitPoint[]): boolean {
+  const sorted = [...points].sort((a, b) => a.at - b.at);
+  const limit = reportedLimit(sorted);
+  if (sorted.some((p) => p.status === 429)) return true;
+  const peak = Math.max(0, ...inUseSeries(sorted, limit).map((d) => d.y));
+  return limit === undefined || peak >= limit * QUIET_SHARE;
+}
+
+/** The rate-limit timeline: one panel per agency and bucket that saw activity, a line for the quiet ones. */
 export function renderRateLimitTimeline(points: readonly RateLimitPoint[]): string {
   if (points.length === 0) return '<p class="muted">No rate-limit points were recorded in this run.</p>';
   const panels = new Map<string, RateLimitPoint[]>();
@@ -91,7 +156,16 @@ export function renderRateLimitTimeline(points: readonly RateLimitPoint[]): stri
     if (list) list.push(p);
     else panels.set(key, [p]);
   }
-  const html_ = [...panels].sort(([a], [b]) => a.localeCompare(b)).map(([title, pts]) => renderRateLimitPanel(title, pts));
-  return `<div class="charts" id="rate-limit-timeline">${html_.join('\n')}</div>
-<div class="legend"><span><i style="background:#1a7f37"></i>admitted</span><span><i style="background:#cf222e;border-radius:0;width:9px;height:9px;transform:rotate(45deg)"></i>refused (429)</span><span><i class="line" style="background:#0969da"></i>limit per window</span></div>`;
+  const all = [...panels].sort(([a], [b]) => a.localeCompare(b));
+  const active = all.filter(([, pts]) => isActive(pts));
+  const quiet = all.filter(([, pts]) => !isActive(pts));
+  const quietLine = quiet.length > 0
+    ? `<p class="muted quiet-buckets">Not drawn, never past half their limit and never refused: ${quiet
+      .map(([title, pts]) => `${html(title)} (${pts.length} request${pts.length === 1 ? '' : 's'}${reportedLimit(pts) !== undefined ? `, limit ${reportedLimit(pts)}` : ''})`)
+      .join(', ')}.</p>`
+    : '';
+  const legend = `<div class="legend"><span><i style="background:${MARK.admitted}"></i>admitted (2xx)</span><span><i style="background:${MARK.admitted4xx}"></i>admitted but 4xx</span><span><i style="background:${MARK.failed5xx}"></i>admitted but 5xx</span><span><i style="background:${MARK.refused};border-radius:0;width:9px;height:9px;transform:rotate(45deg)"></i>refused (429)</span><span><i class="line" style="background:${MARK.limit}"></i>limit per window</span></div>`;
+  return `${legend}
+<div class="charts" id="rate-limit-timeline">${active.map(([title, pts]) => renderRateLimitPanel(title, pts)).join('\n')}</div>
+${quietLine}`;
 }

@@ -37,7 +37,31 @@ code,pre{font-family:var(--mono);font-size:12px}
 .area-score b{color:var(--fg)}
 .area .bar{height:6px;margin:8px 0}
 .area ul{margin:0;padding:0;list-style:none;font-size:12px;color:var(--muted)}
-.area li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.area li{margin-bottom:2px}
+.area-failing{display:flex;flex-wrap:wrap;gap:4px 8px;margin:0 0 8px;font-size:12px}
+.area-failing a{color:var(--fg);text-decoration:none;font-family:var(--mono)}
+.area-failing a:hover{text-decoration:underline}
+.failure{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--fail);border-radius:8px;padding:12px 16px;margin-bottom:12px}
+.failure header{display:flex;flex-wrap:wrap;gap:8px;align-items:baseline}
+.failure header a{margin-left:auto;font-size:12px}
+.failure p{margin:6px 0}
+.failure .msg{font-weight:500}
+.ev-lines{margin:6px 0;padding-left:18px;font-size:12px}.ev-lines code{word-break:break-all}
+.failure summary{cursor:pointer;color:#0969da;font-size:12px}
+code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px solid var(--line);border-radius:4px;word-break:break-all}
+.comparison{margin:8px 0}
+.raw-pair{display:grid;grid-template-columns:1fr 1fr;gap:10px}
+.raw,.comparison pre.diff{border:1px solid var(--line);border-radius:6px;overflow:hidden}
+.raw h4,.comparison>h4{margin:0;padding:6px 10px;font-size:11px;text-transform:uppercase;color:var(--muted);letter-spacing:.5px;background:var(--bg)}
+.comparison>h4{background:none;padding:6px 0 4px}
+.raw pre,.comparison pre.diff{margin:0;padding:8px 10px;max-height:320px;overflow:auto;white-space:pre-wrap;word-break:break-all;background:#fff}
+.diff span{display:block}.diff .dadd{background:#dafbe1}.diff .ddel{background:#ffebe9}
+details.pretty summary{cursor:pointer;color:#0969da;font-size:11px;padding:0 10px 6px}
+.zoom{font-size:12px;font-weight:600;margin:8px 0 0;color:var(--muted)}
+.quiet-buckets{font-size:12px}
+table.load-gates{border-collapse:collapse;margin:8px 0 16px;background:var(--card);border:1px solid var(--line)}
+.load-gates th,.load-gates td{padding:4px 12px;text-align:left;border-bottom:1px solid var(--line);font-size:13px}
+.load-gates tr.failing td{background:#fff5f5}.gate-mark{font-weight:700;font-size:15px}
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}
@@ -57,7 +81,8 @@ table.cases{width:100%;border-collapse:collapse;table-layout:fixed;background:va
 .cases tr.has-ev td{border-bottom:0;padding-bottom:2px}
 .cases tr.ev td{padding-top:0}
 .cases col.c-v{width:86px}.cases col.c-id{width:200px}.cases col.c-area{width:112px}.cases col.c-clause{width:220px}.cases col.c-title{width:24%}
-.case-id{font-family:var(--mono);font-size:12px;font-weight:600}
+.case-id{font-family:var(--mono);font-size:12px;font-weight:600;color:var(--fg);text-decoration:none}
+a.case-id:hover{text-decoration:underline}
 .badge{display:inline-block;white-space:nowrap;min-width:52px;text-align:center;padding:1px 8px;border-radius:10px;font-size:11px;font-weight:700;color:#fff;letter-spacing:.5px}
 .badge-pass{background:var(--pass)}.badge-fail{background:var(--fail)}.badge-error{background:var(--error)}.badge-warn{background:var(--warn)}.badge-skip{background:var(--skip)}
 details.evidence{margin:0}

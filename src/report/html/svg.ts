@@ -40,3 +40,12 @@ export function formatOffset(s: number): string {
 export function n(v: number): string {
   return Number.isFinite(v) ? String(Math.round(v * 10) / 10) : '0';
 }
+
+/**
+ * Labels for a time axis, all in one unit: seconds up to three minutes,
+ * minutes beyond (`0 s, 30 s, 60 s` or `0 min, 2 min, 4 min`, never a mix).
+ */
+export function axisTimeLabel(maxS: number): (s: number) => string {
+  if (maxS < 180) return (s) => `${Number.isInteger(s) ? s : Number(s.toFixed(1))} s`;
+  return (s) => `${Number((s / 60).toFixed(1))} min`;
+}

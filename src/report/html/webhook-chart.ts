@@ -1,7 +1,7 @@
 import type { WebhookPoint } from '../model.js';
 import { html } from '../escape.js';
 import { statusColour } from './palette.js';
-import { formatOffset, linear, n, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, n, timeTicks } from './svg.js';
 
 const W = 1200;
 const ROW = 34;
@@ -26,8 +26,9 @@ export function renderWebhookTimeline(points: readonly WebhookPoint[]): string {
   // A little room before zero so the first mark does not sit on the row labels.
   const x = linear(-maxS * 0.015, maxS, M.l, W - M.r);
   const axisY = H - M.b + 6;
+  const label = axisTimeLabel(maxS);
   const ticks = timeTicks(maxS, 8)
-    .map((v) => `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${M.t - 6}" y2="${axisY}" stroke="#eaeef2"/><text x="${n(x(v))}" y="${axisY + 14}" text-anchor="middle">${formatOffset(v)}</text>`)
+    .map((v) => `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${M.t - 6}" y2="${axisY}" stroke="#eaeef2"/><text x="${n(x(v))}" y="${axisY + 14}" text-anchor="middle">${label(v)}</text>`)
     .join('');
   const body = rows.map((list, i) => {
     const cy = M.t + i * ROW + ROW / 2;
