@@ -5,8 +5,6 @@ import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
-export { REFUSED_EXTRA } from '../_internal/rl-episode.js';
-
 /** What RL-08 saw (write bucket of the primary agency). */
 export interface RefusalsNotCountedObservations {
   limit: number;

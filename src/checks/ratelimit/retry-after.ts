@@ -5,8 +5,6 @@ import { describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
-export { RETRY_AFTER_EARLY_MS, retryAfterSeconds } from '../_internal/rl-episode.js';
-
 /** What RL-03 saw. */
 export interface RetryAfterObservations {
   /** Write probes until the first refusal; the last is the 429 whose Retry-After is judged. */
