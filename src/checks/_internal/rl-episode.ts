@@ -80,7 +80,7 @@ export interface WriteEpisode {
   writeCross: RlShot;
   /** Writes one window after the fill, until refused (RL-08). */
   after: RlShot[];
-  /** Admitted writes sent less than a window before `after` began: they still count against it. */
+  /** Writes admitted since the fill (before `after`): each counts against `after` until a window after it. */
   stillCounted: RlShot[];
 }
 
@@ -183,10 +183,9 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
   await waitUntil(ctx, Math.max(seen.lastRead, filledAt) + W + RL_EDGE_MARGIN_MS);
   const readBurst = await sendConcurrently(probes, 'read', limits.read + 2, 'burst');
   const writeCross = await probes.write('write while reads are full');
-  // The fill's admissions left the window by now; those made since still count.
+  // The fill's admissions left the window by now; those made since count until a window after each (RL-08 judges when).
   await waitUntil(ctx, filledAt + W + RL_EDGE_MARGIN_MS);
-  const afterStart = ctx.clock.now();
-  const stillCounted = [early, onTime, writeCross, ...midWindow].filter((s): s is RlShot => s !== undefined && !isRefused(s, ctx.profile) && s.at > afterStart - W);
+  const stillCounted = [early, onTime, writeCross, ...midWindow].filter((s): s is RlShot => s !== undefined && !isRefused(s, ctx.profile));
   const after = await fillUntilRefused(probes, 'write', limits.write + 1, 'after the window', ctx.profile);
 
   return {

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
-import { limitsUnknown } from '../_internal/rl-probes.js';
+import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -14,7 +14,7 @@ export interface RefusalsNotCountedObservations {
   refused: RlShot[];
   /** One window after the fill: sent until refused; the whole limit must be admitted, but for `stillCounted`. */
   after: RlShot[];
-  /** Requests admitted less than a window before `after` began (a retry when Retry-After said so): they still count. */
+  /** Requests admitted since the fill (a retry when Retry-After said so): each counts until one window after it was sent. */
   stillCounted?: RlShot[] | undefined;
 }
 
@@ -36,7 +36,14 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
   else v.see(obs.refused[0]?.exchangeId);
   const admitted = admittedBeforeRefusal(obs.after, profile);
   const edge = obs.after[admitted] ?? obs.after[obs.after.length - 1];
-  const counted = obs.stillCounted ?? [];
+  // An admission since the fill counts until one window after it; where the refusal came within a request's
+  // duration of that instant (the admission instant is known only to that), either count is right.
+  const W = profile.limits.window_s * 1000;
+  const judgedAt = edge?.at ?? Number.POSITIVE_INFINITY;
+  const since = obs.stillCounted ?? [];
+  const surely = since.filter((s) => s.at + W > judgedAt);
+  const maybe = since.filter((s) => s.at + W + RL_EDGE_MARGIN_MS > judgedAt);
+  const counted = admitted < obs.limit - surely.length ? maybe : surely;
   const free = obs.limit - counted.length;
   const besides = counted.length > 0 ? ` (the limit ${obs.limit} less the ${counted.length} admitted since)` : '';
   if (admitted < free) {

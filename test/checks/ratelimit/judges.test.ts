@@ -214,6 +214,13 @@ describe('judgeRefusalsNotCounted (RL-08)', () => {
     expect(bad.verdict).toBe('FAIL');
     expect(bad.message).toMatch(/only 53 of 58 requests were admitted \(the limit 60 less the 2 admitted since\): the 3 requests refused half a window earlier were counted/);
   });
+  it('no longer counts an admission since the fill once a window has passed over it', () => {
+    const expired = [shot({ bucket: 'write', at: T0 - 5_000, status: 405 })];
+    const ok = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    expect(ok.verdict, ok.message).toBe('PASS');
+    const bad = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 59, send: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    expect(bad.verdict).toBe('FAIL');
+  });
   it('fails when the refusals were counted', () => {
     const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 57, at: T0 + 60_250 }) }, PROFILE);
     expect(o.verdict).toBe('FAIL');
