@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { retryAfterBeyondWindow, retryAfterSeconds, writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
-import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -48,8 +48,13 @@ export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): 
   }
   const early = obs.early;
   if (!early) v.fail('no request was sent before Retry-After elapsed');
-  else if (!isRefused(early, profile) && early.at > obs.refusedAt + ra.seconds * 1000 - RL_EDGE_MARGIN_MS) {
-    v.warn(`the request meant for 1.25 s before ${profile.headers.retry_after} elapsed went out ${((early.at - obs.refusedAt) / 1000).toFixed(2)} s after the 429, too late to show it too long`, early.exchangeId);
+  else if (!isRefused(early, profile) && early.at + (early.durationMs ?? 0) >= refusal.at + (ra.seconds - 1) * 1000) {
+    // Retry-After is a ceiling: the slot frees after refusal.at + (N − 1) s at the earliest. An early request
+    // whose answer came later than that may have been admitted after the slot freed, and proves nothing.
+    v.warn(
+      `the request meant for 1.25 s before ${profile.headers.retry_after} elapsed was admitted, but it went out ${((early.at - obs.refusedAt) / 1000).toFixed(2)} s after the 429 and took ${Math.round(early.durationMs ?? 0)} ms: too late to show it too long`,
+      early.exchangeId,
+    );
   } else if (!isRefused(early, profile)) {
     v.fail(
       `${profile.headers.retry_after} ${ra.seconds} is too long: a request ${((early.at - obs.refusedAt) / 1000).toFixed(2)} s after the 429 (1.25 s before it elapsed) was admitted, ${describeShot(early)}`,

@@ -107,6 +107,12 @@ describe('judgeRetryAfter (RL-03)', () => {
     expect(o.verdict, o.message).toBe('WARN');
     expect(o.message).toMatch(/too late to show it too long/);
   });
+  it('warns instead of failing when the early request was admitted but answered too slowly to tell', () => {
+    const slow = { ...early(405), durationMs: 900 };
+    const o = judgeRetryAfter({ fill, refusedAt, early: slow, onTime: onTime(405) }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/took 900 ms: too late to show it too long/);
+  });
   it('fails as too long when the early request is admitted', () => {
     const o = judgeRetryAfter({ fill, refusedAt, early: early(405), onTime: onTime(405) }, PROFILE);
     expect(o.verdict).toBe('FAIL');
