@@ -61,6 +61,13 @@ export interface Check {
    * the runner never runs two checks with a common bucket at once, and resets or waits a window between them.
    */
   fills?: string[];
+  /**
+   * Checks naming one episode share one fill of their buckets: the first to run
+   * makes the requests and every member judges the same observations (kept in
+   * the run cache). They run under one lease, one after the other, with no reset
+   * or cooling between them; each member's `fills` and `waitsMs` are the episode's.
+   */
+  episode?: string;
   /** Target time it waits, roughly, in ms (to plan real-time runs). */
   waitsMs?: (profile: Profile) => number;
   /** Runs after every other check, scenario and property (it judges what the whole run saw). */

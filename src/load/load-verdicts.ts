@@ -1,7 +1,7 @@
 import type { BucketLog } from './load-recorder.js';
 import { UNKNOWN_OUTCOME } from './load-recorder.js';
 import type { LoadVerdict } from '../report/load-result.js';
-import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, type Admission } from './window-verdicts.js';
+import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission } from './window-verdicts.js';
 
 /** Above this many refusals in one bucket, refusals are thinned to the first per slot (see {@link judgeBucket}). */
 export const THIN_ABOVE = 5_000;
@@ -54,6 +54,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number): Lo
   const over = findOverAdmissions(proven, limit, windowMs);
   const early = findEarlyRefusals([...possible, ...refusals], limit, windowMs, 1);
   const faults = findRetryAfterFaults([...proven, ...refusals]);
+  const tested = testedRetryAfters([...proven, ...refusals]).length;
   const id = (k: string) => `load:${k}:${log.agency}:${log.bucket}`;
   const out: LoadVerdict[] = [];
   out.push(
@@ -114,12 +115,27 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number): Lo
           kind: 'retry-after',
           agency: log.agency,
           bucket: log.bucket,
-          verdict: totalRefusals === 0 ? 'SKIP' : 'PASS',
-          message: totalRefusals === 0 ? `${where}: no 429 to judge` : `${where}: every judged 429 carried a Retry-After that what followed agrees with`,
-          details: counts,
+          // A verdict with nothing to judge is no pass: say why nothing could be judged.
+          verdict: tested === 0 ? 'SKIP' : 'PASS',
+          message:
+            totalRefusals === 0
+              ? `${where}: no 429 to judge`
+              : tested === 0
+                ? `${where}: ${untestedWhy(refusals, possible)}`
+                : `${where}: every judged 429 carried a Retry-After that what followed agrees with (${tested} of ${totalRefusals} put to the test)`,
+          details: { ...counts, testedRetryAfters: tested },
         },
   );
   return out;
+}
+
+/** Why no 429's Retry-After could be judged: the load never came back after one elapsed. */
+function untestedWhy(refusals: readonly Admission[], admitted: readonly Admission[]): string {
+  const shortest = Math.min(...refusals.map((r) => r.retryAfterS ?? Number.POSITIVE_INFINITY));
+  const first = Math.min(...refusals.map((r) => r.receivedAt));
+  const last = Math.max(...[...refusals, ...admitted].map((r) => r.sentAt));
+  const spanS = Math.max(0, (last - first) / 1000);
+  return `${refusals.length} 429(s), but no Retry-After could be judged: no request of this bucket followed a 429 once its Retry-After (shortest ${shortest} s) had elapsed, the load's last request came ${spanS.toFixed(1)} s after the first 429; run the load for longer than the Retry-After to judge it`;
 }
 
 /**

@@ -46,7 +46,8 @@ export function extraOver(limit: number): number {
  * below the limit redeem one quote (one 201, then refusals as already
  * redeemed: failed bookings); those over the limit use fresh quotes, so a
  * service that executes a 429'd booking shows it in the wallet. After each
- * bucket's first 429, one probe is sent when its Retry-After says a slot is free.
+ * bucket's first 429 whose Retry-After ends before the run does, one probe is
+ * sent when it says a slot is free.
  */
 export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
   const items: Array<Item & { at: number }> = [];
@@ -77,10 +78,14 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const ra = res.status === 429 ? res.rateLimit.retryAfterS : undefined;
       const receivedAt = o.now() + 1;
       o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra, bucket === writeBucket && deliberate.has(res.status));
+      // Any 429 whose Retry-After ends within the run gets the bucket's one probe: later 429s promise sooner instants,
+      // and a promise beyond the run (a huge Retry-After among them) is never waited for.
       if (res.status === 429 && ra !== undefined && !probed.has(`${a}:${bucket}`)) {
-        probed.add(`${a}:${bucket}`);
         const dueIn = ra * 1000 + 100;
-        if (performance.now() - t0 + dueIn < o.untilMs) probes.push(probe(a, bucket, dueIn));
+        if (performance.now() - t0 + dueIn < o.untilMs) {
+          probed.add(`${a}:${bucket}`);
+          probes.push(probe(a, bucket, dueIn));
+        }
       }
       return res;
     } catch {

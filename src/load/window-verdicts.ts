@@ -116,3 +116,23 @@ export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterF
   }
   return out;
 }
+
+/**
+ * The 429s whose Retry-After what followed put to the test: a later request of
+ * the bucket was admitted after the 429 arrived, or one was sent at or after
+ * the latest instant it promised. The others could not be judged either way
+ * (a load shorter than the Retry-After never comes back to try).
+ */
+export function testedRetryAfters(records: readonly Admission[]): Admission[] {
+  let lastSent = Number.NEGATIVE_INFINITY;
+  let lastAdmittedSent = Number.NEGATIVE_INFINITY;
+  for (const n of records) {
+    lastSent = Math.max(lastSent, n.sentAt);
+    if (n.admitted) lastAdmittedSent = Math.max(lastAdmittedSent, n.sentAt);
+  }
+  return records.filter((r) => {
+    if (r.admitted || r.retryAfterS === undefined || !Number.isFinite(r.retryAfterS) || r.retryAfterS < 1) return false;
+    // A request sent after the promise is never the 429 itself: that one was sent before it arrived.
+    return lastAdmittedSent >= r.receivedAt || lastSent >= r.receivedAt + r.retryAfterS * 1000;
+  });
+}

@@ -191,10 +191,30 @@ async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => Target
   };
 }
 
-/** One check after another; before each, the target is reset (or, with no reset, a filled bucket is left a window to cool). */
-async function runSerially(list: Check[], planner: BucketPlanner, options: RunSuiteOptions, runOne: (c: Check) => Promise<void>, emit: RunListener): Promise<void> {
+/** The checks in order, the members of an episode moved up behind its first member so that they run together. */
+export function episodesTogether(list: readonly Check[]): Check[] {
+  const out: Check[] = [];
   for (const check of list) {
-    if (options.reset) await options.reset();
+    if (out.includes(check)) continue;
+    out.push(check);
+    if (check.episode !== undefined) out.push(...list.filter((c) => c !== check && c.episode === check.episode));
+  }
+  return out;
+}
+
+/**
+ * One check after another; before each, the target is reset (or, with no
+ * reset, a filled bucket is left a window to cool), except between members of
+ * one episode: they judge one fill, made by the first of them.
+ */
+async function runSerially(list: Check[], planner: BucketPlanner, options: RunSuiteOptions, runOne: (c: Check) => Promise<void>, emit: RunListener): Promise<void> {
+  let previous: Check | undefined;
+  for (const check of episodesTogether(list)) {
+    const sameEpisode = check.episode !== undefined && previous?.episode === check.episode;
+    previous = check;
+    if (sameEpisode) {
+      // Nothing to cool or reset: the episode's requests are made already.
+    } else if (options.reset) await options.reset();
     else {
       const now = options.clock.now();
       if (!planner.canStart(check, now)) {

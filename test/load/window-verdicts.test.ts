@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, type Admission } from '../../src/load/window-verdicts.js';
+import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission } from '../../src/load/window-verdicts.js';
+import { judgeBucket } from '../../src/load/load-verdicts.js';
+import type { BucketLog } from '../../src/load/load-recorder.js';
 
 const ok = (t: number, ref = `a${t}`): Admission => ({ sentAt: t, receivedAt: t + 5, admitted: true, ref });
 const no = (t: number, retryAfterS?: number): Admission => ({ sentAt: t, receivedAt: t + 5, admitted: false, retryAfterS, ref: `r${t}` });
@@ -55,5 +57,39 @@ describe('Retry-After', () => {
 
   it('flags one refused again after the promised instant as too short', () => {
     expect(findRetryAfterFaults([ok(0), no(30_000, 20), no(50_010, 10)])[0]!.problem).toBe('too-short');
+  });
+});
+
+describe('Retry-After put to the test', () => {
+  it('counts a 429 followed by a request after its promise, or by an admission', () => {
+    expect(testedRetryAfters([ok(0), no(30_000, 30), ok(60_001)])).toHaveLength(1);
+    expect(testedRetryAfters([ok(0), no(30_000, 20), no(50_010, 10)])).toHaveLength(1);
+  });
+
+  it('counts none when the load stopped before any Retry-After elapsed', () => {
+    expect(testedRetryAfters([ok(0), no(1_000, 59), no(1_200, 59)])).toEqual([]);
+  });
+
+  function log(rows: Array<[sentAt: number, status: number, retryAfterS?: number]>): BucketLog {
+    return {
+      agency: 'a',
+      bucket: 'write',
+      sentAt: rows.map((r) => r[0]),
+      receivedAt: rows.map((r) => r[0] + 5),
+      status: rows.map((r) => r[1]),
+      retryAfterS: rows.map((r) => r[2] ?? Number.NaN),
+    };
+  }
+
+  it('the load verdict is SKIP, naming why, when 429s came but none could be judged', () => {
+    const v = judgeBucket(log([[0, 201], [100, 201], [200, 429, 60], [300, 429, 60]]), 2, 60_000).find((x) => x.kind === 'retry-after')!;
+    expect(v.verdict).toBe('SKIP');
+    expect(v.message).toMatch(/2 429\(s\), but no Retry-After could be judged.*shortest 60 s.*run the load for longer/);
+  });
+
+  it('the load verdict is PASS only when a Retry-After was put to the test', () => {
+    const v = judgeBucket(log([[0, 201], [100, 201], [200, 429, 60], [60_300, 201]]), 2, 60_000).find((x) => x.kind === 'retry-after')!;
+    expect(v.verdict, v.message).toBe('PASS');
+    expect(v.message).toMatch(/1 of 1 put to the test/);
   });
 });

@@ -86,6 +86,39 @@ describe('runSuite against the embedded mock', () => {
     expect(events[0]).toMatchObject({ type: 'plan', mode: 'isolated' });
   });
 
+  it('runs the members of one episode together, with no reset and no cooling between them, reported in registry order', async () => {
+    const order: string[] = [];
+    const note = (id: string): Check['run'] => async () => {
+      order.push(id);
+      return { verdict: 'PASS', message: id };
+    };
+    const fills = ['0:write'];
+    const checks: Check[] = [
+      mk('E-1', note('E-1'), { episode: 'e', fills }),
+      mk('X-1', note('X-1'), { fills }),
+      mk('E-2', note('E-2'), { episode: 'e', fills }),
+      mk('E-3', note('E-3'), { episode: 'e', fills }),
+    ];
+    for (const reset of [true, false]) {
+      order.length = 0;
+      const events: RunEvent[] = [];
+      const resetsBefore: string[] = [];
+      const result = await runSuite({
+        profile,
+        agencies,
+        checks,
+        clock: new MockClockDriver(mock.clock),
+        ...(reset ? { reset: async () => void resetsBefore.push(order[order.length - 1] ?? 'start') } : {}),
+        onEvent: (e) => events.push(e),
+      });
+      expect(order).toEqual(['E-1', 'E-2', 'E-3', 'X-1']);
+      expect(result.cases.map((c) => c.id)).toEqual(['E-1', 'X-1', 'E-2', 'E-3']);
+      if (reset) expect(resetsBefore).toEqual(['start', 'E-3']);
+      // Without a reset, only X-1 waits for the episode's bucket to cool.
+      else expect(events.filter((e) => e.type === 'waiting').map((e) => (e as { reason: string }).reason)).toEqual([expect.stringContaining('X-1')]);
+    }
+  });
+
   it('redacts every secret from the exchanges and cases of the result', async () => {
     const secret = agencies[0]!.secret;
     const checks = [mk('T-LEAK', async (ctx) => {

@@ -100,9 +100,37 @@ export async function sendMany(probes: RlProbes, bucket: RlBucket, count: number
   return shots;
 }
 
-/** Lets target time pass until `instant` (target ms); nothing when it has passed already. */
+/**
+ * Sends exactly `count` probes at once, at most `width` in flight (a burst
+ * whose verdict needs only how many were admitted: round trips do not add up).
+ * Shots come back in the order they were sent.
+ */
+export async function sendConcurrently(probes: RlProbes, bucket: RlBucket, count: number, step: string, width = 16): Promise<RlShot[]> {
+  const shots: RlShot[] = new Array<RlShot>(count);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      shots[i] = await probes.send(bucket, step);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, lane));
+  return shots;
+}
+
+/** The longest wait a rate-limit check ever asks for, ms: one window and a few seconds of margin. */
+export function maxRlWaitMs(profile: Profile): number {
+  return windowMs(profile) + 5000;
+}
+
+/**
+ * Lets target time pass until `instant` (target ms); nothing when it has passed already.
+ * A wait beyond one window is never asked of the clock: whatever a target
+ * answered (a huge Retry-After), that would be a harness bug, so it throws.
+ */
 export async function waitUntil(ctx: CheckContext, instant: number): Promise<void> {
   const left = instant - ctx.clock.now();
+  if (!(left <= maxRlWaitMs(ctx.profile))) throw new RangeError(`a rate-limit check asked to wait ${left} ms, more than one window (${windowMs(ctx.profile)} ms)`);
   if (left > 0) await ctx.clock.wait(left);
 }
 

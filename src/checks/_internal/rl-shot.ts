@@ -19,6 +19,8 @@ export interface RlShot {
   step: string;
   /** Target clock when sent, ms since epoch. */
   at: number;
+  /** Time until its answer arrived, ms (the target counted it somewhere in between). */
+  durationMs?: number;
   status: number;
   /** error.code by the profile's field path, when the body is an error. */
   code?: string;
@@ -38,6 +40,7 @@ export function toShot(res: ApiResponse, profile: Profile, agency: number, bucke
     bucket,
     step,
     at: res.exchange.startedAt,
+    durationMs: res.exchange.durationMs,
     status: res.status,
     ...(typeof code === 'string' ? { code } : {}),
     ...(details !== undefined ? { details } : {}),

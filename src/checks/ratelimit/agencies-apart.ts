@@ -1,5 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
+import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
+import { skipped } from '../_internal/findings.js';
 import type { RlShot } from '../_internal/rl-shot.js';
 import type { Check, CheckOutcome } from '../types.js';
 import { judgeCrossPhases } from './buckets-apart.js';
@@ -31,15 +33,13 @@ export const agenciesApartCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.1 and §5: limits apply per agency; rate limits belong to the agency',
   needs: ['second-agency'],
-  fills: ['0:write', '1:write'],
-  waitsMs: () => 0,
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0);
-    if ('error' in limits) return limitsUnknown(limits);
-    const fill = await fillUntilRefused(rlProbes(ctx, 0), 'write', limits.write + 2, 'fill agency 0 writes', ctx.profile);
-    const other = rlProbes(ctx, 1);
-    const otherWrite = await other.write('agency 1 write');
-    const otherRead = await other.read('agency 1 read');
-    return judgeAgenciesApart({ fill, otherWrite, otherRead }, ctx.profile);
+    const ep = await writeEpisode(ctx);
+    if ('error' in ep) return limitsUnknown(ep);
+    if (!ep.other) return skipped('the profile names no second agency');
+    return judgeAgenciesApart({ fill: ep.fill, otherWrite: ep.other.write, otherRead: ep.other.read }, ctx.profile);
   },
 };

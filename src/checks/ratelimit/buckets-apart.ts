@@ -1,5 +1,6 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, waitUntil, windowMs } from '../_internal/rl-probes.js';
+import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -12,7 +13,7 @@ export interface CrossPhase {
   cross: RlShot;
 }
 
-/** What RL-05 saw: writes filled then a read; a window later, reads filled then a write. */
+/** What RL-05 saw: writes filled then a read; a window later, reads filled (sent at once) then a write. */
 export interface BucketsApartObservations {
   phases: CrossPhase[];
 }
@@ -21,9 +22,10 @@ export interface BucketsApartObservations {
 export function judgeCrossPhases(phases: readonly CrossPhase[], profile: Profile, what: (p: CrossPhase) => string, pass: string): CheckOutcome {
   const v = new Findings();
   for (const p of phases) {
-    const last = p.fill[p.fill.length - 1];
-    if (!last || !isRefused(last, profile)) {
-      v.fail(`${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`, last?.exchangeId);
+    // A burst sent at once may answer its refusal anywhere in it.
+    const last = p.fill.find((s) => isRefused(s, profile));
+    if (!last) {
+      v.fail(`${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`, p.fill[p.fill.length - 1]?.exchangeId);
       continue;
     }
     if (isRefused(p.cross, profile)) {
@@ -50,26 +52,17 @@ export const bucketsApartCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.2: reads and writes are counted separately',
   needs: [],
-  fills: ['0:read', '0:write'],
-  // Between the two directions the write bucket must empty: one window; real time against a real service.
-  waitsMs: (p) => windowMs(p) + 1000,
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0);
-    if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0);
-    const writeFill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
-    // Every admitted write was counted by now.
-    const lastWrite = ctx.clock.now();
-    const readCross = await probes.read('read while writes are full');
-    // The write bucket is empty again one window after its last admitted request.
-    await waitUntil(ctx, lastWrite + windowMs(ctx.profile) + RL_EDGE_MARGIN_MS);
-    const readFill = await fillUntilRefused(probes, 'read', limits.read + 2, 'fill reads', ctx.profile);
-    const writeCross = await probes.write('write while reads are full');
+    const ep = await writeEpisode(ctx);
+    if ('error' in ep) return limitsUnknown(ep);
     return judgeBucketsApart(
       {
         phases: [
-          { filled: 'write', fill: writeFill, cross: readCross },
-          { filled: 'read', fill: readFill, cross: writeCross },
+          { filled: 'write', fill: ep.fill, cross: ep.readCross },
+          { filled: 'read', fill: ep.readBurst, cross: ep.writeCross },
         ],
       },
       ctx.profile,

@@ -1,5 +1,6 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes, sendMany } from '../_internal/rl-probes.js';
+import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
 import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -83,14 +84,12 @@ export const rateLimitHeadersCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.4: usage is reported in response headers with the prefix X-RateLimit-',
   needs: [],
-  fills: ['0:write'],
-  waitsMs: () => 0,
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0);
-    if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0);
-    const read = [...limits.shots, ...(await sendMany(probes, 'read', 3, 'reads'))];
-    const write = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill writes', ctx.profile);
-    return judgeRateLimitHeaders({ limits: { read: limits.read, write: limits.write }, read, write }, ctx.profile);
+    const ep = await writeEpisode(ctx);
+    if ('error' in ep) return limitsUnknown(ep);
+    return judgeRateLimitHeaders({ limits: ep.limits, read: ep.headerReads, write: ep.fill }, ctx.profile);
   },
 };

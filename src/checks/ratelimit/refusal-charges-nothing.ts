@@ -1,17 +1,11 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes } from '../_internal/rl-probes.js';
-import { admittedBeforeRefusal, isRefused, rlHeaders, toShot, type RlShot } from '../_internal/rl-shot.js';
+import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs, type WalletView } from '../_internal/rl-episode.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
+import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
 import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
-/** The wallet as read before or after the refused booking. */
-export interface WalletView {
-  balance: number | undefined;
-  /** Number of statement entries and the newest entry's id. */
-  entries: number;
-  newestEntryId: string | undefined;
-  exchangeIds: string[];
-}
+export type { WalletView } from '../_internal/rl-episode.js';
 
 /** What RL-02 saw. */
 export interface RefusalChargesNothingObservations {
@@ -80,34 +74,14 @@ export const refusalChargesNothingCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §1 and §7: a request answered with 429 charges nothing; §7: every error uses one envelope',
   needs: ['open-product'],
-  fills: ['0:write'],
-  waitsMs: () => 0,
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0);
-    if ('error' in limits) return limitsUnknown(limits);
-    const api = ctx.api(0);
-    const { open, response } = await api.openProducts({ label: ctx.label('find an open product') });
-    const product = open.find((p) => ctx.profile.search_criteria[p] !== undefined);
-    if (!product) return errored('no open product with search criteria in the profile', response);
-    const search = await api.search(product, undefined, { label: ctx.label('quote to book into a full bucket') });
-    const offer = search.offers[0];
-    if (!offer) return errored(`search for ${product} answered ${search.status} with no offer`, search);
-    const wallet = async (when: string): Promise<WalletView> => {
-      const bal = await api.balance({ label: ctx.label(`balance ${when}`) });
-      const st = await api.statement({ label: ctx.label(`statement ${when}`) });
-      return {
-        balance: bal.status >= 200 && bal.status < 300 ? bal.amount : undefined,
-        entries: st.entries.length,
-        newestEntryId: st.entries[0]?.id,
-        exchangeIds: [bal.exchange.id, ...st.responses.map((r) => r.exchange.id)],
-      };
-    };
-    const before = await wallet('before');
-    const probes = rlProbes(ctx, 0);
-    const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
-    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: ctx.label('book while the write bucket is full') });
-    const booking = toShot(res, ctx.profile, 0, 'write', 'booking');
-    const after = await wallet('after');
-    return judgeRefusalChargesNothing({ writeLimit: limits.write, fill, booking, before, after }, ctx.profile);
+    const ep = await writeEpisode(ctx);
+    if ('error' in ep) return limitsUnknown(ep);
+    if ('error' in ep.booking) return errored(ep.booking.error, ...ep.booking.refs);
+    const { before, booking, after } = ep.booking;
+    return judgeRefusalChargesNothing({ writeLimit: ep.limits.write, fill: ep.fill, booking, before, after }, ctx.profile);
   },
 };

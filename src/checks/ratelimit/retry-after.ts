@@ -1,11 +1,9 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, rlLimits, rlProbes, waitUntil, windowMs } from '../_internal/rl-probes.js';
-import { describeShot, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
+import { retryAfterBeyondWindow, retryAfterSeconds, writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { limitsUnknown } from '../_internal/rl-probes.js';
+import { describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
-
-/** How long before `Retry-After` the early request is sent, ms (REFERENCE-API.md section 8: the quarter second covers the time a request takes). */
-export const RETRY_AFTER_EARLY_MS = 1250;
 
 /** What RL-03 saw. */
 export interface RetryAfterObservations {
@@ -14,19 +12,9 @@ export interface RetryAfterObservations {
   /** Target time the 429 arrived, ms. */
   refusedAt: number;
   /** Sent `Retry-After − 1.25 s` after the 429 arrived: must be refused. */
-  early?: RlShot;
+  early?: RlShot | undefined;
   /** Sent `Retry-After` after the 429 arrived: must be admitted. */
-  onTime?: RlShot;
-}
-
-/** The Retry-After value of a 429 in whole seconds, or a reason it is not usable. */
-export function retryAfterSeconds(shot: RlShot, profile: Profile): { seconds: number } | { problem: string } {
-  const raw = rlHeaders(shot, profile).raw.retryAfter;
-  if (raw === undefined) return { problem: `the ${shot.status} carries no ${profile.headers.retry_after} header` };
-  if (!/^\d+$/.test(raw.trim())) return { problem: `${profile.headers.retry_after} is ${JSON.stringify(raw)}, not integer delay-seconds` };
-  const seconds = Number(raw.trim());
-  if (seconds < 1) return { problem: `${profile.headers.retry_after} is ${seconds}, it must be at least 1` };
-  return { seconds };
+  onTime?: RlShot | undefined;
 }
 
 /**
@@ -48,13 +36,26 @@ export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): 
     v.fail(ra.problem, refusal.exchangeId);
     return v.outcome('');
   }
+  const beyond = retryAfterBeyondWindow(ra.seconds, profile);
+  if (beyond) {
+    // Never waited for: a slot frees within one window whatever came before.
+    v.fail(`too long: ${beyond}`, refusal.exchangeId);
+    return v.outcome('');
+  }
   const details = refusal.details as Record<string, unknown> | undefined;
   if (details && typeof details === 'object' && details.retry_after_s !== undefined && details.retry_after_s !== ra.seconds) {
     v.fail(`details.retry_after_s is ${JSON.stringify(details.retry_after_s)} but ${profile.headers.retry_after} is ${ra.seconds}`, refusal.exchangeId);
   }
   const early = obs.early;
   if (!early) v.fail('no request was sent before Retry-After elapsed');
-  else if (!isRefused(early, profile)) {
+  else if (!isRefused(early, profile) && early.at + (early.durationMs ?? 0) >= refusal.at + (ra.seconds - 1) * 1000) {
+    // Retry-After is a ceiling: the slot frees after refusal.at + (N − 1) s at the earliest. An early request
+    // whose answer came later than that may have been admitted after the slot freed, and proves nothing.
+    v.warn(
+      `the request meant for 1.25 s before ${profile.headers.retry_after} elapsed was admitted, but it went out ${((early.at - obs.refusedAt) / 1000).toFixed(2)} s after the 429 and took ${Math.round(early.durationMs ?? 0)} ms: too late to show it too long`,
+      early.exchangeId,
+    );
+  } else if (!isRefused(early, profile)) {
     v.fail(
       `${profile.headers.retry_after} ${ra.seconds} is too long: a request ${((early.at - obs.refusedAt) / 1000).toFixed(2)} s after the 429 (1.25 s before it elapsed) was admitted, ${describeShot(early)}`,
       refusal.exchangeId,
@@ -80,25 +81,12 @@ export const retryAfterCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.5: a 429 response carries Retry-After (REFERENCE-API §8: the ceiling of the time until the next request is admitted)',
   needs: [],
-  fills: ['0:write'],
-  // The retry itself waits about one window after the burst; against a real service this is real time.
-  waitsMs: (p) => windowMs(p) + 1000,
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
   async run(ctx) {
-    const limits = await rlLimits(ctx, 0);
-    if ('error' in limits) return limitsUnknown(limits);
-    const probes = rlProbes(ctx, 0);
-    const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
-    const refusedAt = ctx.clock.now();
-    const refusal = fill[fill.length - 1];
-    const obs: RetryAfterObservations = { fill, refusedAt };
-    const ra = refusal && isRefused(refusal, ctx.profile) ? retryAfterSeconds(refusal, ctx.profile) : undefined;
-    if (ra && 'seconds' in ra) {
-      // Requests answered 429 are not counted, so the early probe does not move the instant the slot frees.
-      await waitUntil(ctx, refusedAt + ra.seconds * 1000 - RETRY_AFTER_EARLY_MS);
-      obs.early = await probes.write('early');
-      await waitUntil(ctx, refusedAt + ra.seconds * 1000);
-      obs.onTime = await probes.write('on time');
-    }
-    return judgeRetryAfter(obs, ctx.profile);
+    const ep = await writeEpisode(ctx);
+    if ('error' in ep) return limitsUnknown(ep);
+    return judgeRetryAfter({ fill: ep.fill, refusedAt: ep.filledAt, early: ep.early, onTime: ep.onTime }, ctx.profile);
   },
 };

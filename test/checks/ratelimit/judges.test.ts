@@ -32,6 +32,17 @@ describe('judgeExactLimit (RL-01)', () => {
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/read bucket: request 600 of a burst was refused/);
   });
+  it('judges a burst sent at once by its count, wherever the refusals fall in it', () => {
+    const read = burst({ bucket: 'read', limit: 600 });
+    const refusal = read[600]!;
+    const another = { ...refusal, exchangeId: xid() };
+    const shuffled = [another, ...read.slice(0, 300), refusal, ...read.slice(300, 600)];
+    expect(judgeExactLimit({ limits, read: shuffled, write: burst({ bucket: 'write', limit: 60 }) }, PROFILE).verdict).toBe('PASS');
+    const short = [another, ...read.slice(0, 300), refusal, ...read.slice(300, 599), { ...read[599]!, status: 429 }];
+    const o = judgeExactLimit({ limits, read: short, write: burst({ bucket: 'write', limit: 60 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toMatch(/read bucket: request 600 of a burst was refused, but the limit is 600 per window \(599 of 602 admitted\)/);
+  });
   it('fails when a bucket never refuses', () => {
     const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: burst({ bucket: 'write', limit: 60, admits: 99, send: 60 }) }, PROFILE);
     expect(o.verdict).toBe('FAIL');
@@ -84,6 +95,23 @@ describe('judgeRetryAfter (RL-03)', () => {
     const o = judgeRetryAfter({ fill, refusedAt, early: early(429), onTime: onTime(429) }, PROFILE);
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/too short/);
+  });
+  it.each(['2000000', '99999999999', '61'])('fails a Retry-After of %s s as longer than the window, with no probe sent', (ra) => {
+    const o = judgeRetryAfter({ fill: burst({ bucket: 'write', limit: 60, retryAfterS: Number(ra) }), refusedAt }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toBe(`too long: retry-after of ${ra} s is longer than the window of 60 s (a slot frees within one window)`);
+  });
+  it('warns instead of failing when the early request went out too late to show anything', () => {
+    const late = shot({ bucket: 'write', at: refusedAt + 59_900, status: 405 });
+    const o = judgeRetryAfter({ fill, refusedAt, early: late, onTime: onTime(405) }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/too late to show it too long/);
+  });
+  it('warns instead of failing when the early request was admitted but answered too slowly to tell', () => {
+    const slow = { ...early(405), durationMs: 900 };
+    const o = judgeRetryAfter({ fill, refusedAt, early: slow, onTime: onTime(405) }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/took 900 ms: too late to show it too long/);
   });
   it('fails as too long when the early request is admitted', () => {
     const o = judgeRetryAfter({ fill, refusedAt, early: early(405), onTime: onTime(405) }, PROFILE);
@@ -183,6 +211,21 @@ describe('judgeRefusalsNotCounted (RL-08)', () => {
   it('passes when the whole limit is back one window later', () => {
     const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) }, PROFILE);
     expect(o.verdict, o.message).toBe('PASS');
+  });
+  it('counts the requests admitted since the fill against the limit one window later', () => {
+    const since = [shot({ bucket: 'write', at: T0 + 60_000, status: 405 }), shot({ bucket: 'write', at: T0 + 60_100, status: 405 })];
+    const ok = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 58, send: 59, at: T0 + 60_250 }), stillCounted: since }, PROFILE);
+    expect(ok.verdict, ok.message).toBe('PASS');
+    const bad = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 53, send: 54, at: T0 + 60_250 }), stillCounted: since }, PROFILE);
+    expect(bad.verdict).toBe('FAIL');
+    expect(bad.message).toMatch(/only 53 of 58 requests were admitted \(the limit 60 less the 2 admitted since\): the 3 requests refused half a window earlier were counted/);
+  });
+  it('no longer counts an admission since the fill once a window has passed over it', () => {
+    const expired = [shot({ bucket: 'write', at: T0 - 5_000, status: 405 })];
+    const ok = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    expect(ok.verdict, ok.message).toBe('PASS');
+    const bad = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 59, send: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    expect(bad.verdict).toBe('FAIL');
   });
   it('fails when the refusals were counted', () => {
     const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 57, at: T0 + 60_250 }) }, PROFILE);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writeProbeRequest } from '../../../src/checks/_internal/rl-probes.js';
+import { waitUntil, writeProbeRequest } from '../../../src/checks/_internal/rl-probes.js';
+import type { CheckContext } from '../../../src/checks/types.js';
 import { admittedBeforeRefusal, rlHeaders } from '../../../src/checks/_internal/rl-shot.js';
 import { expectedGapMs, retrySpanMs, whQueueWaitMs } from '../../../src/checks/_internal/wh-scenario.js';
 import { burst, PROFILE, shot, T0 } from '../_fixtures-rl-wh.js';
@@ -38,5 +39,16 @@ describe('webhook schedule helpers', () => {
   it('a webhook check may wait behind every scenario of its scheme', () => {
     expect(whQueueWaitMs('service', PROFILE)).toBeGreaterThan(113_000);
     expect(whQueueWaitMs('hotel', PROFILE)).toBeGreaterThan(20_000);
+  });
+});
+
+describe('rate-limit waits', () => {
+  it('never asks the clock for more than about one window', async () => {
+    const waits: number[] = [];
+    const ctx = { profile: PROFILE, clock: { kind: 'real', now: () => 0, wait: async (ms: number) => void waits.push(ms) } } as unknown as CheckContext;
+    await waitUntil(ctx, 60_250);
+    await expect(waitUntil(ctx, 2_000_000_000)).rejects.toThrow(/more than one window/);
+    await expect(waitUntil(ctx, Number.NaN)).rejects.toThrow(/more than one window/);
+    expect(waits).toEqual([60_250]);
   });
 });
