@@ -8,6 +8,7 @@ import { progressPrinter } from '../../runner/progress-printer.js';
 import { allOf, logEvents } from '../../runner/log-events.js';
 import { logger } from '../../log/current-logger.js';
 import { formatMs } from '../../runner/run-suite.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
@@ -49,7 +50,9 @@ async function checkPartNames(selection: Selection): Promise<void> {
  * case and where the reports are. Passed when every case passed (SKIP and
  * WARN allowed).
  */
-export async function runCommand(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function runCommand(args: RunCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
+  const out = (line: string): void => print(terminalSafe(line));
   // A wrong --only is a usage error before anything starts.
   await checkPartNames(defaultRegistry().select(args.only));
   const receiver = {

@@ -4,6 +4,7 @@ import { progressPrinter } from '../../runner/progress-printer.js';
 import { formatMs } from '../../runner/run-suite.js';
 import { loadScenarios } from '../../scenario/load-scenario.js';
 import { runScenarios } from '../../scenario/run-scenarios.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
@@ -20,7 +21,9 @@ export interface ScenarioCommandOptions {
  * no file is named) against a target profile or the embedded mock, writes the
  * reports; passed when every scenario passed.
  */
-export async function scenarioCommand(args: ScenarioCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function scenarioCommand(args: ScenarioCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
+  const out = (line: string): void => print(terminalSafe(line));
   const files = args.files ?? [];
   // Invalid files are a usage error before anything starts (judged again against the target's profile).
   await loadScenarios({ files });
