@@ -1,4 +1,5 @@
 import { isHarnessError } from '../errors/harness-error.js';
+import type { RunVerdict } from '../report/model.js';
 import type { CaseRunResult } from '../report/run-result.js';
 
 /**
@@ -11,6 +12,8 @@ export type CommandOutcome =
   | { kind: 'done' }
   /** A judged run: the suite, scenarios, the self-test, a certificate and its verification. */
   | { kind: 'verdict'; passed: boolean }
+  /** A run that proves nothing: no case passed, or the baseline signed request was refused. */
+  | { kind: 'inconclusive' }
   /** A load run: verdicts under load and performance gates fail separately. */
   | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean }
   /** The user interrupted twice and asked to quit at once. */
@@ -34,6 +37,8 @@ export function exitCodeOf(outcome: CommandOutcome): number {
       return EXIT.OK;
     case 'verdict':
       return outcome.passed ? EXIT.OK : EXIT.FAILED;
+    case 'inconclusive':
+      return EXIT.FAILED;
     case 'load':
       return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;
     case 'interrupted':
@@ -51,6 +56,11 @@ export function exitCodeOfError(err: unknown): number {
 /** True for the errors yargs' parsing produced (see `buildParser`). */
 export function isUsageError(err: unknown): err is Error {
   return err instanceof Error && (err as { usage?: unknown }).usage === true;
+}
+
+/** The outcome of a judged run from its verdict: only PASS passes, and INCONCLUSIVE is told apart from FAIL. */
+export function verdictOutcome(verdict: RunVerdict): CommandOutcome {
+  return verdict === 'INCONCLUSIVE' ? { kind: 'inconclusive' } : { kind: 'verdict', passed: verdict === 'PASS' };
 }
 
 /** The outcome of a load run: its failed cases, split between verdicts under load and gates. */

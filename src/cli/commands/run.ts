@@ -9,7 +9,7 @@ import { allOf, logEvents } from '../../runner/log-events.js';
 import { logger } from '../../log/current-logger.js';
 import { formatMs } from '../../runner/run-suite.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
-import type { CommandOutcome } from '../exit-codes.js';
+import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -85,6 +85,7 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
         JSON.stringify({
           run_id: result.runId,
           verdict: result.verdict,
+          ...(result.verdictReason !== undefined ? { verdict_reason: result.verdictReason } : {}),
           summary: s,
           seed: result.seed,
           report_dir: written.dir,
@@ -95,9 +96,10 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
     } else {
       for (const note of result.notes) out(`note: ${note}`);
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
-    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+    return verdictOutcome(result.verdict);
   } finally {
     await harness.close();
   }

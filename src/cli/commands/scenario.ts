@@ -5,7 +5,7 @@ import { formatMs } from '../../runner/run-suite.js';
 import { loadScenarios } from '../../scenario/load-scenario.js';
 import { runScenarios } from '../../scenario/run-scenarios.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
-import type { CommandOutcome } from '../exit-codes.js';
+import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
 export interface ScenarioCommandOptions {
@@ -46,9 +46,10 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
       out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message })) }));
     } else {
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
+      if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
-    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+    return verdictOutcome(result.verdict);
   } finally {
     await harness.close();
   }
