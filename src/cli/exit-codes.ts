@@ -15,7 +15,7 @@ export type CommandOutcome =
   /** A run that proves nothing: no case passed, or the baseline signed request was refused. */
   | { kind: 'inconclusive' }
   /** A load run: verdicts under load and performance gates fail separately. */
-  | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean }
+  | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean; targetLost?: boolean | undefined }
   /** The user interrupted twice and asked to quit at once. */
   | { kind: 'interrupted' };
 
@@ -40,6 +40,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
     case 'inconclusive':
       return EXIT.FAILED;
     case 'load':
+      if (outcome.targetLost) return EXIT.UNREACHABLE;
       return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;
     case 'interrupted':
       return EXIT.INTERRUPTED;
@@ -63,8 +64,9 @@ export function verdictOutcome(verdict: RunVerdict): CommandOutcome {
   return verdict === 'INCONCLUSIVE' ? { kind: 'inconclusive' } : { kind: 'verdict', passed: verdict === 'PASS' };
 }
 
-/** The outcome of a load run: its failed cases, split between verdicts under load and gates. */
-export function loadOutcome(result: Pick<CaseRunResult, 'cases'>): CommandOutcome {
+/** The outcome of a load run: its failed cases, split between verdicts under load and gates; a target that died under it outranks both (exit 3). */
+export function loadOutcome(result: Pick<CaseRunResult, 'cases'> & { load?: { targetError?: unknown } | undefined }): CommandOutcome {
   const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
-  return { kind: 'load', verdictsPassed: !failed.some((c) => c.kind !== 'gate'), gatesPassed: !failed.some((c) => c.kind === 'gate') };
+  const outcome: CommandOutcome = { kind: 'load', verdictsPassed: !failed.some((c) => c.kind !== 'gate'), gatesPassed: !failed.some((c) => c.kind === 'gate') };
+  return result.load?.targetError !== undefined ? { ...outcome, targetLost: true } : outcome;
 }
