@@ -44,6 +44,46 @@ describe('a target that writes terminal escapes into its answers', () => {
   });
 });
 
+describe('a target whose body trickles in forever', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    // Only the wallet rates trickle, as in the field; anything else (the reachability probe) answers at once.
+    server = createServer((req, res) => {
+      req.resume();
+      if (!req.url?.includes('/wallet/rates')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"currency":"EUR"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+      res.write('{');
+      const timer = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('ends the run, writes the report and judges WL-05 with a clear message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-trickle-'));
+    const file = join(dir, 'trickle.yaml');
+    await writeFile(file, `base_url: http://127.0.0.1:${port}/v1\nhotel_base_url: null\nclock: {control: none}\nrequest_timeout_ms: 1000\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_TRICKLE_SECRET}\n`);
+    const t0 = Date.now();
+    const { code, stdout, stderr } = await runCli(['run', '--target', file, '--only', 'WL-05', '--report-dir', join(dir, 'reports'), '--json'], { T_TRICKLE_SECRET: 'trickle-secret' });
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(code, stderr).toBe(1);
+    const out = JSON.parse(stdout.trim().split('\n').pop()!) as { cases: { id: string; verdict: string; message: string }[]; report_dir: string };
+    expect(out.cases[0]).toMatchObject({ id: 'WL-05', verdict: expect.stringMatching(/^(ERROR|FAIL)$/), message: expect.stringContaining('no whole answer within 1000 ms') });
+    const report = JSON.parse(await readFile(join(out.report_dir, 'report.json'), 'utf8')) as { cases: { id: string; verdict: string }[] };
+    expect(report.cases[0]!.id).toBe('WL-05');
+  }, 40_000);
+});
+
 describe('a run that verifies nothing', () => {
   let mock: RunningMock;
   let html502: Server;

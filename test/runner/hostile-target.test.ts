@@ -44,6 +44,22 @@ describe('a target whose body trickles in', () => {
     expect(result.exchanges.some((x) => x.error?.includes('within 400 ms'))).toBe(true);
   });
 
+  it('bounds the wait for headers the same way', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/v1`;
+      const profile = resolveProfile({ base_url: url, hotel_base_url: null, clock: { control: 'none' }, request_timeout_ms: 300, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'trickle-secret' }] });
+      const t0 = Date.now();
+      const result = await runSuite({ profile, agencies, checks: [currencyRatesCheck], clock: new RealClockDriver(), checkTimeoutMs: 60_000 });
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      expect(result.cases[0]!.message).toContain('no whole answer within 300 ms');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
   it("aborts the requests of a check whose time is up, and the run ends", async () => {
     const t0 = Date.now();
     const result = await runSuite({ profile: profileWith(60_000), agencies, checks: [currencyRatesCheck], clock: new RealClockDriver(), checkTimeoutMs: 500 });
