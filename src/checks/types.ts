@@ -41,6 +41,12 @@ export interface CheckContext {
   timeline: { rateLimit(point: RateLimitPoint): void; webhook(point: WebhookPoint): void };
   /** Progress and diagnostics. */
   log(message: string): void;
+  /**
+   * Aborts when the check's time is up. Requests sent through `api()` and
+   * `hotel()` within the check are aborted with it already; a check that
+   * waits on anything else may listen to it.
+   */
+  signal?: AbortSignal | undefined;
   /** Seed of this run (for anything random). */
   seed: number;
   /** A fresh unique token for idempotency keys, client references, webhook paths: never repeats across runs. */

@@ -1,4 +1,5 @@
 import { isHarnessError } from '../errors/harness-error.js';
+import type { RunVerdict } from '../report/model.js';
 import type { CaseRunResult } from '../report/run-result.js';
 
 /**
@@ -11,8 +12,10 @@ export type CommandOutcome =
   | { kind: 'done' }
   /** A judged run: the suite, scenarios, the self-test, a certificate and its verification. */
   | { kind: 'verdict'; passed: boolean }
+  /** A run that proves nothing: no case passed, or the baseline signed request was refused. */
+  | { kind: 'inconclusive' }
   /** A load run: verdicts under load and performance gates fail separately. */
-  | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean }
+  | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean; targetLost?: boolean | undefined }
   /** The user interrupted twice and asked to quit at once. */
   | { kind: 'interrupted' };
 
@@ -34,7 +37,10 @@ export function exitCodeOf(outcome: CommandOutcome): number {
       return EXIT.OK;
     case 'verdict':
       return outcome.passed ? EXIT.OK : EXIT.FAILED;
+    case 'inconclusive':
+      return EXIT.FAILED;
     case 'load':
+      if (outcome.targetLost) return EXIT.UNREACHABLE;
       return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;
     case 'interrupted':
       return EXIT.INTERRUPTED;
@@ -53,8 +59,14 @@ export function isUsageError(err: unknown): err is Error {
   return err instanceof Error && (err as { usage?: unknown }).usage === true;
 }
 
-/** The outcome of a load run: its failed cases, split between verdicts under load and gates. */
-export function loadOutcome(result: Pick<CaseRunResult, 'cases'>): CommandOutcome {
+/** The outcome of a judged run from its verdict: only PASS passes, and INCONCLUSIVE is told apart from FAIL. */
+export function verdictOutcome(verdict: RunVerdict): CommandOutcome {
+  return verdict === 'INCONCLUSIVE' ? { kind: 'inconclusive' } : { kind: 'verdict', passed: verdict === 'PASS' };
+}
+
+/** The outcome of a load run: its failed cases, split between verdicts under load and gates; a target that died under it outranks both (exit 3). */
+export function loadOutcome(result: Pick<CaseRunResult, 'cases'> & { load?: { targetError?: unknown } | undefined }): CommandOutcome {
   const failed = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
-  return { kind: 'load', verdictsPassed: !failed.some((c) => c.kind !== 'gate'), gatesPassed: !failed.some((c) => c.kind === 'gate') };
+  const outcome: CommandOutcome = { kind: 'load', verdictsPassed: !failed.some((c) => c.kind !== 'gate'), gatesPassed: !failed.some((c) => c.kind === 'gate') };
+  return result.load?.targetError !== undefined ? { ...outcome, targetLost: true } : outcome;
 }

@@ -5,6 +5,8 @@ import type { Exchange, ExchangeRecorder } from './exchange.js';
 import { createRecordingInterceptor, type RawResponse, type RecordingDispatchOptions } from './recording-interceptor.js';
 import { createRetryAfterInterceptor, type RetryDispatchOptions } from './retry-after-interceptor.js';
 import { currentRetryPolicy } from './retry-scope.js';
+import { currentAbortSignal } from './abort-scope.js';
+import { createDeadlineInterceptor, type DeadlineDispatchOptions } from './deadline-interceptor.js';
 import type { SigningDispatchOptions, SigningOverrides } from './signing-interceptor.js';
 
 export type { RawResponse } from './recording-interceptor.js';
@@ -17,7 +19,7 @@ export interface ExchangeClientOptions {
   recorder?: ExchangeRecorder | undefined;
   /** Target clock, ms since epoch (stamps `startedAt`). @defaultValue `Date.now` */
   now?: (() => number) | undefined;
-  /** Headers and body timeout per request, ms. @defaultValue 15000 */
+  /** Longest whole exchange (headers and body together) per attempt, ms. @defaultValue 15000 */
   timeoutMs?: number | undefined;
   /** A dispatcher to share (never closed by this client); otherwise a keep-alive pool of its own. */
   dispatcher?: Dispatcher | undefined;
@@ -33,6 +35,9 @@ export interface ExchangeClientOptions {
   /** How much of each body a recorded exchange keeps (with byte count and SHA-256 when cut). @defaultValue 64 KiB */
   evidenceBytes?: number | undefined;
 }
+
+/** How long closing a pool waits for running requests before destroying their sockets, ms. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** One request, path already absolute (as sent on the wire). */
 export interface WireRequest {
@@ -99,8 +104,9 @@ export class ExchangeClient {
       });
       this.ownsDispatcher = true;
     }
-    // Innermost first: the retry, outermost, sends each attempt through signing and recording again.
-    this.dispatcher = this.base.compose(createRecordingInterceptor({ recorder: this.recorder, now: this.clock, nextId: () => this.nextId(), maxResponseBytes: options.maxResponseBytes, evidenceBytes: options.evidenceBytes }), ...(options.interceptors ?? []), createRetryAfterInterceptor());
+    // Innermost first: the retry, outermost, sends each attempt through signing and recording again;
+    // the deadline, innermost, aborts an attempt the recording then files as failed.
+    this.dispatcher = this.base.compose(createDeadlineInterceptor(), createRecordingInterceptor({ recorder: this.recorder, now: this.clock, nextId: () => this.nextId(), maxResponseBytes: options.maxResponseBytes, evidenceBytes: options.evidenceBytes }), ...(options.interceptors ?? []), createRetryAfterInterceptor());
   }
 
   private nextId(): string {
@@ -129,7 +135,8 @@ export class ExchangeClient {
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
     let answer: RawResponse | undefined;
     let recorded = false;
-    const options: Dispatcher.RequestOptions & RecordingDispatchOptions & SigningDispatchOptions & RetryDispatchOptions = {
+    const signal = currentAbortSignal();
+    const options: Dispatcher.RequestOptions & RecordingDispatchOptions & SigningDispatchOptions & RetryDispatchOptions & DeadlineDispatchOptions = {
       origin: this.origin,
       path: pathAndQuery,
       method: method as Dispatcher.HttpMethod,
@@ -139,6 +146,7 @@ export class ExchangeClient {
       bodyTimeout: this.timeoutMs,
       signing: req.signing,
       retry: currentRetryPolicy(),
+      deadline: { ms: this.timeoutMs, signal },
       evidence: {
         label: req.label,
         recordedHeaders: req.recordedHeaders,
@@ -154,12 +162,27 @@ export class ExchangeClient {
     };
     const t0 = performance.now();
     const startedAt = this.clock();
+    let stopWaiting: (() => void) | undefined;
     try {
-      const res = await this.dispatcher.request(options);
-      // The recording interceptor has kept the bytes (up to the cap); reading to the end, without keeping a copy, lets it finish.
-      for await (const chunk of res.body) void chunk;
-      if (!answer) throw new Error('the response ended without being recorded');
-      return answer;
+      const exchange = (async () => {
+        const res = await this.dispatcher.request(options);
+        // The recording interceptor has kept the bytes (up to the cap); reading to the end, without keeping a copy, lets it finish.
+        for await (const chunk of res.body) void chunk;
+        if (!answer) throw new Error('the response ended without being recorded');
+        return answer;
+      })();
+      if (!signal) return await exchange;
+      // Between attempts (a 429 wait) no socket is open to abort: the caller is let go at once all the same.
+      exchange.catch(() => undefined);
+      const aborted = new Promise<never>((_, reject) => {
+        const onAbort = () => reject(new HarnessError('E_TRANSPORT', `request aborted: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`, { cause: signal.reason }));
+        if (signal.aborted) onAbort();
+        else {
+          signal.addEventListener('abort', onAbort, { once: true });
+          stopWaiting = () => signal.removeEventListener('abort', onAbort);
+        }
+      });
+      return await Promise.race([exchange, aborted]);
     } catch (err) {
       const mapped = fromTransportError(err, this.origin);
       if (!recorded) {
@@ -171,11 +194,30 @@ export class ExchangeClient {
         this.recorder?.record(exchange);
       }
       throw mapped;
+    } finally {
+      stopWaiting?.();
     }
   }
 
-  /** Closes the own pool (a shared dispatcher is left open). */
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.base.close();
+  /**
+   * Closes the own pool (a shared dispatcher is left open): requests still
+   * running get `graceMs` to end, then their sockets are destroyed, so that
+   * a target that never finishes an answer cannot keep the process alive.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    if (!this.ownsDispatcher) return;
+    let timer: NodeJS.Timeout | undefined;
+    const closed = this.base.close().then(
+      () => true,
+      () => true,
+    );
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), graceMs);
+    });
+    try {
+      if (!(await Promise.race([closed, late]))) await this.base.destroy();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

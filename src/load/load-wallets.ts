@@ -5,6 +5,7 @@ import type { ApiResponse, StatementEntry } from '../api/types.js';
 import type { Profile } from '../profile/types.js';
 import type { LoadVerdict } from '../report/load-result.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
+import { isHarnessError } from '../errors/harness-error.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
@@ -70,7 +71,15 @@ export async function openWallets(w: LoadWallets, agencies: readonly string[], n
 export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<string, OpeningWallet>, tally: WalletTally): Promise<LoadVerdict[]> {
   return Promise.all(
     [...opening].map(async ([id, open]): Promise<LoadVerdict> => {
-      const close = await readWallet(w, id);
+      let close: WalletRead;
+      try {
+        close = await readWallet(w, id);
+      } catch (err) {
+        // A target that died under the load: this wallet is an ERROR, and the figures measured so far are still reported.
+        const code = isHarnessError(err) ? err.code : 'E_INTERNAL';
+        const message = err instanceof Error ? err.message : String(err);
+        return { id: `load:wallet:${id}`, kind: 'wallet', agency: id, verdict: 'ERROR', message: `wallet of ${id} could not be read after the load: ${message}`, details: { errorCode: code } };
+      }
       if (!open.ok || !close.ok || open.balance === undefined || close.balance === undefined) {
         return { id: `load:wallet:${id}`, kind: 'wallet', agency: id, verdict: 'ERROR', message: `wallet of ${id} could not be read before and after the load`, details: {} };
       }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { Profile } from '../profile/types.js';
-import type { LoadResult } from '../report/load-result.js';
+import type { LoadResult, LoadVerdict } from '../report/load-result.js';
 import type { LoadRunResult } from '../report/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
@@ -15,6 +15,7 @@ import { toRunResult } from './load-run-result.js';
 import { judgeBuckets } from './load-verdicts.js';
 import { openWallets, reconcileWallets, type LoadWallets, type NoteAdmission } from './load-wallets.js';
 import { bucketOf } from './scenario-requests.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { WalletTally } from './wallet-reconciliation.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
@@ -60,6 +61,15 @@ export interface LoadRunOptions {
   settleMs?: number | undefined;
 }
 
+/** The first wallet read after the load that failed because the target no longer answers (an exit-3 error), if any. */
+function targetLost(verdicts: readonly LoadVerdict[]): { code: string; message: string } | undefined {
+  for (const v of verdicts) {
+    const code = v.details?.['errorCode'];
+    if (v.verdict === 'ERROR' && typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].exit === 3) return { code, message: v.message };
+  }
+  return undefined;
+}
+
 /** The agencies of shard `index` of `count` (1-based): agency k when k mod count = index − 1. */
 export function shardAgencies<T>(agencies: readonly T[], shard?: { index: number; count: number }): T[] {
   if (!shard) return [...agencies];
@@ -100,7 +110,10 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     if (o.target.advance) await o.target.advance(windowMs + 1000);
     verdicts.push(...(await reconcileWallets(wallets, opening, tally)));
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
-    const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes: [...plan.notes, ...span.notes] });
+    const lost = targetLost(verdicts);
+    const notes = [...plan.notes, ...span.notes, ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : [])];
+    const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });
+    if (lost) load.targetError = lost;
     load.gates = evaluateLoadGates(load, o.thresholds, o.baseline);
     return toRunResult(load, { command: o.command ?? 'load', profile, embedded: o.target.embedded, startedIso, durationMs: Date.now() - t0 });
   } finally {

@@ -71,6 +71,12 @@ export interface FieldsDef {
   balance_amount: string;
   /** Balance response: currency. */
   balance_currency: string;
+  /** Currency rates response: the base currency (the wallet's). */
+  rates_base: string;
+  /** Currency rates response: the object of currency code → rate. */
+  rates_rates: string;
+  /** Currency rates response: when the rates were taken (RFC 3339). */
+  rates_as_of: string;
   /** Statement response: entries, newest first. */
   statement_entries: string;
   /** Statement response: cursor of the next page (null/absent at the end). */

@@ -119,4 +119,9 @@ export interface LoadResult {
   verdicts: LoadVerdict[];
   gates: GateResult[];
   notes: string[];
+  /**
+   * The transport failure that cut the load short (the target stopped
+   * answering): the figures hold what was measured up to it. The CLI exits 3.
+   */
+  targetError?: { code: string; message: string } | undefined;
 }

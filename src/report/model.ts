@@ -6,6 +6,13 @@
 /** Verdict vocabulary shared by checks, scenarios, properties, gates and certificates. */
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
 
+/**
+ * The verdict of a whole run. INCONCLUSIVE: nothing failed, yet the run proves
+ * nothing (no case passed, or the baseline signed request was refused, so
+ * every other verdict would be about the harness's access, not the target).
+ */
+export type RunVerdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE';
+
 /** Areas of the specification a check belongs to. */
 export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';
 

@@ -3,7 +3,7 @@ import type { CaseRunResult } from './run-result.js';
 /** Top-level keys in the model's order, so diffs between runs line up. */
 const TOP_LEVEL_ORDER = [
   'schema', 'kind', 'runId', 'command', 'tool', 'target', 'seed', 'startedAt', 'finishedAt', 'durationMs',
-  'summary', 'verdict', 'notes', 'cases', 'exchanges', 'timelines', 'load',
+  'summary', 'verdict', 'verdictReason', 'notes', 'cases', 'exchanges', 'timelines', 'load',
 ] as const;
 
 /**

@@ -76,6 +76,8 @@ function suiteProperties(result: CaseRunResult): [string, string][] {
     ['seed', String(result.seed)],
     ['target', `${result.target.name} ${result.target.baseUrl}`],
     ['tool', `${result.tool.name} ${result.tool.version}`],
+    ['verdict', result.verdict],
+    ...(result.verdictReason !== undefined ? [['verdictReason', result.verdictReason] as [string, string]] : []),
   ];
 }
 

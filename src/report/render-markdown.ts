@@ -17,9 +17,10 @@ const VERDICT_WORDS: Record<Verdict, [string, string]> = {
 export function renderMarkdown(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const out: string[] = [];
-  const icon = result.verdict === 'PASS' ? '✅' : '❌';
+  const icon = result.verdict === 'PASS' ? '✅' : result.verdict === 'INCONCLUSIVE' ? '⚠️' : '❌';
   out.push(`# ${icon} ${result.verdict}: svc-harness run ${mdInline(result.runId)}`, '');
   out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
+  if (result.verdictReason !== undefined) out.push(`Why: ${mdInline(result.verdictReason)}`, '');
   out.push(
     `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${result.target.clock}`,
     `- Command: ${mdCode(result.command)}`,

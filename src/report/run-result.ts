@@ -1,6 +1,6 @@
 import type { Exchange } from '../client/exchange.js';
 import type { LoadResult } from './load-result.js';
-import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from './model.js';
+import type { CaseResult, RateLimitPoint, RunVerdict, Verdict, WebhookPoint } from './model.js';
 import type { SelftestResult } from './selftest-result.js';
 
 /**
@@ -24,8 +24,10 @@ interface CaseRunBase {
   durationMs: number;
   /** Counts by verdict over all cases. */
   summary: Record<Verdict, number> & { total: number };
-  /** Overall verdict: FAIL when any case failed or errored. */
-  verdict: 'PASS' | 'FAIL';
+  /** Overall verdict: FAIL when any case failed or errored; INCONCLUSIVE when the run proves nothing (see `verdictReason`). */
+  verdict: RunVerdict;
+  /** Why the run is INCONCLUSIVE, in one sentence; absent otherwise. */
+  verdictReason?: string | undefined;
   cases: CaseResult[];
   exchanges: Exchange[];
   timelines: { rateLimit: RateLimitPoint[]; webhooks: WebhookPoint[] };

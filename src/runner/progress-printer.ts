@@ -1,8 +1,13 @@
+import { terminalSafe } from '../log/terminal-safe.js';
 import type { RunEvent } from './run-events.js';
 import { formatMs } from './run-suite.js';
 
-/** Renders run events as lines: a line per finished case (verdict, id, title, ms), plus the plan and waits. */
-export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
+/**
+ * Renders run events as lines: a line per finished case (verdict, id, title, ms), plus the plan and waits.
+ * Messages carry what the target answered: each line is made terminal-safe.
+ */
+export function progressPrinter(print: (line: string) => void): (event: RunEvent) => void {
+  const write = (line: string): void => print(terminalSafe(line));
   return (event) => {
     switch (event.type) {
       case 'plan':

@@ -1,4 +1,5 @@
 import type { Check, CheckContext, CheckOutcome } from '../checks/types.js';
+import { withAbortSignal } from '../client/abort-scope.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 
 const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'];
@@ -19,17 +20,28 @@ export function skippedCase(check: Check, reason: string, at: number): CaseResul
 /**
  * Runs one check with a time limit. A thrown error or a timeout becomes an
  * ERROR verdict with its message, a malformed outcome too: the run goes on.
+ * At the limit every request the check still has open is aborted (its
+ * context's `signal`), so nothing it started outlives it.
  */
 export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: number): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
+  const abort = new AbortController();
   try {
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => {
+        const err = new Error(`timed out after ${timeoutMs} ms`);
+        abort.abort(err);
+        reject(err);
+      }, timeoutMs);
     });
-    outcome = await Promise.race([Promise.resolve().then(() => check.run(ctx)), timeout]);
+    const own: CheckContext = { ...ctx, signal: abort.signal };
+    const running = withAbortSignal(abort.signal, () => Promise.resolve().then(() => check.run(own)));
+    // A check abandoned at its limit may still reject later: that is no longer news.
+    running.catch(() => undefined);
+    outcome = await Promise.race([running, timeout]);
     if (!outcome || !VERDICTS.includes(outcome.verdict)) {
       outcome = { verdict: 'ERROR', message: `check returned no valid verdict (got ${JSON.stringify(outcome?.verdict)})` };
     }

@@ -16,6 +16,7 @@ import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { runCheck, skippedCase } from './run-check.js';
+import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
 import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
@@ -117,9 +118,29 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const planner = new BucketPlanner(profile.limits.window_s * 1000, isolated ? 1 : (options.maxConcurrent ?? 8));
     const schedule = (list: Check[]) => (isolated ? runSerially(list, planner, options, runOne, emit) : runConcurrently(list, planner, clock, runOne, emit));
 
-    await schedule(regular);
+    // The baseline first, alone: when a correctly signed request is refused, every other verdict would be about access.
+    const baseline = regular.find((c) => c.id === BASELINE_CHECK_ID);
+    let stopped: string | undefined;
+    if (baseline) {
+      await schedule([baseline]);
+      const got = results.get(baseline)!;
+      if (got.verdict === 'FAIL' || got.verdict === 'ERROR') stopped = baselineReason(got);
+    }
     const partCases: CaseResult[] = [];
-    for (const name of partList) {
+    if (stopped) {
+      const why = `not run: ${stopped}`;
+      for (const check of [...regular, ...last].filter((c) => c !== baseline)) {
+        const result = skippedCase(check, why, clock.now());
+        results.set(check, result);
+        emit({ type: 'case-finished', result });
+      }
+      for (const name of partList) {
+        const result = skippedPart(name, why, clock.now());
+        partCases.push(result);
+        emit({ type: 'case-finished', result });
+      }
+    } else await schedule(regular.filter((c) => c !== baseline));
+    for (const name of stopped ? [] : partList) {
       emit({ type: 'part-started', part: name });
       if (options.reset && isolated) await options.reset();
       const streamed = new Set<CaseResult>();
@@ -132,12 +153,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       partCases.push(...got);
     }
     // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
-    for (const check of last) await schedule([check]);
+    if (!stopped) for (const check of last) await schedule([check]);
 
     const cases = [...regular.map((c) => results.get(c)!), ...partCases, ...last.map((c) => results.get(c)!)];
     const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);
     const summary = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length } as Record<Verdict, number> & { total: number };
     for (const c of cases) summary[c.verdict] += 1;
+    const verdict = suiteVerdict(cases);
     const result: SuiteResult = {
       schema: 'svc-harness/run@1',
       kind: 'suite',
@@ -150,7 +172,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       finishedAt: new Date().toISOString(),
       durationMs: Math.round(performance.now() - t0),
       summary,
-      verdict: summary.FAIL + summary.ERROR > 0 ? 'FAIL' : 'PASS',
+      verdict: verdict.verdict,
+      ...(verdict.reason !== undefined ? { verdictReason: redact([verdict.reason])[0] } : {}),
       cases: redact(cases),
       exchanges: redact(recorder.exchanges),
       timelines: { rateLimit: [...rateLimit], webhooks: [...webhooks] },
@@ -267,6 +290,12 @@ async function runConcurrently(list: Check[], planner: BucketPlanner, clock: Clo
     }
     await Promise.race(waiters);
   }
+}
+
+/** The one case standing for a scenario or property part that was not run. */
+function skippedPart(name: 'scenarios' | 'properties', reason: string, at: number): CaseResult {
+  const kind = name === 'scenarios' ? 'scenario' : 'property';
+  return { id: `${kind}:*`, kind, title: `all ${name}`, area: name, clause: '', verdict: 'SKIP', message: reason, evidence: [], startedAt: at, durationMs: 0 };
 }
 
 async function runPart(name: 'scenarios' | 'properties', part: SuitePart, ctx: SuitePartContext, clock: ClockDriver): Promise<CaseResult[]> {

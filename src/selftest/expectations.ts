@@ -49,6 +49,7 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
   'statement-drops-refunds': { promise: 'SPEC §1, REF §5: the statement reconciles with the balance, entry by entry', caughtBy: ['WL-01'] },
   'wallet-overdraft': { promise: 'REF §5: wallet balance below the price → 402 INSUFFICIENT_FUNDS, nothing charged', caughtBy: ['WL-04'] },
   'rates-missing': { promise: 'SPEC §1, REF §5: currency rates are readable (GET /v1/wallet/rates)', caughtBy: ['WL-05'] },
+  'rates-malformed': { promise: 'REF §5: currency rates are {base: the wallet currency, rates: {CODE: number}, as_of}', caughtBy: ['WL-05'] },
   // quotes (section 6)
   'expired-quote-accepted': { promise: 'SPEC §1, REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED', caughtBy: ['QT-02'] },
   'live-price-charged': { promise: 'SPEC §1, REF §6: a booking is charged the locked quote price', caughtBy: ['QT-03'] },

@@ -10,10 +10,12 @@ const OUTCOMES: [string, CommandOutcome, number][] = [
   ['nothing judged', { kind: 'done' }, 0],
   ['a passed run, scenario set, self-test or certificate', { kind: 'verdict', passed: true }, 0],
   ['a failed one', { kind: 'verdict', passed: false }, 1],
+  ['an INCONCLUSIVE run: nothing passed, or the baseline AU-01 was refused', { kind: 'inconclusive' }, 1],
   ['a load with every verdict and gate held', { kind: 'load', verdictsPassed: true, gatesPassed: true }, 0],
   ['a load with a failed gate only', { kind: 'load', verdictsPassed: true, gatesPassed: false }, 99],
   ['a load with a failed verdict only', { kind: 'load', verdictsPassed: false, gatesPassed: true }, 1],
   ['a load with both failed: correctness first', { kind: 'load', verdictsPassed: false, gatesPassed: false }, 1],
+  ['a load whose target stopped answering mid-run: reported, yet unreachable', { kind: 'load', verdictsPassed: false, gatesPassed: false, targetLost: true }, 3],
   ['a second Ctrl-C', { kind: 'interrupted' }, 130],
 ];
 

@@ -272,6 +272,7 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     on: 201,
   },
   'rates-missing': { observe: async () => (await alpha.get('/v1/wallet/rates')).status, off: 200, on: 404 },
+  'rates-malformed': { observe: async () => Object.keys((await alpha.get('/v1/wallet/rates')).json as object).sort().join(','), off: 'as_of,base,rates', on: 'pad' },
   'quote-lifetime-long': {
     observe: async () => Date.parse((await alpha.quote()).quote_expires_at) - mock.clock.now() <= 900_000,
     off: true,

@@ -238,3 +238,36 @@ describe('runSuite against a target without clock control', () => {
     expect(planner.canStart({ id: 'G', needs: [], fills: ['1:read'] }, 0)).toBe(true);
   });
 });
+
+describe('runSuite when the baseline is refused', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await createMock({ admin: true });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('runs AU-01 first and, when it fails, skips the rest with its reason: INCONCLUSIVE', async () => {
+    const { validRequestCheck } = await import('../../src/checks/auth/valid-request.js');
+    const profile = resolveProfile({ base_url: mock.baseUrl, hotel_base_url: null, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'not-the-secret' }] });
+    const agencies: ResolvedAgency[] = [{ id: 'agency-alpha', keyId: 'ak_alpha', secret: 'not-the-secret' }];
+    const order: string[] = [];
+    const checks: Check[] = [
+      mk('T-BEFORE', async () => {
+        order.push('T-BEFORE');
+        return { verdict: 'PASS', message: 'ran' };
+      }),
+      { ...validRequestCheck, run: async (ctx) => (order.push('AU-01'), validRequestCheck.run(ctx)) },
+      mk('T-LAST', async () => ({ verdict: 'PASS', message: 'ran' }), { runsLast: true }),
+    ];
+    const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset(), parts: { scenarios: async () => [] } });
+    expect(order).toEqual(['AU-01']);
+    const byId = Object.fromEntries(result.cases.map((c) => [c.id, c]));
+    expect(byId['AU-01']!.verdict).toBe('FAIL');
+    for (const id of ['T-BEFORE', 'T-LAST', 'scenario:*']) expect(byId[id]).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('baseline AU-01') });
+    expect(result.verdict).toBe('INCONCLUSIVE');
+    expect(result.verdictReason).toContain('AU-01');
+    expect(result.verdictReason).not.toContain('not-the-secret');
+  });
+});

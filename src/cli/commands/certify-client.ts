@@ -1,6 +1,7 @@
 import { HarnessError } from '../../errors/harness-error.js';
 import { parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
 import { CERTIFY_CLIENT_DEFAULTS, certifyClient } from '../../certify/client/certify-client.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness certify-client`. */
@@ -50,7 +51,9 @@ function waitForAgency(durationS: number | undefined, print: (line: string) => v
 }
 
 /** `svc-harness certify-client`: grades an agency's client; passed when its certificate is granted. */
-export async function certifyClientCommand(args: CertifyClientArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function certifyClientCommand(args: CertifyClientArgs, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Verdict lines quote the target: nothing it sent may drive the terminal.
+  const print = (line: string): void => write(terminalSafe(line));
   if (args.run !== undefined && args.duration !== undefined) throw new HarnessError('E_USAGE', '--duration is for interactive runs; with --run, use --timeout');
   const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
   const result = await certifyClient({

@@ -1,5 +1,6 @@
 import { certify } from '../../certify/certify.js';
 import { generateSigningKeyPair, parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness certify`, as the shared option parsers leave them. */
@@ -16,7 +17,9 @@ export interface CertifyArgs {
 }
 
 /** `svc-harness certify`: runs the certification plan and writes `<report-dir>/<run id>/certificate/`; passed when the certificate is granted. */
-export async function certifyCommand(args: CertifyArgs, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function certifyCommand(args: CertifyArgs, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Verdict lines quote the target: nothing it sent may drive the terminal.
+  const print = (line: string): void => write(terminalSafe(line));
   if (args['generate-key'] !== undefined) {
     const pair = await generateSigningKeyPair(args['generate-key']);
     print(`private key: ${pair.privateKeyFile} (keep it secret; pass it as --sign-key)`);

@@ -1,5 +1,6 @@
 import { createHarness } from '../../harness.js';
 import { progressPrinter } from '../../load/progress.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
 import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
 import { DEFAULT_FIXTURE } from '../../mock/fixture/default-fixture.js';
 import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
@@ -86,7 +87,8 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
           (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : '') +
           `\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`,
       );
-      for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${c.message}\n`);
+      // A verdict's message may quote the target: nothing it sent may drive the terminal.
+      for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
       process.stderr.write(`reports: ${written.dir}\n`);
     }
     return outcome;

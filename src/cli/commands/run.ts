@@ -8,7 +8,8 @@ import { progressPrinter } from '../../runner/progress-printer.js';
 import { allOf, logEvents } from '../../runner/log-events.js';
 import { logger } from '../../log/current-logger.js';
 import { formatMs } from '../../runner/run-suite.js';
-import type { CommandOutcome } from '../exit-codes.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
+import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -49,7 +50,9 @@ async function checkPartNames(selection: Selection): Promise<void> {
  * case and where the reports are. Passed when every case passed (SKIP and
  * WARN allowed).
  */
-export async function runCommand(args: RunCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function runCommand(args: RunCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
+  const out = (line: string): void => print(terminalSafe(line));
   // A wrong --only is a usage error before anything starts.
   await checkPartNames(defaultRegistry().select(args.only));
   const receiver = {
@@ -82,6 +85,7 @@ export async function runCommand(args: RunCommandOptions, out: (line: string) =>
         JSON.stringify({
           run_id: result.runId,
           verdict: result.verdict,
+          ...(result.verdictReason !== undefined ? { verdict_reason: result.verdictReason } : {}),
           summary: s,
           seed: result.seed,
           report_dir: written.dir,
@@ -92,9 +96,10 @@ export async function runCommand(args: RunCommandOptions, out: (line: string) =>
     } else {
       for (const note of result.notes) out(`note: ${note}`);
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
-    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+    return verdictOutcome(result.verdict);
   } finally {
     await harness.close();
   }

@@ -4,7 +4,8 @@ import { progressPrinter } from '../../runner/progress-printer.js';
 import { formatMs } from '../../runner/run-suite.js';
 import { loadScenarios } from '../../scenario/load-scenario.js';
 import { runScenarios } from '../../scenario/run-scenarios.js';
-import type { CommandOutcome } from '../exit-codes.js';
+import { terminalSafe } from '../../log/terminal-safe.js';
+import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
 export interface ScenarioCommandOptions {
@@ -20,7 +21,9 @@ export interface ScenarioCommandOptions {
  * no file is named) against a target profile or the embedded mock, writes the
  * reports; passed when every scenario passed.
  */
-export async function scenarioCommand(args: ScenarioCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function scenarioCommand(args: ScenarioCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+  // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
+  const out = (line: string): void => print(terminalSafe(line));
   const files = args.files ?? [];
   // Invalid files are a usage error before anything starts (judged again against the target's profile).
   await loadScenarios({ files });
@@ -43,9 +46,10 @@ export async function scenarioCommand(args: ScenarioCommandOptions, out: (line: 
       out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message })) }));
     } else {
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
+      if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
-    return { kind: 'verdict', passed: result.verdict === 'PASS' };
+    return verdictOutcome(result.verdict);
   } finally {
     await harness.close();
   }

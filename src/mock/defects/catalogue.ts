@@ -39,6 +39,7 @@ export const DEFECTS = {
   'statement-drops-refunds': 'the wallet statement omits refund entries although the balance has them',
   'wallet-overdraft': 'a booking above the balance is accepted and drives the wallet negative',
   'rates-missing': 'GET /v1/wallet/rates answers 404 NOT_FOUND',
+  'rates-malformed': 'GET /v1/wallet/rates answers 200 with a JSON object of padding, no base, rates or as_of',
   // quotes (section 6)
   'expired-quote-accepted': 'a booking with an expired quote is accepted',
   'live-price-charged': 'a booking is charged the live price of the same search, not the locked price',

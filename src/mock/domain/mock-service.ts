@@ -239,6 +239,7 @@ export class MockService {
   /** `GET /v1/wallet/rates`. */
   rates(agency: Agency): OpResult {
     if (this.defects.has('rates-missing')) throw new ApiError(404, 'NOT_FOUND', 'no resource at /v1/wallet/rates');
+    if (this.defects.has('rates-malformed')) return { status: 200, body: { pad: 'x'.repeat(64) } };
     return { status: 200, body: { base: agency.currency, rates: ratesFor(agency.currency), as_of: iso(this.clock.now()) } };
   }
 

@@ -24,14 +24,15 @@ function clockAndSeed(result: CaseRunResult): string {
 /** The top banner: the run's verdict in one look, counts, and what was tested. */
 export function renderBanner(result: CaseRunResult): string {
   const pass = result.verdict === 'PASS';
+  const inconclusive = result.verdict === 'INCONCLUSIVE';
   const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
-  const sub = pass ? `${result.summary.PASS} of ${result.summary.total} passed` : `${failing} of ${result.summary.total} failing`;
+  const sub = pass ? `${result.summary.PASS} of ${result.summary.total} passed` : inconclusive ? (result.verdictReason ?? 'the run verified nothing') : `${failing} of ${result.summary.total} failing`;
   const counts = (['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'] as const)
     .map((v) => `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`)
     .join('');
   const t = result.target;
   return `<section class="banner">
-<div class="verdict verdict-${pass ? 'pass' : 'fail'}"><strong>${pass ? 'PASS' : 'FAIL'}</strong><span>${html(sub)}</span></div>
+<div class="verdict verdict-${pass ? 'pass' : inconclusive ? 'inconclusive' : 'fail'}"><strong>${pass ? 'PASS' : inconclusive ? 'INCONCLUSIVE' : 'FAIL'}</strong><span>${html(sub)}</span></div>
 <div class="run">
 <h1>${html(t.name)} <span class="muted">· run ${html(result.runId)}</span></h1>
 <div class="meta">

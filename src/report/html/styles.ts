@@ -12,7 +12,7 @@ code,pre{font-family:var(--mono);font-size:12px}
 .muted{color:var(--muted)}
 .banner{display:flex;align-items:stretch;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
 .verdict{display:flex;flex-direction:column;justify-content:center;align-items:center;min-width:220px;padding:20px 28px;color:#fff}
-.verdict-pass{background:var(--pass)}.verdict-fail{background:var(--fail)}
+.verdict-pass{background:var(--pass)}.verdict-fail{background:var(--fail)}.verdict-inconclusive{background:var(--warn)}
 .verdict strong{font-size:56px;line-height:1;letter-spacing:2px}
 .verdict span{margin-top:6px;font-size:13px;opacity:.9}
 .run{flex:1;padding:18px 24px}

@@ -52,8 +52,30 @@ describe('wallet judges', () => {
     expect(out.message).toContain('booking priced 9000 with balance 5000 answered 201, expected 402 INSUFFICIENT_FUNDS');
   });
 
+  const good = { base: 'EUR', rates: { EUR: 1, USD: 1.08, JPY: 162.5 }, as_of: '2026-11-23T19:00:00.000Z' };
+
   test('WL-05 fails when rates are not readable', () => {
-    expect(judgeCurrencyRates({ rates: answer(200, { base: 'EUR', rates: { USD: 1.1 } }) }, P).verdict).toBe('PASS');
+    expect(judgeCurrencyRates({ rates: answer(200, good) }, P).verdict).toBe('PASS');
     expect(judgeCurrencyRates({ rates: errorAnswer(P.errors.not_found) }, P).verdict).toBe('FAIL');
+  });
+
+  test('WL-05 fails any JSON object that is not {base, rates, as_of} as REF §5 says', () => {
+    const judge = (body: unknown, balanceCurrency?: string) =>
+      judgeCurrencyRates({ rates: answer(200, body), ...(balanceCurrency ? { balance: answer(200, { balance: 10_000, currency: balanceCurrency }) } : {}) }, P);
+    expect(judge({ pad: 'x'.repeat(40) }).message).toMatch(/base must be an ISO 4217 code.*got nothing/);
+    expect(judge({ ...good, base: 'eur' }).message).toContain('base must be an ISO 4217 code (three upper-case letters), got "eur"');
+    expect(judge({ ...good, rates: [] }).message).toContain('rates must be a non-empty object');
+    expect(judge({ ...good, rates: {} }).message).toContain('rates must be a non-empty object');
+    expect(judge({ ...good, rates: { USD: -1, GBP: '0.85', Yen: 2, CHF: Number.NaN } }).message).toMatch(/rates must map ISO 4217 codes to positive numbers; wrong: "USD": -1, "GBP": "0.85", "Yen": 2 and 1 more/);
+    expect(judge({ ...good, as_of: 'yesterday' }).message).toContain('as_of must be an RFC 3339 date-time, got "yesterday"');
+    expect(judge({ ...good, as_of: 1_700_000_000 }).verdict).toBe('FAIL');
+    expect(judge(good, 'USD').message).toContain('base is "EUR", but the wallet currency is "USD"');
+    expect(judge(good, 'EUR').verdict).toBe('PASS');
+  });
+
+  test('WL-05 reads the rates where the profile says they are', () => {
+    const moved = { ...P, fields: { ...P.fields, rates_base: 'data.base', rates_rates: 'data.table', rates_as_of: 'data.at' } };
+    expect(judgeCurrencyRates({ rates: answer(200, { data: { base: 'EUR', table: { USD: 1.1 }, at: '2026-01-01T00:00:00Z' } }) }, moved).verdict).toBe('PASS');
+    expect(judgeCurrencyRates({ rates: answer(200, good) }, moved).verdict).toBe('FAIL');
   });
 });

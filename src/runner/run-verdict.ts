@@ -1,0 +1,36 @@
+import type { CaseResult, RunVerdict } from '../report/model.js';
+
+/** The id of the baseline check: a correctly signed request is accepted. */
+export const BASELINE_CHECK_ID = 'AU-01';
+
+/** A run's verdict and, when INCONCLUSIVE, why. */
+export interface RunVerdictOf {
+  verdict: RunVerdict;
+  reason?: string | undefined;
+}
+
+/**
+ * The verdict of a suite run. A refused baseline makes every other verdict
+ * about the harness's access rather than the target, and a run in which no
+ * case passed verified nothing: both are INCONCLUSIVE, never PASS. Otherwise
+ * any FAIL or ERROR fails the run.
+ */
+export function suiteVerdict(cases: readonly CaseResult[]): RunVerdictOf {
+  const baseline = cases.find((c) => c.id === BASELINE_CHECK_ID && c.kind === 'check');
+  if (baseline && (baseline.verdict === 'FAIL' || baseline.verdict === 'ERROR')) {
+    return { verdict: 'INCONCLUSIVE', reason: baselineReason(baseline) };
+  }
+  if (cases.some((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR')) return { verdict: 'FAIL' };
+  if (!cases.some((c) => c.verdict === 'PASS')) {
+    const skipped = cases.filter((c) => c.verdict === 'SKIP');
+    const first = skipped[0];
+    const why = cases.length === 0 ? 'nothing was selected' : first ? `${skipped.length} of ${cases.length} skipped, e.g. ${first.id}: ${first.message}` : `${cases.length} only warned`;
+    return { verdict: 'INCONCLUSIVE', reason: `no case passed, so the run verified nothing (${why})` };
+  }
+  return { verdict: 'PASS' };
+}
+
+/** Why the rest of a run is not judged when the baseline check did not pass. */
+export function baselineReason(baseline: Pick<CaseResult, 'verdict' | 'message'>): string {
+  return `the baseline ${BASELINE_CHECK_ID} (a correctly signed request is accepted) gave ${baseline.verdict}: ${baseline.message}; check the profile's base_url, key_id and secret`;
+}
