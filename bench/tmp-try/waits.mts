@@ -1,0 +1,15 @@
+import { createHarness } from '../../src/harness.js';
+import { createMock } from '../../src/mock/index.js';
+import { AdminClockDriver } from '../../src/runner/admin-clock-driver.js';
+const mock = await createMock({ admin: true, latencyMs: 25 });
+const literal = (a: any) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret });
+const h = createHarness({ profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: mock.agencies.slice(0, 2).map(literal) } as any });
+let waits = 0, waitMs = 0, moves = 0;
+const orig = AdminClockDriver.prototype.waitUntil;
+AdminClockDriver.prototype.waitUntil = async function (this: AdminClockDriver, i: number) { const t = performance.now(); waits++; try { return await orig.call(this, i); } finally { waitMs += performance.now() - t; } };
+const adv = mock.clock.advance.bind(mock.clock); mock.clock.advance = (ms: number) => { moves++; return adv(ms); };
+const t0 = performance.now();
+const r = await h.run({});
+console.log('wall', Math.round(performance.now() - t0), 'waits', waits, 'in waits ms', Math.round(waitMs), 'moves', moves, r.summary);
+console.log([...r.cases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 12).map((c) => `${c.id}:${c.durationMs}`).join(' '));
+await h.close(); await mock.close();
