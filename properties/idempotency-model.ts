@@ -85,11 +85,15 @@ function judgeReplay(r: Real, stored: { status: number; bytes: Buffer }, res: Ap
 /** After every command: the wallet shows exactly the model's balance, and booked keys read back in the model's state. */
 async function judgeState(m: Model, r: Real, what: string, k?: number): Promise<void> {
   const env: PropertyEnv = r.env;
-  const balance = await env.balance(`idempotency-model ${what}: balance`);
-  if (balance !== m.balance) env.fail(`${what}: the wallet shows ${balance}, the model ${m.balance} (a difference of ${balance - m.balance})`);
   const ks = k === undefined ? undefined : m.keys[k];
-  if (ks?.bookingId) {
-    const res = env.track(await env.api.getBooking(env.product, ks.bookingId, { label: `idempotency-model ${what}: read booking` }), 'read');
+  // Two reads after the command has been answered: sent together, one round trip.
+  const [balance, booked] = await Promise.all([
+    env.balance(`idempotency-model ${what}: balance`),
+    ks?.bookingId ? env.api.getBooking(env.product, ks.bookingId, { label: `idempotency-model ${what}: read booking` }) : undefined,
+  ]);
+  if (balance !== m.balance) env.fail(`${what}: the wallet shows ${balance}, the model ${m.balance} (a difference of ${balance - m.balance})`);
+  if (ks?.bookingId && booked) {
+    const res = env.track(booked, 'read');
     const v = env.ctx.profile.values;
     const want = ks.cancelled ? v.booking_cancelled : v.booking_confirmed;
     const got = (res.json as Record<string, unknown> | undefined) && readStatus(res, env);
@@ -205,10 +209,11 @@ async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>
 
 /** Money back after a run: every booking still confirmed is cancelled (not judged). */
 async function giveBack(r: Real): Promise<void> {
-  for (const [id, cancelled] of r.made) {
-    if (cancelled) continue;
-    await r.env.api.cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' }).then((res) => r.env.budget.observe(res, 'write'));
-  }
+  // Independent bookings: cancelled together.
+  const open = [...r.made].filter(([, cancelled]) => !cancelled);
+  await Promise.all(
+    open.map(([id]) => r.env.api.cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' }).then((res) => r.env.budget.observe(res, 'write'))),
+  );
 }
 
 /**

@@ -13,6 +13,7 @@ import { startTargetReceiver } from './receiver/index.js';
 import type { LoadRunResult, SuiteResult } from './report/run-result.js';
 import { createAdminClient } from './runner/admin-client.js';
 import { AdminClockDriver } from './runner/admin-clock-driver.js';
+import { clockBoundMs } from './runner/clock-bound.js';
 import { ClockRestorer } from './runner/clock-restorer.js';
 import type { ClockDriver } from './runner/clock-driver.js';
 import { MockClockDriver } from './runner/mock-clock-driver.js';
@@ -154,11 +155,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       let restorer: ClockRestorer | undefined;
       if (target.mock) {
         const m = target.mock;
-        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms) });
+        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile) });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
         restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
-        const driver = await AdminClockDriver.connect(restorer.admin).catch((err: unknown) => {
+        const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile) }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
             : err;
@@ -166,7 +167,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         clock = driver;
         reset = () => driver.admin.reset();
       } else {
-        clock = new RealClockDriver();
+        clock = new RealClockDriver({ maxWaitMs: clockBoundMs(profile) });
       }
 
       const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });

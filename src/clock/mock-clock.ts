@@ -87,6 +87,11 @@ export class MockClock implements Clock {
     return this.timers.length;
   }
 
+  /** The instant the earliest timer is due at, or `undefined` when none waits. */
+  get nextDueAt(): number | undefined {
+    return this.timers[0]?.dueAt;
+  }
+
   /** Drops every timer; used by reset. */
   clearTimers(): void {
     this.timers = [];

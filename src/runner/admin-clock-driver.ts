@@ -1,48 +1,113 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClockDriver } from './clock-driver.js';
 import { createAdminClient, type AdminClient } from './admin-client.js';
-import { steps, type SteppingOptions } from './_internal/stepping.js';
+import { FineWindow, checkInstant, instantAfter, type SteppingOptions } from './_internal/stepping.js';
+import { OffsetBounds } from './_internal/offset-bounds.js';
+
+/** Options of an {@link AdminClockDriver}. */
+export interface AdminClockOptions extends SteppingOptions {
+  /** Local real time, ms since epoch (a test may slow it down or speed it up). @defaultValue Date.now */
+  realNow?: () => number;
+}
+
+/** Room for a busy machine between deciding a move and the target making it, ms: the price of a wait is about this much real time. */
+const JITTER_MS = 20;
+
+/** Round trips remembered to foresee the next one. */
+const RTT_SAMPLES = 5;
 
 /**
- * Drives the clock of a mock in another process through its admin API. `now()`
- * is local time plus the offset learned from `GET /clock`, refreshed after
- * every move, so it needs no request of its own.
+ * Drives the clock of a mock in another process, possibly across a network,
+ * through its admin API.
+ *
+ * The mock's clock is real time plus an offset, so it runs on during every
+ * round trip. The driver keeps bounds on that offset, learned from the
+ * `now_ms` of each answer and the local instants the request left and the
+ * answer came ({@link OffsetBounds}); `now()` needs no request of its own.
+ * A wait moves the clock by what is left before its instant, less the time a
+ * move may take to arrive, so that no move ever lands past the instant;
+ * the last few milliseconds pass in real time.
  */
 export class AdminClockDriver implements ClockDriver {
   readonly kind = 'mock' as const;
-  private offsetMs = 0;
+  private readonly offset = new OffsetBounds();
+  private readonly rtts: number[] = [];
+  private readonly fine: FineWindow;
+  private readonly realNow: () => number;
 
   private constructor(
     readonly admin: AdminClient,
-    private readonly stepping: SteppingOptions,
-  ) {}
+    private readonly options: AdminClockOptions,
+  ) {
+    this.fine = new FineWindow(options);
+    this.realNow = options.realNow ?? Date.now;
+  }
 
   /** Connects to the admin API at `adminUrl` and learns the clock's offset. */
-  static async connect(adminUrl: string | AdminClient, stepping: SteppingOptions = {}): Promise<AdminClockDriver> {
-    const driver = new AdminClockDriver(typeof adminUrl === 'string' ? createAdminClient(adminUrl) : adminUrl, stepping);
+  static async connect(adminUrl: string | AdminClient, options: AdminClockOptions = {}): Promise<AdminClockDriver> {
+    const driver = new AdminClockDriver(typeof adminUrl === 'string' ? createAdminClient(adminUrl) : adminUrl, options);
     await driver.sync();
     return driver;
   }
 
+  /** The target's time, taking the middle of what the offset may be. */
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Math.round(this.realNow() + this.offset.middle);
   }
 
-  /** Moves the mock's clock by `ms` in steps of at most a second (for the first two minutes), so webhook arrivals are stamped within a second. */
-  async wait(ms: number): Promise<void> {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`wait needs a duration ≥ 0 ms, got ${ms}`);
-    for (const size of steps(ms, this.stepping)) {
-      const answer = (await this.admin.advance(size)) as { now_ms?: unknown } | undefined;
-      if (typeof answer?.now_ms === 'number') this.offsetMs = answer.now_ms - Date.now();
-      else this.offsetMs += size;
+  async waitUntil(instant: number): Promise<void> {
+    checkInstant(instant, this.now(), this.options);
+    for (;;) {
+      const t = this.realNow();
+      // Until the target's clock has surely reached the instant.
+      const left = instant - (t + this.offset.lowest(t));
+      if (left <= 0) return;
+      const rtt = this.typicalRtt();
+      // What a move may add and still surely land at or before the instant, when it arrives up to `lead` from now
+      // (a round trip and a half, and room for a busy event loop on either side).
+      const lead = Math.ceil(1.5 * rtt) + JITTER_MS;
+      const latest = t + this.offset.highest(t);
+      const size = Math.floor(this.fine.cap(this.now(), instant - latest - lead));
+      // A move costs a round trip during which the clock runs anyway: below that, real time is as fast.
+      if (size > rtt && size >= 1) await this.advance(size);
+      else await sleep(Math.max(1, Math.ceil(left)));
     }
-    if (ms > 0) await this.sync();
   }
 
-  /** Re-reads the mock's clock; the request's midpoint is taken as the instant it answered for. */
+  async wait(ms: number): Promise<void> {
+    return this.waitUntil(instantAfter(this.now(), ms));
+  }
+
+  fineUntil(instant: number): void {
+    this.fine.extend(instant);
+  }
+
+  /** Re-reads the mock's clock. */
   async sync(): Promise<void> {
-    const before = Date.now();
+    const before = this.realNow();
     const { now_ms } = await this.admin.clock();
-    const after = Date.now();
-    this.offsetMs = now_ms - Math.round((before + after) / 2);
+    const after = this.realNow();
+    this.noteRtt(after - before);
+    this.offset.observe(now_ms, before, after);
+  }
+
+  private async advance(ms: number): Promise<void> {
+    const before = this.realNow();
+    const answer = (await this.admin.advance(ms)) as { now_ms?: unknown } | undefined;
+    const after = this.realNow();
+    this.noteRtt(after - before);
+    this.offset.shift(ms, after);
+    if (typeof answer?.now_ms === 'number' && Number.isFinite(answer.now_ms)) this.offset.observe(answer.now_ms, before, after);
+  }
+
+  private noteRtt(ms: number): void {
+    this.rtts.push(Math.max(0, ms));
+    if (this.rtts.length > RTT_SAMPLES) this.rtts.shift();
+  }
+
+  /** The median of the last round trips: one slowed by webhook attempts made during a move does not count. */
+  private typicalRtt(): number {
+    const sorted = [...this.rtts].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
   }
 }

@@ -10,6 +10,7 @@ import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import type { RateLimitPoint, WebhookPoint } from '../../src/report/model.js';
 import type { ClockDriver } from '../../src/runner/clock-driver.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
+import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
 
 /** A mock, a receiver on its clock, and a way to build fresh check contexts against them. */
 export interface RlWhRig {
@@ -51,7 +52,7 @@ export async function startRig(): Promise<RlWhRig> {
     })),
   };
   // Waits move the mock's clock and return once the webhook attempts that fell due are made.
-  const clock: ClockDriver = { kind: 'mock', now: () => mock.clock.now(), wait: (ms) => mock.advance(ms) };
+  const clock: ClockDriver = new MockClockDriver(mock.clock, { advance: (ms) => mock.advance(ms) });
   const closers: (() => Promise<void>)[] = [];
 
   const run = (opts: { limitsInProfile?: boolean } = {}): RlWhRun => {
@@ -59,7 +60,7 @@ export async function startRig(): Promise<RlWhRig> {
     const rateLimitPoints: RateLimitPoint[] = [];
     const webhookPoints: WebhookPoint[] = [];
     const agencies = mock.agencies.slice(0, 2).map((a) => resolvedAgency(a, { limits: opts.limitsInProfile ?? false }));
-    const apis = agencyApis({ profile, agencies, recorder, now: clock.now, onRateLimit: (p) => rateLimitPoints.push(p) });
+    const apis = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimitPoints.push(p) });
     closers.push(apis.close);
     const scope: RunScope = {
       runCache: createRunCache(),

@@ -9,6 +9,7 @@ import type { MockOptions } from '../../src/mock/options.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
+import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
 
 /** A real mock with a run over it, for end-to-end tests of checks. */
 export interface CheckTarget {
@@ -50,7 +51,7 @@ export async function startCheckTarget(options: MockOptions = {}): Promise<Check
     agencies,
     api: apis.api,
     hotel: apis.hotel,
-    clock: { kind: 'mock', now, wait: (ms) => mock.advance(ms) },
+    clock: new MockClockDriver(mock.clock, { advance: (ms) => mock.advance(ms) }),
     receiver: undefined,
     recorder,
     exchanges: () => recorder.exchanges,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runProperties } from '../../properties/index.js';
 import { startContext, type TestContext } from '../scenario/_context.js';
+import { RealClockDriver } from '../../src/runner/real-clock-driver.js';
 
 let t: TestContext | undefined;
 afterEach(async () => {
@@ -32,7 +33,7 @@ describe('properties against the clean mock', () => {
 
   it('skips properties that need clock control against a real-time target', async () => {
     t = await startContext();
-    const results = await runProperties({ ...t.ctx, clock: { ...t.ctx.clock, kind: 'real' } }, { seed: 1, only: ['quote-lock', 'no-charge-on-429-and-failure'] });
+    const results = await runProperties({ ...t.ctx, clock: new RealClockDriver() }, { seed: 1, only: ['quote-lock', 'no-charge-on-429-and-failure'] });
     for (const r of results) expect(r).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('clock control') });
   });
 });

@@ -91,7 +91,8 @@ describe('createHarness', () => {
       try {
         const result = await harness.run({ only: 'XX-01' });
         expect(result.cases[0]).toMatchObject({ id: 'XX-01', verdict: 'ERROR' });
-        expect(moves.ms).toBeGreaterThanOrEqual(3_600_000);
+        // The moves stop short of the instant by what a round trip may take; real time covers the rest.
+        expect(moves.ms).toBeGreaterThan(3_599_000);
         expect(mock.clock.offset).toBe(0);
       } finally {
         await harness.close();

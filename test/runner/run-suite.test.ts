@@ -167,9 +167,13 @@ class ManualClock implements ClockDriver {
   now(): number {
     return this.t;
   }
+  async waitUntil(instant: number): Promise<void> {
+    this.t = Math.max(this.t, instant);
+  }
   async wait(ms: number): Promise<void> {
     this.t += ms;
   }
+  fineUntil(): void {}
 }
 
 describe('runSuite against a target without clock control', () => {

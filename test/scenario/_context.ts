@@ -8,6 +8,7 @@ import { createMock, type MockOptions, type RunningMock } from '../../src/mock/i
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
+import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
 
 /** A minimal CheckContext over a real mock on port 0: every mock agency, mock clock, memory recorder. */
 export interface TestContext {
@@ -51,7 +52,7 @@ export async function startContext(options: MockOptions = {}, seed = 42): Promis
       return api;
     },
     hotel: () => undefined,
-    clock: { kind: 'mock', now: () => mock.clock.now(), wait: (ms) => mock.clock.advance(ms) },
+    clock: new MockClockDriver(mock.clock),
     receiver: undefined,
     recorder,
     exchanges: () => recorder.exchanges,

@@ -104,7 +104,6 @@ export function whQueueWaitMs(scheme: 'service' | 'hotel', p: Profile): number {
   return (Object.keys(SPECS) as WhKind[]).filter((k) => SPECS[k].scheme === scheme).reduce((sum, k) => sum + whScenarioWaitMs(k, p), 0);
 }
 
-const STEP_MS = 1000;
 // Real pause after an attempt on an instantly driven clock, so the target takes in the answer
 // (and schedules its retry) before its clock moves on; a real clock needs none.
 const SETTLE_MS = 30;
@@ -240,16 +239,12 @@ async function watch(ctx: CheckContext, receiver: Receiver, match: (d: ReceivedD
   const start = first[0]?.receivedAt ?? ctx.clock.now();
   run.startedAt = start;
   await settle();
-  let seen = receiver.deliveries(match).length;
   const horizon = start + spec.horizonMs(p);
-  while (ctx.clock.now() < horizon) {
-    await ctx.clock.wait(Math.min(STEP_MS, Math.max(1, horizon - ctx.clock.now())));
-    const n = receiver.deliveries(match).length;
-    if (n > seen) {
-      seen = n;
-      await settle();
-    }
-  }
+  // Attempts may fall due until the horizon: until then the clock moves in fine steps, so each attempt arrives
+  // close to its instant; a driven clock answers each move once the attempts that fell due are made.
+  ctx.clock.fineUntil(horizon);
+  await ctx.clock.waitUntil(horizon);
+  await settle();
   const extra = spec.extraMs(p);
   if (extra > 0) {
     await ctx.clock.wait(extra);

@@ -28,23 +28,24 @@ export function productPrefix(profile: Profile, product: string): string | undef
   return fillPath(profile.operations.search.path.slice(0, at + '{product}'.length), { product });
 }
 
-/** Sends every endpoint of `product` as agency `index`. */
+/** Sends every endpoint of `product` as agency `index`, all at once: each is a refusal on its own, none depends on another. */
 async function probeProduct(ctx: CheckContext, index: number, product: string): Promise<ClosedEndpointCase[]> {
   const api = ctx.api(index);
   const fakeBooking = ctx.unique('bk');
-  const out: ClosedEndpointCase[] = [];
   const label = (what: string) => ctx.label(`${what} of closed ${product}`);
-  out.push({ product, endpoint: 'search', res: await api.search(product, ctx.profile.search_criteria[product] ?? {}, { label: label('search') }) });
   const body = bookingBodyText(ctx.profile, `qt_${ctx.unique('qt')}`, ctx.unique('ref'));
-  out.push({ product, endpoint: 'create booking', res: await api.book(product, '', ctx.unique('idem'), { label: label('create booking'), body }) });
-  out.push({ product, endpoint: 'get booking', res: await api.getBooking(product, fakeBooking, { label: label('get booking') }) });
-  out.push({ product, endpoint: 'cancel booking', res: await api.cancel(product, fakeBooking, ctx.unique('idem'), { label: label('cancel booking') }) });
+  const probes: Array<[string, () => ReturnType<typeof api.raw>]> = [
+    ['search', () => api.search(product, ctx.profile.search_criteria[product] ?? {}, { label: label('search') })],
+    ['create booking', () => api.book(product, '', ctx.unique('idem'), { label: label('create booking'), body })],
+    ['get booking', () => api.getBooking(product, fakeBooking, { label: label('get booking') })],
+    ['cancel booking', () => api.cancel(product, fakeBooking, ctx.unique('idem'), { label: label('cancel booking') })],
+  ];
   const prefix = productPrefix(ctx.profile, product);
   if (prefix !== undefined) {
     const sub = `${prefix}/${encodeURIComponent(ctx.unique('any'))}`;
-    out.push({ product, endpoint: `GET ${sub}`, res: await api.raw('GET', sub, undefined, { label: label('arbitrary sub-path') }) });
+    probes.push([`GET ${sub}`, () => api.raw('GET', sub, undefined, { label: label('arbitrary sub-path') })]);
   }
-  return out;
+  return Promise.all(probes.map(async ([endpoint, send]) => ({ product, endpoint, res: await send() })));
 }
 
 /** CT-02: every endpoint of a product outside the contract answers 403 MODULE_NOT_ENABLED. */
@@ -59,8 +60,7 @@ export const closedProductCheck: Check = {
       const { closed, response } = await ctx.api(i).openProducts({ label: ctx.label('open products') });
       if (response.status < 200 || response.status >= 300) continue;
       if (closed.length === 0) continue;
-      const cases: ClosedEndpointCase[] = [];
-      for (const product of closed) cases.push(...(await probeProduct(ctx, i, product)));
+      const cases = (await Promise.all(closed.map((product) => probeProduct(ctx, i, product)))).flat();
       return judgeClosedProduct(cases, ctx.profile);
     }
     return skipped('no agency has a product outside its contract');

@@ -1,3 +1,4 @@
+import type { ClockDriver } from '../../../src/runner/clock-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratelimitChecks } from '../../../src/checks/ratelimit/index.js';
 import type { Check, CheckContext } from '../../../src/checks/types.js';
@@ -110,7 +111,13 @@ describe('one fill of the write bucket, every verdict that can use it', () => {
         },
       });
     };
-    const clock = { kind: base.clock.kind, now: () => base.clock.now(), wait: (ms: number) => (waits.push(ms), base.clock.wait(ms)) };
+    const clock: ClockDriver = {
+      kind: base.clock.kind,
+      now: () => base.clock.now(),
+      wait: (ms: number) => (waits.push(ms), base.clock.wait(ms)),
+      waitUntil: (instant: number) => (waits.push(instant - base.clock.now()), base.clock.waitUntil(instant)),
+      fineUntil: (instant: number) => base.clock.fineUntil(instant),
+    };
     return { ctx: { ...base, api, clock }, waits };
   }
 

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agencyApis } from '../../../src/api/agency-apis.js';
 import { checkContext, type RunScope } from '../../../src/checks/check-context.js';
@@ -10,6 +9,7 @@ import { createMock, type RunningMock } from '../../../src/mock/index.js';
 import { generateAgencies } from '../../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../../src/profile/defaults.js';
 import type { Profile } from '../../../src/profile/types.js';
+import { RealClockDriver } from '../../../src/runner/real-clock-driver.js';
 import type { ClockDriver } from '../../../src/runner/clock-driver.js';
 import { resolvedAgency } from '../../helpers/mock-agencies.js';
 
@@ -42,7 +42,7 @@ async function realTimeRun(defects: string[]) {
     limits: { ...DEFAULT_PROFILE.limits, window_s: WINDOW_S },
     agencies: mock.agencies.slice(0, 2).map((a) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret })),
   };
-  const clock: ClockDriver = { kind: 'real', now: () => mock.clock.now(), wait: (ms) => sleep(ms) };
+  const clock: ClockDriver = new RealClockDriver();
   const recorder = new MemoryRecorder();
   const agencies = mock.agencies.slice(0, 2).map((a) => resolvedAgency(a, { limits: false }));
   const apis = agencyApis({ profile, agencies, recorder, now: clock.now, onRateLimit: () => undefined });

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A clock-only admin API (REFERENCE-API.md section 11) that answers late, as one across a network would. */
+export interface FakeAdminClock {
+  readonly url: string;
+  /** The server's clock now: real time plus its offset. */
+  now(): number;
+  /** Where the clock stood right after each move, in order. */
+  readonly landings: number[];
+  /** The size of each move, in order. */
+  readonly moves: number[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the fake on 127.0.0.1. `inMs` delays each request before the clock
+ * is read or moved, `outMs` delays each answer after it: `{inMs: 25}` is the
+ * mock's `--latency-ms 25`, `{inMs: 25, outMs: 25}` a network 25 ms away each way.
+ */
+export async function startFakeAdminClock(latency: { inMs: number; outMs?: number }): Promise<FakeAdminClock> {
+  let offset = 0;
+  const landings: number[] = [];
+  const moves: number[] = [];
+  const now = (): number => Date.now() + offset;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      setTimeout(() => {
+        let status = 200;
+        if (req.headers['x-svc-admin'] !== '1') status = 403;
+        else if (req.method === 'POST' && req.url === '/__admin/clock/advance') {
+          const ms = (JSON.parse(body) as { ms: number }).ms;
+          offset += ms;
+          moves.push(ms);
+          landings.push(now());
+        } else if (req.method === 'POST' && req.url === '/__admin/clock/reset') offset = 0;
+        else if (!(req.method === 'GET' && req.url === '/__admin/clock')) status = 404;
+        const answer = JSON.stringify({ now_ms: now(), offset_ms: offset });
+        setTimeout(() => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(answer);
+        }, latency.outMs ?? 0);
+      }, latency.inMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/__admin`,
+    now,
+    landings,
+    moves,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
