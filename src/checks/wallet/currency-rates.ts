@@ -25,6 +25,7 @@ export const currencyRatesCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: balance, statement and currency rates are readable over the API',
   needs: [],
+  touches: ['0:read'],
   async run(ctx) {
     const rates = await ctx.api(0).rates({ label: ctx.label('currency rates') });
     return judgeCurrencyRates({ rates }, ctx.profile);
