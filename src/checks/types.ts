@@ -92,7 +92,7 @@ export interface Check {
   waitsMs?: (profile: Profile, learned?: LearnedTarget) => number;
   /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
   waitKey?: string;
-  /** Requests it sends, roughly, besides filling buckets (to plan real-time runs). @defaultValue 8 */
+  /** Most requests it sends to one bucket, besides filling buckets (to plan real-time runs). @defaultValue 10 */
   requests?: number;
   /** Runs after every other check, scenario and property (it judges what the whole run saw). */
   runsLast?: boolean;

@@ -5,7 +5,7 @@ import type { AgencyFacts } from './agency-facts.js';
 import type { Lease } from './lease-planner.js';
 
 /** Requests a check is assumed to send when it does not say. */
-export const DEFAULT_REQUESTS = 8;
+export const DEFAULT_REQUESTS = 10;
 
 /** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
 const WALLET_COVERS = 20;

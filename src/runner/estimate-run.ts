@@ -1,7 +1,7 @@
 import type { LearnedTarget } from '../checks/types.js';
 import type { Profile } from '../profile/types.js';
 import { DEFAULT_REQUESTS } from './agency-binding.js';
-import { LeasePlanner, type LeasePlannerOptions } from './lease-planner.js';
+import { LeasePlanner, type Lease, type LeasePlannerOptions } from './lease-planner.js';
 import { firstFree, type Bindable } from './leased-schedule.js';
 
 /** What the estimate plays the schedule with. */
@@ -13,11 +13,13 @@ export interface EstimateOptions extends LeasePlannerOptions {
   roundTripMs: number;
   /** Requests the scenarios and properties send after the checks, roughly (0 when they do not run). */
   partRequests?: number;
-  /** Local work of one check beyond its requests and waits, ms. @defaultValue 50 */
+  /** Their local work beyond round trips, ms. @defaultValue 0 */
+  partOverheadMs?: number;
+  /** Local work of one check beyond its requests and waits, ms. @defaultValue 100 */
   checkOverheadMs?: number;
 }
 
-/** A real-time run's estimated duration (the played schedule) and the sum of the checks one by one. */
+/** A real-time run's estimated duration (the played schedule), and the same schedule played one check at a time. */
 export interface Estimate {
   estimateMs: number;
   serialMs: number;
@@ -30,7 +32,12 @@ export interface Estimate {
  * limits) likewise, and its waits, paid once per shared wait.
  */
 export function estimateRun(items: readonly Bindable[], o: EstimateOptions): Estimate {
-  const overhead = o.checkOverheadMs ?? 50;
+  return { estimateMs: Math.round(play(items, o)), serialMs: Math.round(play(items, { ...o, maxConcurrent: 1 })) };
+}
+
+/** The end of the played schedule, ms from the start. */
+function play(items: readonly Bindable[], o: EstimateOptions): number {
+  const overhead = o.checkOverheadMs ?? 100;
   const paid = new Set<string>();
   const cost = (item: Bindable, fills: readonly string[]): number => {
     const c = item.check;
@@ -43,12 +50,9 @@ export function estimateRun(items: readonly Bindable[], o: EstimateOptions): Est
     return overhead + ((c.requests ?? DEFAULT_REQUESTS) + fillRequests) * o.roundTripMs + waits;
   };
   const planner = new LeasePlanner(o);
-  const regular = items.filter((i) => !i.check.runsLast);
-  const last = items.filter((i) => i.check.runsLast);
-  let serialMs = 0;
-  const play = (list: readonly Bindable[], start: number): number => {
+  const phase = (list: readonly Bindable[], start: number): number => {
     const pending = [...list];
-    const running: Array<{ lease: ReturnType<typeof firstFree> & object; endsAt: number }> = [];
+    const running: Array<{ lease: Lease; endsAt: number }> = [];
     let now = start;
     while (pending.length > 0 || running.length > 0) {
       for (let i = 0; i < pending.length; ) {
@@ -57,10 +61,8 @@ export function estimateRun(items: readonly Bindable[], o: EstimateOptions): Est
           i++;
           continue;
         }
-        const ms = cost(pending[i]!, free.lease.fills);
-        serialMs += ms;
         planner.start(free.lease);
-        running.push({ lease: free, endsAt: now + ms });
+        running.push({ lease: free.lease, endsAt: now + cost(pending[i]!, free.lease.fills) });
         pending.splice(i, 1);
       }
       const nextEnd = running.length > 0 ? Math.min(...running.map((r) => r.endsAt)) : Infinity;
@@ -75,16 +77,16 @@ export function estimateRun(items: readonly Bindable[], o: EstimateOptions): Est
       now = next;
       for (let i = running.length - 1; i >= 0; i--) {
         if (running[i]!.endsAt <= now) {
-          planner.finish(running[i]!.lease.lease, now);
+          planner.finish(running[i]!.lease, now);
           running.splice(i, 1);
         }
       }
     }
     return now;
   };
-  let now = play(regular, 0);
+  let now = phase(items.filter((i) => !i.check.runsLast), 0);
   const partRequests = o.partRequests ?? 0;
-  if (partRequests > 0) now = Math.max(now, planner.restedAt()) + partRequests * o.roundTripMs;
-  for (const item of last) now = play([item], now);
-  return { estimateMs: Math.round(now), serialMs: Math.round(serialMs) };
+  if (partRequests > 0) now = Math.max(now, planner.restedAt()) + partRequests * o.roundTripMs + (o.partOverheadMs ?? 0);
+  for (const item of items.filter((i) => i.check.runsLast)) now = phase([item], now);
+  return now;
 }

@@ -18,14 +18,14 @@ export interface LeasePlannerOptions {
   maxConcurrent?: number;
   /** The limit of a bucket (`<agency>:read`), when known: checks that do not fill it keep well below it over a window. */
   limitOf?: (bucket: string) => number | undefined;
-  /** Added to every window a bucket must rest, ms (clock and network slack). @defaultValue 1000 */
+  /** Added to every window a bucket must rest, ms (clock and network slack). @defaultValue a quarter window, at most 1000 */
   marginMs?: number;
 }
 
 const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
 
-/** Part of a bucket's limit that checks not filling it may spend within one window: their counts are rough. */
-const BUDGET_SHARE = 0.5;
+/** Part of a bucket's limit that checks not filling it may spend within one window: their counts are upper bounds, with a little slack. */
+const BUDGET_SHARE = 0.9;
 
 /**
  * Decides, against a target whose clock cannot be moved, which checks may run
@@ -33,7 +33,7 @@ const BUDGET_SHARE = 0.5;
  * - a lease is exclusive: two checks with a common resource never overlap;
  * - a filled bucket cools for one window after its filler ends, before anyone uses it;
  * - a filler starts only on a bucket nobody used for one window (its count starts at zero);
- * - the others together stay within half a bucket's limit over any window.
+ * - the others together stay within 90% of a bucket's limit over any window.
  */
 export class LeasePlanner {
   private readonly held = new Map<string, string>();
@@ -49,7 +49,7 @@ export class LeasePlanner {
   constructor(options: LeasePlannerOptions) {
     this.windowMs = options.windowMs;
     this.maxConcurrent = options.maxConcurrent ?? 8;
-    this.marginMs = options.marginMs ?? 1000;
+    this.marginMs = options.marginMs ?? Math.min(1000, options.windowMs / 4);
     this.limitOf = options.limitOf ?? (() => undefined);
   }
 

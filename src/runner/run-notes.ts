@@ -8,17 +8,23 @@ import type { Profile } from '../profile/types.js';
 export const SCENARIO_REQUESTS = 150;
 /** Requests the properties send, roughly (for the estimate). */
 export const PROPERTY_REQUESTS = 300;
+/** Local work of the scenarios or the properties beyond their round trips, ms (for the estimate). */
+export const PART_OVERHEAD_MS = 5000;
 
 /** A learned quote lifetime this far from the profile's is worth a note, s. */
 const LIFETIME_SLACK_S = 5;
 /** A learned webhook schedule this far (relative) from the profile's is worth a note. */
 const SCHEDULE_SLACK = 0.25;
 
-/** The median round trip of `exchanges`, ms (at least 1); 20 ms when none was made. */
+/**
+ * The round trip of one request, ms (at least 1; 20 when no exchange was made):
+ * the fastest of `exchanges`, as the first exchanges of a run also pay for
+ * opening connections, which later requests reuse.
+ */
 export function roundTripMs(exchanges: readonly Exchange[]): number {
-  const times = exchanges.map((x) => x.durationMs).filter((d) => Number.isFinite(d) && d >= 0).sort((a, b) => a - b);
+  const times = exchanges.map((x) => x.durationMs).filter((d) => Number.isFinite(d) && d >= 0);
   if (times.length === 0) return 20;
-  return Math.max(1, times[Math.floor(times.length / 2)]!);
+  return Math.max(1, Math.min(...times));
 }
 
 /** A note when the quotes the service gives live longer or shorter than the profile says. */

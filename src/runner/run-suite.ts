@@ -15,7 +15,7 @@ import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-fa
 import { estimateRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
 import { runLeased, type Bindable } from './leased-schedule.js';
-import { PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
+import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
@@ -117,6 +117,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         agencyCount: agencies.length,
         roundTripMs: roundTripMs(recorder.exchanges),
         partRequests: (partList.includes('scenarios') ? SCENARIO_REQUESTS : 0) + (partList.includes('properties') ? PROPERTY_REQUESTS : 0),
+        partOverheadMs: partList.length * PART_OVERHEAD_MS,
       });
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
       notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
@@ -197,6 +198,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   }
 }
 
+/** Reads sent to measure the round trip before a real-time run. */
+const ROUND_TRIP_PROBES = 3;
+
 /** Facts of each agency (only the first against an isolated target, as every check runs there), read at once. */
 async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => TargetApi, isolated: boolean): Promise<AgencyFacts[]> {
   const { profile, agencies } = options;
@@ -205,7 +209,12 @@ async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => Target
   if (wanted.products && options.reset && isolated) await options.reset();
   const list = isolated ? agencies.slice(0, 1) : agencies;
   if (list.length === 0) return [];
-  return Promise.all(list.map((agency, i) => readAgencyFacts(api(i), agency, i, profile, wanted, () => options.clock.now())));
+  const facts = await Promise.all(list.map((agency, i) => readAgencyFacts(api(i), agency, i, profile, wanted, () => options.clock.now())));
+  if (!isolated) {
+    // A few reads on open connections, one at a time: the round trip the estimate counts with.
+    for (let i = 0; i < ROUND_TRIP_PROBES; i++) await api(0).account({ label: 'runner: round trip' }).catch(() => undefined);
+  }
+  return facts;
 }
 
 /** What the runner knows of the target, for the needs of the checks (the first agency's products). */
