@@ -9,6 +9,22 @@ import type { RunCache } from './run-cache.js';
 /** What a check needs from the target; the runner skips it, naming the reason, when a need is not met. */
 export type Need = 'clock-control' | 'second-agency' | 'receiver' | 'hotel' | 'failure-trigger' | 'closed-product' | 'open-product';
 
+/**
+ * What a check may share with nobody while it runs, per agency: the service's
+ * read and write rate-limit buckets, the prepaid wallet, the service webhook
+ * endpoint, and the agency's hotel API account (its bookings and webhook).
+ */
+export type AgencyResource = 'read' | 'write' | 'wallet' | 'webhook' | 'hotel';
+
+/** `<role>:<resource>`: the role is the agency index as the check sees it (`ctx.api(role)`). */
+export type ResourceRef = `${number}:${AgencyResource}`;
+
+/** What the run learned of the target from its answers (as opposed to what the profile says). */
+export interface LearnedTarget {
+  /** Quote lifetime, s: `quote_expires_at` minus the time of the answer, as the service gave it at the start of the run. */
+  quoteLifetimeS?: number | undefined;
+}
+
 /** A check's verdict with its evidence: a failed check is data, never an exception. */
 export interface CheckOutcome {
   verdict: Verdict;
@@ -47,6 +63,8 @@ export interface CheckContext {
    * waits on anything else may listen to it.
    */
   signal?: AbortSignal | undefined;
+  /** What the run learned of the target (absent in contexts built outside a run). */
+  learned?: LearnedTarget | undefined;
   /** Seed of this run (for anything random). */
   seed: number;
   /** A fresh unique token for idempotency keys, client references, webhook paths: never repeats across runs. */
@@ -74,8 +92,21 @@ export interface Check {
    * or cooling between them; each member's `fills` and `waitsMs` are the episode's.
    */
   episode?: string;
+  /**
+   * Agency resources it touches (`0:read`, `0:wallet`, `1:write`…); in real time it holds
+   * them alone for its whole run. @defaultValue read, write and wallet of agency 0 (and of 1 with a second agency)
+   */
+  touches?: ResourceRef[];
+  /** Its role 0 is always the profile's first agency (e.g. it judges a run shared with other checks by the secrets of that agency). */
+  pinned?: boolean;
+  /** It touches the resources of role 0 at every agency of the run (it looks for one that fits). */
+  everyAgency?: boolean;
   /** Target time it waits, roughly, in ms (to plan real-time runs). */
-  waitsMs?: (profile: Profile) => number;
+  waitsMs?: (profile: Profile, learned?: LearnedTarget) => number;
+  /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
+  waitKey?: string;
+  /** Most requests it sends to one bucket, besides filling buckets (to plan real-time runs). @defaultValue 10 */
+  requests?: number;
   /** Runs after every other check, scenario and property (it judges what the whole run saw). */
   runsLast?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;

@@ -2,16 +2,20 @@ import { agencyApis } from '../api/agency-apis.js';
 import type { TargetApi } from '../api/types.js';
 import { checkContext, type RunScope } from '../checks/check-context.js';
 import { createRunCache } from '../checks/run-cache.js';
-import type { Check, CheckContext } from '../checks/types.js';
+import type { Check, CheckContext, LearnedTarget } from '../checks/types.js';
 import { MemoryRecorder } from '../client/exchange.js';
-import { isHarnessError } from '../errors/harness-error.js';
 import { redactor } from '../profile/redactor.js';
 import { secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { Receiver } from '../receiver/index.js';
 import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
 import type { SuiteResult } from '../report/run-result.js';
-import { BucketPlanner, estimateRealTime } from './bucket-planner.js';
+import { bindingsOf, boundScope, leaseFor, rolesOf } from './agency-binding.js';
+import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
+import { estimateRun } from './estimate-run.js';
+import { LeasePlanner } from './lease-planner.js';
+import { runLeased, type Bindable } from './leased-schedule.js';
+import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
@@ -83,40 +87,70 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     unique,
     runCache: createRunCache(),
   };
-  const contextFor = (id: string): CheckContext => checkContext({ ...scope, log: (message) => emit({ type: 'log', id, message }) }, id);
+  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget): CheckContext =>
+    checkContext({ ...boundScope(scope, binding), learned, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
-    const facts = await gatherFacts(options, api);
     const isolated = clock.kind === 'mock';
+    const agencyFacts = await gatherFacts(options, api, isolated);
+    const facts = targetFacts(options, agencyFacts[0]);
+    const learned: LearnedTarget = { quoteLifetimeS: agencyFacts.find((f) => f.quoteLifetimeS !== undefined)?.quoteLifetimeS };
+    const lifetimeNote = quoteLifetimeNote(profile, learned);
+    if (lifetimeNote) notes.push(lifetimeNote);
     const regular = options.checks.filter((c) => !c.runsLast);
     const last = options.checks.filter((c) => c.runsLast);
     const partList = (['scenarios', 'properties'] as const).filter((p) => options.parts?.[p]);
-    if (!isolated && facts.clock === 'real') {
+    const realTime = !isolated && facts.clock === 'real';
+    const bindable = (list: readonly Check[]): Bindable[] =>
+      list.map((check) => ({ check, bindings: realTime && !check.runsLast ? bindingsOf(check, agencyFacts, agencies, profile) : [rolesOf(check) === 2 ? [0, 1] : [0]] }));
+    const limitOf = (bucket: string): number | undefined => {
+      const [a, kind] = bucket.split(':');
+      const l = agencyFacts[Number(a)]?.limits;
+      return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
+    };
+    const plannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: isolated ? 1 : (options.maxConcurrent ?? 8), limitOf };
+    if (realTime) {
       const runnable = options.checks.filter((c) => !skipReason(c, facts));
-      const est = estimateRealTime(runnable, profile, options.maxConcurrent);
+      const est = estimateRun(bindable(episodeUnits(runnable).units), {
+        ...plannerOptions,
+        profile,
+        learned,
+        agencyCount: agencies.length,
+        roundTripMs: roundTripMs(recorder.exchanges),
+        partRequests: (partList.includes('scenarios') ? SCENARIO_REQUESTS : 0) + (partList.includes('properties') ? PROPERTY_REQUESTS : 0),
+        partOverheadMs: partList.length * PART_OVERHEAD_MS,
+      });
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
-      notes.push(`The target's clock cannot be moved: waits happen in real time (checks estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if run one by one).`);
+      notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
     } else {
       emit({ type: 'plan', mode: 'isolated', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties') });
     }
 
     const results = new Map<Check, CaseResult>();
-    const runOne = async (check: Check): Promise<void> => {
+    const runOne = async (check: Check, binding: number[]): Promise<void> => {
       const reason = skipReason(check, facts);
       emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
       let result: CaseResult;
       if (reason) result = skippedCase(check, reason, clock.now());
       else {
-        const waits = Math.max(0, check.waitsMs?.(profile) ?? 0);
+        const waits = Math.max(0, check.waitsMs?.(profile, learned) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
-        result = await runCheck(check, contextFor(check.id), limit);
+        result = await runCheck(check, contextFor(check.id, binding, learned), limit);
       }
       results.set(check, result);
       emit({ type: 'case-finished', result });
     };
 
-    const planner = new BucketPlanner(profile.limits.window_s * 1000, isolated ? 1 : (options.maxConcurrent ?? 8));
-    const schedule = (list: Check[]) => (isolated ? runSerially(list, planner, options, runOne, emit) : runConcurrently(list, planner, clock, runOne, emit));
+    const planner = new LeasePlanner(plannerOptions);
+    const schedule = async (list: Check[]): Promise<void> => {
+      if (isolated) return runSerially(list, planner, options, runOne, emit);
+      // An episode's members are one unit here: one lease and one binding for all, run one after the other.
+      const { units, membersOf } = episodeUnits(list);
+      const runUnit = async (unit: Check, binding: number[]): Promise<void> => {
+        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding);
+      };
+      return runLeased(bindable(units), planner, agencies.length, clock, runUnit, emit);
+    };
 
     // The baseline first, alone: when a correctly signed request is refused, every other verdict would be about access.
     const baseline = regular.find((c) => c.id === BASELINE_CHECK_ID);
@@ -140,6 +174,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         emit({ type: 'case-finished', result });
       }
     } else await schedule(regular.filter((c) => c !== baseline));
+    if (!stopped && realTime && partList.length > 0) {
+      // Scenarios and properties book on every agency: they start once every bucket the checks used has rested.
+      const rest = planner.restedAt() - clock.now();
+      if (rest > 0) {
+        emit({ type: 'waiting', ms: rest, reason: 'the rate-limit buckets the checks used rest one window before the scenarios' });
+        await clock.wait(rest);
+      }
+    }
     for (const name of stopped ? [] : partList) {
       emit({ type: 'part-started', part: name });
       if (options.reset && isolated) await options.reset();
@@ -148,12 +190,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         streamed.add(result);
         emit({ type: 'case-finished', result });
       };
-      const got = await runPart(name, options.parts![name]!, { ...contextFor(name), reset: isolated ? options.reset : undefined, onCase }, clock);
+      const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
       for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
       partCases.push(...got);
     }
     // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
     if (!stopped) for (const check of last) await schedule([check]);
+    const scheduleNote = webhookScheduleNote(profile, scope.runCache);
+    if (scheduleNote) notes.push(scheduleNote);
 
     const cases = [...regular.map((c) => results.get(c)!), ...partCases, ...last.map((c) => results.get(c)!)];
     const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);
@@ -185,21 +229,29 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   }
 }
 
-async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => TargetApi): Promise<TargetFacts> {
+/** Reads sent to measure the round trip before a real-time run. */
+const ROUND_TRIP_PROBES = 3;
+
+/** Facts of each agency (only the first against an isolated target, as every check runs there), read at once. */
+async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => TargetApi, isolated: boolean): Promise<AgencyFacts[]> {
+  const { profile, agencies } = options;
+  const needs = new Set(options.checks.flatMap((c) => c.needs));
+  const wanted: FactsWanted = { products: needs.has('closed-product') || needs.has('open-product'), wallet: needs.has('open-product') };
+  if (wanted.products && options.reset && isolated) await options.reset();
+  const list = isolated ? agencies.slice(0, 1) : agencies;
+  if (list.length === 0) return [];
+  const facts = await Promise.all(list.map((agency, i) => readAgencyFacts(api(i), agency, i, profile, wanted, () => options.clock.now())));
+  if (!isolated) {
+    // A few reads on open connections, one at a time: the round trip the estimate counts with.
+    for (let i = 0; i < ROUND_TRIP_PROBES; i++) await api(0).account({ label: 'runner: round trip' }).catch(() => undefined);
+  }
+  return facts;
+}
+
+/** What the runner knows of the target, for the needs of the checks (the first agency's products). */
+function targetFacts(options: RunSuiteOptions, first: AgencyFacts | undefined): TargetFacts {
   const { profile, agencies } = options;
   const primary = agencies[0];
-  let products: TargetFacts['products'];
-  const wanted = options.checks.some((c) => c.needs.includes('closed-product') || c.needs.includes('open-product'));
-  if (!wanted) products = { error: 'not read (no selected check needs it)' };
-  else {
-    try {
-      if (options.reset && options.clock.kind === 'mock') await options.reset();
-      const { open, closed, response } = await api(0).openProducts({ label: 'runner: which products are open' });
-      products = response.status >= 200 && response.status < 300 ? { open, closed } : { error: `the account answered ${response.status}` };
-    } catch (err) {
-      products = { error: isHarnessError(err) || err instanceof Error ? err.message : String(err) };
-    }
-  }
   let hotel: TargetFacts['hotel'] = true;
   if (!profile.hotel_base_url) hotel = 'profile hotel_base_url is null';
   else if (!primary?.hotelApiKey) hotel = `no hotel API key for agency ${primary?.id ?? '?'} (set agencies[0].hotel_api_key_env)`;
@@ -209,7 +261,7 @@ async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => Target
     hotel,
     failureTrigger: profile.failure_trigger !== null,
     receiver: options.receiver !== undefined,
-    products,
+    products: first?.products ?? { error: 'no agency' },
     primaryAgency: primary?.id ?? '?',
   };
 }
@@ -230,66 +282,64 @@ export function episodesTogether(list: readonly Check[]): Check[] {
  * reset, a filled bucket is left a window to cool), except between members of
  * one episode: they judge one fill, made by the first of them.
  */
-async function runSerially(list: Check[], planner: BucketPlanner, options: RunSuiteOptions, runOne: (c: Check) => Promise<void>, emit: RunListener): Promise<void> {
+async function runSerially(list: Check[], planner: LeasePlanner, options: RunSuiteOptions, runOne: (c: Check, binding: number[]) => Promise<void>, emit: RunListener): Promise<void> {
   let previous: Check | undefined;
   for (const check of episodesTogether(list)) {
     const sameEpisode = check.episode !== undefined && previous?.episode === check.episode;
     previous = check;
+    const binding = rolesOf(check) === 2 ? [0, 1] : [0];
+    const lease = leaseFor(check, binding, options.agencies.length);
     if (sameEpisode) {
       // Nothing to cool or reset: the episode's requests are made already.
     } else if (options.reset) await options.reset();
     else {
+      // A driven clock with no reset: let a bucket used before rest (moving the clock is cheap).
       const now = options.clock.now();
-      if (!planner.canStart(check, now)) {
-        const until = planner.nextCoolAt(now) ?? now;
-        emit({ type: 'waiting', ms: until - now, reason: `a rate-limit bucket of ${check.id} is still full` });
+      if (!planner.canStart(lease, now)) {
+        const until = planner.nextChangeAt(now) ?? now;
+        emit({ type: 'waiting', ms: until - now, reason: `a rate-limit bucket of ${check.id} is still resting` });
         await options.clock.wait(until - now);
       }
     }
-    planner.start(check);
+    planner.start(lease);
     try {
-      await runOne(check);
+      await runOne(check, binding);
     } finally {
-      planner.finish(check, options.clock.now());
+      planner.finish(lease, options.clock.now());
     }
   }
 }
 
-/** Checks with no common bucket at once, so that independent real-time waits overlap; a filled bucket cools a window before its next user. */
-async function runConcurrently(list: Check[], planner: BucketPlanner, clock: ClockDriver, runOne: (c: Check) => Promise<void>, emit: RunListener): Promise<void> {
-  const pending = [...list];
-  const running = new Set<Promise<void>>();
-  while (pending.length > 0 || running.size > 0) {
-    const now = clock.now();
-    for (let i = 0; i < pending.length; ) {
-      const check = pending[i]!;
-      if (!planner.canStart(check, now)) {
-        i++;
-        continue;
-      }
-      pending.splice(i, 1);
-      planner.start(check);
-      const p: Promise<void> = runOne(check).finally(() => {
-        planner.finish(check, clock.now());
-        running.delete(p);
-      });
-      running.add(p);
-    }
-    if (pending.length === 0 && running.size === 0) break;
-    const cool = planner.nextCoolAt(now);
-    const waiters: Promise<unknown>[] = [...running];
-    if (cool !== undefined && pending.length > 0) {
-      if (running.size === 0) emit({ type: 'waiting', ms: cool - now, reason: 'a filled rate-limit bucket is cooling for one window' });
-      waiters.push(clock.wait(Math.max(0, cool - now)));
-    }
-    if (waiters.length === 0) {
-      // Nothing runs and nothing cools, yet checks wait: the planner is stuck; run the next one alone rather than hang.
-      const check = pending.shift()!;
-      await runOne(check);
+/**
+ * The checks as units for the leased scheduler: a check alone, or the members
+ * of one episode folded into one unit that needs and touches what any of them
+ * does (they share one fill of the buckets, so they must share one lease).
+ */
+export function episodeUnits(list: readonly Check[]): { units: Check[]; membersOf: Map<Check, Check[]> } {
+  const units: Check[] = [];
+  const membersOf = new Map<Check, Check[]>();
+  const done = new Set<string>();
+  for (const check of list) {
+    if (check.episode === undefined) {
+      units.push(check);
       continue;
     }
-    await Promise.race(waiters);
+    if (done.has(check.episode)) continue;
+    done.add(check.episode);
+    const members = list.filter((c) => c.episode === check.episode);
+    const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
+      const all = members.flatMap((m) => [...(pick(m) ?? [])]);
+      return all.length > 0 ? [...new Set(all)] : undefined;
+    };
+    const unit: Check = { ...check, needs: union((c) => c.needs) ?? [] };
+    const touches = union((c) => c.touches);
+    const fills = union((c) => c.fills);
+    if (touches) unit.touches = touches;
+    if (fills) unit.fills = fills;
+    units.push(unit);
+    membersOf.set(unit, members);
   }
+  return { units, membersOf };
 }
 
 /** The one case standing for a scenario or property part that was not run. */

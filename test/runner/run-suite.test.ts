@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Check } from '../../src/checks/types.js';
+import type { Check, ResourceRef } from '../../src/checks/types.js';
 import { REDACTED } from '../../src/log/redacted.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
-import { BucketPlanner, estimateRealTime } from '../../src/runner/bucket-planner.js';
 import type { ClockDriver } from '../../src/runner/clock-driver.js';
 import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
@@ -180,14 +179,14 @@ describe('runSuite against a target without clock control', () => {
   const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 'secret-a' }] });
   const agencies = [{ id: 'a', keyId: 'k', secret: 'secret-a' }];
 
-  it('runs checks without common buckets at once and lets a filled bucket cool a window', async () => {
+  it('runs checks on disjoint resources at once and lets a filled bucket cool a window', async () => {
     let running = 0;
     let maxRunning = 0;
     const order: string[] = [];
     const clock = new ManualClock();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const light = (id: string): Check =>
+    const light = (id: string, touches: ResourceRef[]): Check =>
       mk(id, async () => {
         running += 1;
         maxRunning = Math.max(maxRunning, running);
@@ -196,14 +195,14 @@ describe('runSuite against a target without clock control', () => {
         await gate;
         running -= 1;
         return { verdict: 'PASS', message: 'ok' };
-      }, { waitsMs: () => 20_000 });
+      }, { waitsMs: () => 20_000, touches });
     const filler = (id: string): Check =>
       mk(id, async (ctx) => {
         order.push(`start ${id} at ${ctx.clock.now()}`);
         return { verdict: 'PASS', message: 'ok' };
-      }, { fills: ['0:read'], waitsMs: () => 60_000 });
+      }, { touches: ['0:read'], fills: ['0:read'], waitsMs: () => 60_000 });
     const events: RunEvent[] = [];
-    const result = await runSuite({ profile, agencies, checks: [light('L1'), light('L2'), light('L3'), filler('F1'), filler('F2')], clock, onEvent: (e) => events.push(e) });
+    const result = await runSuite({ profile, agencies, checks: [light('L1', ['0:wallet']), light('L2', ['0:webhook']), light('L3', ['0:hotel']), filler('F1'), filler('F2')], clock, onEvent: (e) => events.push(e) });
     expect(maxRunning).toBe(3);
     expect(result.cases.every((c) => c.verdict === 'PASS')).toBe(true);
     const f1 = order.find((o) => o.startsWith('start F1'))!;
@@ -215,31 +214,21 @@ describe('runSuite against a target without clock control', () => {
     expect(result.notes.join(' ')).toContain('real time');
   });
 
-  it('estimates the critical path below the serial sum when waits overlap', () => {
-    const w = (id: string, ms: number, fills?: string[]): Check => mk(id, async () => ({ verdict: 'PASS', message: '' }), { waitsMs: () => ms, ...(fills ? { fills } : {}) });
-    const { estimateMs, serialMs } = estimateRealTime([w('A', 20_000), w('B', 20_000), w('C', 30_000)], profile);
-    expect(serialMs).toBe(73_000);
-    expect(estimateMs).toBe(31_000);
-    const fills = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['0:read'])], profile);
-    expect(fills.estimateMs).toBe(61_000 + 61_000 + 61_000);
-    const apart = estimateRealTime([w('R1', 60_000, ['0:read']), w('R2', 60_000, ['1:write'])], profile);
-    expect(apart.estimateMs).toBe(61_000);
-  });
-
-  it('never lets a light check share a bucket a filler holds or has just filled', () => {
-    const planner = new BucketPlanner(60_000);
-    const filler = { id: 'F', needs: [], fills: ['0:write'] };
-    const light = { id: 'L', needs: [] };
-    planner.start(filler);
-    expect(planner.canStart(light, 0)).toBe(false);
-    planner.finish(filler, 0);
-    // the filled bucket answers 429 until a window has passed
-    expect(planner.canStart(light, 30_000)).toBe(false);
-    expect(planner.canStart(filler, 30_000)).toBe(false);
-    expect(planner.nextCoolAt(0)).toBe(61_000);
-    expect(planner.canStart(light, 61_000)).toBe(true);
-    expect(planner.canStart(filler, 61_000)).toBe(true);
-    expect(planner.canStart({ id: 'G', needs: [], fills: ['1:read'] }, 0)).toBe(true);
+  it('never runs two checks on a common resource at once', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const clock = new ManualClock();
+    const busy = (id: string): Check =>
+      mk(id, async () => {
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running -= 1;
+        return { verdict: 'PASS', message: 'ok' };
+      }, { touches: ['0:wallet'] });
+    const result = await runSuite({ profile, agencies, checks: [busy('W1'), busy('W2'), busy('W3')], clock });
+    expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
+    expect(maxRunning).toBe(1);
   });
 });
 

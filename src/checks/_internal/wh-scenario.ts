@@ -115,6 +115,9 @@ const QUEUE_KEYS = {
   hotel: new RunCacheKey<SerialQueue>('hotel webhook endpoint'),
 };
 
+/** Arrival times (target clock) of the attempts of the run's `failing` scenario, once it ran: what the service's retry schedule really is. */
+export const FAILING_ARRIVALS = new RunCacheKey<{ at?: number[] }>('arrivals of the failing webhook scenario');
+
 /** Runs tasks one after the other, a failed one not stopping the next. */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -221,6 +224,7 @@ async function perform(ctx: CheckContext, kind: WhKind): Promise<WhRun> {
   const match = (d: ReceivedDelivery): boolean => d.path === path && mentions(d.text, subject);
   await watch(ctx, receiver, match, spec, run);
   run.attempts = receiver.deliveries(match).map(toAttempt);
+  if (kind === 'failing') ctx.runCache.getOrCreate(FAILING_ARRIVALS, (): { at?: number[] } => ({})).at = run.attempts.map((a) => a.receivedAt);
   for (const [i, a] of run.attempts.entries()) {
     const id = spec.scheme === 'service' ? (whHeader(a, p.headers.webhook_id) ?? String(whEvent(a, p).id ?? '')) : String(whEvent(a, p).id ?? '');
     const n = Number(spec.scheme === 'service' ? whHeader(a, p.headers.webhook_attempt) : undefined);

@@ -32,9 +32,13 @@ export const expiredQuoteCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at / REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED',
   needs: ['open-product'],
-  waitsMs: (p) => (p.quotes.lifetime_s <= REAL_WAIT_LIMIT_S ? p.quotes.lifetime_s * 1000 + 1000 : 0),
+  waitsMs: (p, learned) => {
+    const lifetime = learned?.quoteLifetimeS ?? p.quotes.lifetime_s;
+    return lifetime <= REAL_WAIT_LIMIT_S ? lifetime * 1000 + 1000 : 0;
+  },
   async run(ctx) {
-    const lifetime = ctx.profile.quotes.lifetime_s;
+    // The lifetime the service gives its quotes, when the run learned it: the profile may be wrong about it.
+    const lifetime = ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s;
     if (ctx.clock.kind === 'real' && lifetime > REAL_WAIT_LIMIT_S) {
       return skipped(`needs clock control: the quote lifetime of ${lifetime} s is too long to wait through in real time`);
     }

@@ -25,6 +25,11 @@ export interface LockedPriceObservations {
   };
 }
 
+/** Clock minutes (at most 2) a quote of `lifetimeS` outlives with time to book it: each wait must leave the first quote valid. */
+export function minuteSteps(lifetimeS: number): number {
+  return Math.max(0, Math.min(2, Math.floor((lifetimeS * 1000 - 10_000) / MINUTE_STEP_MS)));
+}
+
 /** The first offer index whose price differs between two searches of the same criteria. */
 export function movedIndex(a: readonly Offer[], b: readonly Offer[]): number | undefined {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -59,12 +64,12 @@ export const lockedPriceCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at; clients must not cache prices / REF §6',
   needs: ['open-product'],
-  waitsMs: () => 2 * MINUTE_STEP_MS,
+  waitsMs: (p, learned) => minuteSteps(learned?.quoteLifetimeS ?? p.quotes.lifetime_s) * MINUTE_STEP_MS,
   async run(ctx) {
-    const lifetimeMs = ctx.profile.quotes.lifetime_s * 1000;
-    // Each wait must leave the first quote valid, with time to book it.
-    const maxSteps = Math.min(2, Math.floor((lifetimeMs - 10_000) / MINUTE_STEP_MS));
-    if (maxSteps < 1) return skipped(`the quote lifetime of ${ctx.profile.quotes.lifetime_s} s is too short to see the next clock minute within it`);
+    // The lifetime the service gives its quotes, when the run learned it: waiting past it would see an expired quote, not a locked price.
+    const lifetimeS = ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s;
+    const maxSteps = minuteSteps(lifetimeS);
+    if (maxSteps < 1) return skipped(`the quote lifetime of ${lifetimeS} s is too short to see the next clock minute within it`);
     const { products } = await searchableProducts(ctx, 0);
     const product = products[0];
     if (product === undefined) return skipped('the primary agency has no open product with search criteria in the profile');

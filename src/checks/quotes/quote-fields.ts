@@ -48,6 +48,8 @@ export const quoteFieldsCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1/§2: every search returns priced results, each with a quote_token that locks the price until quote_expires_at / REF §6',
   needs: ['open-product'],
+  // Searches are POSTs: they count in the write bucket.
+  touches: ['0:read', '0:write'],
   async run(ctx) {
     const { products } = await searchableProducts(ctx, 0);
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');

@@ -29,6 +29,8 @@ export const insufficientFundsCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet / REF §5: wallet balance below the price → 402 INSUFFICIENT_FUNDS, nothing charged',
   needs: ['open-product'],
+  // It looks through every agency for a wallet below an offer.
+  everyAgency: true,
   async run(ctx) {
     for (let i = 0; i < ctx.agencies.length; i++) {
       const api = ctx.api(i);

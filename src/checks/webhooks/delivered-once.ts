@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -46,7 +46,11 @@ export const deliveredOnceCheck: Check = {
   clause: 'SPEC §6: the service sends outbound webhook events',
   needs: ['receiver', 'open-product'],
   // Its own scenario watches one retry interval, but it may queue behind the other webhook scenarios (one endpoint per agency); real time against a real service.
-  waitsMs: (p) => whQueueWaitMs('service', p),
+  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
+  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
+  pinned: true,
+  waitsMs: (p) => whScenarioWaitMs('healthy', p),
+  waitKey: 'webhook scenario healthy',
   async run(ctx) {
     return judgeDeliveredOnce(await whScenario(ctx, 'healthy'), ctx.profile);
   },

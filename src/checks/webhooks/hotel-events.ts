@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { verifyHotelWebhookRequest } from '../../webhook/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -54,7 +54,10 @@ export const hotelSignatureCheck: Check = {
   clause: 'SPEC §6: hotel API events are signed, header X-Webhook-Signature',
   needs: ['receiver', 'hotel'],
   // Shares the hotel run with WH-10, which watches a failing receiver for a long while.
-  waitsMs: (p) => whQueueWaitMs('hotel', p),
+  touches: ['0:hotel'],
+  pinned: true,
+  waitsMs: (p) => whScenarioWaitMs('hotel-failing', p),
+  waitKey: 'webhook scenario hotel-failing',
   async run(ctx) {
     const run = await whScenario(ctx, 'hotel-failing');
     return judgeHotelSignatures({ run, secret: ctx.agencies[0]?.hotelWebhookSecret }, ctx.profile);
@@ -68,7 +71,10 @@ export const hotelSingleAttemptCheck: Check = {
   area: 'webhooks',
   clause: 'SPEC §6: hotel API events: no retries',
   needs: ['receiver', 'hotel'],
-  waitsMs: (p) => whQueueWaitMs('hotel', p),
+  touches: ['0:hotel'],
+  pinned: true,
+  waitsMs: (p) => whScenarioWaitMs('hotel-failing', p),
+  waitKey: 'webhook scenario hotel-failing',
   async run(ctx) {
     return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing'), ctx.profile);
   },

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whQueueWaitMs, whScenario } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -32,7 +32,11 @@ export const retryStopsCheck: Check = {
   area: 'webhooks',
   clause: 'SPEC §6: retried twice with exponential backoff (retries stop once delivered)',
   needs: ['receiver', 'open-product'],
-  waitsMs: (p) => whQueueWaitMs('service', p),
+  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
+  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
+  pinned: true,
+  waitsMs: (p) => whScenarioWaitMs('fail-once', p),
+  waitKey: 'webhook scenario fail-once',
   async run(ctx) {
     return judgeRetryStops(await whScenario(ctx, 'fail-once'), ctx.profile);
   },

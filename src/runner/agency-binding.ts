@@ -1,0 +1,108 @@
+import type { RunScope } from '../checks/check-context.js';
+import type { AgencyResource, Check, ResourceRef } from '../checks/types.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { AgencyFacts } from './agency-facts.js';
+import type { Lease } from './lease-planner.js';
+
+/** Requests a check is assumed to send when it does not say. */
+export const DEFAULT_REQUESTS = 10;
+
+/** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
+const WALLET_COVERS = 20;
+
+type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'touches' | 'pinned' | 'everyAgency' | 'requests'>;
+
+/** How many agencies a check plays with: 2 when it needs a second agency. */
+export function rolesOf(check: Pick<Check, 'needs'>): number {
+  return check.needs.includes('second-agency') ? 2 : 1;
+}
+
+/** What a check declares it touches, or the safe default: read, write and wallet of each of its agencies. */
+export function touchesOf(check: Pick<Check, 'needs' | 'touches' | 'fills'>): ResourceRef[] {
+  if (check.touches) return [...new Set([...check.touches, ...((check.fills ?? []) as ResourceRef[])])];
+  const kinds: AgencyResource[] = ['read', 'write', 'wallet'];
+  const out: ResourceRef[] = [];
+  for (let role = 0; role < rolesOf(check); role++) for (const k of kinds) out.push(`${role}:${k}`);
+  return out;
+}
+
+function split(ref: string): { role: number; kind: string } {
+  const i = ref.indexOf(':');
+  return { role: Number(ref.slice(0, i)), kind: ref.slice(i + 1) };
+}
+
+/** The lease of `check` when its role i is played by agency `binding[i]` (every agency for an `everyAgency` check). */
+export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
+  const map = (ref: string): string[] => {
+    const { role, kind } = split(ref);
+    if (check.everyAgency && role === 0) return Array.from({ length: agencyCount }, (_, a) => `${a}:${kind}`);
+    return [`${binding[role] ?? role}:${kind}`];
+  };
+  return {
+    holder: check.id,
+    resources: [...new Set(touchesOf(check).flatMap(map))],
+    fills: [...new Set((check.fills ?? []).flatMap(map))],
+    requests: check.requests ?? DEFAULT_REQUESTS,
+  };
+}
+
+function searchable(f: AgencyFacts, profile: Readonly<Profile>): string[] {
+  return 'error' in f.products ? [] : f.products.open.filter((p) => profile.search_criteria[p] !== undefined);
+}
+
+/** True when agency `f` can play role 0 of `check` as well as the first agency would. */
+function fits(check: Planned, f: AgencyFacts, agency: ResolvedAgency, first: ResolvedAgency, profile: Readonly<Profile>): boolean {
+  if (f.index === 0) return true;
+  for (const need of check.needs) {
+    if (need === 'open-product' && searchable(f, profile).length === 0) return false;
+    if (need === 'closed-product' && ('error' in f.products || f.products.closed.length === 0)) return false;
+    if (need === 'hotel' && (!agency.hotelApiKey || Boolean(agency.hotelWebhookSecret) !== Boolean(first.hotelWebhookSecret))) return false;
+    if (need === 'receiver' && Boolean(agency.webhookSecret) !== Boolean(first.webhookSecret)) return false;
+  }
+  if (touchesOf(check).includes('0:wallet')) {
+    if (f.balance === undefined) return false;
+    if (f.offerPrice !== undefined && f.balance < WALLET_COVERS * f.offerPrice) return false;
+  }
+  return true;
+}
+
+/**
+ * The agency bindings `check` may run with, best first: role 0 on any agency
+ * that fits its needs (only the first agency when pinned), role 1 on any
+ * other agency, the profile's order preferred.
+ */
+export function bindingsOf(check: Planned, facts: readonly AgencyFacts[], agencies: readonly ResolvedAgency[], profile: Readonly<Profile>): number[][] {
+  const n = agencies.length;
+  if (n === 0) return [[0]];
+  if (check.pinned || check.everyAgency) return [rolesOf(check) === 2 ? [0, 1] : [0]];
+  const firsts = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile)).map((f) => f.index);
+  if (!firsts.includes(0)) firsts.unshift(0);
+  if (rolesOf(check) === 1) return firsts.map((a) => [a]);
+  const out: number[][] = [];
+  for (const a of firsts) for (let b = 0; b < n; b++) if (b !== a) out.push([a, b]);
+  return out.length > 0 ? out : [[0, 1]];
+}
+
+/** Every agency index, the bound ones first in role order, then the others in the profile's order. */
+export function roleOrder(binding: readonly number[], agencyCount: number): number[] {
+  const rest = Array.from({ length: agencyCount }, (_, i) => i).filter((i) => !binding.includes(i));
+  return [...binding, ...rest];
+}
+
+/**
+ * The run scope as a check bound to `binding` sees it: `api(i)`, `hotel(i)`,
+ * `agencies[i]` and the profile's `agencies[i]` all name the agency playing role i.
+ */
+export function boundScope<S extends Omit<RunScope, 'log'>>(scope: S, binding: readonly number[]): S {
+  const order = roleOrder(binding, scope.agencies.length);
+  if (order.every((a, i) => a === i)) return scope;
+  const at = (i: number): number => order[i] ?? i;
+  const profileAgencies = [...order.map((a) => scope.profile.agencies[a]!).filter(Boolean), ...scope.profile.agencies.slice(order.length)];
+  return {
+    ...scope,
+    agencies: order.map((a) => scope.agencies[a]!),
+    profile: { ...scope.profile, agencies: profileAgencies },
+    api: (i = 0) => scope.api(at(i)),
+    hotel: (i = 0) => scope.hotel(at(i)),
+  };
+}

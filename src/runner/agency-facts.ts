@@ -1,0 +1,75 @@
+import { getNumber } from '../api/fields.js';
+import type { TargetApi } from '../api/types.js';
+import type { Exchange } from '../client/exchange.js';
+import { isHarnessError } from '../errors/harness-error.js';
+import type { Profile, ResolvedAgency } from '../profile/types.js';
+
+/** What the runner read of one agency at the start of a run. */
+export interface AgencyFacts {
+  index: number;
+  id: string;
+  /** Products open and closed for it, or why they are unknown. */
+  products: { open: string[]; closed: string[] } | { error: string };
+  /** Its rate limits: from the profile, else from its account. */
+  limits?: { read: number; write: number } | undefined;
+  /** Wallet balance at the start, when read. */
+  balance?: number | undefined;
+  /** Highest offer price of one search, when one was made: a booking check needs a wallet well above it. */
+  offerPrice?: number | undefined;
+  /** Quote lifetime the service answered, s (`quote_expires_at` minus the time of the answer). */
+  quoteLifetimeS?: number | undefined;
+}
+
+/** What to read of each agency. */
+export interface FactsWanted {
+  products: boolean;
+  /** Balance and one search (price, quote lifetime). */
+  wallet: boolean;
+}
+
+function message(err: unknown): string {
+  return isHarnessError(err) || err instanceof Error ? err.message : String(err);
+}
+
+/** The lifetime a quote was given: its expiry minus the time its answer came (the target clock). */
+function lifetimeOf(expiresAt: string | undefined, exchange: Exchange, now: number): number | undefined {
+  const at = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  if (!Number.isFinite(at)) return undefined;
+  // The answer came between the request's start and now; its middle is the best guess of when the service stamped it.
+  const answeredAt = (exchange.startedAt + now) / 2;
+  return Math.round((at - answeredAt) / 1000);
+}
+
+/** Reads one agency's facts: account (products, limits), and when wanted its balance and one search. */
+export async function readAgencyFacts(api: TargetApi, agency: ResolvedAgency, index: number, profile: Readonly<Profile>, wanted: FactsWanted, now: () => number): Promise<AgencyFacts> {
+  const facts: AgencyFacts = { index, id: agency.id, products: { error: 'not read (no selected check needs it)' } };
+  const given = agency.limits ?? profile.agencies[index]?.limits;
+  if (given) facts.limits = { read: given.read, write: given.write };
+  if (!wanted.products && !wanted.wallet) return facts;
+  try {
+    const { open, closed, response } = await api.openProducts({ label: `runner: which products are open for ${agency.id}` });
+    facts.products = response.status >= 200 && response.status < 300 ? { open, closed } : { error: `the account answered ${response.status}` };
+    const read = getNumber(response.json, profile.fields.account_read_limit);
+    const write = getNumber(response.json, profile.fields.account_write_limit);
+    if (!facts.limits && read !== undefined && write !== undefined && read > 0 && write > 0) facts.limits = { read, write };
+  } catch (err) {
+    facts.products = { error: message(err) };
+    return facts;
+  }
+  if (!wanted.wallet || 'error' in facts.products) return facts;
+  try {
+    const bal = await api.balance({ label: `runner: wallet balance of ${agency.id}` });
+    facts.balance = bal.amount;
+    const product = facts.products.open.find((p) => profile.search_criteria[p] !== undefined);
+    if (product !== undefined) {
+      const search = await api.search(product, profile.search_criteria[product], { label: `runner: a quote for ${agency.id} (offer prices, quote lifetime)` });
+      const prices = search.offers.map((o) => o.priceAmount).filter((p): p is number => typeof p === 'number');
+      if (prices.length > 0) facts.offerPrice = Math.max(...prices);
+      const lifetimes = search.offers.map((o) => lifetimeOf(o.quoteExpiresAt, search.exchange, now())).filter((s): s is number => s !== undefined);
+      if (lifetimes.length > 0) facts.quoteLifetimeS = Math.min(...lifetimes);
+    }
+  } catch {
+    // Balance and price only steer agency binding; an agency without them is simply not chosen for bookings.
+  }
+  return facts;
+}

@@ -1,0 +1,115 @@
+/** One check's claim on concrete agency resources (`<agency index>:<resource>`, e.g. `2:write`). */
+export interface Lease {
+  /** Who holds it (a check id). */
+  holder: string;
+  /** Resources held alone for the whole run of the check. */
+  resources: readonly string[];
+  /** Buckets (`<agency>:read`, `<agency>:write`) it fills on purpose. */
+  fills: readonly string[];
+  /** Requests it sends to each bucket it touches without filling it (a rough count, for the bucket budget). */
+  requests: number;
+}
+
+/** Options of a `LeasePlanner`. */
+export interface LeasePlannerOptions {
+  /** Length of the rate-limit window, ms. */
+  windowMs: number;
+  /** Most leases at once. @defaultValue 8 */
+  maxConcurrent?: number;
+  /** The limit of a bucket (`<agency>:read`), when known: checks that do not fill it keep well below it over a window. */
+  limitOf?: (bucket: string) => number | undefined;
+  /** Added to every window a bucket must rest, ms (clock and network slack). @defaultValue a quarter window, at most 1000 */
+  marginMs?: number;
+}
+
+const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
+
+/** Part of a bucket's limit that checks not filling it may spend within one window: their counts are upper bounds, with a little slack. */
+const BUDGET_SHARE = 0.9;
+
+/**
+ * Decides, against a target whose clock cannot be moved, which checks may run
+ * at once, so that none shares what it measures with another:
+ * - a lease is exclusive: two checks with a common resource never overlap;
+ * - a filled bucket cools for one window after its filler ends, before anyone uses it;
+ * - a filler starts only on a bucket nobody used for one window (its count starts at zero);
+ * - the others together stay within 90% of a bucket's limit over any window.
+ */
+export class LeasePlanner {
+  private readonly held = new Map<string, string>();
+  private readonly coolUntil = new Map<string, number>();
+  private readonly quietUntil = new Map<string, number>();
+  private readonly spent = new Map<string, Array<{ holder: string; n: number; until: number }>>();
+  private running = 0;
+  private readonly windowMs: number;
+  private readonly maxConcurrent: number;
+  private readonly marginMs: number;
+  private readonly limitOf: (bucket: string) => number | undefined;
+
+  constructor(options: LeasePlannerOptions) {
+    this.windowMs = options.windowMs;
+    this.maxConcurrent = options.maxConcurrent ?? 8;
+    this.marginMs = options.marginMs ?? Math.min(1000, options.windowMs / 4);
+    this.limitOf = options.limitOf ?? (() => undefined);
+  }
+
+  /** True when `lease` may start at `now`. */
+  canStart(lease: Lease, now: number): boolean {
+    if (this.running >= this.maxConcurrent) return false;
+    for (const r of lease.resources) {
+      if (this.held.has(r)) return false;
+      if ((this.coolUntil.get(r) ?? 0) > now) return false;
+    }
+    for (const b of lease.fills) if ((this.quietUntil.get(b) ?? 0) > now) return false;
+    for (const b of lease.resources.filter(isBucket)) {
+      if (lease.fills.includes(b)) continue;
+      const limit = this.limitOf(b);
+      if (limit === undefined) continue;
+      const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
+      // A lone check may always start on a rested bucket, even when its rough count is above the share.
+      if (used > 0 && used + lease.requests > limit * BUDGET_SHARE) return false;
+    }
+    return true;
+  }
+
+  /** Takes the lease (call after `canStart`). */
+  start(lease: Lease): void {
+    for (const r of lease.resources) this.held.set(r, lease.holder);
+    for (const b of lease.resources.filter(isBucket)) {
+      const list = this.spent.get(b) ?? [];
+      list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : lease.requests, until: Infinity });
+      this.spent.set(b, list);
+    }
+    this.running += 1;
+  }
+
+  /** Gives the lease back at `now`: its buckets rest a window, filled ones for everyone. */
+  finish(lease: Lease, now: number): void {
+    const rest = now + this.windowMs + this.marginMs;
+    for (const r of lease.resources) this.held.delete(r);
+    for (const b of lease.resources.filter(isBucket)) {
+      this.quietUntil.set(b, Math.max(this.quietUntil.get(b) ?? 0, rest));
+      const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || u.until === Infinity);
+      for (const u of list) if (u.holder === lease.holder && u.until === Infinity) u.until = rest;
+      this.spent.set(b, list);
+    }
+    for (const b of lease.fills) this.coolUntil.set(b, Math.max(this.coolUntil.get(b) ?? 0, rest));
+    this.running -= 1;
+  }
+
+  /** The next instant after `now` at which a waiting check may become able to start (a bucket cools or rests), if any. */
+  nextChangeAt(now: number): number | undefined {
+    const times = [...this.coolUntil.values(), ...this.quietUntil.values(), ...[...this.spent.values()].flat().map((u) => u.until)].filter((t) => t > now && Number.isFinite(t));
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** The instant from which every bucket used so far has rested a window (filled ones cooled). */
+  restedAt(): number {
+    return Math.max(0, ...this.coolUntil.values(), ...this.quietUntil.values());
+  }
+
+  /** Leases held now. */
+  get active(): number {
+    return this.running;
+  }
+}

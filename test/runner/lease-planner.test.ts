@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../../src/checks/types.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+import type { ResolvedAgency } from '../../src/profile/types.js';
+import { bindingsOf, boundScope, leaseFor, touchesOf } from '../../src/runner/agency-binding.js';
+import type { AgencyFacts } from '../../src/runner/agency-facts.js';
+import { estimateRun } from '../../src/runner/estimate-run.js';
+import { LeasePlanner } from '../../src/runner/lease-planner.js';
+
+const mk = (id: string, extra: Partial<Check> = {}): Check => ({ id, title: id, area: 'auth', clause: '', needs: [], run: async () => ({ verdict: 'PASS', message: '' }), ...extra });
+const lease = (holder: string, resources: string[], fills: string[] = [], requests = 5) => ({ holder, resources, fills, requests });
+
+describe('LeasePlanner', () => {
+  it('lets leases on disjoint resources overlap and keeps a common resource exclusive', () => {
+    const p = new LeasePlanner({ windowMs: 60_000 });
+    const a = lease('A', ['0:wallet']);
+    p.start(a);
+    expect(p.canStart(lease('B', ['1:wallet']), 0)).toBe(true);
+    expect(p.canStart(lease('C', ['0:wallet', '1:wallet']), 0)).toBe(false);
+    p.finish(a, 10);
+    // a wallet is no bucket: free again at once
+    expect(p.canStart(lease('C', ['0:wallet', '1:wallet']), 10)).toBe(true);
+  });
+
+  it('cools a filled bucket one window (plus margin) for everyone, and starts a filler only on a bucket nobody used for a window', () => {
+    const p = new LeasePlanner({ windowMs: 60_000, marginMs: 1000 });
+    const filler = lease('F', ['0:read', '0:write'], ['0:write']);
+    p.start(filler);
+    expect(p.canStart(lease('L', ['0:write']), 0)).toBe(false);
+    p.finish(filler, 0);
+    expect(p.canStart(lease('L', ['0:write']), 30_000)).toBe(false);
+    expect(p.nextChangeAt(0)).toBe(61_000);
+    expect(p.canStart(lease('L', ['0:write']), 61_000)).toBe(true);
+    // a light user leaves the bucket busy for a filler, not for another light user
+    const light = lease('L', ['1:write']);
+    p.start(light);
+    p.finish(light, 100_000);
+    expect(p.canStart(lease('M', ['1:write']), 100_001)).toBe(true);
+    expect(p.canStart(lease('G', ['1:write'], ['1:write']), 100_001)).toBe(false);
+    expect(p.canStart(lease('G', ['1:write'], ['1:write']), 161_000)).toBe(true);
+    expect(p.restedAt()).toBe(161_000);
+  });
+
+  it('keeps the checks that do not fill a bucket within 90% of its limit over a window', () => {
+    const p = new LeasePlanner({ windowMs: 10_000, marginMs: 0, limitOf: (b) => (b === '0:write' ? 20 : undefined) });
+    const first = lease('A', ['0:write'], [], 10);
+    p.start(first);
+    p.finish(first, 0);
+    expect(p.canStart(lease('B', ['0:write'], [], 8), 1)).toBe(true);
+    expect(p.canStart(lease('B', ['0:write'], [], 9), 1)).toBe(false);
+    expect(p.canStart(lease('B', ['0:write'], [], 9), 10_000)).toBe(true);
+    // with no known limit, no budget
+    expect(p.canStart(lease('C', ['0:read'], [], 1000), 1)).toBe(true);
+  });
+
+  it('never grants more leases at once than allowed', () => {
+    const p = new LeasePlanner({ windowMs: 1000, maxConcurrent: 1 });
+    p.start(lease('A', ['0:wallet']));
+    expect(p.canStart(lease('B', ['1:wallet']), 0)).toBe(false);
+  });
+});
+
+describe('agency binding', () => {
+  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })) });
+  const agencies: ResolvedAgency[] = ['a', 'b', 'c'].map((id) => ({ id, keyId: `k${id}`, secret: `s${id}` }));
+  const facts: AgencyFacts[] = [
+    { index: 0, id: 'a', products: { open: ['flights'], closed: ['cars'] }, balance: 1_000_000, offerPrice: 1000 },
+    { index: 1, id: 'b', products: { open: ['flights'], closed: [] }, balance: 5000, offerPrice: 1000 },
+    { index: 2, id: 'c', products: { open: ['flights'], closed: [] }, balance: 1_000_000, offerPrice: 1000 },
+  ];
+
+  it('binds a check to any agency that fits its needs: a closed product, a wallet that pays for bookings', () => {
+    expect(bindingsOf(mk('R', { touches: ['0:read'] }), facts, agencies, profile)).toEqual([[0], [1], [2]]);
+    // the default touches the wallet: b's wallet is too small to book on
+    expect(touchesOf(mk('W'))).toEqual(['0:read', '0:write', '0:wallet']);
+    expect(bindingsOf(mk('W', { needs: ['open-product'] }), facts, agencies, profile)).toEqual([[0], [2]]);
+    expect(bindingsOf(mk('C', { needs: ['closed-product'], touches: ['0:read'] }), facts, agencies, profile)).toEqual([[0]]);
+    expect(bindingsOf(mk('P', { pinned: true }), facts, agencies, profile)).toEqual([[0]]);
+    expect(bindingsOf(mk('S', { needs: ['second-agency'], touches: ['0:read', '1:read'] }), facts, agencies, profile)).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [1, 2],
+      [2, 0],
+      [2, 1],
+    ]);
+  });
+
+  it('leases the bound agencies, or every agency for a check that looks through all', () => {
+    expect(leaseFor(mk('X', { touches: ['0:read', '1:write'], fills: ['1:write'], needs: ['second-agency'] }), [2, 0], 3)).toEqual({
+      holder: 'X',
+      resources: ['2:read', '0:write'],
+      fills: ['0:write'],
+      requests: 10,
+    });
+    expect(leaseFor(mk('E', { everyAgency: true, touches: ['0:wallet'] }), [0], 3).resources).toEqual(['0:wallet', '1:wallet', '2:wallet']);
+  });
+
+  it('shows a bound check its agencies as 0, 1, …: APIs, credentials and profile entries alike', () => {
+    const calls: number[] = [];
+    const scope = { profile, agencies, api: (i = 0) => (calls.push(i), {}) as never, hotel: () => undefined } as unknown as Parameters<typeof boundScope>[0];
+    const bound = boundScope(scope, [2]);
+    bound.api(0);
+    bound.api(1);
+    expect(calls).toEqual([2, 0]);
+    expect(bound.agencies.map((a) => a.id)).toEqual(['c', 'a', 'b']);
+    expect(bound.profile.agencies.map((a) => a.id)).toEqual(['c', 'a', 'b']);
+    expect(boundScope(scope, [0])).toBe(scope);
+  });
+});
+
+describe('estimateRun', () => {
+  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+  const base = { profile, windowMs: 60_000, marginMs: 1000, agencyCount: 2, roundTripMs: 10, checkOverheadMs: 0 };
+  const item = (check: Check, bindings = [[0], [1]]) => ({ check, bindings });
+
+  it('plays leases, agency binding, cooling and shared waits', () => {
+    const w = (id: string, ms: number, extra: Partial<Check> = {}) => mk(id, { waitsMs: () => ms, requests: 0, touches: ['0:wallet'], ...extra });
+    // two agencies: two 20 s checks side by side, the third after one of them
+    expect(estimateRun([item(w('A', 20_000)), item(w('B', 20_000)), item(w('C', 20_000))], base)).toEqual({ estimateMs: 40_000, serialMs: 60_000 });
+    // two fillers of one bucket: the second waits a window and a margin after the first
+    const f = (id: string) => w(id, 0, { touches: ['0:write'], fills: ['0:write'] });
+    const fills = estimateRun([item(f('F1'), [[0]]), item(f('F2'), [[0]])], { ...base, limitOf: () => 99 });
+    expect(fills.estimateMs).toBe(1000 + 61_000 + 1000);
+    // a wait shared by two checks is paid once
+    const shared = estimateRun([item(w('S1', 30_000, { waitKey: 'k' }), [[0]]), item(w('S2', 30_000, { waitKey: 'k' }), [[0]])], base);
+    expect(shared.estimateMs).toBe(30_000);
+  });
+});
