@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { HarnessError } from '../errors/harness-error.js';
+import { assertGateMetrics } from './gate-metrics.js';
 import { parseThresholds, type Threshold } from './gates.js';
 import type { LoadResult } from '../report/load-result.js';
 
-/** Thresholds from gate expressions and a file of them (one per line, `#` comments). */
+/** Thresholds from gate expressions and a file of them (one per line, `#` comments); a metric that does not exist is a usage error, before any load. */
 export async function readThresholds(expressions: readonly string[] | undefined, file: string | undefined): Promise<Threshold[]> {
   const lines = [...(expressions ?? [])];
   if (file) {
@@ -13,7 +14,9 @@ export async function readThresholds(expressions: readonly string[] | undefined,
       throw new HarnessError('E_FILE_UNREADABLE', `cannot read thresholds file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
     }
   }
-  return parseThresholds(lines);
+  const thresholds = parseThresholds(lines);
+  assertGateMetrics(thresholds);
+  return thresholds;
 }
 
 /** The load result inside a report.json (or a bare load result). */

@@ -30,6 +30,16 @@ describe('svc-harness load', () => {
     }
   }, 30_000);
 
+  it('refuses a misspelt gate metric before any load, exit 2, listing the metrics that exist', async () => {
+    const started = Date.now();
+    const r = await cli(['load', '--duration', '60', '--threshold', 'foo<1', '--threshold', 'rps>=1']);
+    expect(r.code).toBe(2);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.stderr).toMatch(/unknown gate metric "foo" \(in foo<1\)/);
+    for (const m of ['mean', 'count', '429.rate']) expect(r.stderr).toContain(m);
+    expect(r.stderr).not.toMatch(/load: \d+ requests/);
+  }, 20_000);
+
   it('refuses bad options in one line, exit 2', async () => {
     const r = await cli(['load', '--shard', '3/2']);
     expect(r.code).toBe(2);
