@@ -8,7 +8,7 @@ import { runCli } from '../helpers/run-cli.js';
 const cli = (args: string[]) => runCli(args, { CI: '1' });
 
 describe('svc-harness load', () => {
-  it('a failing threshold exits 99 and is a failing JUnit case; report merge adds two shards', async () => {
+  it('a failing threshold exits 99 and is a failing JUnit case; report merge refuses the same result twice', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'load-cli-'));
     try {
       const run = await cli(['load', '--agencies', '2', '--duration', '2', '--threshold', 'rps>=100000000', '--report-dir', dir, '--json']);
@@ -21,10 +21,9 @@ describe('svc-harness load', () => {
       const html = await readFile(join(summary.dir, 'report.html'), 'utf8');
       expect(html).toContain('Throughput per second');
 
-      const merged = await cli(['report', 'merge', join(summary.dir, 'report.json'), join(summary.dir, 'report.json'), '-o', join(dir, 'merged'), '--json']);
-      expect(merged.code).toBe(0);
-      const m = JSON.parse(merged.stdout.trim()) as { totals: { requests: number } };
-      expect(m.totals.requests).toBe(2 * summary.totals.requests);
+      const twice = await cli(['report', 'merge', join(summary.dir, 'report.json'), join(summary.dir, 'report.json'), '-o', join(dir, 'merged')]);
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toMatch(/cannot merge: .*report\.json is the same run .* \(merging it twice would double every count\)/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

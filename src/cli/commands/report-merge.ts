@@ -1,7 +1,8 @@
 import { evaluateLoadGates } from '../../load/load-metrics.js';
 import { toRunResult } from '../../load/load-run-result.js';
 import { mergeLoadResults } from '../../load/merge-load-results.js';
-import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
+import { assertMergeable } from '../../load/merge-set.js';
+import { readLoadPart, readThresholds } from '../../load/read-load-inputs.js';
 import { writeReports } from '../../report/write-reports.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 
@@ -16,10 +17,12 @@ export interface ReportMergeArgs {
 
 /** `svc-harness report merge`: merges sharded load results exactly, re-evaluates gates, writes the reports. */
 export async function reportMergeCommand(args: ReportMergeArgs): Promise<CommandOutcome> {
+  const thresholds = await readThresholds(args.threshold, args.thresholds);
   const parts = [];
-  for (const f of args.files) parts.push(await readLoadReport(f));
-  const merged = mergeLoadResults(parts);
-  merged.gates = evaluateLoadGates(merged, await readThresholds(args.threshold, args.thresholds));
+  for (const f of args.files) parts.push(await readLoadPart(f));
+  assertMergeable(parts);
+  const merged = mergeLoadResults(parts.map((p) => p.load));
+  merged.gates = evaluateLoadGates(merged, thresholds);
   const started = new Date(merged.startedAt);
   const result = toRunResult(merged, {
     command: `svc-harness ${process.argv.slice(2).join(' ')}`,
