@@ -14,14 +14,17 @@ describe('svc-harness load', () => {
       const run = await cli(['load', '--agencies', '2', '--duration', '2', '--threshold', 'rps>=100000000', '--report-dir', dir, '--json']);
       expect(run.stderr).not.toMatch(/internal error/);
       expect(run.code).toBe(99);
-      const summary = JSON.parse(run.stdout.trim()) as { dir: string; totals: { requests: number } };
+      const summary = JSON.parse(run.stdout.trim()) as { report_dir: string; totals: { requests: number } };
       expect(summary.totals.requests).toBeGreaterThan(0);
-      const junit = await readFile(join(summary.dir, 'junit.xml'), 'utf8');
+      // One JSON style across commands: snake_case keys, as `run --json` and the reference API's wire format.
+      const keys = (v: unknown): string[] => (v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : []);
+      expect(keys(summary).filter((k) => /[a-z][A-Z]/.test(k))).toEqual([]);
+      const junit = await readFile(join(summary.report_dir, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase classname="svc-harness\.load" name="gate:rps&gt;=100000000[^>]*>\s*<failure/);
-      const html = await readFile(join(summary.dir, 'report.html'), 'utf8');
+      const html = await readFile(join(summary.report_dir, 'report.html'), 'utf8');
       expect(html).toContain('Throughput per second');
 
-      const twice = await cli(['report', 'merge', join(summary.dir, 'report.json'), join(summary.dir, 'report.json'), '-o', join(dir, 'merged')]);
+      const twice = await cli(['report', 'merge', join(summary.report_dir, 'report.json'), join(summary.report_dir, 'report.json'), '-o', join(dir, 'merged')]);
       expect(twice.code).toBe(2);
       expect(twice.stderr).toMatch(/cannot merge: .*report\.json is the same run .* \(merging it twice would double every count\)/);
     } finally {

@@ -6,6 +6,7 @@ import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
 import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
+import { gatesJson, totalsJson } from '../json-output.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -78,7 +79,9 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     const outcome = loadOutcome(result);
     const load = result.load;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: exitCodeOf(outcome), dir: written.dir, rps: load.rps, totals: load.totals, summary: result.summary, gates: load.gates })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
+      );
     } else {
       const all = load.operations.all;
       process.stderr.write(
