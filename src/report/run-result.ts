@@ -24,8 +24,8 @@ interface CaseRunBase {
   durationMs: number;
   /** Counts by verdict over all cases. */
   summary: Record<Verdict, number> & { total: number };
-  /** Overall verdict: FAIL when any case failed or errored. */
-  verdict: 'PASS' | 'FAIL';
+  /** Overall verdict: FAIL when any case failed or errored; INTERRUPTED when a load was stopped early (its figures cover what ran). */
+  verdict: 'PASS' | 'FAIL' | 'INTERRUPTED';
   cases: CaseResult[];
   exchanges: Exchange[];
   timelines: { rateLimit: RateLimitPoint[]; webhooks: WebhookPoint[] };

@@ -43,19 +43,21 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
   );
   try {
     const ac = new AbortController();
-    let interrupts = 0;
-    const onSigint = (): void => {
-      interrupts += 1;
-      if (interrupts > 1) context.quit({ kind: 'interrupted' });
-      process.stderr.write('\nsvc-harness: stopping the load (Ctrl-C again to quit at once); the report is still written\n');
+    let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
+    const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+      if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
+      stoppedBy = signal;
+      process.stderr.write(`\nsvc-harness: ${signal} received, stopping the load (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once); the report is still written\n`);
       ac.abort();
     };
+    const onSigint = (): void => onSignal('SIGINT');
+    const onSigterm = (): void => onSignal('SIGTERM');
     const progress = args.json ? undefined : progressPrinter();
     let result;
     try {
       await harness.prepare();
       process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigint);
+      process.on('SIGTERM', onSigterm);
       result = await harness.load({
         scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
         ...(args.search !== undefined ? { search: args.search } : {}),
@@ -73,10 +75,11 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     } finally {
       progress?.done();
       process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigint);
+      process.off('SIGTERM', onSigterm);
     }
     const written = await writeReports(result, args['report-dir']);
-    const outcome = loadOutcome(result);
+    // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
+    const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
     const load = result.load;
     if (args.json) {
       process.stdout.write(
@@ -90,6 +93,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
           `\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`,
       );
       for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${c.message}\n`);
+      if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);
       process.stderr.write(`reports: ${written.dir}\n`);
     }
     return outcome;
