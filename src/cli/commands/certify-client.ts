@@ -13,6 +13,7 @@ export interface CertifyClientArgs {
   'sign-key'?: string;
   'retry-after'?: number;
   'quote-lifetime'?: number;
+  host?: string;
   port?: number;
   'hotel-port'?: number;
 }
@@ -61,6 +62,7 @@ export async function certifyClientCommand(args: CertifyClientArgs, print: (line
     ...(signKey ? { signKey } : {}),
     ...(args['retry-after'] !== undefined ? { retryAfterS: args['retry-after'] } : {}),
     ...(args['quote-lifetime'] !== undefined ? { quoteLifetimeS: args['quote-lifetime'] } : {}),
+    ...(args.host !== undefined ? { host: args.host } : {}),
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args['hotel-port'] !== undefined ? { hotelPort: args['hotel-port'] } : {}),
     print,
