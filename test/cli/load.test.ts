@@ -42,6 +42,25 @@ describe('svc-harness load', () => {
     expect(r.stderr).not.toMatch(/load: \d+ requests/);
   }, 20_000);
 
+  it('takes --mock-defects like run; the old --defects still works, warns, and both refuse an unknown defect before the load', async () => {
+    const [now, old, target] = await Promise.all([
+      cli(['load', '--mock-defects', 'no-such-defect']),
+      cli(['load', '--defects', 'no-such-defect']),
+      cli(['load', '--mock-defects', 'fixed-window', '--target', 'profiles/reference.yaml']),
+    ]);
+    for (const r of [now, old]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no-such-defect/);
+    }
+    expect(now.stderr).not.toMatch(/deprecated/);
+    expect(old.stderr).toMatch(/load --defects is deprecated, use --mock-defects/);
+    expect(target.code).toBe(2);
+    expect(target.stderr).toMatch(/--mock-defects applies to the embedded mock only/);
+    const help = await cli(['load', '--help']);
+    expect(help.stdout).toContain('--mock-defects');
+    expect(help.stdout).not.toMatch(/--defects\b/);
+  }, 30_000);
+
   it('refuses bad options in one line, exit 2', async () => {
     const r = await cli(['load', '--shard', '3/2']);
     expect(r.code).toBe(2);

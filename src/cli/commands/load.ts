@@ -1,4 +1,5 @@
 import { createHarness } from '../../harness.js';
+import { DefectSet } from '../../mock/defects/defect-set.js';
 import { progressPrinter } from '../../load/progress.js';
 import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
 import { DEFAULT_FIXTURE } from '../../mock/fixture/default-fixture.js';
@@ -14,7 +15,10 @@ export interface LoadCommandArgs {
   agencies: number;
   'read-limit'?: number | undefined;
   'write-limit'?: number | undefined;
-  defects: string[];
+  /** Defects to switch on in the embedded mock. */
+  'mock-defects'?: string[] | undefined;
+  /** Deprecated name of `mock-defects`. */
+  defects?: string[] | undefined;
   duration: number;
   requests?: number | undefined;
   connections?: number | undefined;
@@ -35,11 +39,14 @@ export interface LoadCommandArgs {
 /** `svc-harness load`: runs the load through the harness, writes the reports, prints a summary. */
 export async function loadCommand(args: LoadCommandArgs, context: CommandContext): Promise<CommandOutcome> {
   const thresholds = await readThresholds(args.threshold, args.thresholds);
+  if (args.defects !== undefined) process.stderr.write('svc-harness: load --defects is deprecated, use --mock-defects (the same comma list)\n');
+  const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
+  if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
       ? { targetFile: args.target }
-      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects: args.defects } },
+      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects } },
   );
   try {
     const ac = new AbortController();
