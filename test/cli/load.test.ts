@@ -36,11 +36,12 @@ describe('svc-harness load', () => {
     const started = Date.now();
     const r = await cli(['load', '--duration', '60', '--threshold', 'foo<1', '--threshold', 'rps>=1']);
     expect(r.code).toBe(2);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Well before the 60 s the load would take, however slow the machine.
+    expect(Date.now() - started).toBeLessThan(40_000);
     expect(r.stderr).toMatch(/unknown gate metric "foo" \(in foo<1\)/);
     for (const m of ['mean', 'count', '429.rate']) expect(r.stderr).toContain(m);
     expect(r.stderr).not.toMatch(/load: \d+ requests/);
-  }, 20_000);
+  }, 50_000);
 
   it('takes --mock-defects like run; the old --defects still works, warns, and both refuse an unknown defect before the load', async () => {
     const [now, old, target] = await Promise.all([
