@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { probeTarget } from '../api/probe-target.js';
 import { HarnessError } from '../errors/harness-error.js';
@@ -9,7 +8,8 @@ import type { Profile, ResolvedAgency } from '../profile/types.js';
 import { startTargetReceiver, type Receiver } from '../receiver/index.js';
 import { newRunId } from '../report/run-id.js';
 import { RealClockDriver } from '../runner/real-clock-driver.js';
-import { writeCertificate, type WrittenCertificate } from './certificate/write-certificate.js';
+import type { WrittenCertificate } from './certificate/write-certificate.js';
+import { writeCertificationRun } from './write-certification-run.js';
 import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.js';
 import { DEFAULT_MAX_WAIT_S, runCertification, type RunCertificationOptions } from './run-certification.js';
 
@@ -19,8 +19,10 @@ export interface CertifyOptions {
   targetFile?: string;
   /** Agency to certify. @defaultValue the first of the profile; agency-alpha on the embedded mock */
   agency?: string;
-  /** The certificate goes to `<reportDir>/<run id>/certificate/`. */
+  /** The reports go to `<reportDir>/<run id>/` (and `<reportDir>/latest` points there), the certificate to its `certificate/`. */
   reportDir: string;
+  /** The command line, for the reports. */
+  command?: string;
   /** Ed25519 private key to sign certificate.json with. */
   signKey?: KeyObject;
   /** @defaultValue {@link DEFAULT_MAX_WAIT_S} */
@@ -45,7 +47,7 @@ function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embe
  * target is named, probes the target (exit 3 when it does not answer), runs
  * the certification plan in real time and writes the (signed) certificate.
  */
-export async function certify(options: CertifyOptions): Promise<WrittenCertificate> {
+export async function certify(options: CertifyOptions): Promise<WrittenCertificate & { reportDir: string }> {
   let mock: RunningMock | undefined;
   let receiver: Receiver | undefined;
   try {
@@ -76,7 +78,13 @@ export async function certify(options: CertifyOptions): Promise<WrittenCertifica
       ...(options.onTest ? { onTest: options.onTest } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
-    return await writeCertificate(path.join(options.reportDir, runId, 'certificate'), draft, { secrets: secretsOf([agency]), ...(options.signKey ? { signKey: options.signKey } : {}) });
+    const written = await writeCertificationRun(
+      options.reportDir,
+      draft,
+      { runId, command: options.command ?? 'svc-harness certify', targetName: profile.name, baseUrl: profile.base_url, embedded },
+      { secrets: secretsOf([agency]), signKey: options.signKey },
+    );
+    return { ...written.certificate, reportDir: written.reports.dir };
   } finally {
     await receiver?.close();
     await mock?.close();

@@ -16,8 +16,8 @@ export type CommandOutcome =
   | { kind: 'inconclusive' }
   /** A load run: verdicts under load and performance gates fail separately. */
   | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean; targetLost?: boolean | undefined }
-  /** The user interrupted twice and asked to quit at once. */
-  | { kind: 'interrupted' };
+  /** Stopped by a signal: a load that wrote its report marked INTERRUPTED, or a second signal that quit at once. */
+  | { kind: 'interrupted'; signal?: 'SIGINT' | 'SIGTERM' | undefined };
 
 /** The exit statuses of the CLI (README, "Exit codes"). */
 export const EXIT = {
@@ -28,6 +28,7 @@ export const EXIT = {
   BUG: 70,
   GATE_FAILED: 99,
   INTERRUPTED: 130,
+  TERMINATED: 143,
 } as const;
 
 /** Exit status of a command that returned. A failed verdict outranks a failed gate: correctness before speed. */
@@ -43,7 +44,8 @@ export function exitCodeOf(outcome: CommandOutcome): number {
       if (outcome.targetLost) return EXIT.UNREACHABLE;
       return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;
     case 'interrupted':
-      return EXIT.INTERRUPTED;
+      // 128 + the signal's number, as a shell reports a process the signal ended.
+      return outcome.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
   }
 }
 

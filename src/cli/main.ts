@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import type { CommandContext } from './command-spec.js';
 import { exitCodeOf } from './exit-codes.js';
 import { reportFatal } from './fatal.js';
+import { errorJson, wantsJson } from './json-output.js';
 import { buildParser } from './parser.js';
 
 /*
@@ -15,7 +16,9 @@ const context: CommandContext = {
   },
 };
 
-buildParser(hideBin(process.argv), context)
+const args = hideBin(process.argv);
+
+buildParser(args, context)
   .run()
   .then(
     (outcome) => {
@@ -23,5 +26,6 @@ buildParser(hideBin(process.argv), context)
     },
     (err: unknown) => {
       process.exitCode = reportFatal(err);
+      if (wantsJson(args)) process.stdout.write(`${errorJson(err)}\n`);
     },
   );

@@ -7,17 +7,17 @@ import { createLogger, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { useLogger } from '../log/current-logger.js';
 
 /** A yargs command over a spec; the outcome of its `run` goes to `settle`. */
-function toYargs(spec: CommandSpec<never>, context: CommandContext, settle: (o: CommandOutcome) => void): CommandModule {
+function toYargs(spec: CommandSpec<never>, context: CommandContext, settle: (o: CommandOutcome) => void, dryRun: boolean): CommandModule {
   return {
     command: spec.command,
     describe: spec.describe,
     builder: (y: Argv) => {
       let built = spec.builder(y);
-      for (const sub of spec.subcommands ?? []) built = built.command(toYargs(sub, context, settle));
+      for (const sub of spec.subcommands ?? []) built = built.command(toYargs(sub, context, settle, dryRun));
       return built;
     },
     handler: async (args) => {
-      if (spec.run) settle(await spec.run(args as never, context));
+      if (spec.run && !dryRun) settle(await spec.run(args as never, context));
     },
   };
 }
@@ -26,8 +26,11 @@ function toYargs(spec: CommandSpec<never>, context: CommandContext, settle: (o: 
  * The CLI's parser over `args` (without `node` and the script). Parsing and
  * running resolve to the outcome of the command that ran; a wrong option
  * rejects with a usage error (`usage: true`) or the option's HarnessError.
+ * With `dryRun`, every option is parsed and checked exactly as for a run,
+ * but no command runs (for checking command lines in recipes and docs).
  */
-export function buildParser(args: readonly string[], context: CommandContext): { run(): Promise<CommandOutcome> } {
+export function buildParser(args: readonly string[], context: CommandContext, options: { dryRun?: boolean } = {}): { run(): Promise<CommandOutcome> } {
+  const dryRun = options.dryRun === true;
   let outcome: CommandOutcome = { kind: 'done' };
   const settle = (o: CommandOutcome): void => {
     outcome = o;
@@ -53,11 +56,25 @@ export function buildParser(args: readonly string[], context: CommandContext): {
       if (err) throw err;
       throw Object.assign(new Error(msg), { usage: true });
     });
-  for (const spec of COMMANDS) cli = cli.command(toYargs(spec, context, settle));
+  if (dryRun) cli = cli.exitProcess(false);
+  for (const spec of COMMANDS) cli = cli.command(toYargs(spec, context, settle, dryRun));
   return {
     async run() {
       await cli.parseAsync();
       return outcome;
     },
   };
+}
+
+/**
+ * Resolves when the CLI accepts `args` (options, values and their checks), rejects with
+ * the usage error it would print otherwise. Nothing runs: recipes in docs and examples are checked with it.
+ */
+export async function checkCommandLine(args: readonly string[]): Promise<void> {
+  const context: CommandContext = {
+    quit() {
+      throw new Error('a command line being checked does not run');
+    },
+  };
+  await buildParser(args, context, { dryRun: true }).run();
 }

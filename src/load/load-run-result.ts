@@ -32,7 +32,8 @@ export function loadCases(load: LoadResult, startedAt: number = load.startedAt):
     cases.push({
       id: g.id,
       kind: 'gate',
-      title: g.passed ? 'performance gate held' : 'performance gate broken',
+      // The same title whatever the outcome: CI history follows a case by its name.
+      title: 'performance gate',
       area: 'load',
       clause: 'performance budget',
       verdict: g.passed ? 'PASS' : 'FAIL',
@@ -64,12 +65,13 @@ export function toRunResult(load: LoadResult, meta: { command: string; profile: 
     finishedAt: new Date(startMs + meta.durationMs).toISOString(),
     durationMs: meta.durationMs,
     summary,
-    verdict: summary.FAIL + summary.ERROR > 0 ? 'FAIL' : 'PASS',
+    verdict: load.interrupted ? 'INTERRUPTED' : summary.FAIL + summary.ERROR > 0 ? 'FAIL' : 'PASS',
     cases,
     exchanges: [],
     timelines: { rateLimit: [], webhooks: [] },
     load,
     notes: [
+      ...(load.interrupted ? ['INTERRUPTED: the load was stopped before its end; figures, verdicts and gates cover only what ran'] : []),
       `load: ${load.agencies.length} agencies, ${load.connections} connections, ${load.durationS.toFixed(1)} s of real time${load.shards.length ? `, shard(s) ${load.shards.map((s) => `${s.index}/${s.count}`).join(', ')}` : ''}`,
       ...load.notes,
     ],

@@ -36,22 +36,23 @@ export function resolveAgencies(profile: Pick<Profile, 'agencies'>, env: NodeJS.
   for (const [i, def] of profile.agencies.entries()) {
     const mustSign = i < required;
     const secret = lookup(def, 'secret', env);
-    if (secret.value === undefined) {
-      if (mustSign) missing.push(`${secret.missing ?? '(none)'} (agencies[${i}].secret_env, agency ${def.id})`);
-      if (mustSign) continue;
-      break;
-    }
-    const agency: ResolvedAgency = { id: def.id, keyId: def.key_id, secret: secret.value };
     const optional: Array<[SecretField, keyof ResolvedAgency, boolean]> = [
       ['webhook_secret', 'webhookSecret', i === 0 && needs.webhookSecret === true],
       ['hotel_api_key', 'hotelApiKey', i === 0 && needs.hotel === true],
       ['hotel_webhook_secret', 'hotelWebhookSecret', i === 0 && needs.hotel === true],
     ];
-    for (const [field, key, needed] of optional) {
-      const found = lookup(def, field, env);
-      if (found.value !== undefined) (agency as unknown as Record<string, string>)[key] = found.value;
-      else if (needed && found.missing) missing.push(`${found.missing} (agencies[${i}].${field}_env, agency ${def.id})`);
+    const found = optional.map(([field, key, needed]) => ({ field, key, needed, ...lookup(def, field, env) }));
+    // Every missing variable is named in one message, the signing secret's and the others' alike, so one fix suffices.
+    if (secret.value === undefined && mustSign) missing.push(`${secret.missing ?? '(none)'} (agencies[${i}].secret_env, agency ${def.id})`);
+    if (mustSign || secret.value !== undefined) {
+      for (const f of found) if (f.needed && f.missing) missing.push(`${f.missing} (agencies[${i}].${f.field}_env, agency ${def.id})`);
     }
+    if (secret.value === undefined) {
+      if (mustSign) continue;
+      break;
+    }
+    const agency: ResolvedAgency = { id: def.id, keyId: def.key_id, secret: secret.value };
+    for (const f of found) if (f.value !== undefined) (agency as unknown as Record<string, string>)[f.key] = f.value;
     if (def.limits) agency.limits = { read: def.limits.read, write: def.limits.write };
     out.push(agency);
   }

@@ -11,7 +11,7 @@ export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
  * nothing (no case passed, or the baseline signed request was refused, so
  * every other verdict would be about the harness's access, not the target).
  */
-export type RunVerdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE';
+export type RunVerdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
 /** Areas of the specification a check belongs to. */
 export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';

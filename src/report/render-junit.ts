@@ -42,8 +42,13 @@ export function renderJunit(result: CaseRunResult): string {
   return `${out.join('\n')}\n`;
 }
 
+/** A case's JUnit name: stable across runs whatever the verdict, since CI history follows a case by it. A gate is named by its expression alone (`gate:rps>=500`). */
+export function junitCaseName(c: Pick<CaseResult, 'id' | 'kind' | 'title'>): string {
+  return c.kind === 'gate' ? c.id : `${c.id} ${c.title}`;
+}
+
 function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
-  const open = `    <testcase classname="${xmlAttr(`${JUNIT_CLASSNAME_PREFIX}.${c.area}`)}" name="${xmlAttr(`${c.id} ${c.title}`)}" time="${seconds(c.durationMs)}"`;
+  const open = `    <testcase classname="${xmlAttr(`${JUNIT_CLASSNAME_PREFIX}.${c.area}`)}" name="${xmlAttr(junitCaseName(c))}" time="${seconds(c.durationMs)}"`;
   switch (c.verdict) {
     case 'PASS':
       return [`${open}/>`];

@@ -17,7 +17,7 @@ const VERDICT_WORDS: Record<Verdict, [string, string]> = {
 export function renderMarkdown(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const out: string[] = [];
-  const icon = result.verdict === 'PASS' ? '✅' : result.verdict === 'INCONCLUSIVE' ? '⚠️' : '❌';
+  const icon = result.verdict === 'PASS' ? '✅' : result.verdict === 'INCONCLUSIVE' ? '⚠️' : result.verdict === 'INTERRUPTED' ? '⏹️' : '❌';
   out.push(`# ${icon} ${result.verdict}: svc-harness run ${mdInline(result.runId)}`, '');
   out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
   if (result.verdictReason !== undefined) out.push(`Why: ${mdInline(result.verdictReason)}`, '');

@@ -24,7 +24,7 @@ interface CaseRunBase {
   durationMs: number;
   /** Counts by verdict over all cases. */
   summary: Record<Verdict, number> & { total: number };
-  /** Overall verdict: FAIL when any case failed or errored; INCONCLUSIVE when the run proves nothing (see `verdictReason`). */
+  /** Overall verdict: FAIL when any case failed or errored; INCONCLUSIVE when the run proves nothing (see `verdictReason`); INTERRUPTED when a load was stopped early (its figures cover what ran). */
   verdict: RunVerdict;
   /** Why the run is INCONCLUSIVE, in one sentence; absent otherwise. */
   verdictReason?: string | undefined;

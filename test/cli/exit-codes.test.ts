@@ -17,6 +17,8 @@ const OUTCOMES: [string, CommandOutcome, number][] = [
   ['a load with both failed: correctness first', { kind: 'load', verdictsPassed: false, gatesPassed: false }, 1],
   ['a load whose target stopped answering mid-run: reported, yet unreachable', { kind: 'load', verdictsPassed: false, gatesPassed: false, targetLost: true }, 3],
   ['a second Ctrl-C', { kind: 'interrupted' }, 130],
+  ['a load stopped by SIGINT', { kind: 'interrupted', signal: 'SIGINT' }, 130],
+  ['a load stopped by SIGTERM', { kind: 'interrupted', signal: 'SIGTERM' }, 143],
 ];
 
 const ERRORS: [ErrorCode, number][] = [

@@ -8,27 +8,59 @@ import { runCli } from '../helpers/run-cli.js';
 const cli = (args: string[]) => runCli(args, { CI: '1' });
 
 describe('svc-harness load', () => {
-  it('a failing threshold exits 99 and is a failing JUnit case; report merge adds two shards', async () => {
+  it('a failing threshold exits 99 and is a failing JUnit case; report merge refuses the same result twice', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'load-cli-'));
     try {
       const run = await cli(['load', '--agencies', '2', '--duration', '2', '--threshold', 'rps>=100000000', '--report-dir', dir, '--json']);
       expect(run.stderr).not.toMatch(/internal error/);
       expect(run.code).toBe(99);
-      const summary = JSON.parse(run.stdout.trim()) as { dir: string; totals: { requests: number } };
+      const summary = JSON.parse(run.stdout.trim()) as { report_dir: string; totals: { requests: number } };
       expect(summary.totals.requests).toBeGreaterThan(0);
-      const junit = await readFile(join(summary.dir, 'junit.xml'), 'utf8');
+      // One JSON style across commands: snake_case keys, as `run --json` and the reference API's wire format.
+      const keys = (v: unknown): string[] => (v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : []);
+      expect(keys(summary).filter((k) => /[a-z][A-Z]/.test(k))).toEqual([]);
+      const junit = await readFile(join(summary.report_dir, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase classname="svc-harness\.load" name="gate:rps&gt;=100000000[^>]*>\s*<failure/);
-      const html = await readFile(join(summary.dir, 'report.html'), 'utf8');
+      const html = await readFile(join(summary.report_dir, 'report.html'), 'utf8');
       expect(html).toContain('Throughput per second');
 
-      const merged = await cli(['report', 'merge', join(summary.dir, 'report.json'), join(summary.dir, 'report.json'), '-o', join(dir, 'merged'), '--json']);
-      expect(merged.code).toBe(0);
-      const m = JSON.parse(merged.stdout.trim()) as { totals: { requests: number } };
-      expect(m.totals.requests).toBe(2 * summary.totals.requests);
+      const twice = await cli(['report', 'merge', join(summary.report_dir, 'report.json'), join(summary.report_dir, 'report.json'), '-o', join(dir, 'merged')]);
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toMatch(/cannot merge: .*report\.json is the same run .* \(merging it twice would double every count\)/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('refuses a misspelt gate metric before any load, exit 2, listing the metrics that exist', async () => {
+    const started = Date.now();
+    const r = await cli(['load', '--duration', '60', '--threshold', 'foo<1', '--threshold', 'rps>=1']);
+    expect(r.code).toBe(2);
+    // Well before the 60 s the load would take, however slow the machine.
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(r.stderr).toMatch(/unknown gate metric "foo" \(in foo<1\)/);
+    for (const m of ['mean', 'count', '429.rate']) expect(r.stderr).toContain(m);
+    expect(r.stderr).not.toMatch(/load: \d+ requests/);
+  }, 50_000);
+
+  it('takes --mock-defects like run; the old --defects still works, warns, and both refuse an unknown defect before the load', async () => {
+    const [now, old, target] = await Promise.all([
+      cli(['load', '--mock-defects', 'no-such-defect']),
+      cli(['load', '--defects', 'no-such-defect']),
+      cli(['load', '--mock-defects', 'fixed-window', '--target', 'profiles/reference.yaml']),
+    ]);
+    for (const r of [now, old]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no-such-defect/);
+    }
+    expect(now.stderr).not.toMatch(/deprecated/);
+    expect(old.stderr).toMatch(/load --defects is deprecated, use --mock-defects/);
+    expect(target.code).toBe(2);
+    expect(target.stderr).toMatch(/--mock-defects applies to the embedded mock only/);
+    const help = await cli(['load', '--help']);
+    expect(help.stdout).toContain('--mock-defects');
+    expect(help.stdout).not.toMatch(/--defects\b/);
+  }, 30_000);
 
   it('refuses bad options in one line, exit 2', async () => {
     const r = await cli(['load', '--shard', '3/2']);

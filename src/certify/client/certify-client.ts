@@ -45,6 +45,8 @@ export interface CertifyClientOptions {
   retryAfterS?: number;
   /** @defaultValue 30 */
   quoteLifetimeS?: number;
+  /** Interface the mock binds to: `0.0.0.0` lets a client in a container or on another machine reach it. @defaultValue '127.0.0.1' */
+  host?: string;
   /** Ports of the mock (0 picks free ones). @defaultValue 0 */
   port?: number;
   hotelPort?: number;
@@ -120,6 +122,7 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
     interceptor,
     quoteLifetimeS,
     webhookBaseMs: CERTIFY_CLIENT_DEFAULTS.webhookBaseMs,
+    ...(options.host !== undefined ? { host: options.host } : {}),
     port: options.port ?? 0,
     hotelPort: options.hotelPort ?? 0,
   });

@@ -14,6 +14,7 @@ export interface CertifyClientArgs {
   'sign-key'?: string;
   'retry-after'?: number;
   'quote-lifetime'?: number;
+  host?: string;
   port?: number;
   'hotel-port'?: number;
 }
@@ -64,6 +65,7 @@ export async function certifyClientCommand(args: CertifyClientArgs, write: (line
     ...(signKey ? { signKey } : {}),
     ...(args['retry-after'] !== undefined ? { retryAfterS: args['retry-after'] } : {}),
     ...(args['quote-lifetime'] !== undefined ? { quoteLifetimeS: args['quote-lifetime'] } : {}),
+    ...(args.host !== undefined ? { host: args.host } : {}),
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args['hotel-port'] !== undefined ? { hotelPort: args['hotel-port'] } : {}),
     print,

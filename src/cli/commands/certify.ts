@@ -34,6 +34,7 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
     ...(args.agency !== undefined ? { agency: args.agency } : {}),
     reportDir: args['report-dir'],
+    command: ['svc-harness', ...process.argv.slice(2)].join(' '),
     ...(signKey ? { signKey } : {}),
     ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
     receiver: {
@@ -48,6 +49,7 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
   const c = written.certificate;
   const took = (c.duration_ms / 1000).toFixed(1);
   print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
-  print(`written to ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
+  print(`reports in ${written.reportDir} (junit.xml included; ${args['report-dir']}/latest points there)`);
+  print(`certificate in ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
   return { kind: 'verdict', passed: c.granted };
 }

@@ -1,4 +1,5 @@
 import { createHarness } from '../../harness.js';
+import { DefectSet } from '../../mock/defects/defect-set.js';
 import { progressPrinter } from '../../load/progress.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
 import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
@@ -7,6 +8,7 @@ import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
 import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
+import { gatesJson, totalsJson } from '../json-output.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -14,7 +16,10 @@ export interface LoadCommandArgs {
   agencies: number;
   'read-limit'?: number | undefined;
   'write-limit'?: number | undefined;
-  defects: string[];
+  /** Defects to switch on in the embedded mock. */
+  'mock-defects'?: string[] | undefined;
+  /** Deprecated name of `mock-defects`. */
+  defects?: string[] | undefined;
   duration: number;
   requests?: number | undefined;
   connections?: number | undefined;
@@ -35,27 +40,32 @@ export interface LoadCommandArgs {
 /** `svc-harness load`: runs the load through the harness, writes the reports, prints a summary. */
 export async function loadCommand(args: LoadCommandArgs, context: CommandContext): Promise<CommandOutcome> {
   const thresholds = await readThresholds(args.threshold, args.thresholds);
+  if (args.defects !== undefined) process.stderr.write('svc-harness: load --defects is deprecated, use --mock-defects (the same comma list)\n');
+  const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
+  if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
       ? { targetFile: args.target }
-      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects: args.defects } },
+      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects } },
   );
   try {
     const ac = new AbortController();
-    let interrupts = 0;
-    const onSigint = (): void => {
-      interrupts += 1;
-      if (interrupts > 1) context.quit({ kind: 'interrupted' });
-      process.stderr.write('\nsvc-harness: stopping the load (Ctrl-C again to quit at once); the report is still written\n');
+    let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
+    const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+      if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
+      stoppedBy = signal;
+      process.stderr.write(`\nsvc-harness: ${signal} received, stopping the load (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once); the report is still written\n`);
       ac.abort();
     };
+    const onSigint = (): void => onSignal('SIGINT');
+    const onSigterm = (): void => onSignal('SIGTERM');
     const progress = args.json ? undefined : progressPrinter();
     let result;
     try {
       await harness.prepare();
       process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigint);
+      process.on('SIGTERM', onSigterm);
       result = await harness.load({
         scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
         ...(args.search !== undefined ? { search: args.search } : {}),
@@ -73,13 +83,16 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     } finally {
       progress?.done();
       process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigint);
+      process.off('SIGTERM', onSigterm);
     }
     const written = await writeReports(result, args['report-dir']);
-    const outcome = loadOutcome(result);
+    // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
+    const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
     const load = result.load;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: exitCodeOf(outcome), dir: written.dir, rps: load.rps, totals: load.totals, summary: result.summary, gates: load.gates })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
+      );
     } else {
       const all = load.operations.all;
       process.stderr.write(
@@ -89,6 +102,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
       );
       // A verdict's message may quote the target: nothing it sent may drive the terminal.
       for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
+      if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);
       process.stderr.write(`reports: ${written.dir}\n`);
     }
     return outcome;

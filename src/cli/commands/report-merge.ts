@@ -1,9 +1,11 @@
 import { evaluateLoadGates } from '../../load/load-metrics.js';
 import { toRunResult } from '../../load/load-run-result.js';
 import { mergeLoadResults } from '../../load/merge-load-results.js';
-import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
+import { assertMergeable } from '../../load/merge-set.js';
+import { readLoadPart, readThresholds } from '../../load/read-load-inputs.js';
 import { writeReports } from '../../report/write-reports.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
+import { gatesJson, totalsJson } from '../json-output.js';
 
 /** Arguments of `svc-harness report merge`. */
 export interface ReportMergeArgs {
@@ -16,10 +18,12 @@ export interface ReportMergeArgs {
 
 /** `svc-harness report merge`: merges sharded load results exactly, re-evaluates gates, writes the reports. */
 export async function reportMergeCommand(args: ReportMergeArgs): Promise<CommandOutcome> {
+  const thresholds = await readThresholds(args.threshold, args.thresholds);
   const parts = [];
-  for (const f of args.files) parts.push(await readLoadReport(f));
-  const merged = mergeLoadResults(parts);
-  merged.gates = evaluateLoadGates(merged, await readThresholds(args.threshold, args.thresholds));
+  for (const f of args.files) parts.push(await readLoadPart(f));
+  assertMergeable(parts);
+  const merged = mergeLoadResults(parts.map((p) => p.load));
+  merged.gates = evaluateLoadGates(merged, thresholds);
   const started = new Date(merged.startedAt);
   const result = toRunResult(merged, {
     command: `svc-harness ${process.argv.slice(2).join(' ')}`,
@@ -31,7 +35,11 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
   result.notes.unshift(`merged from ${args.files.length} load report(s): ${args.files.join(', ')}`);
   const written = await writeReports(result, args.out ?? 'reports');
   const outcome = loadOutcome(result);
-  if (args.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, verdict: result.verdict, exitCode: exitCodeOf(outcome), dir: written.dir, rps: merged.rps, totals: merged.totals })}\n`);
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: merged.rps, shards: merged.shards, totals: totalsJson(merged.totals), summary: result.summary, gates: gatesJson(merged.gates) })}\n`,
+    );
+  }
   else process.stderr.write(`merged ${args.files.length} load result(s): ${merged.totals.requests} requests, ${merged.rps.toFixed(0)} rps; reports: ${written.dir}\n`);
   return outcome;
 }

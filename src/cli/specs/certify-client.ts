@@ -16,6 +16,7 @@ export const certifyClientCommand = defineCommand<CertifyClientArgs>({
       .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM) to sign certificate.json with' })
       .option('retry-after', { type: 'number', describe: 'Retry-After of the injected 429, in seconds (default 1)' })
       .option('quote-lifetime', { type: 'number', describe: 'quote lifetime of the mock, in seconds (default 30)' })
+      .option('host', { type: 'string', describe: 'interface the mock binds to (default 127.0.0.1); 0.0.0.0 lets a client in a container reach it at this machine\'s address' })
       .option('port', { type: 'number', coerce: port('port'), describe: 'service port of the mock (default: a free port)' })
       .option('hotel-port', { type: 'number', coerce: port('hotel-port'), describe: 'hotel API port of the mock (default: a free port)' }),
   run: async (args) => (await import('../commands/certify-client.js')).certifyClientCommand(args),

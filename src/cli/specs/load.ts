@@ -1,7 +1,16 @@
 import { parseRegression } from '../../load/gates.js';
+import { HarnessError } from '../../errors/harness-error.js';
 import { defineCommand } from '../command-spec.js';
 import type { LoadCommandArgs } from '../commands/load.js';
 import { commaList, integer, seconds, shard } from '../options.js';
+
+/** `--mock-defects` (or its old name `--defects`) breaks the embedded mock only. */
+function checkLoadArgs(args: { 'mock-defects'?: string[] | undefined; defects?: string[] | undefined; target?: string | undefined }): true {
+  if ((args['mock-defects']?.length ?? 0) + (args.defects?.length ?? 0) > 0 && args.target !== undefined) {
+    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
+  }
+  return true;
+}
 
 /** `svc-harness load`: replays scenarios as load for many agencies, judges limits and wallets under load, gates on performance. */
 export const loadCommand = defineCommand<LoadCommandArgs>({
@@ -13,7 +22,10 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('agencies', { type: 'number', default: 5, coerce: integer('agencies', 1, 10_000), describe: 'agencies generated in the embedded mock (agency-load-001, …)' })
       .option('read-limit', { type: 'number', coerce: integer('read-limit', 1, 10_000_000), describe: 'read limit per window of the generated agencies (default 600)' })
       .option('write-limit', { type: 'number', coerce: integer('write-limit', 1, 10_000_000), describe: 'write limit per window of the generated agencies (default 60)' })
-      .option('defects', { type: 'string', coerce: commaList, default: '', defaultDescription: 'none', describe: 'embedded mock: defects to switch on, comma-separated' })
+      .option('mock-defects', { type: 'string', coerce: commaList, describe: 'embedded mock only: defects to switch on (comma list), as for run' })
+      // The old name, kept working for scripts that use it; the command warns.
+      .option('defects', { type: 'string', coerce: commaList, hidden: true, deprecated: 'use --mock-defects' })
+      .check(checkLoadArgs)
       .option('duration', { type: 'number', default: 10, coerce: seconds('duration', { above: 0, max: 86_400 }), describe: 'seconds of load (real time)' })
       .option('requests', { type: 'number', coerce: integer('requests', 1, 1_000_000_000), describe: 'stop after this many autocannon responses' })
       .option('connections', { type: 'number', coerce: integer('connections', 0, 10_000), describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)' })

@@ -1,5 +1,7 @@
 import { defineCommand } from '../command-spec.js';
 import type { ReportMergeArgs } from '../commands/report-merge.js';
+import type { ReportPruneArgs } from '../commands/report-prune.js';
+import { integer } from '../options.js';
 
 /** `svc-harness report merge`: merges the load results of several processes exactly. */
 const reportMergeCommand = defineCommand<ReportMergeArgs>({
@@ -15,10 +17,22 @@ const reportMergeCommand = defineCommand<ReportMergeArgs>({
   run: async (args) => (await import('../commands/report-merge.js')).reportMergeCommand(args),
 });
 
+/** `svc-harness report prune`: removes old run folders the harness wrote. */
+const reportPruneCommand = defineCommand<ReportPruneArgs>({
+  command: 'prune',
+  describe: 'remove the run folders the harness wrote beyond the N newest (the one latest points at is kept; nothing else is touched)',
+  builder: (m) =>
+    m
+      .option('keep', { type: 'number', demandOption: true, coerce: integer('keep', 1), describe: 'how many of the newest run folders to keep' })
+      .option('report-dir', { type: 'string', default: 'reports', describe: 'the reports folder to prune' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
+  run: async (args) => (await import('../commands/report-prune.js')).reportPruneCommand(args),
+});
+
 /** `svc-harness report`: works on written reports (`merge` adds load results of several processes exactly). */
 export const reportCommand = defineCommand<object>({
   command: 'report',
-  describe: 'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly',
-  builder: (y) => y.demandCommand(1, 'name a report action: merge'),
-  subcommands: [reportMergeCommand],
+  describe: 'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly; `report prune --keep N` removes old runs',
+  builder: (y) => y.demandCommand(1, 'name a report action: merge or prune'),
+  subcommands: [reportMergeCommand, reportPruneCommand],
 });

@@ -26,13 +26,14 @@ export function renderBanner(result: CaseRunResult): string {
   const pass = result.verdict === 'PASS';
   const inconclusive = result.verdict === 'INCONCLUSIVE';
   const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
-  const sub = pass ? `${result.summary.PASS} of ${result.summary.total} passed` : inconclusive ? (result.verdictReason ?? 'the run verified nothing') : `${failing} of ${result.summary.total} failing`;
+  const interrupted = result.verdict === 'INTERRUPTED';
+  const sub = interrupted ? 'stopped before its end' : pass ? `${result.summary.PASS} of ${result.summary.total} passed` : inconclusive ? (result.verdictReason ?? 'the run verified nothing') : `${failing} of ${result.summary.total} failing`;
   const counts = (['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'] as const)
     .map((v) => `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`)
     .join('');
   const t = result.target;
   return `<section class="banner">
-<div class="verdict verdict-${pass ? 'pass' : inconclusive ? 'inconclusive' : 'fail'}"><strong>${pass ? 'PASS' : inconclusive ? 'INCONCLUSIVE' : 'FAIL'}</strong><span>${html(sub)}</span></div>
+<div class="verdict verdict-${pass ? 'pass' : inconclusive || interrupted ? 'inconclusive' : 'fail'}"><strong>${interrupted ? 'INTERRUPTED' : pass ? 'PASS' : inconclusive ? 'INCONCLUSIVE' : 'FAIL'}</strong><span>${html(sub)}</span></div>
 <div class="run">
 <h1>${html(t.name)} <span class="muted">· run ${html(result.runId)}</span></h1>
 <div class="meta">

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { checkCommandLine } from '../../src/cli/parser.js';
+import { commandsInYaml } from './_command-lines.js';
+
+const read = (file: string): string => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+describe('examples/ci', () => {
+  it.each(['examples/ci/github-actions.yml', 'examples/ci/gitlab-ci.yml'])('%s: every svc-harness command line is one the CLI accepts', async (file) => {
+    const commands = commandsInYaml(read(file));
+    expect(commands.map((c) => c[0])).toEqual(['mock', 'load', 'run']);
+    for (const args of commands) await expect(checkCommandLine(args), args.join(' ')).resolves.toBeUndefined();
+    // The load gates, whose metrics the parser alone does not know, name metrics that exist.
+    const { assertGateMetrics } = await import('../../src/load/gate-metrics.js');
+    const { parseThresholds } = await import('../../src/load/gates.js');
+    const load = commands.find((c) => c[0] === 'load')!;
+    const gates = load.flatMap((a, i) => (load[i - 1] === '--threshold' ? [a] : []));
+    expect(gates.length).toBeGreaterThan(0);
+    expect(() => assertGateMetrics(parseThresholds(gates))).not.toThrow();
+  });
+
+  it('the check refuses what the CLI refuses', async () => {
+    await expect(checkCommandLine(['load', '--thresold', 'rps>=1'])).rejects.toThrow(/thresold/);
+    await expect(checkCommandLine(['load', '--shard', '4/3'])).rejects.toThrow(/--shard must be i\/N/);
+    await expect(checkCommandLine(['nope'])).rejects.toThrow();
+  });
+
+  it('GitHub: JUnit published, report.html uploaded, the load (exit 99 on a broken gate) a step of its own', () => {
+    const wf = parse(read('examples/ci/github-actions.yml')) as { jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }> };
+    const steps = Object.values(wf.jobs)[0]!.steps;
+    expect(steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report'))?.with?.report_paths).toMatch(/junit\.xml$/);
+    expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.path).toContain('report.html');
+    expect(steps.filter((s) => /svc-harness load .*--threshold/.test(s.run ?? ''))).toHaveLength(1);
+  });
+
+  it('GitLab: JUnit report and the reports kept as artifacts, also when the job fails', () => {
+    const job = Object.values(parse(read('examples/ci/gitlab-ci.yml')) as Record<string, { artifacts: { when: string; paths: string[]; reports: { junit: string } } }>)[0]!;
+    expect(job.artifacts.when).toBe('always');
+    expect(job.artifacts.reports.junit).toMatch(/junit\.xml$/);
+    expect(job.artifacts.paths).toContain('reports/');
+  });
+
+  it('mock-env.mjs turns `mock --json` into every variable the reference profile reads', () => {
+    const line = JSON.stringify({ agencies: ['alpha', 'beta', 'gamma', 'delta'].map((n) => ({ agency_id: `agency-${n}`, secret: `s-${n}`, webhook_secret: `w-${n}`, hotel_api_key: `h-${n}`, hotel_webhook_secret: `hw-${n}` })) });
+    const dir = mkdtempSync(join(tmpdir(), 'mock-env-'));
+    writeFileSync(join(dir, 'mock.json'), `${line}\n`);
+    const out = execFileSync(process.execPath, ['examples/ci/mock-env.mjs', join(dir, 'mock.json')], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    const names = out.trim().split('\n').map((l) => l.split('=')[0]);
+    const wanted = [...read('profiles/reference.yaml').matchAll(/_env: (SVC_[A-Z_]+)/g)].map((m) => m[1]);
+    expect(names.sort()).toEqual(wanted.sort());
+    expect(out).toContain('SVC_AGENCY_ALPHA_SECRET=s-alpha\n');
+  });
+});

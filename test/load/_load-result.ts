@@ -1,0 +1,17 @@
+import { LoadRecorder } from '../../src/load/load-recorder.js';
+import type { LoadResult } from '../../src/report/load-result.js';
+
+/** A small load result: `n` searches of agency-1, a second apart, every 7th a 429. */
+export function sampleLoadResult(n = 20, over: Partial<LoadResult> = {}): LoadResult {
+  const rec = new LoadRecorder();
+  for (let i = 0; i < n; i++) rec.record('search', 'agency-1', 'read', 1_000_000 + i * 10, 1_000_005 + i * 10, 5, i % 7 === 0 ? 429 : 200);
+  const f = rec.figures();
+  const c = rec.counts();
+  return {
+    schema: 'svc-harness/load@1', modes: ['scenarios'], shards: [], agencies: ['agency-1'], scenarios: [], connections: 1,
+    startedAt: 1_000_000, finishedAt: 1_010_000, durationS: 10, interrupted: false, clock: 'real-time',
+    totals: c, rps: c.requests / 10, errorRate: 0, rateLimitedRate: c.rateLimited / c.requests,
+    operations: f.operations, spectrum: f.all.spectrum(), series: f.series, verdicts: [], gates: [], notes: [],
+    ...over,
+  };
+}
