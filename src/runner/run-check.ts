@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Check, CheckContext, CheckOutcome } from '../checks/types.js';
 import { withAbortSignal } from '../client/abort-scope.js';
 import type { CaseResult, Verdict } from '../report/model.js';
@@ -29,6 +30,8 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
   const abort = new AbortController();
+  // Every request the check has in flight listens for this one abort: a burst holds hundreds at once, by design.
+  setMaxListeners(0, abort.signal);
   try {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import type { ApiResponse, Offer, TargetApi } from '../../api/types.js';
-import type { CheckContext } from '../types.js';
+import type { CheckContext, CheckOutcome } from '../types.js';
+import { skipped } from './findings.js';
 import { cheapest, retryRateLimited, searchableProducts, searchProduct } from './flow-steps.js';
 
 /** A fresh quote of an open product of agency `index`, with the search that gave it. */
@@ -16,6 +17,22 @@ export async function freshQuote(ctx: CheckContext, index = 0): Promise<FreshQuo
   if (product === undefined) return undefined;
   const search = await searchProduct(ctx, ctx.api(index), product, `search ${product}`);
   return { product, search, offer: cheapest(search.offers) };
+}
+
+/** A fresh quote with an offer to book. */
+export type BookableQuote = FreshQuote & { offer: Offer };
+
+/**
+ * The `run` of a check that books: it gets agency 0's API and a fresh quote
+ * of its first open product, or is skipped when no open product gives one.
+ */
+export function withFreshQuote(run: (ctx: CheckContext, api: TargetApi, q: BookableQuote) => Promise<CheckOutcome>): (ctx: CheckContext) => Promise<CheckOutcome> {
+  return async (ctx) => {
+    const api = ctx.api(0);
+    const q = await freshQuote(ctx);
+    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+    return run(ctx, api, { ...q, offer: q.offer });
+  };
 }
 
 /** Books a quote with a fresh idempotency key and client reference (retrying only a rate-limit refusal, which executes nothing); `label` is prefixed with the check's id. */

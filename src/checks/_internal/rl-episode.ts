@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { RunCacheKey } from '../run-cache.js';
-import type { CheckContext } from '../types.js';
+import type { Check, CheckContext } from '../types.js';
 import type { EvidenceRef } from './findings.js';
 import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlProbes } from './rl-probes.js';
 import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
@@ -15,6 +15,13 @@ export const WRITE_EPISODE_FILLS = ['0:read', '0:write', '1:read', '1:write'];
 export function writeEpisodeWaitMs(p: Profile): number {
   return windowMs(p) + 2000;
 }
+
+/** What every member of the write episode declares: the episode, its buckets and its one wait. */
+export const WRITE_EPISODE_MEMBER = {
+  episode: WRITE_EPISODE,
+  fills: WRITE_EPISODE_FILLS,
+  waitsMs: writeEpisodeWaitMs,
+} as const satisfies Partial<Check>;
 
 /** Refused requests sent half a window after the fill (RL-08). */
 export const REFUSED_EXTRA = 5;

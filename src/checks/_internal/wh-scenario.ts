@@ -2,7 +2,7 @@ import { setTemplate } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 import type { ReceivedDelivery, Receiver, ResponsePlan } from '../../receiver/index.js';
 import { RunCacheKey } from '../run-cache.js';
-import type { CheckContext } from '../types.js';
+import type { Check, CheckContext } from '../types.js';
 import { gapToleranceMs, mentions, toAttempt, whEvent, whHeader, type WhRun } from './wh-attempt.js';
 
 /** The webhook scenarios; several checks judge one run of the same scenario. */
@@ -35,16 +35,18 @@ export function expectedGapMs(p: Profile, n: number): number {
 
 const failStatus = 500;
 
+/** A receiver that answers 200: the event is delivered at once, and the watch lasts long enough for a retry that should not come. */
+const DELIVERED_AT_ONCE: Spec = {
+  scheme: 'service',
+  plan: () => ({ kind: 'always', status: 200 }),
+  planText: '200 always',
+  horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
+  extraMs: () => 0,
+  firstCount: 1,
+};
+
 const SPECS: Record<WhKind, Spec> = {
-  healthy: {
-    scheme: 'service',
-    plan: () => ({ kind: 'always', status: 200 }),
-    planText: '200 always',
-    // Long enough for a retry that should not come.
-    horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
-    extraMs: () => 0,
-    firstCount: 1,
-  },
+  healthy: DELIVERED_AT_ONCE,
   failing: {
     scheme: 'service',
     plan: () => ({ kind: 'always', status: failStatus }),
@@ -62,14 +64,7 @@ const SPECS: Record<WhKind, Spec> = {
     extraMs: (p) => expectedGapMs(p, 2) + gapToleranceMs(expectedGapMs(p, 2)),
     firstCount: 1,
   },
-  replay: {
-    scheme: 'service',
-    plan: () => ({ kind: 'always', status: 200 }),
-    planText: '200 always',
-    horizonMs: (p) => p.webhooks.base_ms + gapToleranceMs(p.webhooks.base_ms),
-    extraMs: () => 0,
-    firstCount: 1,
-  },
+  replay: DELIVERED_AT_ONCE,
   cancel: {
     scheme: 'service',
     plan: () => ({ kind: 'always', status: 200 }),
@@ -93,6 +88,23 @@ const SPECS: Record<WhKind, Spec> = {
 export function whScenarioWaitMs(kind: WhKind, p: Profile): number {
   const s = SPECS[kind];
   return s.horizonMs(p) + s.extraMs(p);
+}
+
+/**
+ * What every check judging one run of a webhook scenario declares: it books
+ * (or uses the hotel API) and sets the agency's endpoint, and the checks
+ * judging one run share it, so they keep to the first agency and pay its
+ * wait once.
+ */
+export function whScenarioUse(kind: WhKind): Pick<Check, 'needs' | 'touches' | 'pinned' | 'waitsMs' | 'waitKey'> {
+  const hotel = kind === 'hotel-failing';
+  return {
+    needs: hotel ? ['receiver', 'hotel'] : ['receiver', 'open-product'],
+    touches: hotel ? ['0:hotel'] : ['0:read', '0:write', '0:wallet', '0:webhook'],
+    pinned: true,
+    waitsMs: (p) => whScenarioWaitMs(kind, p),
+    waitKey: `webhook scenario ${kind}`,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, withFreshQuote } from '../_internal/booking-steps.js';
 import { successMismatch } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -33,10 +33,7 @@ export const cancelReplayCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: cancellation requires an Idempotency-Key; the same key and body replays the original response / REF §7',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');
     const bookingId = booked.bookingId;
     if (!bookingId) return skipped(`the booking to cancel failed (${booked.status})`, booked);
@@ -47,5 +44,5 @@ export const cancelReplayCheck: Check = {
     const replay = await retryRateLimited(ctx, () => api.cancel(q.product, bookingId, key, { label: ctx.label('same key, same body'), body }));
     const after = await snapshotWallet(ctx, api, 'after');
     return judgeCancelReplay({ bookingId, price: booked.chargedAmount ?? q.offer.priceAmount, before, original, replay, after }, ctx.profile);
-  },
+  }),
 };

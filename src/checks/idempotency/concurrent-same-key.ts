@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { freshQuote } from '../_internal/booking-steps.js';
+import { withFreshQuote } from '../_internal/booking-steps.js';
 import { codeOf, describeAnswer, isSuccess } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { bookingBodyText, cancelQuietly, retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import type { ByteAnswer } from '../_internal/replay-judging.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
@@ -50,10 +50,7 @@ export const concurrentSameKeyCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: a retried request cannot book twice / REF §7: same key while the first is executing → 409 IDEMPOTENCY_KEY_IN_USE',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     // Open one connection per request first, so that the bookings leave together instead of queuing behind connection set-up.
@@ -61,11 +58,11 @@ export const concurrentSameKeyCheck: Check = {
     const before = await snapshotWallet(ctx, api, 'before');
     const responses = await Promise.all(
       Array.from({ length: CONCURRENT_REQUESTS }, (_, i) =>
-        retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label(`concurrent booking ${i + 1}`), body })),
+        retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, key, { label: ctx.label(`concurrent booking ${i + 1}`), body })),
       ),
     );
     const after = await snapshotWallet(ctx, api, 'after');
     for (const id of new Set(responses.map((r) => r.bookingId))) await cancelQuietly(ctx, api, q.product, id);
     return judgeConcurrent({ price: q.offer.priceAmount, before, responses, after }, ctx.profile);
-  },
+  }),
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, withFreshQuote } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { cancelQuietly, retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -40,13 +40,10 @@ export const keyRequiredCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: booking and cancellation require the header Idempotency-Key / REF §7: missing → 400 IDEMPOTENCY_KEY_REQUIRED',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const ref = ctx.unique('ref');
-    const bookingWithoutKey = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, undefined, { label: ctx.label('booking without key'), clientReference: ref }));
+    const bookingWithoutKey = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, undefined, { label: ctx.label('booking without key'), clientReference: ref }));
     const afterBooking = await snapshotWallet(ctx, api, 'after booking');
     const obs: KeyRequiredObservations = { before, bookingWithoutKey, afterBooking };
     const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');
@@ -58,5 +55,5 @@ export const keyRequiredCheck: Check = {
       await cancelQuietly(ctx, api, q.product, id);
     }
     return judgeKeyRequired(obs, ctx.profile);
-  },
+  }),
 };

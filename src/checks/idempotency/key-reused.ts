@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { freshQuote } from '../_internal/booking-steps.js';
+import { withFreshQuote } from '../_internal/booking-steps.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { bookingBodyText, cancelQuietly, retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -36,19 +36,16 @@ export const keyReusedCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: Idempotency-Key replays only with the same body / REF §7: same key, other body → 422 IDEMPOTENCY_KEY_REUSED',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body1 = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     const body2 = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     const before = await snapshotWallet(ctx, api, 'before');
-    const first = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('first booking'), body: body1 }));
-    const other = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('same key, other body'), body: body2 }));
+    const first = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, key, { label: ctx.label('first booking'), body: body1 }));
+    const other = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, key, { label: ctx.label('same key, other body'), body: body2 }));
     const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, first.bookingId);
     if (other.bookingId !== first.bookingId) await cancelQuietly(ctx, api, q.product, other.bookingId);
     return judgeKeyReused({ price: q.offer.priceAmount, before, first, other, after }, ctx.profile);
-  },
+  }),
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { freshQuote } from '../_internal/booking-steps.js';
+import { withFreshQuote } from '../_internal/booking-steps.js';
 import { successMismatch } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { bookingBodyText, cancelQuietly, retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeReplay, type ByteAnswer } from '../_internal/replay-judging.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
@@ -39,18 +39,15 @@ export const sameKeyReplayCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retry cannot book twice / REF §7',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));
     const before = await snapshotWallet(ctx, api, 'before');
-    const original = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('original booking'), body }));
-    const replay = await retryRateLimited(ctx, () => api.book(q.product, q.offer!.quoteToken, key, { label: ctx.label('same key, same body'), body }));
+    const original = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, key, { label: ctx.label('original booking'), body }));
+    const replay = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, key, { label: ctx.label('same key, same body'), body }));
     const after = await snapshotWallet(ctx, api, 'after');
     await cancelQuietly(ctx, api, q.product, original.bookingId);
     if (replay.bookingId !== original.bookingId) await cancelQuietly(ctx, api, q.product, replay.bookingId);
     return judgeSameKeyReplay({ price: q.offer.priceAmount, before, original, replay, after }, ctx.profile);
-  },
+  }),
 };

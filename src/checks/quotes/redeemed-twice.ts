@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, withFreshQuote } from '../_internal/booking-steps.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { cancelQuietly, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -35,10 +35,7 @@ export const redeemedTwiceCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: a booking redeems the quote_token / REF §5: quote already redeemed by another booking → 409 QUOTE_ALREADY_REDEEMED',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const first = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'first booking');
     const second = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'second booking, same quote, new key');
@@ -46,5 +43,5 @@ export const redeemedTwiceCheck: Check = {
     await cancelQuietly(ctx, api, q.product, first.bookingId);
     await cancelQuietly(ctx, api, q.product, second.bookingId);
     return judgeRedeemedTwice({ price: q.offer.priceAmount, before, first, second, after }, ctx.profile);
-  },
+  }),
 };

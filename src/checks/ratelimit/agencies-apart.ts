@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { skipped } from '../_internal/findings.js';
 import type { RlShot } from '../_internal/rl-shot.js';
@@ -33,9 +33,7 @@ export const agenciesApartCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.1 and §5: limits apply per agency; rate limits belong to the agency',
   needs: ['second-agency'],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
@@ -52,9 +52,7 @@ export const bucketsApartCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.2: reads and writes are counted separately',
   needs: [],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

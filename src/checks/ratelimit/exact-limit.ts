@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
@@ -55,9 +55,7 @@ export const exactLimitCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.1–8.2: limits apply per agency, reads and writes counted separately (REFERENCE-API §8: exactly `limit` per rolling window)',
   needs: [],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
@@ -84,9 +84,7 @@ export const rateLimitHeadersCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.4: usage is reported in response headers with the prefix X-RateLimit-',
   needs: [],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs, type WalletView } from '../_internal/rl-episode.js';
+import { type WalletView, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
 import { errored, Findings } from '../_internal/findings.js';
@@ -74,9 +74,7 @@ export const refusalChargesNothingCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §1 and §7: a request answered with 429 charges nothing; §7: every error uses one envelope',
   needs: ['open-product'],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

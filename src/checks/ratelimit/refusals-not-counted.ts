@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
@@ -68,9 +68,7 @@ export const refusalsNotCountedCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.3: the counting window is a rolling one minute (REFERENCE-API §8: requests answered 429 are not counted)',
   needs: [],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

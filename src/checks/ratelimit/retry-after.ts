@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/types.js';
-import { retryAfterBeyondWindow, retryAfterSeconds, writeEpisode, WRITE_EPISODE, WRITE_EPISODE_FILLS, writeEpisodeWaitMs } from '../_internal/rl-episode.js';
+import { retryAfterBeyondWindow, retryAfterSeconds, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
@@ -81,9 +81,7 @@ export const retryAfterCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.5: a 429 response carries Retry-After (REFERENCE-API §8: the ceiling of the time until the next request is admitted)',
   needs: [],
-  episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  waitsMs: writeEpisodeWaitMs,
+  ...WRITE_EPISODE_MEMBER,
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);

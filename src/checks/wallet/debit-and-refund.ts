@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
-import { bookFresh, cancelFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, cancelFresh, withFreshQuote } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -45,10 +45,7 @@ export const debitAndRefundCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet (balance and statement readable) / REF §5: a cancellation refunds the full price',
   needs: ['open-product'],
-  async run(ctx) {
-    const api = ctx.api(0);
-    const q = await freshQuote(ctx);
-    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+  run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking');
     const afterBooking = await snapshotWallet(ctx, api, 'after booking');
@@ -59,5 +56,5 @@ export const debitAndRefundCheck: Check = {
       afterCancel = await snapshotWallet(ctx, api, 'after cancellation');
     }
     return judgeDebitAndRefund({ quotedPrice: q.offer.priceAmount, before, booking, afterBooking, cancellation, afterCancel }, ctx.profile);
-  },
+  }),
 };

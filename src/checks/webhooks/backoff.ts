@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { gapToleranceMs, runEvidence, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { expectedGapMs, whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { expectedGapMs, whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -43,12 +43,7 @@ export const backoffCheck: Check = {
   title: 'Retries follow exponential backoff (base, then base × factor)',
   area: 'webhooks',
   clause: 'SPEC §6: retried twice with exponential backoff',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('failing', p),
-  waitKey: 'webhook scenario failing',
+  ...whScenarioUse('failing'),
   async run(ctx) {
     return judgeBackoff(await whScenario(ctx, 'failing'), ctx.profile);
   },

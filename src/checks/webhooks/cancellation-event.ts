@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -36,12 +36,7 @@ export const cancellationEventCheck: Check = {
   title: 'A cancellation emits the booking-cancelled event',
   area: 'webhooks',
   clause: 'SPEC §6: the service sends outbound webhook events (REFERENCE-API §9: booking.cancelled)',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('cancel', p),
-  waitKey: 'webhook scenario cancel',
+  ...whScenarioUse('cancel'),
   async run(ctx) {
     return judgeCancellationEvent(await whScenario(ctx, 'cancel'), ctx.profile);
   },

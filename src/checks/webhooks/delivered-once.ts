@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -44,13 +44,7 @@ export const deliveredOnceCheck: Check = {
   title: 'A booking emits its confirmed event, delivered once to a receiver that accepts it',
   area: 'webhooks',
   clause: 'SPEC §6: the service sends outbound webhook events',
-  needs: ['receiver', 'open-product'],
-  // Its own scenario watches one retry interval, but it may queue behind the other webhook scenarios (one endpoint per agency); real time against a real service.
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('healthy', p),
-  waitKey: 'webhook scenario healthy',
+  ...whScenarioUse('healthy'),
   async run(ctx) {
     return judgeDeliveredOnce(await whScenario(ctx, 'healthy'), ctx.profile);
   },

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { verifyHotelWebhookRequest } from '../../webhook/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -52,12 +52,7 @@ export const hotelSignatureCheck: Check = {
   title: 'Hotel API events carry a valid X-Webhook-Signature',
   area: 'webhooks',
   clause: 'SPEC §6: hotel API events are signed, header X-Webhook-Signature',
-  needs: ['receiver', 'hotel'],
-  // Shares the hotel run with WH-10, which watches a failing receiver for a long while.
-  touches: ['0:hotel'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('hotel-failing', p),
-  waitKey: 'webhook scenario hotel-failing',
+  ...whScenarioUse('hotel-failing'),
   async run(ctx) {
     const run = await whScenario(ctx, 'hotel-failing');
     return judgeHotelSignatures({ run, secret: ctx.agencies[0]?.hotelWebhookSecret }, ctx.profile);
@@ -70,11 +65,7 @@ export const hotelSingleAttemptCheck: Check = {
   title: 'Hotel API events are never retried, even when the receiver fails',
   area: 'webhooks',
   clause: 'SPEC §6: hotel API events: no retries',
-  needs: ['receiver', 'hotel'],
-  touches: ['0:hotel'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('hotel-failing', p),
-  waitKey: 'webhook scenario hotel-failing',
+  ...whScenarioUse('hotel-failing'),
   async run(ctx) {
     return judgeHotelAttempts(await whScenario(ctx, 'hotel-failing'), ctx.profile);
   },

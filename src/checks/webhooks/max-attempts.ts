@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -29,12 +29,7 @@ export const maxAttemptsCheck: Check = {
   title: 'A failing delivery is retried exactly twice, never a fourth time',
   area: 'webhooks',
   clause: 'SPEC §6 and §8.7: outbound webhooks are retried twice',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('failing', p),
-  waitKey: 'webhook scenario failing',
+  ...whScenarioUse('failing'),
   async run(ctx) {
     return judgeMaxAttempts(await whScenario(ctx, 'failing'), ctx.profile);
   },

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -35,12 +35,7 @@ export const replayNoEventCheck: Check = {
   title: 'An idempotent replay of a booking emits no second event',
   area: 'webhooks',
   clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retried request cannot book twice',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('replay', p),
-  waitKey: 'webhook scenario replay',
+  ...whScenarioUse('replay'),
   async run(ctx) {
     return judgeReplayNoEvent(await whScenario(ctx, 'replay'), ctx.profile);
   },

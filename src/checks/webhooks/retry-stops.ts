@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { describeAttempts, runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -31,12 +31,7 @@ export const retryStopsCheck: Check = {
   title: 'A delivery that fails once is retried once and then left alone',
   area: 'webhooks',
   clause: 'SPEC §6: retried twice with exponential backoff (retries stop once delivered)',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('fail-once', p),
-  waitKey: 'webhook scenario fail-once',
+  ...whScenarioUse('fail-once'),
   async run(ctx) {
     return judgeRetryStops(await whScenario(ctx, 'fail-once'), ctx.profile);
   },

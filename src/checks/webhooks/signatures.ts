@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { verifyServiceWebhookRequest } from '../../webhook/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -44,13 +44,7 @@ export const serviceSignaturesCheck: Check = {
   title: 'Every attempt of a service event carries a valid signature',
   area: 'webhooks',
   clause: 'SPEC §6: service events are signed',
-  needs: ['receiver', 'open-product'],
-  // Shares the failing-delivery run (the whole retry schedule and a long wait after it) with WH-03 to WH-05; may queue behind the other webhook scenarios.
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('failing', p),
-  waitKey: 'webhook scenario failing',
+  ...whScenarioUse('failing'),
   async run(ctx) {
     const run = await whScenario(ctx, 'failing');
     return judgeServiceSignatures({ run, secret: ctx.agencies[0]?.webhookSecret }, ctx.profile);

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
-import { whScenario, whScenarioWaitMs } from '../_internal/wh-scenario.js';
+import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -41,12 +41,7 @@ export const stableIdCheck: Check = {
   title: 'Every attempt of an event carries the same webhook id and its attempt number',
   area: 'webhooks',
   clause: 'SPEC §6: header X-SVC-Webhook-Id identifies a delivery; receivers can use it to drop duplicates',
-  needs: ['receiver', 'open-product'],
-  // It books, and sets the agency's endpoint; the checks judging one scenario share its run, so they keep to the first agency.
-  touches: ['0:read', '0:write', '0:wallet', '0:webhook'],
-  pinned: true,
-  waitsMs: (p) => whScenarioWaitMs('failing', p),
-  waitKey: 'webhook scenario failing',
+  ...whScenarioUse('failing'),
   async run(ctx) {
     return judgeStableId(await whScenario(ctx, 'failing'), ctx.profile);
   },
