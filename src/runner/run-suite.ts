@@ -11,6 +11,7 @@ import type { Receiver } from '../receiver/index.js';
 import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
 import type { SuiteResult } from '../report/run-result.js';
 import { bindingsOf, boundScope, leaseFor, rolesOf } from './agency-binding.js';
+import { withAbortSignal } from '../client/abort-scope.js';
 import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
 import { estimateRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
@@ -232,6 +233,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
 /** Reads sent to measure the round trip before a real-time run. */
 const ROUND_TRIP_PROBES = 3;
 
+/** Longest a round-trip probe may take, ms: a slower target is planned with this much, and the run does not wait on it. */
+const ROUND_TRIP_PROBE_MAX_MS = 2000;
+
 /** Facts of each agency (only the first against an isolated target, as every check runs there), read at once. */
 async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => TargetApi, isolated: boolean): Promise<AgencyFacts[]> {
   const { profile, agencies } = options;
@@ -243,7 +247,13 @@ async function gatherFacts(options: RunSuiteOptions, api: (i?: number) => Target
   const facts = await Promise.all(list.map((agency, i) => readAgencyFacts(api(i), agency, i, profile, wanted, () => options.clock.now())));
   if (!isolated) {
     // A few reads on open connections, one at a time: the round trip the estimate counts with.
-    for (let i = 0; i < ROUND_TRIP_PROBES; i++) await api(0).account({ label: 'runner: round trip' }).catch(() => undefined);
+    for (let i = 0; i < ROUND_TRIP_PROBES; i++) {
+      const answered = await withAbortSignal(AbortSignal.timeout(ROUND_TRIP_PROBE_MAX_MS), () => api(0).account({ label: 'runner: round trip' })).then(
+        () => true,
+        () => false,
+      );
+      if (!answered) break;
+    }
   }
   return facts;
 }
