@@ -11,8 +11,7 @@
  * can repeat one pre-signed request and the service does the same work
  * (signature check, read, answer) for both clients.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { WalletTally } from '../src/load/wallet-reconciliation.js';
 import { signRequest } from '../src/client/signer.js';
 import { generateAgencies } from '../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../src/profile/defaults.js';
+import { cpuSeconds } from './_internal/cpu-seconds.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
@@ -63,17 +63,6 @@ interface Figures {
   serverUs?: number;
 }
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  if (pid === process.pid) {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  }
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
 
 /** Runs `arm`, adding the CPU time per request of this process and of `server`. */
 async function withCpu(server: ChildProcess, arm: () => Promise<Figures & { requests: number }>): Promise<Figures> {

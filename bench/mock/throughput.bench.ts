@@ -13,8 +13,7 @@
  *
  *   npm run build && node --import tsx bench/mock/throughput.bench.ts [seconds=5] [connections=10] [rounds=2]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import { LoadRecorder } from '../../src/load/load-recorder.js';
 import { WalletTally } from '../../src/load/wallet-reconciliation.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
+import { cpuSeconds } from '../_internal/cpu-seconds.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
@@ -61,17 +61,6 @@ interface Figures {
   clientUs: number;
 }
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  if (pid === process.pid) {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  }
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
 
 const mockFixture = join(tmpdir(), `bench-mock-fixture-${process.pid}.json`);
 await writeFile(mockFixture, JSON.stringify({ agencies: generateAgencies(1, { limits: { read: 1_000_000, write: 1_000_000 } }) }));
