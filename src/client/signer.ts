@@ -1,4 +1,4 @@
-import { createHmac, hash, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes, type KeyObject } from 'node:crypto';
 
 /** The signing scheme's name, first line of the string to sign and first word of `Authorization`. */
 export const SIGNING_SCHEME = 'SVC-HMAC-SHA256';
@@ -92,8 +92,11 @@ export function buildStringToSign(input: Omit<SignInput, 'keyId' | 'secret'>): s
   ].join('\n');
 }
 
-/** Lower-case hex HMAC-SHA256 of `stringToSign`, keyed with the secret's UTF-8 bytes. */
-export function computeSignature(secret: string, stringToSign: string): string {
+/**
+ * Lower-case hex HMAC-SHA256 of `stringToSign`, keyed with the secret's UTF-8
+ * bytes (or a key object made from them once, for a caller that signs often).
+ */
+export function computeSignature(secret: string | KeyObject, stringToSign: string): string {
   return createHmac('sha256', secret).update(stringToSign, 'utf8').digest('hex');
 }
 

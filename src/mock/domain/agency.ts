@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { FixtureAgency, Product, RateLimits } from '../fixture/fixture-types.js';
 
 /** An agency as the running mock holds it: fixture data plus its mutable webhook endpoint. */
@@ -6,6 +7,8 @@ export interface Agency {
   readonly name: string;
   readonly keyId: string;
   readonly secret: string;
+  /** The secret as an HMAC key, prepared once: a string key is imported again on every request. */
+  readonly signingKey: KeyObject;
   readonly webhookSecret: string;
   readonly products: ReadonlySet<Product>;
   readonly currency: string;
@@ -22,6 +25,7 @@ export function agencyFromFixture(f: FixtureAgency): Agency {
     name: f.name,
     keyId: f.key_id,
     secret: f.secret,
+    signingKey: createSecretKey(Buffer.from(f.secret, 'utf8')),
     webhookSecret: f.webhook_secret,
     products: new Set(f.products),
     currency: f.currency,

@@ -67,7 +67,7 @@ export function authenticate(
     timestamp: Number(input.timestamp),
     nonce: input.nonce,
   });
-  const expected = Buffer.from(computeSignature(agency.secret, stringToSign), 'latin1');
+  const expected = Buffer.from(computeSignature(agency.signingKey, stringToSign), 'latin1');
   const given = Buffer.from(parsed.signature, 'latin1');
   const signatureOk = expected.length === given.length && timingSafeEqual(expected, given);
   // Recording a refused request's nonce lets a forged request use up a real client's nonce.

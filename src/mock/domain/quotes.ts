@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { isProduct, type Product } from '../fixture/fixture-types.js';
 import { idSource } from './fast-id.js';
 
@@ -36,7 +36,7 @@ export interface QuoteSearch {
  * redemptions are stored, until their quote expires.
  */
 export class QuoteBook {
-  private key = randomBytes(32);
+  private key: KeyObject = createSecretKey(randomBytes(32));
   /** quote id → booking id (or '' while a booking holds it). */
   private readonly redeemed = new Map<string, { bookingId: string; expiresAt: number }>();
 
@@ -107,7 +107,7 @@ export class QuoteBook {
   /** Forgets redemptions and renews the key, so that every earlier token becomes unknown. */
   reset(): void {
     this.redeemed.clear();
-    this.key = randomBytes(32);
+    this.key = createSecretKey(randomBytes(32));
   }
 
   private tag(payload: string): string {
