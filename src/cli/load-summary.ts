@@ -1,6 +1,6 @@
 import { gateSentence } from '../report/gate-units.js';
 import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
-import { formatDecimal } from '../report/units.js';
+import { formatDecimal, groupThousands } from '../report/units.js';
 import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
 
 /*
@@ -16,7 +16,7 @@ const PERCENTILES = ['p50', 'p95', 'p99', 'max'] as const;
 export function outcomeLatencyLines(op: OperationFigures | undefined): string[] {
   const split = op?.latencyByOutcome;
   if (!split) return [];
-  const rows = LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => [o, formatDecimal(split[o].latency.count, 0), ...PERCENTILES.map((k) => formatDecimal(split[o].latency[k], 2))]);
+  const rows = LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => [o, formatDecimal(split[o].latency.count, 0), ...PERCENTILES.map((k) => groupThousands(split[o].latency[k].toFixed(2)))]);
   if (rows.length === 0) return [];
   const head = ['latency (ms)', 'answers', ...PERCENTILES];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -42,7 +42,7 @@ export function walletLine(load: LoadResult): string | undefined {
 export function loadSummaryLines(load: LoadResult): string[] {
   const all = load.operations.all;
   const lines = [
-    `load: ${load.totals.requests} requests in ${load.durationS.toFixed(1)} s (${load.rps.toFixed(0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
+    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
       (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : ''),
     ...outcomeLatencyLines(all),
   ];

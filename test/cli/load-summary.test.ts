@@ -20,7 +20,7 @@ describe('the end-of-load summary on the console', () => {
   it('shows the 2xx latency apart from the 429s', () => {
     expect(text).toMatch(/^ {2}latency \(ms\) +answers +p50 +p95 +p99 +max$/m);
     expect(text).toMatch(/^ {2}2xx +8 +11\.2\d +11\.2\d/m);
-    expect(text).toMatch(/^ {2}429 +92 +0\.5 /m);
+    expect(text).toMatch(/^ {2}429 +92 +0\.50 /m);
     expect(text).not.toMatch(/^ {2}other/m);
   });
 

@@ -56,4 +56,13 @@ describe('latency split by outcome', () => {
     expect(mixed.operations.all!.count).toBe(22);
     expect(mixed.operations.all!.latencyByOutcome).toBeUndefined();
   });
+
+  it('never reads a percentile above the largest latency recorded (an HDR bucket can reach past it)', () => {
+    const h = new LatencyHistogram();
+    h.recordMs(1016.32);
+    h.recordMs(1016.32);
+    const l = h.summary();
+    expect(h.percentileMs(99)).toBeGreaterThan(l.max);
+    for (const k of ['p50', 'p90', 'p95', 'p99', 'p99_9'] as const) expect(l[k]).toBeLessThanOrEqual(l.max);
+  });
 });

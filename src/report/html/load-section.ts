@@ -72,8 +72,16 @@ function latencyThresholds(gates: readonly GateResult[]): Threshold[] {
 }
 
 function thresholdLines(thresholds: readonly Threshold[], y: (v: number) => number): string {
-  return thresholds
-    .map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t.ms))}" y2="${n(y(t.ms))}" stroke="${t.passed ? COLOURS.ok : COLOURS.rl}" stroke-width="1.2" stroke-dasharray="6 4"/><text x="${W - M.r - 4}" y="${n(y(t.ms) - 4)}" text-anchor="end" font-size="10" style="fill:${t.passed ? COLOURS.ok : COLOURS.rl}">${html(`gate ${t.label}`)}</text>`)
+  // Labels of gates at (nearly) the same bound are stacked upwards rather than drawn over each other.
+  let lastLabelY = Number.POSITIVE_INFINITY;
+  return [...thresholds]
+    .sort((a, b) => a.ms - b.ms)
+    .map((t) => {
+      const lineY = y(t.ms);
+      const labelY = Math.min(lineY - 4, lastLabelY - 12);
+      lastLabelY = labelY;
+      return `<line x1="${M.l}" x2="${W - M.r}" y1="${n(lineY)}" y2="${n(lineY)}" stroke="${t.passed ? COLOURS.ok : COLOURS.rl}" stroke-width="1.2" stroke-dasharray="6 4"/><text x="${W - M.r - 4}" y="${n(labelY)}" text-anchor="end" font-size="10" style="fill:${t.passed ? COLOURS.ok : COLOURS.rl}">${html(`gate ${t.label}`)}</text>`;
+    })
     .join('');
 }
 
@@ -117,9 +125,9 @@ function summarySpectrum(l: LatencySummary): Spectrum {
 function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
   const k = (p: number): number => (p >= 100 ? NaN : Math.log10(1 / (1 - p / 100)));
-  const lines: Array<{ colour: string; label: string; points: Spectrum; dash?: string }> = [{ colour: COLOURS.p99, label: 'every response', points: spectrum }];
-  // With one outcome only, its line would hide under the line of every response.
-  if (outcomes.length > 1) for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l), dash: '5 3' });
+  const lines: Array<{ colour: string; label: string; points: Spectrum }> = [{ colour: COLOURS.p99, label: 'every response', points: spectrum }];
+  // With one outcome only, its line would hide under the line of every response. Solid lines: dashed ones are gates.
+  if (outcomes.length > 1) for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
   const finite = lines.flatMap((l) => l.points.map((p) => k(p.percentile)).filter(Number.isFinite));
   const kMax = Math.max(1, ...finite) + 0.5;
   const kOf = (p: number): number => (Number.isFinite(k(p)) ? k(p) : kMax);
@@ -128,7 +136,7 @@ function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], out
   const y = linear(0, maxMs, H - M.b, M.t);
   const body = lines
     .map((l) => {
-      const poly = `<polyline fill="none" stroke="${l.colour}" stroke-width="1.5"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''} points="${l.points.map((p) => `${n(x(kOf(p.percentile)))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
+      const poly = `<polyline fill="none" stroke="${l.colour}" stroke-width="1.5" points="${l.points.map((p) => `${n(x(kOf(p.percentile)))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
       const dots = l.points.map((p) => `<circle cx="${n(x(kOf(p.percentile)))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${l.colour}"><title>${html(`${l.label} p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
       return poly + dots;
     })
