@@ -43,7 +43,7 @@ export function loadSummaryLines(load: LoadResult): string[] {
   const all = load.operations.all;
   const lines = [
     `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
-      (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : ''),
+      (all ? `, latency p50 ${groupThousands(all.latency.p50.toFixed(2))} ms p99 ${groupThousands(all.latency.p99.toFixed(2))} ms` : ''),
     ...outcomeLatencyLines(all),
   ];
   const wallets = walletLine(load);
