@@ -67,6 +67,10 @@ describe('svc-harness load', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard must be i\/N/);
     expect(r.stderr).not.toMatch(/at .*\.ts/);
+    // A limit the embedded mock's fixture would refuse is refused as an option, naming it.
+    const limit = await cli(['load', '--read-limit', '10000000']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toMatch(/--read-limit must be an integer from 1 to 1000000, got 10000000/);
   }, 120_000);
 });
 
