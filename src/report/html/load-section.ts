@@ -1,7 +1,7 @@
 import { html } from '../escape.js';
 import { LATENCY_OUTCOMES, type GateResult, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures, type SecondFigures, type Spectrum } from '../load-result.js';
-import { gateFigures } from '../gate-units.js';
-import { formatMoney } from '../units.js';
+import { gateFigures, withUnit } from '../gate-units.js';
+import { formatDecimal, formatMoney } from '../units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../wallet-figures.js';
 import { verdictBadge } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
@@ -214,7 +214,7 @@ function walletTable(load: LoadResult): string {
 export function renderLoadSection(load: LoadResult): string {
   const t = load.totals;
   const parts: string[] = [
-    `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
+    `<p class="load-figures">${html(`${formatDecimal(num(t.requests), 0)} requests in ${fmt(num(load.durationS), 1)} s · ${withUnit(num(load.rps), 'throughput')} · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
   ];
   if (load.gates.length > 0) {
     parts.push(gatesTable(load.gates));
