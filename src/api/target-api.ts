@@ -182,7 +182,7 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
 
     async balance(opts) {
       const res = await op(ops.wallet_balance, {}, undefined, opts);
-      return { ...res, ...definedFields({ amount: getNumber(res.json, f.balance_amount) }) };
+      return { ...res, ...definedFields({ amount: getNumber(res.json, f.balance_amount), currency: getString(res.json, f.balance_currency) }) };
     },
 
     async statement(opts) {

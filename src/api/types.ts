@@ -72,7 +72,8 @@ export interface TargetApi {
   book(product: string, quoteToken: string, idempotencyKey: string | undefined, opts?: CallOptions & { clientReference?: string | undefined; body?: string | undefined }): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }>;
   getBooking(product: string, bookingId: string, opts?: CallOptions): Promise<ApiResponse>;
   cancel(product: string, bookingId: string, idempotencyKey: string | undefined, opts?: CallOptions & { body?: string | undefined }): Promise<ApiResponse & { refundAmount?: number }>;
-  balance(opts?: CallOptions): Promise<ApiResponse & { amount?: number }>;
+  /** The wallet balance in minor units, and its currency (the profile's `balance_currency`). */
+  balance(opts?: CallOptions): Promise<ApiResponse & { amount?: number; currency?: string }>;
   /** Every statement entry, following cursors (newest first). */
   statement(opts?: CallOptions): Promise<{ entries: StatementEntry[]; responses: ApiResponse[] }>;
   rates(opts?: CallOptions): Promise<ApiResponse>;

@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome } from '../report/load-result.js';
 import { STEP_ACTIONS } from '../scenario/types.js';
 import type { Threshold } from './gates.js';
 
@@ -31,8 +32,14 @@ export const LOAD_OPERATIONS: readonly string[] = [
   'push.probe',
 ];
 
-/** A gate metric split into what it measures: the whole run, or one key of one operation. */
-export type GateMetric = { scope: 'run'; name: (typeof RUN_METRICS)[number] } | { scope: 'operation'; op: string; key: OperationMetric };
+/** Keys an outcome of an operation answers (`search.2xx.p95`, `latency.429.count`): its latencies and how many answers it had. */
+export const OUTCOME_METRICS = ['count', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const satisfies readonly OperationMetric[];
+
+/**
+ * A gate metric split into what it measures: the whole run, or one key of one
+ * operation, optionally of its answers of one outcome only (2xx, 429, other).
+ */
+export type GateMetric = { scope: 'run'; name: (typeof RUN_METRICS)[number] } | { scope: 'operation'; op: string; key: OperationMetric; outcome?: LatencyOutcome };
 
 const KEYS_LONGEST_FIRST = [...OPERATION_METRICS, ...Object.keys(KEY_ALIASES)].sort((a, b) => b.length - a.length);
 
@@ -48,14 +55,17 @@ export function splitGateMetric(metric: string): GateMetric | undefined {
     if (!metric.endsWith(`.${k}`)) continue;
     const op = metric.slice(0, -(k.length + 1));
     if (op === '') return undefined;
-    return { scope: 'operation', op, key: (KEY_ALIASES[k] ?? k) as OperationMetric };
+    const key = (KEY_ALIASES[k] ?? k) as OperationMetric;
+    const outcome = LATENCY_OUTCOMES.find((o) => op.endsWith(`.${o}`));
+    if (outcome && (OUTCOME_METRICS as readonly string[]).includes(key)) return { scope: 'operation', op: op.slice(0, -(outcome.length + 1)), key, outcome };
+    return { scope: 'operation', op, key };
   }
   return undefined;
 }
 
 /** Every metric a gate may name, as one line for a message. */
 export function describeGateMetrics(): string {
-  return `${RUN_METRICS.join(', ')}, or <operation>.<${OPERATION_METRICS.join('|')}> where <operation> is ${LOAD_OPERATIONS.join(', ')} (latency = every operation together; times in ms)`;
+  return `${RUN_METRICS.join(', ')}, or <operation>.<${OPERATION_METRICS.join('|')}> where <operation> is ${LOAD_OPERATIONS.join(', ')} (latency = every operation together; times in ms), or <operation>.<${LATENCY_OUTCOMES.join('|')}>.<${OUTCOME_METRICS.join('|')}> for its answers of one outcome (e.g. search.2xx.p95)`;
 }
 
 /** Throws one E_USAGE naming every gate whose metric does not exist, and every metric that does. */

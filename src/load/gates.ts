@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import { formatGateValue, gateSentence } from '../report/gate-units.js';
 import type { GateResult } from '../report/load-result.js';
 
 /** A comparison in a threshold. */
@@ -71,14 +72,10 @@ export function evaluateThresholds(thresholds: readonly Threshold[], lookup: Met
       };
     }
     const passed = compare(actual, t.comparator, t.value);
-    return {
-      id: `gate:${t.source}`,
-      source: t.source,
-      passed,
-      actual,
-      expected: `${t.comparator} ${t.value}`,
-      message: `${t.metric} = ${round(actual)} (${passed ? 'within' : 'breaks'} ${t.comparator} ${t.value})`,
-    };
+    const gate: GateResult = { id: `gate:${t.source}`, source: t.source, passed, actual, expected: `${t.comparator} ${t.value}`, message: '' };
+    // In the metric's unit, as every report prints gates: `search.p95 measured 11.3 ms, bound < 200 ms: held`.
+    gate.message = `${gateSentence(gate)}: ${passed ? 'held' : 'broken'}`;
+    return gate;
   });
 }
 
@@ -106,8 +103,8 @@ export function compareWithBaseline(metrics: readonly string[], current: MetricL
       source: `baseline ${metric}`,
       passed,
       actual: now,
-      expected: `within ${round(maxRegression * 100)}% of ${round(before)}`,
-      message: `${metric} ${round(before)} → ${round(now)} (${change >= 0 ? '+' : ''}${round(change * 100)}%, ${passed ? 'within' : 'beyond'} ${round(maxRegression * 100)}%)`,
+      expected: `within ${round(maxRegression * 100)}% of ${formatGateValue(metric, before)}`,
+      message: `${metric} ${formatGateValue(metric, before)} → ${formatGateValue(metric, now)} (${change >= 0 ? '+' : ''}${round(change * 100)}%, ${passed ? 'within' : 'beyond'} ${round(maxRegression * 100)}%)`,
     });
   }
   return out;

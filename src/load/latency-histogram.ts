@@ -44,7 +44,9 @@ export class LatencyHistogram {
 
   summary(): LatencySummary {
     const n = this.h.totalCount;
-    const at = (p: number) => this.percentileMs(p);
+    const max = n === 0 ? 0 : this.h.maxValue / 1000;
+    // A percentile is the top of its HDR bucket, which may lie above the largest value recorded: no percentile reads above the max.
+    const at = (p: number) => Math.min(this.percentileMs(p), max);
     return {
       count: n,
       min: n === 0 ? 0 : this.h.minNonZeroValue / 1000,
@@ -54,7 +56,7 @@ export class LatencyHistogram {
       p95: at(95),
       p99: at(99),
       p99_9: at(99.9),
-      max: n === 0 ? 0 : this.h.maxValue / 1000,
+      max,
     };
   }
 

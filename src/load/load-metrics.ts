@@ -49,7 +49,14 @@ export function loadMetricLookup(result: LoadResult): MetricLookup {
       }
     }
     const op = m.op === 'latency' ? result.operations.all : result.operations[m.op];
-    return op ? opMetric(op, m.key, result.durationS) : undefined;
+    if (!op) return undefined;
+    if (m.outcome !== undefined) {
+      // Results of older versions have no split: the metric was not measured.
+      const l = op.latencyByOutcome?.[m.outcome]?.latency;
+      if (!l) return undefined;
+      return m.key === 'count' ? l.count : l.count === 0 ? undefined : l[m.key as Exclude<keyof typeof l, 'count'>];
+    }
+    return opMetric(op, m.key, result.durationS);
   };
 }
 

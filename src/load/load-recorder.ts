@@ -1,5 +1,5 @@
 import { LatencyHistogram } from './latency-histogram.js';
-import type { OperationFigures, SecondFigures } from '../report/load-result.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type OutcomeLatency, type SecondFigures } from '../report/load-result.js';
 
 /** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
 export const UNKNOWN_OUTCOME = 0;
@@ -18,9 +18,21 @@ export interface BucketLog {
   retryAfterS: number[];
 }
 
+/** Index in LATENCY_OUTCOMES of a status that arrived. */
+const OUTCOME_2XX = 0;
+const OUTCOME_429 = 1;
+const OUTCOME_OTHER = 2;
+
+/** A second's histograms of one operation, one per outcome (index as in LATENCY_OUTCOMES), each made when first needed. */
+type OutcomeHistograms = [LatencyHistogram | undefined, LatencyHistogram | undefined, LatencyHistogram | undefined];
+
 interface OpStats {
-  /** One histogram per second: each latency is recorded once, totals are added up at the end. */
-  bySecond: Map<number, LatencyHistogram>;
+  /**
+   * Per second, one histogram per outcome: each latency is recorded once,
+   * into the histogram its outcome picks by index; the operation's, the
+   * outcome's and the second's totals are added up at the end.
+   */
+  bySecond: Map<number, OutcomeHistograms>;
   count: number;
   ok: number;
   rateLimited: number;
@@ -67,16 +79,20 @@ export class LoadRecorder {
     const secondKey = Math.floor(receivedAt / 1000);
     let sec = this.seconds.get(secondKey);
     if (!sec) this.seconds.set(secondKey, (sec = { requests: 0, ok: 0, rateLimited: 0, errors: 0 }));
-    for (const t of [s, this.all]) {
-      t.count += 1;
-      t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
-    }
+    const all = this.all;
+    s.count += 1;
+    all.count += 1;
+    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+    all.statuses.set(status, (all.statuses.get(status) ?? 0) + 1);
     sec.requests += 1;
+    let outcome = OUTCOME_OTHER;
     if (status >= 200 && status <= 299) {
+      outcome = OUTCOME_2XX;
       s.ok += 1;
       this.all.ok += 1;
       sec.ok += 1;
     } else if (status === 429) {
+      outcome = OUTCOME_429;
       s.rateLimited += 1;
       this.all.rateLimited += 1;
       sec.rateLimited += 1;
@@ -89,9 +105,9 @@ export class LoadRecorder {
       sec.errors += 1;
     }
     if (status !== UNKNOWN_OUTCOME) {
-      let h = s.bySecond.get(secondKey);
-      if (!h) s.bySecond.set(secondKey, (h = new LatencyHistogram()));
-      h.recordMs(latencyMs);
+      let hs = s.bySecond.get(secondKey);
+      if (!hs) s.bySecond.set(secondKey, (hs = [undefined, undefined, undefined]));
+      (hs[outcome] ??= new LatencyHistogram()).recordMs(latencyMs);
     }
   }
 
@@ -124,18 +140,27 @@ export class LoadRecorder {
     const operations: Record<string, OperationFigures> = {};
     const all = new LatencyHistogram();
     const perSecond = new Map<number, LatencyHistogram>();
+    const allByOutcome = outcomeHistograms();
     for (const [name, s] of [...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const hist = new LatencyHistogram();
-      for (const [second, h] of s.bySecond) {
-        hist.add(h);
+      const byOutcome = outcomeHistograms();
+      for (const [second, hs] of s.bySecond) {
         let ps = perSecond.get(second);
         if (!ps) perSecond.set(second, (ps = new LatencyHistogram()));
-        ps.add(h);
+        hs.forEach((h, i) => {
+          if (!h) return;
+          byOutcome[i]!.add(h);
+          ps.add(h);
+        });
       }
+      const hist = new LatencyHistogram();
+      byOutcome.forEach((h, i) => {
+        hist.add(h);
+        allByOutcome[i]!.add(h);
+      });
       all.add(hist);
-      operations[name] = opFigures(s, hist);
+      operations[name] = opFigures(s, hist, byOutcome);
     }
-    operations.all = opFigures(this.all, all);
+    operations.all = opFigures(this.all, all, allByOutcome);
     const series = [...this.seconds.entries()]
       .sort(([a], [b]) => a - b)
       .map(([second, s]) => secondFigures(second, perSecond.get(second) ?? new LatencyHistogram(), s));
@@ -143,7 +168,22 @@ export class LoadRecorder {
   }
 }
 
-function opFigures(s: OpStats, hist: LatencyHistogram): OperationFigures {
+/** One empty histogram per outcome, in LATENCY_OUTCOMES order. */
+function outcomeHistograms(): LatencyHistogram[] {
+  return LATENCY_OUTCOMES.map(() => new LatencyHistogram());
+}
+
+/** The latency of each outcome, from one histogram per outcome in LATENCY_OUTCOMES order. */
+export function latencyByOutcome(hists: readonly LatencyHistogram[]): Record<LatencyOutcome, OutcomeLatency> {
+  const out = {} as Record<LatencyOutcome, OutcomeLatency>;
+  LATENCY_OUTCOMES.forEach((o, i) => {
+    const h = hists[i]!;
+    out[o] = { latency: h.summary(), histogram: h.encode() };
+  });
+  return out;
+}
+
+function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly LatencyHistogram[]): OperationFigures {
   return {
     count: s.count,
     ok: s.ok,
@@ -153,6 +193,7 @@ function opFigures(s: OpStats, hist: LatencyHistogram): OperationFigures {
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
     latency: hist.summary(),
     histogram: hist.encode(),
+    latencyByOutcome: latencyByOutcome(byOutcome),
   };
 }
 

@@ -11,6 +11,7 @@ import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-rec
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
 export interface OpeningWallet {
   balance?: number | undefined;
+  currency?: string | undefined;
   ids: Set<string>;
   ok: boolean;
 }
@@ -30,6 +31,7 @@ export type NoteAdmission = (agency: string, op: string, res: ApiResponse) => vo
 
 interface WalletRead {
   balance?: number | undefined;
+  currency?: string | undefined;
   entries: StatementEntry[];
   ok: boolean;
 }
@@ -52,7 +54,7 @@ async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission):
   const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, 'setup.statement', r) } : {}));
   const stStatus = st.responses[st.responses.length - 1]?.status ?? 0;
   const ok = bal.status >= 200 && bal.status < 300 && stStatus >= 200 && stStatus < 300;
-  return { balance: bal.amount, entries: st.entries, ok };
+  return { balance: bal.amount, currency: bal.currency, entries: st.entries, ok };
 }
 
 /** Reads every agency's wallet before the load; these reads use bucket slots, so `note` records them. */
@@ -61,7 +63,7 @@ export async function openWallets(w: LoadWallets, agencies: readonly string[], n
   await Promise.all(
     agencies.map(async (id) => {
       const read = await readWallet(w, id, note);
-      opening.set(id, { balance: read.balance, ids: new Set(read.entries.map((e) => e.id ?? '')), ok: read.ok });
+      opening.set(id, { balance: read.balance, currency: read.currency, ids: new Set(read.entries.map((e) => e.id ?? '')), ok: read.ok });
     }),
   );
   return opening;
@@ -84,7 +86,7 @@ export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<stri
         return { id: `load:wallet:${id}`, kind: 'wallet', agency: id, verdict: 'ERROR', message: `wallet of ${id} could not be read before and after the load`, details: {} };
       }
       const entries = ledgerLines(w.profile, close.entries.filter((e) => !open.ids.has(e.id ?? '')));
-      return reconcileWallet({ agency: id, opening: open.balance, closing: close.balance, entries }, tally.of(id));
+      return reconcileWallet({ agency: id, opening: open.balance, closing: close.balance, currency: close.currency ?? open.currency, entries }, tally.of(id));
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { HarnessError } from '../errors/harness-error.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import type { LoadResult, LoadVerdict, OperationFigures, SecondFigures } from '../report/load-result.js';
-import { secondFigures } from './load-recorder.js';
+import { LATENCY_OUTCOMES, type LoadResult, type LoadVerdict, type OperationFigures, type SecondFigures } from '../report/load-result.js';
+import { latencyByOutcome, secondFigures } from './load-recorder.js';
 
 const SEVERITY: Record<LoadVerdict['verdict'], number> = { ERROR: 4, FAIL: 3, WARN: 2, PASS: 1, SKIP: 0 };
 
@@ -22,7 +22,18 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
     expected += p.expected ?? 0;
     for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   }
-  return { count, ok, rateLimited, errors, expected, statuses, latency: hist.summary(), histogram: hist.encode() };
+  const merged: OperationFigures = { count, ok, rateLimited, errors, expected, statuses, latency: hist.summary(), histogram: hist.encode() };
+  // Split by outcome only when every part is: a part from an older version would be missing from the split.
+  if (parts.every((p) => p.latencyByOutcome !== undefined)) {
+    merged.latencyByOutcome = latencyByOutcome(
+      LATENCY_OUTCOMES.map((o) => {
+        const h = new LatencyHistogram();
+        for (const p of parts) h.add(LatencyHistogram.decode(p.latencyByOutcome![o].histogram));
+        return h;
+      }),
+    );
+  }
+  return merged;
 }
 
 /**

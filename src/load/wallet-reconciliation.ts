@@ -1,4 +1,6 @@
 import type { LoadVerdict } from '../report/load-result.js';
+import { formatMoney } from '../report/units.js';
+import { formatMoneyChange } from '../report/wallet-figures.js';
 
 /** What the load saw of one agency's money-moving requests. */
 export interface AgencyWalletTally {
@@ -56,6 +58,8 @@ export interface WalletReading {
   agency: string;
   opening: number;
   closing: number;
+  /** The wallet's currency as the balance answer names it (the profile's `balance_currency`); amounts are in its minor units. */
+  currency?: string | undefined;
   /** Statement entries made during the run (those not in the opening statement), newest first. */
   entries: LedgerLine[];
 }
@@ -68,6 +72,7 @@ export interface WalletReading {
  * to a request whose response never arrived makes a WARN, not a FAIL.
  */
 export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally): LoadVerdict {
+  const money = (minor: number | undefined): string => (minor === undefined ? 'no amount' : formatMoney(minor, reading.currency));
   const problems: string[] = [];
   let debits = 0;
   let refunds = 0;
@@ -87,7 +92,7 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   }
   if (!Number.isFinite(debits) || !Number.isFinite(refunds)) problems.push('a statement entry has no numeric amount');
   else if (reading.closing !== reading.opening - debits + refunds) {
-    problems.push(`balance ${reading.closing} ≠ opening ${reading.opening} − debits ${debits} + refunds ${refunds} = ${reading.opening - debits + refunds}`);
+    problems.push(`balance ${money(reading.closing)} ≠ opening ${money(reading.opening)} − debits ${money(debits)} + refunds ${money(refunds)} = ${money(reading.opening - debits + refunds)}`);
   }
   const missing: string[] = [];
   const doubled: string[] = [];
@@ -96,7 +101,7 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
     const found = debitsByBooking.get(id) ?? [];
     if (found.length === 0) missing.push(id);
     else if (found.length > 1) doubled.push(`${id} (${found.length} debits)`);
-    else if (Number.isFinite(charged) && found[0] !== charged) wrongAmount.push(`${id} (debited ${found[0]}, booking said ${charged})`);
+    else if (Number.isFinite(charged) && found[0] !== charged) wrongAmount.push(`${id} (debited ${money(found[0])}, booking said ${money(charged)})`);
   }
   if (missing.length) problems.push(`${missing.length} booking(s) answered 201 without a debit, e.g. ${missing.slice(0, 3).join(', ')}`);
   if (doubled.length) problems.push(`${doubled.length} booking(s) debited more than once, e.g. ${doubled.slice(0, 3).join(', ')}`);
@@ -109,6 +114,8 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   if (missingRefunds.length) problems.push(`${missingRefunds.length} cancellation(s) answered 201 without exactly one matching refund, e.g. ${missingRefunds.slice(0, 3).join(', ')}`);
 
   const details: Record<string, unknown> = {
+    currency: reading.currency ?? null,
+    change: reading.closing - reading.opening,
     opening: reading.opening,
     closing: reading.closing,
     debits,
@@ -125,7 +132,8 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   const id = `load:wallet:${reading.agency}`;
   const base = { id, kind: 'wallet' as const, agency: reading.agency, details };
   if (strayDebits.length > 0) {
-    const why = `${strayDebits.length} debit(s) for bookings the load never got a 201 for (${tally.bookingsRateLimited} bookings were answered 429, ${tally.bookingsFailed} failed)`;
+    const strayTotal = strayDebits.reduce((sum, d) => sum + (Number.isFinite(d.amount) ? d.amount! : 0), 0);
+    const why = `${strayDebits.length} debit(s) of ${money(strayTotal)} in all for bookings the load never got a 201 for (${tally.bookingsRateLimited} bookings were answered 429, ${tally.bookingsFailed} failed)`;
     if (strayDebits.length > tally.unknownOutcomes) problems.push(why);
     else if (problems.length === 0) {
       return { ...base, verdict: 'WARN', message: `${why}; as many requests got no response, so they may have been executed` };
@@ -135,6 +143,6 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   return {
     ...base,
     verdict: 'PASS',
-    message: `wallet of ${reading.agency} reconciles: ${reading.opening} − ${debits} + ${refunds} = ${reading.closing}; ${tally.booked.size} debit(s) for ${tally.booked.size} booking(s), none for ${tally.bookingsRateLimited} 429 and ${tally.bookingsFailed} failed booking(s)`,
+    message: `wallet of ${reading.agency} reconciles, balance moved ${formatMoneyChange(reading.closing - reading.opening, reading.currency)}: ${money(reading.opening)} − ${money(debits)} + ${money(refunds)} = ${money(reading.closing)}; ${tally.booked.size} debit(s) for ${tally.booked.size} booking(s), none for ${tally.bookingsRateLimited} 429 and ${tally.bookingsFailed} failed booking(s)`,
   };
 }

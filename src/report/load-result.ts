@@ -22,6 +22,19 @@ export interface LatencySummary {
 /** The percentile spectrum: (percentile, value ms) pairs for charts. */
 export type Spectrum = Array<{ percentile: number; ms: number }>;
 
+/** Classes of answers whose latency is kept apart: 2xx, 429, and any other status (a response that never came has no latency). */
+export const LATENCY_OUTCOMES = ['2xx', '429', 'other'] as const;
+
+/** One class of answers, see {@link LATENCY_OUTCOMES}. */
+export type LatencyOutcome = (typeof LATENCY_OUTCOMES)[number];
+
+/** The latency of one class of answers: percentiles, and the HDR histogram they come from (merged exactly across shards). */
+export interface OutcomeLatency {
+  latency: LatencySummary;
+  /** HDR compressed base64 histogram (µs). */
+  histogram: string;
+}
+
 /** The verdict of one gate. */
 export interface GateResult {
   id: string;
@@ -53,6 +66,12 @@ export interface OperationFigures {
   latency: LatencySummary;
   /** HDR compressed base64 histogram (µs): the exact source of `latency`, added when shards merge. */
   histogram: string;
+  /**
+   * Latency split by outcome, since a run pushed past its limits is mostly
+   * fast 429s that would hide the 2xx latency. Absent in results of older
+   * versions (a merge with one of them leaves it out).
+   */
+  latencyByOutcome?: Record<LatencyOutcome, OutcomeLatency> | undefined;
 }
 
 /** One second of the run (target clock), for the charts. */

@@ -51,7 +51,8 @@ function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
   const open = `    <testcase classname="${xmlAttr(`${JUNIT_CLASSNAME_PREFIX}.${c.area}`)}" name="${xmlAttr(junitCaseName(c))}" time="${seconds(c.durationMs)}"`;
   switch (c.verdict) {
     case 'PASS':
-      return [`${open}/>`];
+      // A gate that held still says what it measured, in its unit, so CI shows how close it came.
+      return c.kind === 'gate' ? [open + '>', `      <system-out>${cdata(c.message)}</system-out>`, '    </testcase>'] : [`${open}/>`];
     case 'WARN':
       return [open + '>', `      <system-out>${cdata(`WARN: ${c.message}\n${caseText(c, index)}`)}</system-out>`, '    </testcase>'];
     case 'SKIP':

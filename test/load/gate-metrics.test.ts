@@ -40,4 +40,22 @@ describe('gate metrics', () => {
     expect(look('latency.mean')).toBeGreaterThan(0);
     expect(look('book.p95')).toBeUndefined();
   });
+
+  it('name one outcome of an operation: the 2xx latency gated apart from fast 429s', () => {
+    expect(splitGateMetric('search.2xx.p95')).toEqual({ scope: 'operation', op: 'search', key: 'p95', outcome: '2xx' });
+    expect(splitGateMetric('push.search.429.p99.9')).toEqual({ scope: 'operation', op: 'push.search', key: 'p99_9', outcome: '429' });
+    expect(splitGateMetric('latency.other.count')).toEqual({ scope: 'operation', op: 'latency', key: 'count', outcome: 'other' });
+    expect(splitGateMetric('search.429.rate')).toEqual({ scope: 'operation', op: 'search', key: '429.rate' });
+    expect(() => assertGateMetrics(parseThresholds(['search.2xx.p95<200ms', 'latency.429.max<1s']))).not.toThrow();
+    expect(() => assertGateMetrics(parseThresholds(['search.2xx.rps>1']))).toThrow(/unknown gate metric "search\.2xx\.rps"/);
+    // sampleLoadResult: 20 searches in 5 ms, every 7th a 429.
+    const look = loadMetricLookup(sampleLoadResult(20));
+    expect(look('search.2xx.count')).toBe(17);
+    expect(look('latency.429.count')).toBe(3);
+    expect(look('search.2xx.p95')).toBeCloseTo(5, 1);
+    expect(look('search.other.p95')).toBeUndefined();
+    const old = sampleLoadResult(20);
+    delete old.operations.search!.latencyByOutcome;
+    expect(loadMetricLookup(old)('search.2xx.p95')).toBeUndefined();
+  });
 });

@@ -14,6 +14,13 @@ describe('createHarness().load', () => {
       expect(load.totals.requests).toBeGreaterThan(0);
       expect(result.target.embedded).toBe(true);
       expect(result.target.baseUrl).toBe(mock!.baseUrl);
+      // Each wallet verdict carries the wallet's currency, read from the balance answer, and states amounts in it.
+      const wallets = load.verdicts.filter((v) => v.kind === 'wallet');
+      expect(wallets).toHaveLength(2);
+      for (const w of wallets) {
+        expect(w.details).toMatchObject({ currency: 'EUR', change: 0 });
+        expect(w.message).toMatch(/balance moved 0\.00 EUR: [\d ]+\.\d\d EUR − 0\.00 EUR \+ 0\.00 EUR = [\d ]+\.\d\d EUR/);
+      }
     } finally {
       await harness.close();
     }

@@ -42,6 +42,9 @@ describe('reconcileWallet', () => {
     const off = reconcileWallet({ agency: 'a', opening: 1000, closing: 650, entries: [{ id: 'e1', type: 'debit', amount: 300, bookingId: 'bk1' }] }, t.of('a'));
     expect(off.verdict).toBe('FAIL');
     expect(off.message).toMatch(/balance 650/);
+    const inEuro = reconcileWallet({ agency: 'a', opening: 1000, closing: 650, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 300, bookingId: 'bk1' }] }, t.of('a'));
+    expect(inEuro.message).toContain('balance 6.50 EUR ≠ opening 10.00 EUR − debits 3.00 EUR + refunds 0.00 EUR = 7.00 EUR');
+    expect(inEuro.details).toMatchObject({ currency: 'EUR', change: -350, opening: 1000, closing: 650 });
   });
 
   it('warns, not fails, when a stray debit may belong to a request whose answer never came', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
-import { gateFigures } from '../../src/report/_internal/gate-units.js';
+import { gateFigures } from '../../src/report/gate-units.js';
 import { sampleLoad, sampleLoadRun } from './fixtures/sample-run.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
+import { reconcileWallet, WalletTally } from '../../src/load/wallet-reconciliation.js';
 
 describe('the load report', () => {
   const load = sampleLoad();
@@ -22,12 +24,12 @@ describe('the load report', () => {
   });
 
   it('keeps the units of its gates, with ✓ and ✗', () => {
-    expect(gateFigures(load.gates[0]!)).toMatchObject({ metric: 'search.p95', actual: '5398.5 ms', limit: '< 200 ms', bound: 200, kind: 'latency' });
+    expect(gateFigures(load.gates[0]!)).toMatchObject({ metric: 'search.p95', actual: '5 398.5 ms', limit: '< 200 ms', bound: 200, kind: 'latency' });
     expect(gateFigures(load.gates[1]!)).toMatchObject({ actual: '3.29%', limit: '< 1%' });
-    expect(gateFigures(load.gates[2]!)).toMatchObject({ actual: '612.4 req/s', limit: '>= 500 req/s' });
-    expect(page).toMatch(/>✗<\/td><td><code>search\.p95&lt;200ms<\/code><\/td><td>5398\.5 ms<\/td><td>&lt; 200 ms<\/td>/);
-    expect(page).toMatch(/>✓<\/td><td><code>rps&gt;=500<\/code><\/td><td>612\.4 req\/s<\/td>/);
-    expect(page).toContain('<p class="msg">search.p95 measured 5398.5 ms, bound &lt; 200 ms</p>');
+    expect(gateFigures(load.gates[2]!)).toMatchObject({ actual: '612 rps', limit: '>= 500 rps' });
+    expect(page).toMatch(/>✗<\/td><td><code>search\.p95&lt;200ms<\/code><\/td><td>5 398\.5 ms<\/td><td>&lt; 200 ms<\/td>/);
+    expect(page).toMatch(/>✓<\/td><td><code>rps&gt;=500<\/code><\/td><td>612 rps<\/td>/);
+    expect(page).toContain('<p class="msg">search.p95 measured 5 398.5 ms, bound &lt; 200 ms</p>');
   });
 
   it('labels the y-axes of its charts and draws latency gates as threshold lines', () => {
@@ -36,5 +38,44 @@ describe('the load report', () => {
     // One line per latency gate on each latency chart, none for rates or throughput.
     expect(page.match(/>gate search\.p95 &lt; 200 ms<\/text>/g)).toHaveLength(2);
     expect(page).not.toContain('>gate errors.rate');
+  });
+});
+
+describe('the load report of a run pushed past its limits', () => {
+  // 92 answers of 100 are 429s in 1 ms: the 2xx latency (40 ms) must read on its own.
+  const rec = new LoadRecorder();
+  for (let i = 0; i < 100; i++) rec.record('search', 'ag-1', 'read', 1_000_000 + i, 1_000_000 + i + 1, i < 8 ? 40 : 1, i < 8 ? 200 : 429);
+  const figures = rec.figures();
+  const tally = new WalletTally();
+  tally.booking('ag-1', 201, 'bk1', 581_800);
+  const wallet = reconcileWallet({ agency: 'ag-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] }, tally.of('ag-1'));
+  const load = { ...sampleLoad(), operations: figures.operations, verdicts: [wallet], gates: [] };
+  const page = renderHtml(sampleLoadRun({ load }));
+
+  it('shows the latency of 2xx answers apart from the 429s', () => {
+    expect(figures.operations.all!.latency.p50).toBeLessThan(2);
+    expect(page).toMatch(/<tr class="outcome-2xx"><th scope="rowgroup" rowspan="2">every operation<\/th><td class="outcome">.*?2xx<\/td><td>8<\/td><td>40(\.\d\d)?<\/td>/);
+    expect(page).toMatch(/<tr class="outcome-429"><td class="outcome">.*?429<\/td><td>92<\/td><td>1(\.\d\d)?<\/td>/);
+    expect(page).toContain('Latency by percentile, every response and each outcome');
+    expect(page).toMatch(/<p class="legend">.*every response.*2xx.*429<\/p>/);
+  });
+
+  it('states wallet amounts in their currency', () => {
+    expect(wallet.message).toContain('balance moved -5 818.00 EUR: 10 000.00 EUR − 5 818.00 EUR + 0.00 EUR = 4 182.00 EUR');
+    expect(page).toMatch(/<table class="load-wallets">.*<th scope="row">ag-1<\/th>.*<td>10 000\.00 EUR<\/td><td>−5 818\.00 EUR<\/td><td>\+0\.00 EUR<\/td><td>4 182\.00 EUR<\/td><td>-5 818\.00 EUR<\/td>/);
+  });
+
+  it('stacks the labels of latency gates at the same bound instead of drawing them over each other', () => {
+    const gates = [
+      { id: 'gate:search.p95<200ms', source: 'search.p95<200ms', passed: true, actual: 5, expected: '< 200', message: '' },
+      { id: 'gate:search.2xx.p95<200ms', source: 'search.2xx.p95<200ms', passed: true, actual: 40, expected: '< 200', message: '' },
+    ];
+    const twoGates = renderHtml(sampleLoadRun({ load: { ...load, gates } }));
+    const labelY = (label: string): string[] => [...twoGates.matchAll(new RegExp(`<text x="[^"]+" y="([^"]+)"[^>]*>gate ${label.replace(/[.]/g, '\\.')} &lt; 200 ms</text>`, 'g'))].map((m) => m[1]!);
+    const plain = labelY('search.p95');
+    const ok = labelY('search.2xx.p95');
+    expect(plain.length).toBeGreaterThan(0);
+    expect(ok).toHaveLength(plain.length);
+    plain.forEach((y, i) => expect(Math.abs(Number(y) - Number(ok[i]))).toBeGreaterThanOrEqual(12));
   });
 });

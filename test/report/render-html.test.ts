@@ -92,7 +92,7 @@ describe('renderHtml', () => {
 
   it('charts a load run: figures, gates, the operations table, throughput, latency and the spectrum, hostile names inert', () => {
     const load = section(renderHtml(sampleLoadRun()), 'load');
-    expect(load).toContain('4140 requests in 30 s · 138 rps · 429 0.9% · errors 0.05%');
+    expect(load).toContain('4 140 requests in 30 s · 138 rps · 429 0.9% · errors 0.05%');
     expect(load).toContain('<th scope="row">search</th><td>2940</td><td>2910</td><td>30</td><td>0</td><td>0</td><td>41</td><td>97</td><td>182</td><td>240</td><td>240</td>');
     expect(load).toContain('Throughput per second');
     expect(load).toContain('Latency over time');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
+import { HOSTILE, sampleLoad, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
 
 /** Splits a Markdown table row on unescaped pipes. */
 function cells(row: string): string[] {
@@ -60,5 +61,18 @@ describe('renderMarkdown', () => {
     expect(load).not.toMatch(/<script|<\/script/i);
     expect(load).toContain(`| ${HOSTILE.script.replace(/</g, '&lt;').replace(/>/g, '&gt;')} | 1200 |`);
     expect(md).not.toContain('## Load');
+  });
+
+  it('follows each operation of a load with its latency by outcome, 2xx apart from 429s', () => {
+    const rec = new LoadRecorder();
+    for (let i = 0; i < 10; i++) rec.record('search', 'ag-1', 'read', 1_000_000 + i, 1_000_001 + i, i < 2 ? 40 : 1, i < 2 ? 200 : 429);
+    const md = renderMarkdown(sampleLoadRun({ load: { ...sampleLoad(), operations: rec.figures().operations } }));
+    const rows = md.split('\n').filter((l) => l.startsWith('| search') || l.startsWith('| all'));
+    expect(rows.map((r) => cells(r)[0])).toEqual(['search', 'search 2xx', 'search 429', 'all', 'all 2xx', 'all 429']);
+    const header = cells(md.split('\n').find((l) => l.startsWith('| Operation |'))!);
+    const ok = Object.fromEntries(cells(rows[1]!).map((c, i) => [header[i]!, c]));
+    // Counts and statuses stay blank on an outcome row; its latency count and median are its own.
+    expect(ok).toMatchObject({ count: '', ok: '', rateLimited: '', 'statuses.429': '', 'latency.count': '2', 'latency.p50': expect.stringMatching(/^40(\.\d+)?$/) });
+    expect(Object.fromEntries(cells(rows[2]!).map((c, i) => [header[i]!, c]))).toMatchObject({ 'latency.count': '8', 'latency.p50': expect.stringMatching(/^1(\.\d+)?$/) });
   });
 });

@@ -9,6 +9,7 @@ import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
+import { loadSummaryLines } from '../load-summary.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -94,14 +95,9 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
       );
     } else {
-      const all = load.operations.all;
-      process.stderr.write(
-        `load: ${load.totals.requests} requests in ${load.durationS.toFixed(1)} s (${load.rps.toFixed(0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
-          (all ? `, latency p50 ${all.latency.p50.toFixed(2)} ms p99 ${all.latency.p99.toFixed(2)} ms` : '') +
-          `\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`,
-      );
-      // A verdict's message may quote the target: nothing it sent may drive the terminal.
-      for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
+      process.stderr.write(`${loadSummaryLines(load).join('\n')}\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`);
+      // A verdict's message may quote the target: nothing it sent may drive the terminal. Gates are listed above.
+      for (const c of result.cases) if (c.kind !== 'gate' && (c.verdict === 'FAIL' || c.verdict === 'ERROR')) process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
       if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);
       process.stderr.write(`reports: ${written.dir}\n`);
     }

@@ -6,6 +6,7 @@ import { readLoadPart, readThresholds } from '../../load/read-load-inputs.js';
 import { writeReports } from '../../report/write-reports.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
+import { loadSummaryLines } from '../load-summary.js';
 
 /** Arguments of `svc-harness report merge`. */
 export interface ReportMergeArgs {
@@ -40,6 +41,6 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
       `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: merged.rps, shards: merged.shards, totals: totalsJson(merged.totals), summary: result.summary, gates: gatesJson(merged.gates) })}\n`,
     );
   }
-  else process.stderr.write(`merged ${args.files.length} load result(s): ${merged.totals.requests} requests, ${merged.rps.toFixed(0)} rps; reports: ${written.dir}\n`);
+  else process.stderr.write(`merged ${args.files.length} load result(s)\n${loadSummaryLines(merged).join('\n')}\nreports: ${written.dir}\n`);
   return outcome;
 }

@@ -20,8 +20,8 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
     y
       .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
       .option('agencies', { type: 'number', default: 5, coerce: integer('agencies', 1, 10_000), describe: 'agencies generated in the embedded mock (agency-load-001, …)' })
-      .option('read-limit', { type: 'number', coerce: integer('read-limit', 1, 10_000_000), describe: 'read limit per window of the generated agencies (default 600)' })
-      .option('write-limit', { type: 'number', coerce: integer('write-limit', 1, 10_000_000), describe: 'write limit per window of the generated agencies (default 60)' })
+      .option('read-limit', { type: 'number', coerce: integer('read-limit', 1, 1_000_000), describe: 'read limit per window of the generated agencies (default 600)' })
+      .option('write-limit', { type: 'number', coerce: integer('write-limit', 1, 1_000_000), describe: 'write limit per window of the generated agencies (default 60)' })
       .option('mock-defects', { type: 'string', coerce: commaList, describe: 'embedded mock only: defects to switch on (comma list), as for run' })
       // The old name, kept working for scripts that use it; the command warns.
       .option('defects', { type: 'string', coerce: commaList, hidden: true, deprecated: 'use --mock-defects' })

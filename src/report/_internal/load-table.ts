@@ -1,4 +1,4 @@
-import type { LatencySummary, LoadResult, OperationFigures } from '../load-result.js';
+import { LATENCY_OUTCOMES, type LatencySummary, type LoadResult, type OperationFigures } from '../load-result.js';
 
 /**
  * The load figures the text writers show: headline scalars and a table per
@@ -37,7 +37,13 @@ function operationValues(op: OperationFigures): Record<string, string> {
     if (v !== undefined) values[k] = formatNumber(v);
   }
   for (const [status, n] of Object.entries(op.statuses)) values[`statuses.${status}`] = formatNumber(n);
-  for (const k of LATENCY) values[`latency.${k}`] = formatNumber(op.latency[k]);
+  return { ...values, ...latencyValues(op.latency) };
+}
+
+/** The latency cells of a summary. */
+function latencyValues(l: LatencySummary): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const k of LATENCY) values[`latency.${k}`] = formatNumber(l[k]);
   return values;
 }
 
@@ -45,10 +51,13 @@ function operationValues(op: OperationFigures): Record<string, string> {
 export function loadTables(load: LoadResult): LoadTables {
   const scalars = SCALARS.map((k): [string, string] => [k, formatScalar(load[k])]);
   const columns: string[] = [];
-  const rows = Object.entries(load.operations).map(([name, op]) => {
+  // Each operation is followed by one row per outcome it had (`search 2xx`, `search 429`): the 2xx latency apart from fast 429s.
+  const rows = Object.entries(load.operations).flatMap(([name, op]) => {
     const values = operationValues(op);
     for (const col of Object.keys(values)) if (!columns.includes(col)) columns.push(col);
-    return { name, values };
+    const split = op.latencyByOutcome;
+    const outcomes = split ? LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => ({ name: `${name} ${o}`, values: latencyValues(split[o].latency) })) : [];
+    return [{ name, values }, ...outcomes];
   });
   return { scalars, operations: { columns, rows } };
 }

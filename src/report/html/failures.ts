@@ -3,7 +3,7 @@ import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
 import { isFailing, urgentFirst } from '../_internal/order.js';
 import { evidenceLine, replayOf } from '../_internal/evidence.js';
-import { gateFigures } from '../_internal/gate-units.js';
+import { gateSentence } from '../gate-units.js';
 import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderBodyComparison } from './body-comparison.js';
 import { renderExchange } from './evidence.js';
@@ -25,11 +25,10 @@ export function renderFailures(result: CaseRunResult, index: Map<string, Exchang
       const replay = replayOf(c);
       const comparison = renderBodyComparison(exchanges, result.exchanges);
       const gate = result.kind === 'load' && c.kind === 'gate' ? result.load.gates.find((g) => g.id === c.id) : undefined;
-      const figures = gate ? gateFigures(gate) : undefined;
       return `<article class="failure" id="${html(failureAnchor(c.id))}">
 <header>${verdictBadge(c.verdict)} <span class="case-id">${html(c.id)}</span> <b>${html(c.title)}</b> <a class="muted" href="#${html(caseAnchor(c.id))}">row</a></header>
 <p class="promise"><span class="muted">Promise broken:</span> ${html(c.clause)}</p>
-<p class="msg">${figures ? html(`${figures.metric} measured ${figures.actual}, bound ${figures.limit}`) : html(c.message)}</p>
+<p class="msg">${html(gate ? gateSentence(gate) : c.message)}</p>
 ${replay ? `<p><span class="muted">Replay:</span> <code class="replay">${html(replay)}</code></p>` : ''}
 ${comparison}
 ${exchanges.length > 0 ? `<ul class="ev-lines">${exchanges.map((x) => `<li><code>${html(x.id)}</code>${x.label ? ` <span class="muted">${html(x.label)}</span>` : ''}: <code>${html(evidenceLine(x))}</code></li>`).join('')}</ul>

@@ -1,6 +1,9 @@
 import { html } from '../escape.js';
-import type { GateResult, LatencySummary, LoadResult, OperationFigures, SecondFigures, Spectrum } from '../load-result.js';
-import { gateFigures } from '../_internal/gate-units.js';
+import { LATENCY_OUTCOMES, type GateResult, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures, type SecondFigures, type Spectrum } from '../load-result.js';
+import { gateFigures, withUnit } from '../gate-units.js';
+import { formatDecimal, formatMoney } from '../units.js';
+import { formatMoneyChange, walletFigures, type WalletFigures } from '../wallet-figures.js';
+import { verdictBadge } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 
 const W = 720;
@@ -69,8 +72,16 @@ function latencyThresholds(gates: readonly GateResult[]): Threshold[] {
 }
 
 function thresholdLines(thresholds: readonly Threshold[], y: (v: number) => number): string {
-  return thresholds
-    .map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t.ms))}" y2="${n(y(t.ms))}" stroke="${t.passed ? COLOURS.ok : COLOURS.rl}" stroke-width="1.2" stroke-dasharray="6 4"/><text x="${W - M.r - 4}" y="${n(y(t.ms) - 4)}" text-anchor="end" font-size="10" style="fill:${t.passed ? COLOURS.ok : COLOURS.rl}">${html(`gate ${t.label}`)}</text>`)
+  // Labels of gates at (nearly) the same bound are stacked upwards rather than drawn over each other.
+  let lastLabelY = Number.POSITIVE_INFINITY;
+  return [...thresholds]
+    .sort((a, b) => a.ms - b.ms)
+    .map((t) => {
+      const lineY = y(t.ms);
+      const labelY = Math.min(lineY - 4, lastLabelY - 12);
+      lastLabelY = labelY;
+      return `<line x1="${M.l}" x2="${W - M.r}" y1="${n(lineY)}" y2="${n(lineY)}" stroke="${t.passed ? COLOURS.ok : COLOURS.rl}" stroke-width="1.2" stroke-dasharray="6 4"/><text x="${W - M.r - 4}" y="${n(labelY)}" text-anchor="end" font-size="10" style="fill:${t.passed ? COLOURS.ok : COLOURS.rl}">${html(`gate ${t.label}`)}</text>`;
+    })
     .join('');
 }
 
@@ -86,20 +97,75 @@ function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[])
   return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
 }
 
-function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[]): string {
+/** Colour and name of each outcome, in charts and tables. */
+const OUTCOME_STYLE: Record<LatencyOutcome, { colour: string; label: string }> = {
+  '2xx': { colour: COLOURS.ok, label: '2xx' },
+  '429': { colour: COLOURS.rl, label: '429' },
+  other: { colour: COLOURS.err, label: 'other status' },
+};
+
+/** The outcomes of an operation that had answers, in LATENCY_OUTCOMES order; empty for results that predate the split. */
+function outcomesOf(op: OperationFigures | undefined): Array<[LatencyOutcome, LatencySummary]> {
+  const split = op?.latencyByOutcome;
+  return split ? LATENCY_OUTCOMES.filter((o) => num(split[o]?.latency.count) > 0).map((o): [LatencyOutcome, LatencySummary] => [o, split[o].latency]) : [];
+}
+
+/** The percentiles of a summary as spectrum points (the max at 100). */
+function summarySpectrum(l: LatencySummary): Spectrum {
+  return [
+    { percentile: 50, ms: l.p50 },
+    { percentile: 90, ms: l.p90 },
+    { percentile: 95, ms: l.p95 },
+    { percentile: 99, ms: l.p99 },
+    { percentile: 99.9, ms: l.p99_9 },
+    { percentile: 100, ms: l.max },
+  ];
+}
+
+function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
-  const pts = spectrum.map((p) => ({ ...p, k: p.percentile >= 100 ? NaN : Math.log10(1 / (1 - p.percentile / 100)) }));
-  const finite = pts.filter((p) => Number.isFinite(p.k));
-  const kMax = Math.max(1, ...finite.map((p) => p.k)) + 0.5;
-  for (const p of pts) if (!Number.isFinite(p.k)) p.k = kMax;
-  const maxMs = Math.max(0.001, ...pts.map((p) => num(p.ms)), ...thresholds.map((t) => t.ms * 1.1));
+  const k = (p: number): number => (p >= 100 ? NaN : Math.log10(1 / (1 - p / 100)));
+  const lines: Array<{ colour: string; label: string; points: Spectrum }> = [{ colour: COLOURS.p99, label: 'every response', points: spectrum }];
+  // With one outcome only, its line would hide under the line of every response. Solid lines: dashed ones are gates.
+  if (outcomes.length > 1) for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
+  const finite = lines.flatMap((l) => l.points.map((p) => k(p.percentile)).filter(Number.isFinite));
+  const kMax = Math.max(1, ...finite) + 0.5;
+  const kOf = (p: number): number => (Number.isFinite(k(p)) ? k(p) : kMax);
+  const maxMs = Math.max(0.001, ...lines.flatMap((l) => l.points.map((p) => num(p.ms))), ...thresholds.map((t) => t.ms * 1.1));
   const x = linear(0, kMax, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
-  const poly = `<polyline fill="none" stroke="${COLOURS.p99}" stroke-width="1.5" points="${pts.map((p) => `${n(x(p.k))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
-  const dots = pts.map((p) => `<circle cx="${n(x(p.k))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${COLOURS.p99}"><title>${html(`p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
+  const body = lines
+    .map((l) => {
+      const poly = `<polyline fill="none" stroke="${l.colour}" stroke-width="1.5" points="${l.points.map((p) => `${n(x(kOf(p.percentile)))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
+      const dots = l.points.map((p) => `<circle cx="${n(x(kOf(p.percentile)))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${l.colour}"><title>${html(`${l.label} p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
+      return poly + dots;
+    })
+    .join('');
   const xt: Array<[number, string]> = [[x(Math.log10(2)), '50%'], [x(1), '90%'], [x(2), '99%'], [x(3), '99.9%'], [x(4), '99.99%']].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
   xt.push([x(kMax), 'max']);
-  return frame('Latency by percentile (HDR histogram of every response)', poly + dots + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'percentile');
+  const title = lines.length > 1 ? 'Latency by percentile, every response and each outcome (HDR histograms)' : 'Latency by percentile (HDR histogram of every response)';
+  return (
+    frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'percentile') +
+    (lines.length > 1 ? legend([...lines.map((l): [string, string] => [l.colour, l.label]), ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]) : '')
+  );
+}
+
+/**
+ * Latency of each outcome apart, every operation first: a run pushed past its
+ * limits is mostly fast 429s, and the 2xx latency must read on its own.
+ */
+function outcomeTable(ops: Record<string, OperationFigures>): string {
+  const names = ['all', ...Object.keys(ops).filter((k) => k !== 'all')];
+  const rows = names.flatMap((name) =>
+    outcomesOf(ops[name]).map(([o, l], i, list) => {
+      const head = i === 0 ? `<th scope="rowgroup" rowspan="${list.length}">${html(name === 'all' ? 'every operation' : name)}</th>` : '';
+      const swatch = `<span class="swatch" style="background:${OUTCOME_STYLE[o].colour}"></span>`;
+      const cells = [num(l.count), ...OPS_PERCENTILES.map((k) => fmt(num(l[k]), 2))].map((c) => `<td>${html(String(c))}</td>`).join('');
+      return `<tr class="outcome-${html(o)}">${head}<td class="outcome">${swatch}${html(OUTCOME_STYLE[o].label)}</td>${cells}</tr>`;
+    }),
+  );
+  if (rows.length === 0) return '';
+  return `<table class="load-outcomes"><caption>Latency by outcome, in ms: 2xx answers apart from 429s and other statuses</caption><thead><tr><th>operation</th><th>outcome</th><th>answers</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** The gates as k6 shows thresholds: ✓ or ✗, the metric, the measured value and the bound, both in the metric's unit. */
@@ -123,6 +189,23 @@ function opsTable(ops: Record<string, OperationFigures>): string {
   return `<table class="load-ops"><thead><tr><th>operation</th><th>requests</th><th>2xx</th><th>429</th><th>errors</th><th title="refusals the load provoked on purpose">expected</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Every wallet's money in its currency: opening, debits, refunds, closing and the change, with its verdict. */
+function walletTable(load: LoadResult): string {
+  // Wallets that did not reconcile first (a stable sort keeps the agencies' order otherwise).
+  const wallets = load.verdicts
+    .map(walletFigures)
+    .filter((w): w is WalletFigures => w !== undefined)
+    .sort((a, b) => Number(a.verdict === 'PASS') - Number(b.verdict === 'PASS'));
+  if (wallets.length === 0) return '';
+  const rows = wallets
+    .map((w) => {
+      const cells = [formatMoney(w.opening, w.currency), `−${formatMoney(w.debits, w.currency)}`, `+${formatMoney(w.refunds, w.currency)}`, formatMoney(w.closing, w.currency), formatMoneyChange(w.change, w.currency)];
+      return `<tr><th scope="row">${html(w.agency)}</th><td class="verdict">${verdictBadge(w.verdict)}</td>${cells.map((c) => `<td>${html(c)}</td>`).join('')}</tr>`;
+    })
+    .join('');
+  return `<table class="load-wallets"><caption>Wallets after the load, in each wallet's currency</caption><thead><tr><th>agency</th><th>verdict</th><th>opening</th><th>debits</th><th>refunds</th><th>closing</th><th>change</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /**
  * The Load section of the HTML report: headline figures, the per-operation
  * table, throughput per second with 429s marked, latency over time and the
@@ -131,17 +214,18 @@ function opsTable(ops: Record<string, OperationFigures>): string {
 export function renderLoadSection(load: LoadResult): string {
   const t = load.totals;
   const parts: string[] = [
-    `<p class="load-figures">${html(`${num(t.requests)} requests in ${fmt(num(load.durationS), 1)} s · ${fmt(num(load.rps), 1)} rps · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
+    `<p class="load-figures">${html(`${formatDecimal(num(t.requests), 0)} requests in ${fmt(num(load.durationS), 1)} s · ${withUnit(num(load.rps), 'throughput')} · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
   ];
   if (load.gates.length > 0) {
     parts.push(gatesTable(load.gates));
   }
-  if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations));
+  if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations), outcomeTable(load.operations));
+  parts.push(walletTable(load));
   const thresholds = latencyThresholds(load.gates);
   if (load.series.length > 0) {
     parts.push(throughputChart(load.series));
     parts.push(latencyChart(load.series, thresholds));
   }
-  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum, thresholds));
+  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum, thresholds, outcomesOf(load.operations.all)));
   return parts.join('\n');
 }

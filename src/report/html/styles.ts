@@ -62,6 +62,11 @@ details.pretty summary{cursor:pointer;color:#0969da;font-size:11px;padding:0 10p
 table.load-gates{border-collapse:collapse;margin:8px 0 16px;background:var(--card);border:1px solid var(--line)}
 .load-gates th,.load-gates td{padding:4px 12px;text-align:left;border-bottom:1px solid var(--line);font-size:13px}
 .load-gates tr.failing td{background:#fff5f5}.gate-mark{font-weight:700;font-size:15px}
+table.load-ops,table.load-outcomes,table.load-wallets{border-collapse:collapse;margin:8px 0 16px;background:var(--card);border:1px solid var(--line)}
+.load-ops th,.load-ops td,.load-outcomes th,.load-outcomes td,.load-wallets th,.load-wallets td{padding:3px 10px;text-align:right;border-bottom:1px solid var(--line);font-size:13px;white-space:nowrap}
+.load-ops th[scope=row],.load-outcomes th[scope=rowgroup],.load-outcomes td.outcome,.load-wallets th[scope=row],.load-wallets td.verdict{text-align:left;vertical-align:top}
+.load-outcomes caption,.load-wallets caption{text-align:left;font-size:13px;color:var(--muted);padding:4px 0}.load-outcomes tr.outcome-2xx td{font-weight:600}
+.swatch{display:inline-block;width:10px;height:10px;margin-right:6px;vertical-align:-1px}
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}

@@ -1,0 +1,53 @@
+import { gateSentence } from '../report/gate-units.js';
+import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
+import { formatDecimal, groupThousands } from '../report/units.js';
+import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
+
+/*
+ * The end-of-load summary on the console, k6 style: the headline, the
+ * latency of each outcome apart (a run pushed past its limits is mostly fast
+ * 429s, which would hide the 2xx latency), then each gate with ✓ or ✗ in the
+ * unit of its metric.
+ */
+
+const PERCENTILES = ['p50', 'p95', 'p99', 'max'] as const;
+
+/** The latency table by outcome of one operation (`all`: every operation together); empty when the result predates the split. */
+export function outcomeLatencyLines(op: OperationFigures | undefined): string[] {
+  const split = op?.latencyByOutcome;
+  if (!split) return [];
+  const rows = LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => [o, formatDecimal(split[o].latency.count, 0), ...PERCENTILES.map((k) => groupThousands(split[o].latency[k].toFixed(2)))]);
+  if (rows.length === 0) return [];
+  const head = ['latency (ms)', 'answers', ...PERCENTILES];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`;
+  return [line(head), ...rows.map(line)];
+}
+
+/** One line per gate: `✓ search.p95<200ms: search.p95 measured 11.3 ms, bound < 200 ms`. */
+export function gateLines(load: LoadResult): string[] {
+  return load.gates.map((g) => `  ${g.passed ? '✓' : '✗'} ${g.source}: ${gateSentence(g)}`);
+}
+
+/** One line for the wallets: how many reconcile, and how their balances moved, in their currencies. */
+export function walletLine(load: LoadResult): string | undefined {
+  const verdicts = load.verdicts.filter((v) => v.kind === 'wallet');
+  if (verdicts.length === 0) return undefined;
+  const passed = verdicts.filter((v) => v.verdict === 'PASS').length;
+  const figures = verdicts.map(walletFigures).filter((w): w is WalletFigures => w !== undefined);
+  return `wallets: ${passed} of ${verdicts.length} reconcile${figures.length > 0 ? `; balances moved ${netChangeByCurrency(figures)} in all` : ''}`;
+}
+
+/** The summary lines of a load result: headline, latency by outcome, wallets, gates. */
+export function loadSummaryLines(load: LoadResult): string[] {
+  const all = load.operations.all;
+  const lines = [
+    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
+      (all ? `, latency p50 ${groupThousands(all.latency.p50.toFixed(2))} ms p99 ${groupThousands(all.latency.p99.toFixed(2))} ms` : ''),
+    ...outcomeLatencyLines(all),
+  ];
+  const wallets = walletLine(load);
+  if (wallets) lines.push(wallets);
+  if (load.gates.length > 0) lines.push('gates:', ...gateLines(load));
+  return lines;
+}
