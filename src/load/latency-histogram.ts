@@ -12,14 +12,25 @@ const HIGHEST_US = 3_600_000_000;
 export class LatencyHistogram {
   private readonly h: hdr.Histogram;
 
-  constructor() {
+  /**
+   * @param counts `packed` (the default) keeps a histogram small, for the
+   * many a long run holds (one per operation, outcome and second); `fast`
+   * (32-bit counts, ~95 KB) records about 6× faster, for the few a recorder
+   * fills on the hot path and folds into packed ones.
+   */
+  constructor(counts: 'packed' | 'fast' = 'packed') {
     this.h = hdr.build({
       lowestDiscernibleValue: 1,
       highestTrackableValue: HIGHEST_US,
       numberOfSignificantValueDigits: 3,
-      bitBucketSize: 'packed',
+      bitBucketSize: counts === 'fast' ? 32 : 'packed',
       useWebAssembly: false,
     });
+  }
+
+  /** Empties the histogram (a fast one is reused second after second). */
+  reset(): void {
+    this.h.reset();
   }
 
   /** Records one latency in milliseconds (clamped into the trackable range). */

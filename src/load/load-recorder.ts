@@ -33,6 +33,12 @@ interface OpStats {
    * outcome's and the second's totals are added up at the end.
    */
   bySecond: Map<number, OutcomeHistograms>;
+  /**
+   * The second being recorded, in fast (32-bit) histograms: a packed one
+   * costs ~0.7 µs a value, most of the recorder's time per request under
+   * load. Folded into `bySecond` when another second comes, and before figures.
+   */
+  current: { second: number; hs: [LatencyHistogram, LatencyHistogram, LatencyHistogram]; used: boolean } | undefined;
   count: number;
   ok: number;
   rateLimited: number;
@@ -49,7 +55,7 @@ interface SecondStats {
 }
 
 function newOp(): OpStats {
-  return { bySecond: new Map(), count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, statuses: new Map() };
+  return { bySecond: new Map(), current: undefined, count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, statuses: new Map() };
 }
 
 /**
@@ -105,9 +111,14 @@ export class LoadRecorder {
       sec.errors += 1;
     }
     if (status !== UNKNOWN_OUTCOME) {
-      let hs = s.bySecond.get(secondKey);
-      if (!hs) s.bySecond.set(secondKey, (hs = [undefined, undefined, undefined]));
-      (hs[outcome] ??= new LatencyHistogram()).recordMs(latencyMs);
+      let cur = s.current;
+      if (cur === undefined) s.current = cur = { second: secondKey, hs: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')], used: false };
+      else if (cur.second !== secondKey) {
+        fold(s);
+        cur.second = secondKey;
+      }
+      cur.hs[outcome]!.recordMs(latencyMs);
+      cur.used = true;
     }
   }
 
@@ -137,6 +148,7 @@ export class LoadRecorder {
 
   /** Figures per operation (plus `all`) and per second. */
   figures(): { operations: Record<string, OperationFigures>; series: SecondFigures[]; all: LatencyHistogram } {
+    for (const s of this.ops.values()) fold(s);
     const operations: Record<string, OperationFigures> = {};
     const all = new LatencyHistogram();
     const perSecond = new Map<number, LatencyHistogram>();
@@ -166,6 +178,21 @@ export class LoadRecorder {
       .map(([second, s]) => secondFigures(second, perSecond.get(second) ?? new LatencyHistogram(), s));
     return { operations, series, all };
   }
+}
+
+/** Adds the operation's current second into its per-second histograms and empties it. */
+function fold(s: OpStats): void {
+  const cur = s.current;
+  if (cur === undefined || !cur.used) return;
+  let hs = s.bySecond.get(cur.second);
+  if (!hs) s.bySecond.set(cur.second, (hs = [undefined, undefined, undefined]));
+  for (let i = 0; i < cur.hs.length; i++) {
+    const h = cur.hs[i]!;
+    if (h.count === 0) continue;
+    (hs[i] ??= new LatencyHistogram()).add(h);
+    h.reset();
+  }
+  cur.used = false;
 }
 
 /** One empty histogram per outcome, in LATENCY_OUTCOMES order. */

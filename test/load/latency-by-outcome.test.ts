@@ -31,6 +31,27 @@ describe('latency split by outcome', () => {
     expect(sum.encode()).toBe(operations.all!.histogram);
   });
 
+  it('counts every latency once in its second, when seconds interleave and when figures are taken mid-run', () => {
+    const rec = new LoadRecorder();
+    const t = 5_000_000;
+    // Seconds 0, 1, then 0 again (a late answer), figures taken, then more of second 1.
+    rec.record('search', 'a', 'read', t, t + 100, 10, 200);
+    rec.record('search', 'a', 'read', t, t + 1_100, 20, 200);
+    rec.record('search', 'a', 'read', t, t + 200, 30, 429, 5);
+    const mid = rec.figures();
+    expect(mid.operations.search!.latency.count).toBe(3);
+    rec.record('search', 'a', 'read', t, t + 1_900, 40, 200);
+    const { operations, series } = rec.figures();
+    expect(operations.search!.latency.count).toBe(4);
+    expect(operations.search!.latencyByOutcome!['2xx'].latency.count).toBe(3);
+    expect(operations.search!.latencyByOutcome!['429'].latency.count).toBe(1);
+    const bySecond = new Map(series.map((s) => [s.second, LatencyHistogram.decode(s.histogram)]));
+    expect(bySecond.get(5_000)!.count).toBe(2);
+    expect(bySecond.get(5_000)!.percentileMs(100)).toBeCloseTo(30, 0);
+    expect(bySecond.get(5_001)!.count).toBe(2);
+    expect(bySecond.get(5_001)!.percentileMs(100)).toBeCloseTo(40, 0);
+  });
+
   it('merges across shards exactly, and leaves the split out when a part predates it', () => {
     const a = sampleLoadResult(0, {});
     const rA = recorded();
