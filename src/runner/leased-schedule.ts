@@ -1,7 +1,7 @@
 import type { Check } from '../checks/types.js';
-import { leaseFor } from './agency-binding.js';
+import { leaseFor, resourcesOf } from './agency-binding.js';
 import type { ClockDriver } from './clock-driver.js';
-import type { Lease, LeasePlanner } from './lease-planner.js';
+import type { BucketUse, Lease, LeasePlanner } from './lease-planner.js';
 import type { RunListener } from './run-events.js';
 
 /** A check to schedule, with the agency bindings it may run with (best first). */
@@ -19,22 +19,50 @@ export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: nu
   return undefined;
 }
 
+/** How a running check may change its lease: give back all but some resources (refs as the check sees them). */
+export type NarrowLease = (keep: readonly string[]) => void;
+
+/** What the leased runner measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
+export interface LeaseMeter {
+  mark(buckets: readonly string[]): ReadonlyMap<string, number>;
+  usedSince(since: ReadonlyMap<string, number>, buckets: readonly string[]): BucketUse;
+}
+
 /**
  * Runs checks in real time, each holding a lease on the agency resources it
  * touches on whichever suitable agency is free: checks on disjoint resources
  * overlap, and a filled bucket cools a window before its next user. Checks
- * start in list order as far as the leases allow.
+ * start in list order as far as the leases allow. A check may give back part
+ * of its lease while it runs (`narrow`); a bucket rests from the last request
+ * it really received (`meter`).
  */
 export async function runLeased(
   list: readonly Bindable[],
   planner: LeasePlanner,
   agencyCount: number,
   clock: ClockDriver,
-  runOne: (check: Check, binding: number[]) => Promise<void>,
+  runOne: (check: Check, binding: number[], narrow: NarrowLease) => Promise<void>,
   emit: RunListener,
+  meter?: LeaseMeter,
 ): Promise<void> {
   const pending = [...list];
   const running = new Set<Promise<void>>();
+  let wake: () => void = () => undefined;
+  const launch = (item: Bindable, binding: number[], first: Lease): Promise<void> => {
+    let lease = first;
+    let mark = meter?.mark(lease.resources);
+    const used = (): BucketUse | undefined => (meter && mark ? meter.usedSince(mark, lease.resources) : undefined);
+    const narrow: NarrowLease = (keep) => {
+      const kept = resourcesOf(item.check, keep, binding, agencyCount);
+      lease = planner.release(lease, kept, clock.now(), used());
+      mark = meter?.mark(lease.resources);
+      wake();
+    };
+    planner.start(lease);
+    return runOne(item.check, binding, narrow).finally(() => {
+      planner.finish(lease, clock.now(), used());
+    });
+  };
   while (pending.length > 0 || running.size > 0) {
     const now = clock.now();
     for (let i = 0; i < pending.length; ) {
@@ -45,24 +73,21 @@ export async function runLeased(
         continue;
       }
       pending.splice(i, 1);
-      planner.start(free.lease);
-      const p: Promise<void> = runOne(item.check, free.binding).finally(() => {
-        planner.finish(free.lease, clock.now());
-        running.delete(p);
-      });
+      const p: Promise<void> = launch(item, free.binding, free.lease).finally(() => running.delete(p));
       running.add(p);
     }
     if (pending.length === 0 && running.size === 0) break;
     const change = planner.nextChangeAt(now);
-    const waiters: Promise<unknown>[] = [...running];
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const waiters: Promise<unknown>[] = [...running, woken];
     if (change !== undefined && pending.length > 0) {
       if (running.size === 0) emit({ type: 'waiting', ms: change - now, reason: 'a rate-limit bucket is resting for one window before its next user' });
       waiters.push(clock.wait(Math.max(0, change - now)));
     }
-    if (waiters.length === 0) {
+    if (running.size === 0 && change === undefined) {
       // Nothing runs and nothing rests, yet checks wait: no lease can ever be granted (e.g. too few agencies); run the next one alone rather than hang.
       const item = pending.shift()!;
-      await runOne(item.check, item.bindings[0] ?? [0]);
+      await runOne(item.check, item.bindings[0] ?? [0], () => undefined);
       continue;
     }
     await Promise.race(waiters);

@@ -13,9 +13,10 @@ import type { SuiteResult } from '../report/run-result.js';
 import { bindingsOf, boundScope, leaseFor, rolesOf } from './agency-binding.js';
 import { withAbortSignal } from '../client/abort-scope.js';
 import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
-import { estimateRun } from './estimate-run.js';
+import { planRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
-import { runLeased, type Bindable } from './leased-schedule.js';
+import { runLeased, type Bindable, type NarrowLease } from './leased-schedule.js';
+import { bucketMeter } from './bucket-meter.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
@@ -69,7 +70,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const webhooks: WebhookPoint[] = [];
   const notes = [...(options.notes ?? [])];
   const unique = uniqueFactory(runId);
-  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
+  // Every request is counted in its bucket: in real time a bucket rests from the last request it got, not from the end of a lease.
+  const meter = bucketMeter(recorder, profile, agencies, () => clock.now());
+  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder: meter.recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const scope: Omit<RunScope, 'log'> = {
     profile,
@@ -78,7 +81,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     hotel,
     clock,
     receiver,
-    recorder,
+    recorder: meter.recorder,
     exchanges: () => recorder.exchanges,
     timeline: {
       rateLimit: (p) => rateLimit.push(p),
@@ -88,8 +91,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     unique,
     runCache: createRunCache(),
   };
-  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget): CheckContext =>
-    checkContext({ ...boundScope(scope, binding), learned, log: (message) => emit({ type: 'log', id, message }) }, id);
+  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, narrowLease?: NarrowLease): CheckContext =>
+    checkContext({ ...boundScope(scope, binding), learned, narrowLease, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
     const isolated = clock.kind === 'mock';
@@ -110,9 +113,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
     };
     const plannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: isolated ? 1 : (options.maxConcurrent ?? 8), limitOf };
+    // The order the checks are offered to the leases in: the one whose played schedule ends first.
+    let order: readonly string[] = [];
     if (realTime) {
       const runnable = options.checks.filter((c) => !skipReason(c, facts));
-      const est = estimateRun(bindable(episodeUnits(runnable).units), {
+      const { order: planned, ...est } = planRun(bindable(episodeUnits(runnable).units), {
         ...plannerOptions,
         profile,
         learned,
@@ -120,7 +125,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         roundTripMs: roundTripMs(recorder.exchanges),
         partRequests: (partList.includes('scenarios') ? SCENARIO_REQUESTS : 0) + (partList.includes('properties') ? PROPERTY_REQUESTS : 0),
         partOverheadMs: partList.length * PART_OVERHEAD_MS,
+        runFirst: [BASELINE_CHECK_ID],
       });
+      order = planned;
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
       notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
     } else {
@@ -128,7 +135,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     }
 
     const results = new Map<Check, CaseResult>();
-    const runOne = async (check: Check, binding: number[]): Promise<void> => {
+    const runOne = async (check: Check, binding: number[], narrow?: NarrowLease): Promise<void> => {
       const reason = skipReason(check, facts);
       emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
       let result: CaseResult;
@@ -136,7 +143,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       else {
         const waits = Math.max(0, check.waitsMs?.(profile, learned) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
-        result = await runCheck(check, contextFor(check.id, binding, learned), limit);
+        result = await runCheck(check, contextFor(check.id, binding, learned, narrow), limit);
       }
       results.set(check, result);
       emit({ type: 'case-finished', result });
@@ -145,12 +152,12 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const planner = new LeasePlanner(plannerOptions);
     const schedule = async (list: Check[]): Promise<void> => {
       if (isolated) return runSerially(list, planner, options, runOne, emit);
-      // An episode's members are one unit here: one lease and one binding for all, run one after the other.
+      // An episode's members (or the checks sharing a wait) are one unit here: one lease and one binding for all, run one after the other.
       const { units, membersOf } = episodeUnits(list);
-      const runUnit = async (unit: Check, binding: number[]): Promise<void> => {
-        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding);
+      const runUnit = async (unit: Check, binding: number[], narrow: NarrowLease): Promise<void> => {
+        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding, narrow);
       };
-      return runLeased(bindable(units), planner, agencies.length, clock, runUnit, emit);
+      return runLeased(inOrder(bindable(units), order), planner, agencies.length, clock, runUnit, emit, meter);
     };
 
     // The baseline first, alone: when a correctly signed request is refused, every other verdict would be about access.
@@ -323,20 +330,28 @@ async function runSerially(list: Check[], planner: LeasePlanner, options: RunSui
 /**
  * The checks as units for the leased scheduler: a check alone, or the members
  * of one episode folded into one unit that needs and touches what any of them
- * does (they share one fill of the buckets, so they must share one lease).
+ * does (they share one fill of the buckets, so they must share one lease). The
+ * checks sharing one wait (`waitKey`: one run of a webhook scenario) form a
+ * unit the same way: the first makes the run, the others judge it at once.
  */
 export function episodeUnits(list: readonly Check[]): { units: Check[]; membersOf: Map<Check, Check[]> } {
   const units: Check[] = [];
   const membersOf = new Map<Check, Check[]>();
   const done = new Set<string>();
+  const groupOf = (c: Check): string | undefined => (c.episode !== undefined ? `episode ${c.episode}` : c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined);
   for (const check of list) {
-    if (check.episode === undefined) {
+    const group = groupOf(check);
+    if (group === undefined) {
       units.push(check);
       continue;
     }
-    if (done.has(check.episode)) continue;
-    done.add(check.episode);
-    const members = list.filter((c) => c.episode === check.episode);
+    if (done.has(group)) continue;
+    done.add(group);
+    const members = list.filter((c) => groupOf(c) === group);
+    if (members.length === 1) {
+      units.push(check);
+      continue;
+    }
     const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
       const all = members.flatMap((m) => [...(pick(m) ?? [])]);
       return all.length > 0 ? [...new Set(all)] : undefined;
@@ -350,6 +365,15 @@ export function episodeUnits(list: readonly Check[]): { units: Check[]; membersO
     membersOf.set(unit, members);
   }
   return { units, membersOf };
+}
+
+/** `list` in the order of `ids` (by check id); the ones it does not name keep their order, after. */
+function inOrder(list: readonly Bindable[], ids: readonly string[]): Bindable[] {
+  const rank = (b: Bindable): number => {
+    const i = ids.indexOf(b.check.id);
+    return i < 0 ? ids.length : i;
+  };
+  return [...list].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The one case standing for a scenario or property part that was not run. */

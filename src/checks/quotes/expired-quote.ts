@@ -32,6 +32,9 @@ export const expiredQuoteCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at / REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED',
   needs: ['open-product'],
+  requests: { read: 8, write: 1 },
+  // Its one booking is refused: any agency's wallet serves it, so its wait keeps no well-funded agency busy.
+  charges: 0,
   waitsMs: (p, learned) => {
     const lifetime = learned?.quoteLifetimeS ?? p.quotes.lifetime_s;
     return lifetime <= REAL_WAIT_LIMIT_S ? lifetime * 1000 + 1000 : 0;
