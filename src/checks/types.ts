@@ -56,6 +56,8 @@ export interface CheckContext {
    * Absent, or a no-op, where the check runs alone.
    */
   narrowLease?: ((keep: readonly ResourceRef[]) => void) | undefined;
+  /** After `narrowLease`, takes the whole lease back, once the runner can grant it again (at once where the check runs alone). */
+  widenLease?: (() => Promise<void>) | undefined;
   /** The harness's webhook receiver, when one is reachable by the target. */
   receiver: Receiver | undefined;
   recorder: ExchangeRecorder;
@@ -93,6 +95,12 @@ export interface Check {
    */
   fills?: string[];
   /**
+   * Buckets that must have rested a window before it starts (it needs them
+   * empty), though it does not fill them on purpose: nobody waits for them to
+   * cool after it.
+   */
+  rests?: string[];
+  /**
    * Checks naming one episode share one fill of their buckets: the first to run
    * makes the requests and every member judges the same observations (kept in
    * the run cache). They run under one lease, one after the other, with no reset
@@ -115,6 +123,8 @@ export interface Check {
    * it (to plan real-time runs): the rest of its lease is free meanwhile.
    */
   waitTouches?: ResourceRef[];
+  /** After its wait it takes its whole lease back (`ctx.widenLease`) for its last requests (to plan real-time runs). */
+  resumes?: boolean;
   /**
    * Bookings a correct service charges it for; 0 when every booking it makes
    * is refused, so that any agency's wallet serves it.

@@ -22,7 +22,7 @@ export function totalRequests(check: Pick<Check, 'requests'>): number {
 /** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
 const WALLET_COVERS = 20;
 
-type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
+type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'rests' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
 
 /** How many agencies a check plays with: 2 when it needs a second agency. */
 export function rolesOf(check: Pick<Check, 'needs'>): number {
@@ -59,6 +59,7 @@ export function resourcesOf(check: Pick<Check, 'everyAgency'>, refs: readonly st
 export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
   const resources = resourcesOf(check, touchesOf(check), binding, agencyCount);
   const lease: Lease = { holder: check.id, resources, fills: resourcesOf(check, check.fills ?? [], binding, agencyCount), requests: requestCount(check) };
+  if (check.rests) lease.rested = resourcesOf(check, check.rests, binding, agencyCount);
   const split = check.requests;
   if (typeof split === 'object') lease.perBucket = Object.fromEntries(resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]));
   return lease;
@@ -87,13 +88,17 @@ function fits(check: Planned, f: AgencyFacts, agency: ResolvedAgency, first: Res
 /**
  * The agency bindings `check` may run with, best first: role 0 on any agency
  * that fits its needs (only the first agency when pinned), role 1 on any
- * other agency, the profile's order preferred.
+ * other agency, the profile's order preferred (the smallest wallet first for a
+ * check that charges nothing).
  */
 export function bindingsOf(check: Planned, facts: readonly AgencyFacts[], agencies: readonly ResolvedAgency[], profile: Readonly<Profile>): number[][] {
   const n = agencies.length;
   if (n === 0) return [[0]];
   if (check.pinned || check.everyAgency) return [rolesOf(check) === 2 ? [0, 1] : [0]];
-  const firsts = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile)).map((f) => f.index);
+  const fitting = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile));
+  // A check whose bookings are all refused leaves the best-funded wallets to the checks that pay: the smallest first.
+  if (check.charges === 0 && touchesOf(check).includes('0:wallet')) fitting.sort((a, b) => (a.balance ?? Infinity) - (b.balance ?? Infinity));
+  const firsts = fitting.map((f) => f.index);
   if (!firsts.includes(0)) firsts.unshift(0);
   if (rolesOf(check) === 1) return firsts.map((a) => [a]);
   const out: number[][] = [];

@@ -11,10 +11,6 @@ export interface EstimateOptions extends LeasePlannerOptions {
   agencyCount: number;
   /** Measured round trip of one request, ms. */
   roundTripMs: number;
-  /** Requests the scenarios and properties send after the checks, roughly (0 when they do not run). */
-  partRequests?: number;
-  /** Their local work beyond round trips, ms. @defaultValue 0 */
-  partOverheadMs?: number;
   /** Local work of one check beyond its requests and waits, ms. @defaultValue 100 */
   checkOverheadMs?: number;
   /** Ids of checks the runner runs alone before the others (the baseline). */
@@ -57,7 +53,7 @@ const LOCAL_MOVES = 160;
  * order): the one whose played schedule ends first among the given order,
  * longest first, shortest first, the fillers of buckets last (a filled bucket
  * cools a window, which overlaps the final rest only when the fill comes last)
- * and a few random orders, then improved by moving one check at a time.
+ * or first (while every bucket is fresh), and a few random orders, then improved by moving one check at a time.
  * Returns it with its estimate.
  */
 export function planRun(items: readonly Bindable[], o: EstimateOptions): PlannedRun {
@@ -75,6 +71,16 @@ export function planRun(items: readonly Bindable[], o: EstimateOptions): Planned
     [...items].sort((a, b) => fills(a) - fills(b)),
     [...longest].sort((a, b) => fills(a) - fills(b)),
     [...shortest].sort((a, b) => fills(a) - fills(b)),
+    // Fillers first, longest first, while every bucket is fresh; then the rest.
+    [...longest.filter((b) => fills(b) > 0), ...shortest.filter((b) => fills(b) === 0)],
+    [...longest.filter((b) => fills(b) > 0), ...longest.filter((b) => fills(b) === 0)],
+    [...longest.filter((b) => fills(b) > 0), ...items.filter((b) => fills(b) === 0)],
+    // Fillers first; then the checks that wait holding little, shortest first, so that their requests are over early; then the rest.
+    ...[shortest, longest, [...items]].map((rest) => [
+      ...longest.filter((b) => fills(b) > 0),
+      ...shortest.filter((b) => fills(b) === 0 && b.check.waitTouches !== undefined),
+      ...rest.filter((b) => fills(b) === 0 && b.check.waitTouches === undefined),
+    ]),
   ];
   const random = mulberry32(0x5eed);
   for (let i = 0; i < RANDOM_ORDERS; i++) candidates.push(shuffle([...items], random));
@@ -128,7 +134,7 @@ function costOf(item: Bindable, o: EstimateOptions, paid: Set<string>, fills: re
 export interface PlayedSlot {
   id: string;
   binding: number[];
-  /** Resources held from `startAt`, and from `narrowAt` on only `keep` of them, to `endAt`. */
+  /** Resources held from `startAt`, and from `narrowAt` on only `keep` of them, to `endAt` (a check that `resumes` takes them all back for its last requests). */
   resources: string[];
   keep?: string[] | undefined;
   startAt: number;
@@ -156,6 +162,11 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
     narrowAt: number | undefined;
     endsAt: number;
     lastSendAt: number;
+    /** The whole lease it takes back after its wait (`resumes`), and the time its last requests take then. */
+    resume?: { lease: Lease; tailMs: number } | undefined;
+    /** True while it waits to take its lease back. */
+    resuming?: boolean;
+    slot?: PlayedSlot | undefined;
   }
   const usage = (r: Running, buckets: readonly string[]): BucketUse =>
     new Map(r.cost.sends ? buckets.filter((b) => !r.lease.fills.includes(b)).map((b) => [b, { n: requestsTo(r.lease, b), lastAt: r.lastSendAt }]) : []);
@@ -164,6 +175,15 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
     const running: Running[] = [];
     let now = start;
     while (pending.length > 0 || running.length > 0) {
+      for (const r of running) {
+        if (!r.resuming || !planner.canTake(r.resume!.lease, now)) continue;
+        planner.take(r.resume!.lease);
+        r.lease = r.resume!.lease;
+        r.endsAt = now + r.resume!.tailMs;
+        r.lastSendAt = r.endsAt;
+        r.resuming = false;
+        r.resume = undefined;
+      }
       for (let i = 0; i < pending.length; ) {
         const item = pending[i]!;
         const free = firstFree(item, planner, o.agencyCount, now);
@@ -174,20 +194,34 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
         planner.start(free.lease);
         const cost = costOf(item, o, paid, free.lease.fills);
         const narrows = item.check.waitTouches !== undefined && cost.waitMs > 0;
-        const endsAt = now + cost.busyMs + cost.waitMs;
-        slots?.push({
+        const resumes = narrows && item.check.resumes === true;
+        // One that takes its lease back sends half its requests before its wait, half after.
+        const busyMs = resumes ? cost.busyMs / 2 : cost.busyMs;
+        const endsAt = now + busyMs + cost.waitMs;
+        const slot: PlayedSlot = {
           id: item.check.id,
           binding: free.binding,
           resources: [...free.lease.resources],
           keep: narrows ? resourcesOf(item.check, item.check.waitTouches ?? [], free.binding, o.agencyCount) : undefined,
           startAt: now,
-          narrowAt: narrows ? now + cost.busyMs : undefined,
+          narrowAt: narrows ? now + busyMs : undefined,
           endAt: endsAt,
+        };
+        slots?.push(slot);
+        running.push({
+          slot,
+          item,
+          binding: free.binding,
+          lease: free.lease,
+          cost,
+          narrowAt: narrows ? now + busyMs : undefined,
+          endsAt,
+          lastSendAt: narrows ? now + busyMs : endsAt,
+          resume: resumes ? { lease: free.lease, tailMs: cost.busyMs - busyMs } : undefined,
         });
-        running.push({ item, binding: free.binding, lease: free.lease, cost, narrowAt: narrows ? now + cost.busyMs : undefined, endsAt, lastSendAt: narrows ? now + cost.busyMs : endsAt });
         pending.splice(i, 1);
       }
-      const times = running.flatMap((r) => (r.narrowAt !== undefined ? [r.narrowAt, r.endsAt] : [r.endsAt]));
+      const times = running.flatMap((r) => (r.resuming ? [] : r.narrowAt !== undefined ? [r.narrowAt, r.endsAt] : [r.endsAt]));
       const next = Math.min(...times, planner.nextChangeAt(now) ?? Infinity);
       if (!Number.isFinite(next)) {
         // The runner would run a check no lease can serve alone: count it the same way.
@@ -206,10 +240,16 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
           r.lease = planner.release(r.lease, keep, now, usage(r, given));
           r.narrowAt = undefined;
         }
-        if (r.endsAt <= now) {
-          planner.finish(r.lease, now, usage(r, r.lease.resources));
-          running.splice(i, 1);
+        if (r.resuming || r.endsAt > now) continue;
+        if (r.resume) {
+          // Its wait is over: it asks for its whole lease back, served before any new check.
+          r.lease = planner.release(r.lease, [], now, usage(r, r.lease.resources));
+          r.resuming = true;
+          continue;
         }
+        planner.finish(r.lease, now, usage(r, r.lease.resources));
+        if (r.slot) r.slot.endAt = now;
+        running.splice(i, 1);
       }
     }
     return now;
@@ -220,8 +260,6 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
     items.filter((i) => !first.includes(i) && !i.check.runsLast),
     now,
   );
-  const partRequests = o.partRequests ?? 0;
-  if (partRequests > 0) now = Math.max(now, planner.restedAt()) + partRequests * o.roundTripMs + (o.partOverheadMs ?? 0);
   for (const item of items.filter((i) => i.check.runsLast)) now = phase([item], now);
   return now;
 }

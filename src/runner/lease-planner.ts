@@ -6,6 +6,8 @@ export interface Lease {
   resources: readonly string[];
   /** Buckets (`<agency>:read`, `<agency>:write`) it fills on purpose. */
   fills: readonly string[];
+  /** Buckets that must have rested a window before it starts, though it does not fill them. */
+  rested?: readonly string[] | undefined;
   /** Requests it sends to each bucket it touches without filling it (a rough count, for the bucket budget). */
   requests: number;
   /** Requests it sends to some buckets, where they differ from `requests`. */
@@ -64,13 +66,18 @@ export class LeasePlanner {
   /** True when `lease` may start at `now`. */
   canStart(lease: Lease, now: number): boolean {
     if (this.running >= this.maxConcurrent) return false;
+    return this.canTake(lease, now);
+  }
+
+  /** True when the resources of `lease` may be taken at `now` by a holder already running (one that gave them back for a wait). */
+  canTake(lease: Lease, now: number): boolean {
     for (const r of lease.resources) {
       if (this.held.has(r)) return false;
       if ((this.coolUntil.get(r) ?? 0) > now) return false;
     }
-    for (const b of lease.fills) if ((this.quietUntil.get(b) ?? 0) > now) return false;
+    for (const b of [...lease.fills, ...(lease.rested ?? [])]) if ((this.quietUntil.get(b) ?? 0) > now) return false;
     for (const b of lease.resources.filter(isBucket)) {
-      if (lease.fills.includes(b)) continue;
+      if (lease.fills.includes(b) || lease.rested?.includes(b)) continue;
       const limit = this.limitOf(b);
       if (limit === undefined) continue;
       const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
@@ -82,13 +89,18 @@ export class LeasePlanner {
 
   /** Takes the lease (call after `canStart`). */
   start(lease: Lease): void {
+    this.take(lease);
+    this.running += 1;
+  }
+
+  /** Takes the resources of `lease` for a holder already running (call after `canTake`). */
+  take(lease: Lease): void {
     for (const r of lease.resources) this.held.set(r, lease.holder);
     for (const b of lease.resources.filter(isBucket)) {
       const list = this.spent.get(b) ?? [];
       list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : requestsTo(lease, b), until: Infinity });
       this.spent.set(b, list);
     }
-    this.running += 1;
   }
 
   /**

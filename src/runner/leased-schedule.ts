@@ -19,8 +19,11 @@ export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: nu
   return undefined;
 }
 
-/** How a running check may change its lease: give back all but some resources (refs as the check sees them). */
-export type NarrowLease = (keep: readonly string[]) => void;
+/** How a running check may change its lease: give back all but some resources (refs as the check sees them), and take it all back later. */
+export interface LeaseChange {
+  narrow(keep: readonly string[]): void;
+  widen(): Promise<void>;
+}
 
 /** What the leased runner measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
 export interface LeaseMeter {
@@ -41,30 +44,56 @@ export async function runLeased(
   planner: LeasePlanner,
   agencyCount: number,
   clock: ClockDriver,
-  runOne: (check: Check, binding: number[], narrow: NarrowLease) => Promise<void>,
+  runOne: (check: Check, binding: number[], change: LeaseChange) => Promise<void>,
   emit: RunListener,
   meter?: LeaseMeter,
 ): Promise<void> {
   const pending = [...list];
   const running = new Set<Promise<void>>();
   let wake: () => void = () => undefined;
+  // Checks taking their whole lease back after a wait: served before any new check.
+  const resuming: Array<{ lease: Lease; resolve: () => void }> = [];
   const launch = (item: Bindable, binding: number[], first: Lease): Promise<void> => {
     let lease = first;
     let mark = meter?.mark(lease.resources);
     const used = (): BucketUse | undefined => (meter && mark ? meter.usedSince(mark, lease.resources) : undefined);
-    const narrow: NarrowLease = (keep) => {
-      const kept = resourcesOf(item.check, keep, binding, agencyCount);
-      lease = planner.release(lease, kept, clock.now(), used());
-      mark = meter?.mark(lease.resources);
-      wake();
+    const change: LeaseChange = {
+      narrow(keep) {
+        const kept = resourcesOf(item.check, keep, binding, agencyCount);
+        lease = planner.release(lease, kept, clock.now(), used());
+        mark = meter?.mark(lease.resources);
+        wake();
+      },
+      async widen() {
+        if (lease.resources.length === first.resources.length) return;
+        planner.release(lease, [], clock.now(), used());
+        lease = { ...lease, resources: [] };
+        await new Promise<void>((resolve) => {
+          resuming.push({ lease: first, resolve });
+          wake();
+        });
+        lease = first;
+        mark = meter?.mark(lease.resources);
+      },
     };
     planner.start(lease);
-    return runOne(item.check, binding, narrow).finally(() => {
+    return runOne(item.check, binding, change).finally(() => {
       planner.finish(lease, clock.now(), used());
     });
   };
   while (pending.length > 0 || running.size > 0) {
     const now = clock.now();
+    for (let i = 0; i < resuming.length; ) {
+      const r = resuming[i]!;
+      // It holds a running slot already: only its resources are asked for.
+      if (!planner.canTake(r.lease, now)) {
+        i++;
+        continue;
+      }
+      resuming.splice(i, 1);
+      planner.take(r.lease);
+      r.resolve();
+    }
     for (let i = 0; i < pending.length; ) {
       const item = pending[i]!;
       const free = firstFree(item, planner, agencyCount, now);
@@ -80,14 +109,14 @@ export async function runLeased(
     const change = planner.nextChangeAt(now);
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const waiters: Promise<unknown>[] = [...running, woken];
-    if (change !== undefined && pending.length > 0) {
+    if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
       if (running.size === 0) emit({ type: 'waiting', ms: change - now, reason: 'a rate-limit bucket is resting for one window before its next user' });
       waiters.push(clock.wait(Math.max(0, change - now)));
     }
     if (running.size === 0 && change === undefined) {
       // Nothing runs and nothing rests, yet checks wait: no lease can ever be granted (e.g. too few agencies); run the next one alone rather than hang.
       const item = pending.shift()!;
-      await runOne(item.check, item.bindings[0] ?? [0], () => undefined);
+      await runOne(item.check, item.bindings[0] ?? [0], { narrow: () => undefined, widen: () => Promise.resolve() });
       continue;
     }
     await Promise.race(waiters);

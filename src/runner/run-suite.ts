@@ -15,7 +15,7 @@ import { withAbortSignal } from '../client/abort-scope.js';
 import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
 import { planRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
-import { runLeased, type Bindable, type NarrowLease } from './leased-schedule.js';
+import { runLeased, type Bindable, type LeaseChange } from './leased-schedule.js';
 import { bucketMeter } from './bucket-meter.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
@@ -23,7 +23,7 @@ import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { runCheck, skippedCase } from './run-check.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
+import type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 
@@ -91,8 +91,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     unique,
     runCache: createRunCache(),
   };
-  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, narrowLease?: NarrowLease): CheckContext =>
-    checkContext({ ...boundScope(scope, binding), learned, narrowLease, log: (message) => emit({ type: 'log', id, message }) }, id);
+  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
+    checkContext({ ...boundScope(scope, binding), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
     const isolated = clock.kind === 'mock';
@@ -113,21 +113,26 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
     };
     const plannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: isolated ? 1 : (options.maxConcurrent ?? 8), limitOf };
+    // In real time the scenarios and properties are one more unit of the leased schedule, beside the checks that need none of their resources.
+    const rtt = roundTripMs(recorder.exchanges);
+    const partsUnit = realTime && partList.length > 0 ? await partsUnitFor(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, writeLimit: limitOf('0:write'), roundTripMs: rtt }) : undefined;
     // The order the checks are offered to the leases in: the one whose played schedule ends first.
     let order: readonly string[] = [];
     if (realTime) {
-      const runnable = options.checks.filter((c) => !skipReason(c, facts));
+      const runnable = [...options.checks.filter((c) => !skipReason(c, facts)), ...(partsUnit ? [partsUnit] : [])];
       const { order: planned, ...est } = planRun(bindable(episodeUnits(runnable).units), {
         ...plannerOptions,
         profile,
         learned,
         agencyCount: agencies.length,
-        roundTripMs: roundTripMs(recorder.exchanges),
-        partRequests: (partList.includes('scenarios') ? SCENARIO_REQUESTS : 0) + (partList.includes('properties') ? PROPERTY_REQUESTS : 0),
-        partOverheadMs: partList.length * PART_OVERHEAD_MS,
+        roundTripMs: rtt,
         runFirst: [BASELINE_CHECK_ID],
       });
       order = planned;
+      // The estimate is of the whole run: what reading the target and planning took already counts.
+      const spent = Math.round(performance.now() - t0);
+      est.estimateMs += spent;
+      est.serialMs += spent;
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
       notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
     } else {
@@ -135,7 +140,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     }
 
     const results = new Map<Check, CaseResult>();
-    const runOne = async (check: Check, binding: number[], narrow?: NarrowLease): Promise<void> => {
+    const runOne = async (check: Check, binding: number[], lease?: LeaseChange): Promise<void> => {
       const reason = skipReason(check, facts);
       emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
       let result: CaseResult;
@@ -143,7 +148,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       else {
         const waits = Math.max(0, check.waitsMs?.(profile, learned) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
-        result = await runCheck(check, contextFor(check.id, binding, learned, narrow), limit);
+        result = await runCheck(check, contextFor(check.id, binding, learned, lease), limit);
       }
       results.set(check, result);
       emit({ type: 'case-finished', result });
@@ -154,8 +159,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       if (isolated) return runSerially(list, planner, options, runOne, emit);
       // An episode's members (or the checks sharing a wait) are one unit here: one lease and one binding for all, run one after the other.
       const { units, membersOf } = episodeUnits(list);
-      const runUnit = async (unit: Check, binding: number[], narrow: NarrowLease): Promise<void> => {
-        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding, narrow);
+      const runUnit = async (unit: Check, binding: number[], lease: LeaseChange): Promise<void> => {
+        if (unit === partsUnit) return runParts();
+        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding, lease);
       };
       return runLeased(inOrder(bindable(units), order), planner, agencies.length, clock, runUnit, emit, meter);
     };
@@ -169,6 +175,20 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       if (got.verdict === 'FAIL' || got.verdict === 'ERROR') stopped = baselineReason(got);
     }
     const partCases: CaseResult[] = [];
+    const runParts = async (): Promise<void> => {
+      for (const name of partList) {
+        emit({ type: 'part-started', part: name });
+        if (options.reset && isolated) await options.reset();
+        const streamed = new Set<CaseResult>();
+        const onCase = (result: CaseResult): void => {
+          streamed.add(result);
+          emit({ type: 'case-finished', result });
+        };
+        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
+        for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
+        partCases.push(...got);
+      }
+    };
     if (stopped) {
       const why = `not run: ${stopped}`;
       for (const check of [...regular, ...last].filter((c) => c !== baseline)) {
@@ -181,26 +201,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         partCases.push(result);
         emit({ type: 'case-finished', result });
       }
-    } else await schedule(regular.filter((c) => c !== baseline));
-    if (!stopped && realTime && partList.length > 0) {
-      // Scenarios and properties book on every agency: they start once every bucket the checks used has rested.
-      const rest = planner.restedAt() - clock.now();
-      if (rest > 0) {
-        emit({ type: 'waiting', ms: rest, reason: 'the rate-limit buckets the checks used rest one window before the scenarios' });
-        await clock.wait(rest);
-      }
-    }
-    for (const name of stopped ? [] : partList) {
-      emit({ type: 'part-started', part: name });
-      if (options.reset && isolated) await options.reset();
-      const streamed = new Set<CaseResult>();
-      const onCase = (result: CaseResult): void => {
-        streamed.add(result);
-        emit({ type: 'case-finished', result });
-      };
-      const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
-      for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
-      partCases.push(...got);
+    } else {
+      await schedule([...regular.filter((c) => c !== baseline), ...(partsUnit ? [partsUnit] : [])]);
+      if (!partsUnit) await runParts();
     }
     // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
     if (!stopped) for (const check of last) await schedule([check]);
@@ -235,6 +238,37 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   } finally {
     await closeApis();
   }
+}
+
+/** Id of the unit the scenarios and properties run as in a real-time schedule. */
+const PARTS_UNIT_ID = 'scenarios and properties';
+
+/**
+ * The scenarios and properties as one unit of a real-time schedule: they book
+ * on whichever agency has a product open (the properties on the first), so
+ * they hold every agency's buckets and wallet, and start on buckets that
+ * rested a window. Their time: the waits and rate-limit pacing the parts
+ * announce, their round trips and a little local work.
+ */
+async function partsUnitFor(parts: SuiteParts, list: ReadonlyArray<'scenarios' | 'properties'>, input: PartPlanInput): Promise<Check> {
+  let ms = 0;
+  for (const name of list) {
+    const announced = parts.realTimeMs ? await parts.realTimeMs(name, input).catch(() => 0) : 0;
+    ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
+  }
+  return {
+    id: PARTS_UNIT_ID,
+    title: 'scenarios and properties',
+    area: 'scenarios',
+    clause: '',
+    needs: [],
+    everyAgency: true,
+    touches: ['0:read', '0:write', '0:wallet'],
+    rests: ['0:read', '0:write'],
+    requests: 0,
+    waitsMs: () => ms,
+    run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),
+  };
 }
 
 /** Reads sent to measure the round trip before a real-time run. */

@@ -198,9 +198,10 @@ describe('estimateRun', () => {
     );
     expect(endMs).toBe(planned.estimateMs);
     expect(overlaps(slots)).toEqual([]);
-    // the rate-limit episode fills agency 0's buckets from an empty window: nobody used them in the window before
+    // the rate-limit episode fills its first agency's write bucket from an empty window: nobody used it in the window before, nor while it cools
     const episode = slots.find((x) => x.id === 'RL-01')!;
-    for (const other of slots.filter((x) => x !== episode && x.resources.some((r) => r === '0:write'))) {
+    const filled = `${episode.binding[0]}:write`;
+    for (const other of slots.filter((x) => x !== episode && x.resources.includes(filled))) {
       const usedUntil = other.narrowAt ?? other.endAt;
       expect(usedUntil <= episode.startAt - 60_000 || other.startAt >= episode.endAt + 60_000, `${other.id} beside the fill`).toBe(true);
     }

@@ -30,6 +30,10 @@ export const WRITE_EPISODE_MEMBER = {
   touches: WRITE_EPISODE_TOUCHES,
   // Besides the fills: one read and one write of agency 1.
   requests: 2,
+  // Through its wait it holds agency 0's buckets alone: agency 1 and the wallet are done with once the bucket is full.
+  waitTouches: ['0:read', '0:write'],
+  // Its one booking goes into a full bucket and is refused: any agency's wallet serves it.
+  charges: 0,
   waitsMs: writeEpisodeWaitMs,
 } as const satisfies Partial<Check>;
 
@@ -175,6 +179,8 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
     const after = 'book' in prepared ? await walletView(ctx, 'after') : undefined;
     // The last read of agency 0 before the read burst: the read window is empty one window after it.
     const lastRead = ctx.clock.now();
+    // Agency 1 and the wallet are done with: other checks may use them through the wait.
+    ctx.narrowLease?.(WRITE_EPISODE_MEMBER.waitTouches);
     return { booked, readCross, other: otherWrite && otherRead ? { write: otherWrite, read: otherRead } : undefined, after, lastRead };
   };
 
