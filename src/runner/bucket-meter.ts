@@ -26,31 +26,36 @@ function pathRegex(template: string): RegExp {
  * so what a bucket received during a lease is what the holder sent.
  */
 export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>, agencies: readonly ResolvedAgency[], now: () => number): BucketMeter {
-  const counts = new Map<string, { n: number; lastAt: number }>();
+  // Per bucket: requests counted in it, requests that may count in it (searches, in the write bucket), and when the last went.
+  const counts = new Map<string, { n: number; touched: number; lastAt: number }>();
   const auth = profile.headers.authorization.toLowerCase();
   const search = pathRegex(profile.operations.search.path);
   const searchMethod = profile.operations.search.method.toUpperCase();
-  const bucketsOf = (x: Exchange): string[] => {
+  /** The bucket a request counts in, and a bucket it may count in at a service that counts otherwise. */
+  const bucketsOf = (x: Exchange): { counts?: string; touches?: string } => {
     const signature = x.request.headers[auth];
-    if (!signature) return [];
+    if (!signature) return {};
     const named = /Credential=([^,\s]+)/.exec(signature)?.[1];
     const agency = agencies.findIndex((a) => (named === undefined ? signature.includes(a.keyId) : named === a.keyId));
-    if (agency < 0) return [];
+    if (agency < 0) return {};
     const method = x.request.method.toUpperCase();
     const path = x.request.url.split('?')[0]!;
-    if (method === 'GET' || method === 'HEAD') return [`${agency}:read`];
+    if (method === 'GET' || method === 'HEAD') return { counts: `${agency}:read` };
     // The reference counts a search as a read; a service that counts it as a write must not see a "quiet" write bucket that is not.
-    if (method === searchMethod && search.test(path)) return [`${agency}:read`, `${agency}:write`];
-    return [`${agency}:write`];
+    if (method === searchMethod && search.test(path)) return { counts: `${agency}:read`, touches: `${agency}:write` };
+    return { counts: `${agency}:write` };
   };
   return {
     recorder: {
       record(x) {
         inner.record(x);
         // A request that got no answer may still have been counted.
-        for (const bucket of bucketsOf(x)) {
-          const c = counts.get(bucket) ?? { n: 0, lastAt: 0 };
-          c.n += 1;
+        const { counts: counted, touches } = bucketsOf(x);
+        for (const bucket of [counted, touches]) {
+          if (bucket === undefined) continue;
+          const c = counts.get(bucket) ?? { n: 0, touched: 0, lastAt: 0 };
+          if (bucket === counted) c.n += 1;
+          else c.touched += 1;
           c.lastAt = Math.max(c.lastAt, now());
           counts.set(bucket, c);
         }
@@ -58,14 +63,22 @@ export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>,
       nextId: () => inner.nextId(),
     },
     mark(buckets) {
-      return new Map(buckets.map((b) => [b, counts.get(b)?.n ?? 0]));
+      const out = new Map<string, number>();
+      for (const b of buckets) {
+        out.set(b, counts.get(b)?.n ?? 0);
+        out.set(`${b}#touched`, counts.get(b)?.touched ?? 0);
+      }
+      return out;
     },
     usedSince(since, buckets) {
       const out = new Map<string, { n: number; lastAt: number }>();
       for (const b of buckets) {
         const c = counts.get(b);
-        const n = (c?.n ?? 0) - (since.get(b) ?? 0);
-        if (c && n > 0) out.set(b, { n, lastAt: c.lastAt });
+        if (!c) continue;
+        const n = c.n - (since.get(b) ?? 0);
+        const touched = c.touched - (since.get(`${b}#touched`) ?? 0);
+        // A bucket only touched (a search, in the write bucket) rests a window, but its budget counts nothing.
+        if (n > 0 || touched > 0) out.set(b, { n, lastAt: c.lastAt });
       }
       return out;
     },

@@ -26,7 +26,7 @@ export interface LeasePlannerOptions {
   marginMs?: number;
 }
 
-/** What a lease holder really sent to each bucket while it held it: how many requests and when the last went. */
+/** What a lease holder really sent to each bucket while it held it: how many requests counted there (0 when it only may have) and when the last went. */
 export type BucketUse = ReadonlyMap<string, { n: number; lastAt: number }>;
 
 const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
@@ -132,7 +132,7 @@ export class LeasePlanner {
       const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || (u.holder === lease.holder && u.until === Infinity));
       const mine = list.find((u) => u.holder === lease.holder && u.until === Infinity);
       if (mine) list.splice(list.indexOf(mine), 1);
-      if (use !== undefined && (use.n > 0 || filled)) {
+      if (use !== undefined) {
         const rest = use.lastAt + this.windowMs + this.marginMs;
         this.quietUntil.set(b, Math.max(this.quietUntil.get(b) ?? 0, rest));
         if (use.n > 0) list.push({ holder: lease.holder, n: use.n, until: rest });

@@ -22,7 +22,7 @@ describe('the suite in real time (clock control none)', () => {
     await mock?.close();
   });
 
-  it('passes every check and scenario against a correct service, with checks overlapping, within its estimate', async () => {
+  it('passes every check and scenario against a correct service, with checks overlapping, within ±20% of its estimate', async () => {
     const agencies = mock.agencies.map((a) => ({
       id: a.agency_id,
       key_id: a.key_id,
@@ -62,11 +62,10 @@ describe('the suite in real time (clock control none)', () => {
       const plan = events.find((e) => e.type === 'plan');
       expect(plan).toMatchObject({ mode: 'real-time' });
       const estimate = plan?.type === 'plan' ? plan.estimateMs! : 0;
-      // The estimate plays the real schedule; the bound is wider than the ±20% aimed at, as a loaded test machine is uneven.
+      // The estimate plays the real schedule (the time before the plan included): within ±20% of the wall time.
       const figures = `wall ${Math.round(wallMs)} ms, estimate ${estimate} ms`;
-      console.log(figures);
-      expect(wallMs, figures).toBeGreaterThan(estimate * 0.7);
-      expect(wallMs, figures).toBeLessThan(estimate * 1.4);
+      expect(wallMs, figures).toBeGreaterThan(estimate * 0.8);
+      expect(wallMs, figures).toBeLessThan(estimate * 1.2);
     } finally {
       await harness.close();
     }
