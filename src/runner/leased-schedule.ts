@@ -60,8 +60,8 @@ export async function runLeased(
     const change: LeaseChange = {
       narrow(keep) {
         const kept = resourcesOf(item.check, keep, binding, agencyCount);
+        // What the kept buckets got so far still counts when they are given back: the mark stays.
         lease = planner.release(lease, kept, clock.now(), used());
-        mark = meter?.mark(lease.resources);
         wake();
       },
       async widen() {

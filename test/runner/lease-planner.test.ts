@@ -179,6 +179,20 @@ describe('estimateRun', () => {
     expect(e.startAt).toBeGreaterThanOrEqual(lastBooking + 10_000);
   });
 
+  it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const expiring = mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 });
+    const long = mk('L', { touches: ['0:wallet'], waitsMs: () => 8_000, requests: 1 });
+    const { slots, endMs } = playSchedule([item(expiring, [[0]]), item(long, [[0]])], o);
+    const q = slots.find((x) => x.id === 'Q')!;
+    const l = slots.find((x) => x.id === 'L')!;
+    // L takes the wallet while Q waits (Q sent half its requests first) …
+    expect(l.startAt).toBe(50);
+    // … and Q books once L gave it back
+    expect(q.endAt).toBe(l.endAt + 50);
+    expect(endMs).toBe(q.endAt);
+  });
+
   it('never overlaps two checks that share a resource, in the plan of the whole registry on three agencies', async () => {
     const { AREA_CHECKS } = await import('../../src/checks/index.js');
     const { bindingsOf, rolesOf } = await import('../../src/runner/agency-binding.js');
