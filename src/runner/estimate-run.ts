@@ -2,7 +2,7 @@ import type { LearnedTarget } from '../checks/types.js';
 import type { Profile } from '../profile/types.js';
 import { resourcesOf, totalRequests } from './agency-binding.js';
 import { LeasePlanner, requestsTo, type BucketUse, type Lease, type LeasePlannerOptions } from './lease-planner.js';
-import { firstFree, type Bindable } from './leased-schedule.js';
+import { startInOrder, type Bindable } from './leased-schedule.js';
 
 /** What the estimate plays the schedule with. */
 export interface EstimateOptions extends LeasePlannerOptions {
@@ -184,13 +184,7 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
         r.resuming = false;
         r.resume = undefined;
       }
-      for (let i = 0; i < pending.length; ) {
-        const item = pending[i]!;
-        const free = firstFree(item, planner, o.agencyCount, now);
-        if (!free) {
-          i++;
-          continue;
-        }
+      startInOrder(pending, planner, o.agencyCount, now, (item, free) => {
         planner.start(free.lease);
         const cost = costOf(item, o, paid, free.lease.fills);
         const narrows = item.check.waitTouches !== undefined && cost.waitMs > 0;
@@ -219,8 +213,7 @@ function play(items: readonly Bindable[], o: EstimateOptions, slots?: PlayedSlot
           lastSendAt: narrows ? now + busyMs : endsAt,
           resume: resumes ? { lease: free.lease, tailMs: cost.busyMs - busyMs } : undefined,
         });
-        pending.splice(i, 1);
-      }
+      });
       const times = running.flatMap((r) => (r.resuming ? [] : r.narrowAt !== undefined ? [r.narrowAt, r.endsAt] : [r.endsAt]));
       const next = Math.min(...times, planner.nextChangeAt(now) ?? Infinity);
       if (!Number.isFinite(next)) {

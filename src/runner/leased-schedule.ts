@@ -19,6 +19,31 @@ export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: nu
   return undefined;
 }
 
+/**
+ * Starts, in list order, every pending item whose lease may start at `now`
+ * (removing it from `pending`). An item that waits for buckets to rest (a
+ * filler, or the scenarios and properties) on its only binding keeps those
+ * buckets from the items after it: one of them using a bucket would push its
+ * rest back a window, again and again.
+ */
+export function startInOrder(pending: Bindable[], planner: LeasePlanner, agencyCount: number, now: number, start: (item: Bindable, free: { binding: number[]; lease: Lease }) => void): void {
+  const reserved = new Set<string>();
+  for (let i = 0; i < pending.length; ) {
+    const item = pending[i]!;
+    const free = firstFree(item, planner, agencyCount, now);
+    if (free && !free.lease.resources.some((r) => reserved.has(r))) {
+      pending.splice(i, 1);
+      start(item, free);
+      continue;
+    }
+    if (!free && item.bindings.length === 1) {
+      const lease = leaseFor(item.check, item.bindings[0]!, agencyCount);
+      for (const b of [...lease.fills, ...(lease.rested ?? [])]) reserved.add(b);
+    }
+    i++;
+  }
+}
+
 /** How a running check may change its lease: give back all but some resources (refs as the check sees them), and take it all back later. */
 export interface LeaseChange {
   narrow(keep: readonly string[]): void;
@@ -94,17 +119,10 @@ export async function runLeased(
       planner.take(r.lease);
       r.resolve();
     }
-    for (let i = 0; i < pending.length; ) {
-      const item = pending[i]!;
-      const free = firstFree(item, planner, agencyCount, now);
-      if (!free) {
-        i++;
-        continue;
-      }
-      pending.splice(i, 1);
+    startInOrder(pending, planner, agencyCount, now, (item, free) => {
       const p: Promise<void> = launch(item, free.binding, free.lease).finally(() => running.delete(p));
       running.add(p);
-    }
+    });
     if (pending.length === 0 && running.size === 0) break;
     const change = planner.nextChangeAt(now);
     const woken = new Promise<void>((resolve) => (wake = resolve));

@@ -193,6 +193,16 @@ describe('estimateRun', () => {
     expect(endMs).toBe(q.endAt);
   });
 
+  it('keeps the buckets a waiting filler needs rested from the checks listed after it, so that they cannot push its start back again and again', () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const user = (id: string, waitMs = 0) => mk(id, { touches: ['0:write'], requests: 1, waitsMs: () => waitMs });
+    const parts = mk('P', { touches: ['0:write'], rests: ['0:write'], requests: 0, waitsMs: () => 10_000 });
+    const { slots } = playSchedule([user('A'), parts, user('B1', 9_000), user('B2', 9_000)].map((c) => item(c, [[0]])), o);
+    // P starts one window after A's request, not after B1's and B2's
+    expect(slots.find((x) => x.id === 'P')!.startAt).toBe(100 + 10_000);
+    expect(slots.find((x) => x.id === 'B1')!.startAt).toBeGreaterThanOrEqual(20_100);
+  });
+
   it('never overlaps two checks that share a resource, in the plan of the whole registry on three agencies', async () => {
     const { AREA_CHECKS } = await import('../../src/checks/index.js');
     const { bindingsOf, rolesOf } = await import('../../src/runner/agency-binding.js');
