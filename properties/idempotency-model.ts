@@ -227,6 +227,8 @@ export const idempotencyModel: PropertyDef = {
   clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retried request cannot book twice',
   needs: [],
   defaultNumRuns: 25,
+  // Bookings, cancellations and their replays, concurrent bursts included (measured: about 170 writes in 25 runs).
+  writesPerRun: 7,
   build(env, replay): BuiltProperty<Iterable<Cmd>> {
     const writeLimit = env.budget.limits.write;
     // Each command costs at most 4 writes (a burst), and the cleanup one per key.

@@ -20,6 +20,8 @@ export interface PropertyDef {
   needs: Need[];
   /** Runs when the caller gives no `numRuns`. */
   defaultNumRuns: number;
+  /** Writes one run sends, roughly (to plan real-time runs: the write limit paces them). @defaultValue 0 */
+  writesPerRun?: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any>;
 }

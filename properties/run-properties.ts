@@ -33,6 +33,9 @@ export interface RunPropertiesOptions {
   timeLimitMs?: number;
 }
 
+/** Default wall-clock budget per property, ms. */
+const TIME_LIMIT_MS = 120_000;
+
 function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
   for (const n of needs) {
     if (n === 'clock-control' && ctx.clock.kind !== 'mock') return 'needs clock control (it waits rate windows and quote lifetimes many times over)';
@@ -64,7 +67,7 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     if ('skip' in env) return done('SKIP', env.skip, [], {});
     const built = def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {});
     ctx.log(`property ${def.name}: ${numRuns} runs, seed ${seed}, product ${env.product}`);
-    const params: fc.Parameters<[unknown]> = { seed, numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? 120_000, markInterruptAsFailure: false };
+    const params: fc.Parameters<[unknown]> = { seed, numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? TIME_LIMIT_MS, markInterruptAsFailure: false };
     if (opts.path) params.path = opts.path;
     const details = await fc.check(built.property, params);
     if (!details.failed) {
@@ -91,6 +94,25 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     return done('ERROR', message, [], {});
   }
+}
+
+/**
+ * Time the properties take against a target whose clock cannot be moved, ms
+ * (to plan real-time runs): those needing clock control skip at once; each
+ * other is paced by the write limit (its writes over the limit, in windows)
+ * and its round trips, and stops at its time limit.
+ */
+export function propertiesRealTimeMs(input: { only?: readonly string[] | undefined; windowMs: number; writeLimit: number | undefined; requestMs: number }): number {
+  const wanted = (input.only ?? []).map((n) => n.replace(/^property:/, ''));
+  const chosen = wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
+  let ms = 0;
+  for (const def of chosen) {
+    if (def.needs.includes('clock-control')) continue;
+    const writes = def.defaultNumRuns * (def.writesPerRun ?? 0);
+    const paced = input.writeLimit ? (writes / input.writeLimit) * input.windowMs : 0;
+    ms += Math.min(TIME_LIMIT_MS, Math.max(paced, writes * 3 * input.requestMs));
+  }
+  return ms;
 }
 
 /**

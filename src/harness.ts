@@ -186,6 +186,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       const parts: SuiteParts = {};
       if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
       if (selection.properties && found.properties) parts.properties = found.properties;
+      if (found.realTimeMs) parts.realTimeMs = found.realTimeMs;
 
       try {
         return await runSuite({

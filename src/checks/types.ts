@@ -49,6 +49,15 @@ export interface CheckContext {
   /** The hotel API as agency `index` sees it; undefined when the profile has none. */
   hotel(index?: number): HotelApi | undefined;
   clock: ClockDriver;
+  /**
+   * In real time, gives back every resource of the check's lease but `keep`
+   * (refs as the check sees them, e.g. `0:webhook`): call it before a long wait
+   * that touches nothing else, so that other checks may use the rest meanwhile.
+   * Absent, or a no-op, where the check runs alone.
+   */
+  narrowLease?: ((keep: readonly ResourceRef[]) => void) | undefined;
+  /** After `narrowLease`, takes the whole lease back, once the runner can grant it again (at once where the check runs alone). */
+  widenLease?: (() => Promise<void>) | undefined;
   /** The harness's webhook receiver, when one is reachable by the target. */
   receiver: Receiver | undefined;
   recorder: ExchangeRecorder;
@@ -86,6 +95,12 @@ export interface Check {
    */
   fills?: string[];
   /**
+   * Buckets that must have rested a window before it starts (it needs them
+   * empty), though it does not fill them on purpose: nobody waits for them to
+   * cool after it.
+   */
+  rests?: string[];
+  /**
    * Checks naming one episode share one fill of their buckets: the first to run
    * makes the requests and every member judges the same observations (kept in
    * the run cache). They run under one lease, one after the other, with no reset
@@ -103,10 +118,27 @@ export interface Check {
   everyAgency?: boolean;
   /** Target time it waits, roughly, in ms (to plan real-time runs). */
   waitsMs?: (profile: Profile, learned?: LearnedTarget) => number;
+  /**
+   * What it still holds through its wait, after calling `ctx.narrowLease` with
+   * it (to plan real-time runs): the rest of its lease is free meanwhile.
+   */
+  waitTouches?: ResourceRef[];
+  /** After its wait it takes its whole lease back (`ctx.widenLease`) for its last requests (to plan real-time runs). */
+  resumes?: boolean;
+  /**
+   * Bookings a correct service charges it for; 0 when every booking it makes
+   * is refused, so that any agency's wallet serves it.
+   * @defaultValue many: it runs on an agency whose wallet pays twenty of the dearest offer
+   */
+  charges?: number;
   /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
   waitKey?: string;
-  /** Most requests it sends to one bucket, besides filling buckets (to plan real-time runs). @defaultValue 10 */
-  requests?: number;
+  /**
+   * Most requests it sends to one bucket of an agency, besides filling buckets,
+   * or to its read and its write bucket apart (to plan real-time runs).
+   * @defaultValue 10
+   */
+  requests?: number | { read: number; write: number };
   /** Runs after every other check, scenario and property (it judges what the whole run saw). */
   runsLast?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;

@@ -7,10 +7,22 @@ import type { Lease } from './lease-planner.js';
 /** Requests a check is assumed to send when it does not say. */
 export const DEFAULT_REQUESTS = 10;
 
+/** Requests `check` sends to one bucket at most (its declared count, or the default). */
+export function requestCount(check: Pick<Check, 'requests'>): number {
+  const r = check.requests ?? DEFAULT_REQUESTS;
+  return typeof r === 'number' ? r : Math.max(r.read, r.write);
+}
+
+/** Requests `check` sends in all, roughly (to time it). */
+export function totalRequests(check: Pick<Check, 'requests'>): number {
+  const r = check.requests ?? DEFAULT_REQUESTS;
+  return typeof r === 'number' ? r : r.read + r.write;
+}
+
 /** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
 const WALLET_COVERS = 20;
 
-type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'touches' | 'pinned' | 'everyAgency' | 'requests'>;
+type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'rests' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
 
 /** How many agencies a check plays with: 2 when it needs a second agency. */
 export function rolesOf(check: Pick<Check, 'needs'>): number {
@@ -31,19 +43,26 @@ function split(ref: string): { role: number; kind: string } {
   return { role: Number(ref.slice(0, i)), kind: ref.slice(i + 1) };
 }
 
-/** The lease of `check` when its role i is played by agency `binding[i]` (every agency for an `everyAgency` check). */
-export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
+/** The concrete resources (`<agency index>:<kind>`) that `refs` name when role i of `check` is played by agency `binding[i]` (every agency for an `everyAgency` check's role 0). */
+export function resourcesOf(check: Pick<Check, 'everyAgency'>, refs: readonly string[], binding: readonly number[], agencyCount: number): string[] {
   const map = (ref: string): string[] => {
     const { role, kind } = split(ref);
     if (check.everyAgency && role === 0) return Array.from({ length: agencyCount }, (_, a) => `${a}:${kind}`);
-    return [`${binding[role] ?? role}:${kind}`];
+    // As `boundScope` shows them: the bound agencies, then the others in the profile's order.
+    return [`${order[role] ?? role}:${kind}`];
   };
-  return {
-    holder: check.id,
-    resources: [...new Set(touchesOf(check).flatMap(map))],
-    fills: [...new Set((check.fills ?? []).flatMap(map))],
-    requests: check.requests ?? DEFAULT_REQUESTS,
-  };
+  const order = roleOrder(binding, agencyCount);
+  return [...new Set(refs.flatMap(map))];
+}
+
+/** The lease of `check` when its role i is played by agency `binding[i]` (every agency for an `everyAgency` check). */
+export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
+  const resources = resourcesOf(check, touchesOf(check), binding, agencyCount);
+  const lease: Lease = { holder: check.id, resources, fills: resourcesOf(check, check.fills ?? [], binding, agencyCount), requests: requestCount(check) };
+  if (check.rests) lease.rested = resourcesOf(check, check.rests, binding, agencyCount);
+  const split = check.requests;
+  if (typeof split === 'object') lease.perBucket = Object.fromEntries(resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]));
+  return lease;
 }
 
 function searchable(f: AgencyFacts, profile: Readonly<Profile>): string[] {
@@ -61,7 +80,7 @@ function fits(check: Planned, f: AgencyFacts, agency: ResolvedAgency, first: Res
   }
   if (touchesOf(check).includes('0:wallet')) {
     if (f.balance === undefined) return false;
-    if (f.offerPrice !== undefined && f.balance < WALLET_COVERS * f.offerPrice) return false;
+    if (f.offerPrice !== undefined && f.balance < (check.charges ?? WALLET_COVERS) * f.offerPrice) return false;
   }
   return true;
 }
@@ -69,13 +88,17 @@ function fits(check: Planned, f: AgencyFacts, agency: ResolvedAgency, first: Res
 /**
  * The agency bindings `check` may run with, best first: role 0 on any agency
  * that fits its needs (only the first agency when pinned), role 1 on any
- * other agency, the profile's order preferred.
+ * other agency, the profile's order preferred (the smallest wallet first for a
+ * check that charges nothing).
  */
 export function bindingsOf(check: Planned, facts: readonly AgencyFacts[], agencies: readonly ResolvedAgency[], profile: Readonly<Profile>): number[][] {
   const n = agencies.length;
   if (n === 0) return [[0]];
   if (check.pinned || check.everyAgency) return [rolesOf(check) === 2 ? [0, 1] : [0]];
-  const firsts = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile)).map((f) => f.index);
+  const fitting = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile));
+  // A check whose bookings are all refused leaves the best-funded wallets to the checks that pay: the smallest first.
+  if (check.charges === 0 && touchesOf(check).includes('0:wallet')) fitting.sort((a, b) => (a.balance ?? Infinity) - (b.balance ?? Infinity));
+  const firsts = fitting.map((f) => f.index);
   if (!firsts.includes(0)) firsts.unshift(0);
   if (rolesOf(check) === 1) return firsts.map((a) => [a]);
   const out: number[][] = [];

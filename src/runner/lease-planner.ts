@@ -6,8 +6,12 @@ export interface Lease {
   resources: readonly string[];
   /** Buckets (`<agency>:read`, `<agency>:write`) it fills on purpose. */
   fills: readonly string[];
+  /** Buckets that must have rested a window before it starts, though it does not fill them. */
+  rested?: readonly string[] | undefined;
   /** Requests it sends to each bucket it touches without filling it (a rough count, for the bucket budget). */
   requests: number;
+  /** Requests it sends to some buckets, where they differ from `requests`. */
+  perBucket?: Readonly<Record<string, number>> | undefined;
 }
 
 /** Options of a `LeasePlanner`. */
@@ -22,7 +26,13 @@ export interface LeasePlannerOptions {
   marginMs?: number;
 }
 
+/** What a lease holder really sent to each bucket while it held it: how many requests counted there (0 when it only may have) and when the last went. */
+export type BucketUse = ReadonlyMap<string, { n: number; lastAt: number }>;
+
 const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
+
+/** Requests `lease` declares for bucket `b`. */
+export const requestsTo = (lease: Lease, b: string): number => lease.perBucket?.[b] ?? lease.requests;
 
 /** Part of a bucket's limit that checks not filling it may spend within one window: their counts are upper bounds, with a little slack. */
 const BUDGET_SHARE = 0.9;
@@ -56,45 +66,80 @@ export class LeasePlanner {
   /** True when `lease` may start at `now`. */
   canStart(lease: Lease, now: number): boolean {
     if (this.running >= this.maxConcurrent) return false;
+    return this.canTake(lease, now);
+  }
+
+  /** True when the resources of `lease` may be taken at `now` by a holder already running (one that gave them back for a wait). */
+  canTake(lease: Lease, now: number): boolean {
     for (const r of lease.resources) {
       if (this.held.has(r)) return false;
       if ((this.coolUntil.get(r) ?? 0) > now) return false;
     }
-    for (const b of lease.fills) if ((this.quietUntil.get(b) ?? 0) > now) return false;
+    for (const b of [...lease.fills, ...(lease.rested ?? [])]) if ((this.quietUntil.get(b) ?? 0) > now) return false;
     for (const b of lease.resources.filter(isBucket)) {
-      if (lease.fills.includes(b)) continue;
+      if (lease.fills.includes(b) || lease.rested?.includes(b)) continue;
       const limit = this.limitOf(b);
       if (limit === undefined) continue;
       const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
       // A lone check may always start on a rested bucket, even when its rough count is above the share.
-      if (used > 0 && used + lease.requests > limit * BUDGET_SHARE) return false;
+      if (used > 0 && used + requestsTo(lease, b) > limit * BUDGET_SHARE) return false;
     }
     return true;
   }
 
   /** Takes the lease (call after `canStart`). */
   start(lease: Lease): void {
-    for (const r of lease.resources) this.held.set(r, lease.holder);
-    for (const b of lease.resources.filter(isBucket)) {
-      const list = this.spent.get(b) ?? [];
-      list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : lease.requests, until: Infinity });
-      this.spent.set(b, list);
-    }
+    this.take(lease);
     this.running += 1;
   }
 
-  /** Gives the lease back at `now`: its buckets rest a window, filled ones for everyone. */
-  finish(lease: Lease, now: number): void {
-    const rest = now + this.windowMs + this.marginMs;
-    for (const r of lease.resources) this.held.delete(r);
+  /** Takes the resources of `lease` for a holder already running (call after `canTake`). */
+  take(lease: Lease): void {
+    for (const r of lease.resources) this.held.set(r, lease.holder);
     for (const b of lease.resources.filter(isBucket)) {
-      this.quietUntil.set(b, Math.max(this.quietUntil.get(b) ?? 0, rest));
-      const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || u.until === Infinity);
-      for (const u of list) if (u.holder === lease.holder && u.until === Infinity) u.until = rest;
+      const list = this.spent.get(b) ?? [];
+      list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : requestsTo(lease, b), until: Infinity });
       this.spent.set(b, list);
     }
-    for (const b of lease.fills) this.coolUntil.set(b, Math.max(this.coolUntil.get(b) ?? 0, rest));
+  }
+
+  /**
+   * Gives the lease back at `now`. Its buckets rest a window after their last
+   * request (filled ones for everyone, from `now`). With `used`, a bucket the
+   * holder sent nothing to is free at once, and its budget counts what was sent.
+   */
+  finish(lease: Lease, now: number, used?: BucketUse): void {
+    this.free(lease, lease.resources, now, used);
     this.running -= 1;
+  }
+
+  /**
+   * Gives back, at `now`, every resource of `lease` but `keep` (the holder goes
+   * on with those, e.g. through a wait that touches nothing else); returns the
+   * lease it still holds, to `finish` later.
+   */
+  release(lease: Lease, keep: readonly string[], now: number, used?: BucketUse): Lease {
+    const kept = lease.resources.filter((r) => keep.includes(r));
+    this.free(lease, lease.resources.filter((r) => !kept.includes(r)), now, used);
+    return { ...lease, resources: kept, fills: lease.fills.filter((b) => kept.includes(b)) };
+  }
+
+  private free(lease: Lease, resources: readonly string[], now: number, used: BucketUse | undefined): void {
+    for (const r of resources) if (this.held.get(r) === lease.holder) this.held.delete(r);
+    for (const b of resources.filter(isBucket)) {
+      const filled = lease.fills.includes(b);
+      const use = used === undefined || filled ? { n: filled ? 0 : requestsTo(lease, b), lastAt: now } : used.get(b);
+      const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || (u.holder === lease.holder && u.until === Infinity));
+      const mine = list.find((u) => u.holder === lease.holder && u.until === Infinity);
+      if (mine) list.splice(list.indexOf(mine), 1);
+      if (use !== undefined) {
+        const rest = use.lastAt + this.windowMs + this.marginMs;
+        this.quietUntil.set(b, Math.max(this.quietUntil.get(b) ?? 0, rest));
+        if (use.n > 0) list.push({ holder: lease.holder, n: use.n, until: rest });
+      }
+      this.spent.set(b, list);
+      if (filled) this.coolUntil.set(b, Math.max(this.coolUntil.get(b) ?? 0, now + this.windowMs + this.marginMs));
+    }
   }
 
   /** The next instant after `now` at which a waiting check may become able to start (a bucket cools or rests), if any. */

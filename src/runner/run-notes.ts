@@ -9,7 +9,7 @@ export const SCENARIO_REQUESTS = 150;
 /** Requests the properties send, roughly (for the estimate). */
 export const PROPERTY_REQUESTS = 300;
 /** Local work of the scenarios or the properties beyond their round trips, ms (for the estimate). */
-export const PART_OVERHEAD_MS = 5000;
+export const PART_OVERHEAD_MS = 1000;
 
 /** A learned quote lifetime this far from the profile's is worth a note, s. */
 const LIFETIME_SLACK_S = 5;

@@ -13,16 +13,17 @@ import type { SuiteResult } from '../report/run-result.js';
 import { bindingsOf, boundScope, leaseFor, rolesOf } from './agency-binding.js';
 import { withAbortSignal } from '../client/abort-scope.js';
 import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
-import { estimateRun } from './estimate-run.js';
+import { planRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
-import { runLeased, type Bindable } from './leased-schedule.js';
+import { runLeased, type Bindable, type LeaseChange } from './leased-schedule.js';
+import { bucketMeter } from './bucket-meter.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { runCheck, skippedCase } from './run-check.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
+import type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 
@@ -69,7 +70,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const webhooks: WebhookPoint[] = [];
   const notes = [...(options.notes ?? [])];
   const unique = uniqueFactory(runId);
-  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
+  // Every request is counted in its bucket: in real time a bucket rests from the last request it got, not from the end of a lease.
+  const meter = bucketMeter(recorder, profile, agencies, () => clock.now());
+  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder: meter.recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const scope: Omit<RunScope, 'log'> = {
     profile,
@@ -78,7 +81,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     hotel,
     clock,
     receiver,
-    recorder,
+    recorder: meter.recorder,
     exchanges: () => recorder.exchanges,
     timeline: {
       rateLimit: (p) => rateLimit.push(p),
@@ -88,8 +91,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     unique,
     runCache: createRunCache(),
   };
-  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget): CheckContext =>
-    checkContext({ ...boundScope(scope, binding), learned, log: (message) => emit({ type: 'log', id, message }) }, id);
+  const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
+    checkContext({ ...boundScope(scope, binding), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
     const isolated = clock.kind === 'mock';
@@ -110,17 +113,26 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
     };
     const plannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: isolated ? 1 : (options.maxConcurrent ?? 8), limitOf };
+    // In real time the scenarios and properties are one more unit of the leased schedule, beside the checks that need none of their resources.
+    const rtt = roundTripMs(recorder.exchanges);
+    const partsUnit = realTime && partList.length > 0 ? await partsUnitFor(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, writeLimit: limitOf('0:write'), roundTripMs: rtt }) : undefined;
+    // The order the checks are offered to the leases in: the one whose played schedule ends first.
+    let order: readonly string[] = [];
     if (realTime) {
-      const runnable = options.checks.filter((c) => !skipReason(c, facts));
-      const est = estimateRun(bindable(episodeUnits(runnable).units), {
+      const runnable = [...options.checks.filter((c) => !skipReason(c, facts)), ...(partsUnit ? [partsUnit] : [])];
+      const { order: planned, ...est } = planRun(bindable(episodeUnits(runnable).units), {
         ...plannerOptions,
         profile,
         learned,
         agencyCount: agencies.length,
-        roundTripMs: roundTripMs(recorder.exchanges),
-        partRequests: (partList.includes('scenarios') ? SCENARIO_REQUESTS : 0) + (partList.includes('properties') ? PROPERTY_REQUESTS : 0),
-        partOverheadMs: partList.length * PART_OVERHEAD_MS,
+        roundTripMs: rtt,
+        runFirst: [BASELINE_CHECK_ID],
       });
+      order = planned;
+      // The estimate is of the whole run: what reading the target and planning took already counts.
+      const spent = Math.round(performance.now() - t0);
+      est.estimateMs += spent;
+      est.serialMs += spent;
       emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
       notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
     } else {
@@ -128,7 +140,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     }
 
     const results = new Map<Check, CaseResult>();
-    const runOne = async (check: Check, binding: number[]): Promise<void> => {
+    const runOne = async (check: Check, binding: number[], lease?: LeaseChange): Promise<void> => {
       const reason = skipReason(check, facts);
       emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
       let result: CaseResult;
@@ -136,7 +148,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       else {
         const waits = Math.max(0, check.waitsMs?.(profile, learned) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
-        result = await runCheck(check, contextFor(check.id, binding, learned), limit);
+        result = await runCheck(check, contextFor(check.id, binding, learned, lease), limit);
       }
       results.set(check, result);
       emit({ type: 'case-finished', result });
@@ -145,12 +157,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const planner = new LeasePlanner(plannerOptions);
     const schedule = async (list: Check[]): Promise<void> => {
       if (isolated) return runSerially(list, planner, options, runOne, emit);
-      // An episode's members are one unit here: one lease and one binding for all, run one after the other.
+      // An episode's members (or the checks sharing a wait) are one unit here: one lease and one binding for all, run one after the other.
       const { units, membersOf } = episodeUnits(list);
-      const runUnit = async (unit: Check, binding: number[]): Promise<void> => {
-        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding);
+      const runUnit = async (unit: Check, binding: number[], lease: LeaseChange): Promise<void> => {
+        if (unit === partsUnit) return runParts();
+        for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding, lease);
       };
-      return runLeased(bindable(units), planner, agencies.length, clock, runUnit, emit);
+      return runLeased(inOrder(bindable(units), order), planner, agencies.length, clock, runUnit, emit, meter);
     };
 
     // The baseline first, alone: when a correctly signed request is refused, every other verdict would be about access.
@@ -162,6 +175,20 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       if (got.verdict === 'FAIL' || got.verdict === 'ERROR') stopped = baselineReason(got);
     }
     const partCases: CaseResult[] = [];
+    const runParts = async (): Promise<void> => {
+      for (const name of partList) {
+        emit({ type: 'part-started', part: name });
+        if (options.reset && isolated) await options.reset();
+        const streamed = new Set<CaseResult>();
+        const onCase = (result: CaseResult): void => {
+          streamed.add(result);
+          emit({ type: 'case-finished', result });
+        };
+        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
+        for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
+        partCases.push(...got);
+      }
+    };
     if (stopped) {
       const why = `not run: ${stopped}`;
       for (const check of [...regular, ...last].filter((c) => c !== baseline)) {
@@ -174,26 +201,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         partCases.push(result);
         emit({ type: 'case-finished', result });
       }
-    } else await schedule(regular.filter((c) => c !== baseline));
-    if (!stopped && realTime && partList.length > 0) {
-      // Scenarios and properties book on every agency: they start once every bucket the checks used has rested.
-      const rest = planner.restedAt() - clock.now();
-      if (rest > 0) {
-        emit({ type: 'waiting', ms: rest, reason: 'the rate-limit buckets the checks used rest one window before the scenarios' });
-        await clock.wait(rest);
-      }
-    }
-    for (const name of stopped ? [] : partList) {
-      emit({ type: 'part-started', part: name });
-      if (options.reset && isolated) await options.reset();
-      const streamed = new Set<CaseResult>();
-      const onCase = (result: CaseResult): void => {
-        streamed.add(result);
-        emit({ type: 'case-finished', result });
-      };
-      const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
-      for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
-      partCases.push(...got);
+    } else {
+      await schedule([...regular.filter((c) => c !== baseline), ...(partsUnit ? [partsUnit] : [])]);
+      if (!partsUnit) await runParts();
     }
     // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
     if (!stopped) for (const check of last) await schedule([check]);
@@ -228,6 +238,37 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   } finally {
     await closeApis();
   }
+}
+
+/** Id of the unit the scenarios and properties run as in a real-time schedule. */
+const PARTS_UNIT_ID = 'scenarios and properties';
+
+/**
+ * The scenarios and properties as one unit of a real-time schedule: they book
+ * on whichever agency has a product open (the properties on the first), so
+ * they hold every agency's buckets and wallet, and start on buckets that
+ * rested a window. Their time: the waits and rate-limit pacing the parts
+ * announce, their round trips and a little local work.
+ */
+async function partsUnitFor(parts: SuiteParts, list: ReadonlyArray<'scenarios' | 'properties'>, input: PartPlanInput): Promise<Check> {
+  let ms = 0;
+  for (const name of list) {
+    const announced = parts.realTimeMs ? await parts.realTimeMs(name, input).catch(() => 0) : 0;
+    ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
+  }
+  return {
+    id: PARTS_UNIT_ID,
+    title: 'scenarios and properties',
+    area: 'scenarios',
+    clause: '',
+    needs: [],
+    everyAgency: true,
+    touches: ['0:read', '0:write', '0:wallet'],
+    rests: ['0:read', '0:write'],
+    requests: 0,
+    waitsMs: () => ms,
+    run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),
+  };
 }
 
 /** Reads sent to measure the round trip before a real-time run. */
@@ -323,20 +364,28 @@ async function runSerially(list: Check[], planner: LeasePlanner, options: RunSui
 /**
  * The checks as units for the leased scheduler: a check alone, or the members
  * of one episode folded into one unit that needs and touches what any of them
- * does (they share one fill of the buckets, so they must share one lease).
+ * does (they share one fill of the buckets, so they must share one lease). The
+ * checks sharing one wait (`waitKey`: one run of a webhook scenario) form a
+ * unit the same way: the first makes the run, the others judge it at once.
  */
 export function episodeUnits(list: readonly Check[]): { units: Check[]; membersOf: Map<Check, Check[]> } {
   const units: Check[] = [];
   const membersOf = new Map<Check, Check[]>();
   const done = new Set<string>();
+  const groupOf = (c: Check): string | undefined => (c.episode !== undefined ? `episode ${c.episode}` : c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined);
   for (const check of list) {
-    if (check.episode === undefined) {
+    const group = groupOf(check);
+    if (group === undefined) {
       units.push(check);
       continue;
     }
-    if (done.has(check.episode)) continue;
-    done.add(check.episode);
-    const members = list.filter((c) => c.episode === check.episode);
+    if (done.has(group)) continue;
+    done.add(group);
+    const members = list.filter((c) => groupOf(c) === group);
+    if (members.length === 1) {
+      units.push(check);
+      continue;
+    }
     const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
       const all = members.flatMap((m) => [...(pick(m) ?? [])]);
       return all.length > 0 ? [...new Set(all)] : undefined;
@@ -350,6 +399,15 @@ export function episodeUnits(list: readonly Check[]): { units: Check[]; membersO
     membersOf.set(unit, members);
   }
   return { units, membersOf };
+}
+
+/** `list` in the order of `ids` (by check id); the ones it does not name keep their order, after. */
+function inOrder(list: readonly Bindable[], ids: readonly string[]): Bindable[] {
+  const rank = (b: Bindable): number => {
+    const i = ids.indexOf(b.check.id);
+    return i < 0 ? ids.length : i;
+  };
+  return [...list].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The one case standing for a scenario or property part that was not run. */

@@ -3,6 +3,7 @@
  * from `loadSuiteParts`, so the parts can name it without importing back the loader that imports them.
  */
 import type { CheckContext } from '../checks/types.js';
+import type { Profile } from '../profile/types.js';
 import type { CaseResult } from '../report/model.js';
 
 /**
@@ -20,10 +21,23 @@ export interface SuitePartContext extends CheckContext {
 /** A part of the suite beyond checks: returns one case per scenario or property. */
 export type SuitePart = (ctx: SuitePartContext) => Promise<CaseResult[]>;
 
+/** What a part's real-time duration is estimated from. */
+export interface PartPlanInput {
+  profile: Readonly<Profile>;
+  /** The quote lifetime the service answered, s, when known. */
+  quoteLifetimeS?: number | undefined;
+  /** The write limit of the agency the parts book with, when known. */
+  writeLimit?: number | undefined;
+  /** Round trip of one request, ms. */
+  roundTripMs: number;
+}
+
 /** The suite's parts beyond checks: `runScenarios` of `src/scenario/` and `runProperties` of `properties/`. */
 export interface SuiteParts {
   scenarios?: SuitePart;
   properties?: SuitePart;
+  /** Target time a part waits or is paced by the rate limit against a target whose clock cannot be moved, ms (to plan the run). */
+  realTimeMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
 }
 
 /** Which scenarios and properties run, and a property counterexample to replay. */

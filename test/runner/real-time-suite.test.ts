@@ -22,7 +22,7 @@ describe('the suite in real time (clock control none)', () => {
     await mock?.close();
   });
 
-  it('passes every check and scenario against a correct service, with checks overlapping, within its estimate', async () => {
+  it('passes every check and scenario against a correct service, with checks overlapping, within ±20% of its estimate', async () => {
     const agencies = mock.agencies.map((a) => ({
       id: a.agency_id,
       key_id: a.key_id,
@@ -45,8 +45,8 @@ describe('the suite in real time (clock control none)', () => {
     const events: Array<RunEvent & { at: number }> = [];
     const t0 = performance.now();
     try {
-      // SC-01 is left out: the OpenAPI document fixes rate_limits.window_s at the reference 60 s. The properties too: they are slow in real time.
-      const only = [...AREA_ORDER.filter((a) => a !== 'schema'), 'scenarios'];
+      // The properties are left out: they are slow in real time.
+      const only = [...AREA_ORDER, 'scenarios'];
       const result = await harness.run({ only, onEvent: (e) => events.push({ ...e, at: performance.now() }) });
       const wallMs = performance.now() - t0;
       const bad = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').map((c) => `${c.id} ${c.verdict}: ${c.message}`);
@@ -62,10 +62,10 @@ describe('the suite in real time (clock control none)', () => {
       const plan = events.find((e) => e.type === 'plan');
       expect(plan).toMatchObject({ mode: 'real-time' });
       const estimate = plan?.type === 'plan' ? plan.estimateMs! : 0;
-      // The estimate plays the real schedule; the bound is wider than the ±20% aimed at, as a loaded test machine is uneven.
+      // The estimate plays the real schedule (the time before the plan included): within ±20% of the wall time.
       const figures = `wall ${Math.round(wallMs)} ms, estimate ${estimate} ms`;
-      expect(wallMs, figures).toBeGreaterThan(estimate * 0.7);
-      expect(wallMs, figures).toBeLessThan(estimate * 1.4);
+      expect(wallMs, figures).toBeGreaterThan(estimate * 0.8);
+      expect(wallMs, figures).toBeLessThan(estimate * 1.2);
     } finally {
       await harness.close();
     }

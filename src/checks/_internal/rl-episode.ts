@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.js';
 import { RunCacheKey } from '../run-cache.js';
-import type { Check, CheckContext } from '../types.js';
+import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
 import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlProbes } from './rl-probes.js';
 import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
@@ -8,8 +8,15 @@ import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
 /** The episode the write-bucket checks of the primary agency share (see {@link Check.episode}). */
 export const WRITE_EPISODE = 'ratelimit: one fill of agency 0';
 
-/** The buckets the episode fills or sends into, for each member's `fills`. */
-export const WRITE_EPISODE_FILLS = ['0:read', '0:write', '1:read', '1:write'];
+/** The buckets the episode fills (each from an empty window), for each member's `fills`. */
+export const WRITE_EPISODE_FILLS = ['0:read', '0:write'];
+
+/**
+ * What the episode touches: agency 0's buckets and wallet (the booking into the
+ * full bucket), and one read and one write of agency 1, which must be counted
+ * apart (RL-06) but need no empty window.
+ */
+export const WRITE_EPISODE_TOUCHES: ResourceRef[] = ['0:read', '0:write', '0:wallet', '1:read', '1:write'];
 
 /** Target time the episode waits, ms: one window after the fill, then the read burst (real time against a real service). */
 export function writeEpisodeWaitMs(p: Profile): number {
@@ -20,6 +27,13 @@ export function writeEpisodeWaitMs(p: Profile): number {
 export const WRITE_EPISODE_MEMBER = {
   episode: WRITE_EPISODE,
   fills: WRITE_EPISODE_FILLS,
+  touches: WRITE_EPISODE_TOUCHES,
+  // Besides the fills: one read and one write of agency 1.
+  requests: 2,
+  // Through its wait it holds agency 0's buckets alone: agency 1 and the wallet are done with once the bucket is full.
+  waitTouches: ['0:read', '0:write'],
+  // Its one booking goes into a full bucket and is refused: any agency's wallet serves it.
+  charges: 0,
   waitsMs: writeEpisodeWaitMs,
 } as const satisfies Partial<Check>;
 
@@ -165,6 +179,8 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
     const after = 'book' in prepared ? await walletView(ctx, 'after') : undefined;
     // The last read of agency 0 before the read burst: the read window is empty one window after it.
     const lastRead = ctx.clock.now();
+    // Agency 1 and the wallet are done with: other checks may use them through the wait.
+    ctx.narrowLease?.(WRITE_EPISODE_MEMBER.waitTouches);
     return { booked, readCross, other: otherWrite && otherRead ? { write: otherWrite, read: otherRead } : undefined, after, lastRead };
   };
 

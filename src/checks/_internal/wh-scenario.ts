@@ -2,7 +2,7 @@ import { setTemplate } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 import type { ReceivedDelivery, Receiver, ResponsePlan } from '../../receiver/index.js';
 import { RunCacheKey } from '../run-cache.js';
-import type { Check, CheckContext } from '../types.js';
+import type { Check, CheckContext, ResourceRef } from '../types.js';
 import { gapToleranceMs, mentions, toAttempt, whEvent, whHeader, type WhRun } from './wh-attempt.js';
 
 /** The webhook scenarios; several checks judge one run of the same scenario. */
@@ -90,17 +90,22 @@ export function whScenarioWaitMs(kind: WhKind, p: Profile): number {
   return s.horizonMs(p) + s.extraMs(p);
 }
 
+/** What a scenario holds while it watches the deliveries: the endpoint alone (its booking is made). */
+const WAIT_TOUCHES = { service: '0:webhook', hotel: '0:hotel' } as const satisfies Record<'service' | 'hotel', ResourceRef>;
+
 /**
  * What every check judging one run of a webhook scenario declares: it books
  * (or uses the hotel API) and sets the agency's endpoint, and the checks
  * judging one run share it, so they keep to the first agency and pay its
  * wait once.
  */
-export function whScenarioUse(kind: WhKind): Pick<Check, 'needs' | 'touches' | 'pinned' | 'waitsMs' | 'waitKey'> {
+export function whScenarioUse(kind: WhKind): Pick<Check, 'needs' | 'touches' | 'waitTouches' | 'requests' | 'pinned' | 'waitsMs' | 'waitKey'> {
   const hotel = kind === 'hotel-failing';
   return {
     needs: hotel ? ['receiver', 'hotel'] : ['receiver', 'open-product'],
     touches: hotel ? ['0:hotel'] : ['0:read', '0:write', '0:wallet', '0:webhook'],
+    waitTouches: [WAIT_TOUCHES[SPECS[kind].scheme]],
+    requests: { read: 3, write: kind === 'replay' || kind === 'cancel' ? 3 : 2 },
     pinned: true,
     waitsMs: (p) => whScenarioWaitMs(kind, p),
     waitKey: `webhook scenario ${kind}`,
@@ -232,6 +237,8 @@ async function perform(ctx: CheckContext, kind: WhKind): Promise<WhRun> {
     }
   }
 
+  // Other checks may use the agency's buckets and wallet meanwhile: the deliveries watched are matched by path and subject.
+  ctx.narrowLease?.([WAIT_TOUCHES[spec.scheme]]);
   const subject = run.subjectId;
   const match = (d: ReceivedDelivery): boolean => d.path === path && mentions(d.text, subject);
   await watch(ctx, receiver, match, spec, run);

@@ -41,6 +41,7 @@ export const judgingOrderCheck: Check = {
   area: 'auth',
   clause: 'SPEC §5: SVC-HMAC-SHA256 authentication / REF §3: judged form, signature, timestamp, nonce; a nonce is recorded only once signature and timestamp pass',
   needs: [],
+  requests: { read: 8, write: 0 },
   // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
   touches: ['0:read', '0:write'],
   async run(ctx) {

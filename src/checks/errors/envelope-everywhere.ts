@@ -72,6 +72,7 @@ export const envelopeEverywhereCheck: Check = {
   area: 'errors',
   clause: 'SPEC §7.1-2: every error uses one envelope with a stable error.code and a details object / REF §4',
   needs: [],
+  requests: { read: 2, write: 0 },
   runsLast: true,
   async run(ctx) {
     // One error of its own, so the check judges something even in a run of this check alone.

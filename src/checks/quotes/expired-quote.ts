@@ -32,6 +32,12 @@ export const expiredQuoteCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at / REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED',
   needs: ['open-product'],
+  requests: { read: 8, write: 1 },
+  // Its one booking is refused: any agency's wallet serves it.
+  charges: 0,
+  // It holds nothing while its quote expires, and takes its lease back to book.
+  waitTouches: [],
+  resumes: true,
   waitsMs: (p, learned) => {
     const lifetime = learned?.quoteLifetimeS ?? p.quotes.lifetime_s;
     return lifetime <= REAL_WAIT_LIMIT_S ? lifetime * 1000 + 1000 : 0;
@@ -49,7 +55,9 @@ export const expiredQuoteCheck: Check = {
     const searchedAt = q.search.exchange.startedAt;
     const until = Number.isFinite(expiresAt) ? expiresAt : searchedAt + lifetime * 1000;
     const waitMs = Math.max(0, until - ctx.clock.now()) + 1000;
+    ctx.narrowLease?.([]);
     await ctx.clock.wait(waitMs);
+    await ctx.widenLease?.();
     const before = await snapshotWallet(ctx, api, 'before');
     const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking with an expired quote');
     const after = await snapshotWallet(ctx, api, 'after');

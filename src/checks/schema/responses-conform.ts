@@ -84,6 +84,7 @@ export const responsesConformCheck: Check = {
   area: 'schema',
   clause: 'SPEC §2, §4, §7 (REF §2-§5, §10): each response has the fields, types and headers its operation promises / the OpenAPI document of the service',
   needs: [],
+  requests: { read: 10, write: 0 },
   runsLast: true,
   async run(ctx) {
     const doc = await loadOpenApiDocument(ctx.profile.openapi);

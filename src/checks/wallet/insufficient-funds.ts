@@ -29,6 +29,7 @@ export const insufficientFundsCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet / REF §5: wallet balance below the price → 402 INSUFFICIENT_FUNDS, nothing charged',
   needs: ['open-product'],
+  requests: { read: 9, write: 1 },
   // It looks through every agency for a wallet below an offer.
   everyAgency: true,
   async run(ctx) {
