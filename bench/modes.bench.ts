@@ -23,6 +23,7 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { createHarness } from '../src/harness.js';
+import { agencyFromMock } from '../src/profile/agency-from-mock.js';
 
 type Mode = 'local' | 'latency' | 'real';
 
@@ -62,14 +63,7 @@ function startMock(): Promise<{ child: ChildProcess; line: MockLine }> {
 }
 
 function profileFor(line: MockLine): Record<string, unknown> {
-  const agencies = line.agencies.slice(0, mode === 'real' ? 3 : 2).map((a) => ({
-    id: a.agency_id,
-    key_id: a.key_id,
-    secret: a.secret,
-    webhook_secret: a.webhook_secret,
-    hotel_api_key: a.hotel_api_key,
-    hotel_webhook_secret: a.hotel_webhook_secret,
-  }));
+  const agencies = line.agencies.slice(0, mode === 'real' ? 3 : 2).map((a) => agencyFromMock(a));
   return {
     base_url: line.base_url,
     hotel_base_url: line.hotel_base_url,

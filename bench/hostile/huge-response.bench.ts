@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { createMock } from '../../src/mock/index.js';
+import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
 
 const SIZE_MB = Number(process.argv[2] ?? 100);
 const CLI = 'dist/src/cli/main.js';
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     base_url: mock.baseUrl.replace(mockOrigin, proxyOrigin),
     hotel_base_url: mock.hotelBaseUrl,
     clock: { control: 'none' },
-    agencies: [{ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret }],
+    agencies: [agencyFromMock(a, { limits: false })],
   };
   await writeFile(join(dir, 'target.json'), JSON.stringify(profile));
   try {

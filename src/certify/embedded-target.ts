@@ -27,7 +27,7 @@ export function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: nu
       base_url: mock.baseUrl,
       hotel_base_url: mock.hotelBaseUrl,
       clock: { control: 'none' },
-      agencies: mock.agencies.map(agencyFromMock),
+      agencies: mock.agencies.map((a) => agencyFromMock(a)),
       ...(options.quoteLifetimeS !== undefined ? { quotes: { lifetime_s: options.quoteLifetimeS } } : {}),
       ...(options.webhookBaseMs !== undefined ? { webhooks: { base_ms: options.webhookBaseMs } } : {}),
     },

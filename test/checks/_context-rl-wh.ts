@@ -11,6 +11,7 @@ import type { RateLimitPoint, WebhookPoint } from '../../src/report/model.js';
 import type { ClockDriver } from '../../src/runner/clock-driver.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
 import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
 
 /** A mock, a receiver on its clock, and a way to build fresh check contexts against them. */
 export interface RlWhRig {
@@ -42,14 +43,7 @@ export async function startRig(): Promise<RlWhRig> {
     base_url: mock.baseUrl,
     hotel_base_url: mock.hotelBaseUrl,
     clock: { control: 'none' },
-    agencies: mock.agencies.slice(0, 2).map((a) => ({
-      id: a.agency_id,
-      key_id: a.key_id,
-      secret: a.secret,
-      webhook_secret: a.webhook_secret,
-      hotel_api_key: a.hotel_api_key,
-      hotel_webhook_secret: a.hotel_webhook_secret,
-    })),
+    agencies: mock.agencies.slice(0, 2).map((a) => agencyFromMock(a, { limits: false })),
   };
   // Waits move the mock's clock and return once the webhook attempts that fell due are made.
   const clock: ClockDriver = new MockClockDriver(mock.clock, { advance: (ms) => mock.advance(ms) });

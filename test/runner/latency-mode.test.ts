@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness } from '../../src/harness.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
+import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
 
 /**
  * Issue 10, "movable clock, 25 ms away": the whole suite against a correct
@@ -22,9 +23,8 @@ describe('the suite against a mock 25 ms away, clock moved over the admin API', 
     const moves: number[] = [];
     const advance = mock.clock.advance.bind(mock.clock);
     mock.clock.advance = (ms: number) => (moves.push(ms), advance(ms));
-    const literal = (a: RunningMock['agencies'][number]) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret });
     const harness = createHarness({
-      profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: mock.agencies.slice(0, 2).map(literal) },
+      profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: mock.agencies.slice(0, 2).map((a) => agencyFromMock(a, { limits: false })) },
     });
     try {
       const result = await harness.run();

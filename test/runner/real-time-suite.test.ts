@@ -3,6 +3,7 @@ import { AREA_ORDER } from '../../src/checks/index.js';
 import { createHarness } from '../../src/harness.js';
 import { createMock, DEFAULT_FIXTURE, type RunningMock } from '../../src/mock/index.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
+import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
 
 /*
  * The whole suite against a target whose clock cannot be moved, in real time:
@@ -23,14 +24,7 @@ describe('the suite in real time (clock control none)', () => {
   });
 
   it('passes every check and scenario against a correct service, with checks overlapping, within ±20% of its estimate', async () => {
-    const agencies = mock.agencies.map((a) => ({
-      id: a.agency_id,
-      key_id: a.key_id,
-      secret: a.secret,
-      webhook_secret: a.webhook_secret,
-      hotel_api_key: a.hotel_api_key,
-      hotel_webhook_secret: a.hotel_webhook_secret,
-    }));
+    const agencies = mock.agencies.map((a) => agencyFromMock(a, { limits: false }));
     const harness = createHarness({
       profile: {
         base_url: mock.baseUrl,
