@@ -94,6 +94,14 @@ try {
       rows.push({ wallMs, falseAlarms, summary });
       console.log(`run ${i}/${runs}: ${(wallMs / 1000).toFixed(1)} s${plan}, ${summary}, load average ${loadavg()[0]!.toFixed(2)}`);
       for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') console.log(`  ${c.id} ${c.verdict}: ${c.message.slice(0, 300)}`);
+      if (process.env.TIMELINE) {
+        // Each case's start and end, s from the run's start (target time, which is real time here).
+        const start = Date.parse(result.startedAt);
+        for (const c of [...result.cases].sort((a, b) => a.startedAt - b.startedAt)) {
+          const from = (c.startedAt - start) / 1000;
+          console.log(`  ${from.toFixed(1).padStart(6)} → ${(from + c.durationMs / 1000).toFixed(1).padStart(6)} s  ${c.id} ${c.verdict}`);
+        }
+      }
     } finally {
       await harness.close();
     }

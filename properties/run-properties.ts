@@ -6,6 +6,7 @@ import type { CaseResult } from '../src/report/model.js';
 import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
 import { replayCommand } from './_internal/replay-command.js';
+import { settledProperty } from './_internal/settled-property.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
@@ -69,7 +70,10 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     ctx.log(`property ${def.name}: ${numRuns} runs, seed ${seed}, product ${env.product}`);
     const params: fc.Parameters<[unknown]> = { seed, numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? TIME_LIMIT_MS, markInterruptAsFailure: false };
     if (opts.path) params.path = opts.path;
-    const details = await fc.check(built.property, params);
+    const runs = settledProperty(built.property);
+    const details = await fc.check(runs.property, params);
+    // A run the time limit cut short goes on sending: the case ends when it has.
+    await runs.settled();
     if (!details.failed) {
       if (details.interrupted) return done('WARN', `interrupted by the time limit after ${details.numRuns} of ${numRuns} runs, none failing`, [], { runs: details.numRuns });
       return done('PASS', `${details.numRuns} runs held (seed ${seed})`, [], { runs: details.numRuns });
@@ -103,16 +107,25 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
  * and its round trips, and stops at its time limit.
  */
 export function propertiesRealTimeMs(input: { only?: readonly string[] | undefined; windowMs: number; writeLimit: number | undefined; requestMs: number }): number {
-  const wanted = (input.only ?? []).map((n) => n.replace(/^property:/, ''));
-  const chosen = wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
   let ms = 0;
-  for (const def of chosen) {
+  for (const def of chosenProperties(input.only)) {
     if (def.needs.includes('clock-control')) continue;
     const writes = def.defaultNumRuns * (def.writesPerRun ?? 0);
     const paced = input.writeLimit ? (writes / input.writeLimit) * input.windowMs : 0;
     ms += Math.min(TIME_LIMIT_MS, Math.max(paced, writes * 3 * input.requestMs));
   }
   return ms;
+}
+
+/** The agency each chosen property runs as, in the order they run: the primary, or null for one that skips at once for want of clock control. */
+export function propertiesAgencies(input: { only?: readonly string[] | undefined }): Array<0 | null> {
+  return chosenProperties(input.only).map((def) => (def.needs.includes('clock-control') ? null : 0));
+}
+
+/** The properties named in `only` (with or without the `property:` prefix), in run order; all when it names none. */
+function chosenProperties(only: readonly string[] | undefined): readonly PropertyDef[] {
+  const wanted = (only ?? []).map((n) => n.replace(/^property:/, ''));
+  return wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
 }
 
 /**
@@ -127,7 +140,7 @@ export async function runProperties(ctx: CheckContext & Partial<Pick<SuitePartCo
   const unknown = wanted.filter((n) => !PROPERTIES.some((p) => p.name === n));
   if (unknown.length) throw new HarnessError('E_USAGE', `unknown propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
   if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1)) throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
-  const chosen = wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
+  const chosen = chosenProperties(opts.only);
   const out: CaseResult[] = [];
   for (const def of chosen) {
     // Against a resettable target each property starts from the fixture (wallet, buckets).

@@ -58,6 +58,13 @@ export interface CheckContext {
   narrowLease?: ((keep: readonly ResourceRef[]) => void) | undefined;
   /** After `narrowLease`, takes the whole lease back, once the runner can grant it again (at once where the check runs alone). */
   widenLease?: (() => Promise<void>) | undefined;
+  /**
+   * Target instant of the last request this run sent into agency `agency`'s
+   * `kind` bucket (since the target was last reset), or undefined when none:
+   * the bucket is empty one window after it. Absent where the runner does not
+   * count (then assume a bucket may be full).
+   */
+  lastRequestAt?: ((kind: 'read' | 'write', agency?: number) => number | undefined) | undefined;
   /** The harness's webhook receiver, when one is reachable by the target. */
   receiver: Receiver | undefined;
   recorder: ExchangeRecorder;

@@ -127,5 +127,6 @@ export function boundScope<S extends Omit<RunScope, 'log'>>(scope: S, binding: r
     profile: { ...scope.profile, agencies: profileAgencies },
     api: (i = 0) => scope.api(at(i)),
     hotel: (i = 0) => scope.hotel(at(i)),
+    ...(scope.lastRequestAt ? { lastRequestAt: (kind: 'read' | 'write', i = 0) => scope.lastRequestAt!(kind, at(i)) } : {}),
   };
 }

@@ -10,6 +10,10 @@ export interface BucketMeter {
   usedSince(since: ReadonlyMap<string, number>, buckets: readonly string[]): BucketUse;
   /** The count of each bucket now, to measure from. */
   mark(buckets: readonly string[]): Map<string, number>;
+  /** Target instant of the last request counted (or possibly counted) in `bucket` since the target was last reset; undefined when none. */
+  lastRequestAt(bucket: string): number | undefined;
+  /** The target was put back to its fixture: every bucket is empty from now on. */
+  emptied(): void;
 }
 
 function pathRegex(template: string): RegExp {
@@ -28,6 +32,7 @@ function pathRegex(template: string): RegExp {
 export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>, agencies: readonly ResolvedAgency[], now: () => number): BucketMeter {
   // Per bucket: requests counted in it, requests that may count in it (searches, in the write bucket), and when the last went.
   const counts = new Map<string, { n: number; touched: number; lastAt: number }>();
+  let emptiedAt = -Infinity;
   const auth = profile.headers.authorization.toLowerCase();
   const search = pathRegex(profile.operations.search.path);
   const searchMethod = profile.operations.search.method.toUpperCase();
@@ -69,6 +74,13 @@ export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>,
         out.set(`${b}#touched`, counts.get(b)?.touched ?? 0);
       }
       return out;
+    },
+    lastRequestAt(bucket) {
+      const at = counts.get(bucket)?.lastAt;
+      return at === undefined || at < emptiedAt ? undefined : at;
+    },
+    emptied() {
+      emptiedAt = now();
     },
     usedSince(since, buckets) {
       const out = new Map<string, { n: number; lastAt: number }>();

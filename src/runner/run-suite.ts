@@ -17,13 +17,14 @@ import { planRun } from './estimate-run.js';
 import { LeasePlanner } from './lease-planner.js';
 import { runLeased, type Bindable, type LeaseChange } from './leased-schedule.js';
 import { bucketMeter } from './bucket-meter.js';
-import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS, quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
+import { agencyReleaser, planParts } from './parts-unit.js';
+import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { runCheck, skippedCase } from './run-check.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
+import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 
@@ -58,20 +59,23 @@ export interface RunSuiteOptions {
 }
 
 /** Runs checks, then scenarios and properties, then the checks that run last; returns the redacted result. */
-export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
-  const { profile, agencies, clock, receiver } = options;
-  const emit: RunListener = options.onEvent ?? (() => undefined);
-  const runId = options.runId ?? newRunId();
-  const seed = options.seed ?? randomSeed();
+export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
+  const { profile, agencies, clock, receiver } = given;
+  const emit: RunListener = given.onEvent ?? (() => undefined);
+  const runId = given.runId ?? newRunId();
+  const seed = given.seed ?? randomSeed();
   const startedAtMs = Date.now();
   const t0 = performance.now();
   const recorder = new MemoryRecorder();
   const rateLimit: RateLimitPoint[] = [];
   const webhooks: WebhookPoint[] = [];
-  const notes = [...(options.notes ?? [])];
+  const notes = [...(given.notes ?? [])];
   const unique = uniqueFactory(runId);
   // Every request is counted in its bucket: in real time a bucket rests from the last request it got, not from the end of a lease.
   const meter = bucketMeter(recorder, profile, agencies, () => clock.now());
+  // A reset empties the target's buckets: the meter forgets what it counted before it.
+  const reset = given.reset;
+  const options: RunSuiteOptions = reset ? { ...given, reset: () => reset().then(() => meter.emptied()) } : given;
   const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder: meter.recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const scope: Omit<RunScope, 'log'> = {
@@ -90,6 +94,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     seed,
     unique,
     runCache: createRunCache(),
+    lastRequestAt: (kind, i = 0) => meter.lastRequestAt(`${i}:${kind}`),
   };
   const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
     checkContext({ ...boundScope(scope, binding), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
@@ -105,8 +110,6 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const last = options.checks.filter((c) => c.runsLast);
     const partList = (['scenarios', 'properties'] as const).filter((p) => options.parts?.[p]);
     const realTime = !isolated && facts.clock === 'real';
-    const bindable = (list: readonly Check[]): Bindable[] =>
-      list.map((check) => ({ check, bindings: realTime && !check.runsLast ? bindingsOf(check, agencyFacts, agencies, profile) : [rolesOf(check) === 2 ? [0, 1] : [0]] }));
     const limitOf = (bucket: string): number | undefined => {
       const [a, kind] = bucket.split(':');
       const l = agencyFacts[Number(a)]?.limits;
@@ -115,7 +118,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     const plannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: isolated ? 1 : (options.maxConcurrent ?? 8), limitOf };
     // In real time the scenarios and properties are one more unit of the leased schedule, beside the checks that need none of their resources.
     const rtt = roundTripMs(recorder.exchanges);
-    const partsUnit = realTime && partList.length > 0 ? await partsUnitFor(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, writeLimit: limitOf('0:write'), roundTripMs: rtt }) : undefined;
+    const partsPlan =
+      realTime && partList.length > 0 ? await planParts(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, roundTripMs: rtt }, agencyFacts, limitOf) : undefined;
+    const partsUnit = partsPlan?.unit;
+    const bindable = (list: readonly Check[]): Bindable[] =>
+      list.map((check) => ({
+        check,
+        bindings: check === partsUnit ? [partsPlan!.binding] : realTime && !check.runsLast ? bindingsOf(check, agencyFacts, agencies, profile) : [rolesOf(check) === 2 ? [0, 1] : [0]],
+      }));
     // The order the checks are offered to the leases in: the one whose played schedule ends first.
     let order: readonly string[] = [];
     if (realTime) {
@@ -160,7 +170,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       // An episode's members (or the checks sharing a wait) are one unit here: one lease and one binding for all, run one after the other.
       const { units, membersOf } = episodeUnits(list);
       const runUnit = async (unit: Check, binding: number[], lease: LeaseChange): Promise<void> => {
-        if (unit === partsUnit) return runParts();
+        if (unit === partsUnit) return runParts(lease);
         for (const member of membersOf.get(unit) ?? [unit]) await runOne(member, binding, lease);
       };
       return runLeased(inOrder(bindable(units), order), planner, agencies.length, clock, runUnit, emit, meter);
@@ -175,7 +185,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
       if (got.verdict === 'FAIL' || got.verdict === 'ERROR') stopped = baselineReason(got);
     }
     const partCases: CaseResult[] = [];
-    const runParts = async (): Promise<void> => {
+    const runParts = async (lease?: LeaseChange): Promise<void> => {
+      // In real time the parts send only to the agencies leased to them, and give each back once no case left needs it.
+      const release = partsPlan?.uses && lease ? agencyReleaser(partsPlan.binding, partsPlan.uses, lease) : undefined;
       for (const name of partList) {
         emit({ type: 'part-started', part: name });
         if (options.reset && isolated) await options.reset();
@@ -183,9 +195,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
         const onCase = (result: CaseResult): void => {
           streamed.add(result);
           emit({ type: 'case-finished', result });
+          release?.caseDone(name);
         };
-        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase }, clock);
+        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable }, clock);
         for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
+        release?.partDone(name);
         partCases.push(...got);
       }
     };
@@ -238,37 +252,6 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   } finally {
     await closeApis();
   }
-}
-
-/** Id of the unit the scenarios and properties run as in a real-time schedule. */
-const PARTS_UNIT_ID = 'scenarios and properties';
-
-/**
- * The scenarios and properties as one unit of a real-time schedule: they book
- * on whichever agency has a product open (the properties on the first), so
- * they hold every agency's buckets and wallet, and start on buckets that
- * rested a window. Their time: the waits and rate-limit pacing the parts
- * announce, their round trips and a little local work.
- */
-async function partsUnitFor(parts: SuiteParts, list: ReadonlyArray<'scenarios' | 'properties'>, input: PartPlanInput): Promise<Check> {
-  let ms = 0;
-  for (const name of list) {
-    const announced = parts.realTimeMs ? await parts.realTimeMs(name, input).catch(() => 0) : 0;
-    ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
-  }
-  return {
-    id: PARTS_UNIT_ID,
-    title: 'scenarios and properties',
-    area: 'scenarios',
-    clause: '',
-    needs: [],
-    everyAgency: true,
-    touches: ['0:read', '0:write', '0:wallet'],
-    rests: ['0:read', '0:write'],
-    requests: 0,
-    waitsMs: () => ms,
-    run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),
-  };
 }
 
 /** Reads sent to measure the round trip before a real-time run. */

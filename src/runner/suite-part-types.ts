@@ -5,6 +5,7 @@
 import type { CheckContext } from '../checks/types.js';
 import type { Profile } from '../profile/types.js';
 import type { CaseResult } from '../report/model.js';
+import type { AgencyView } from '../scenario/scenario-plan.js';
 
 /**
  * What scenarios and properties get from the runner: the same context as a
@@ -16,6 +17,11 @@ export interface SuitePartContext extends CheckContext {
   reset: (() => Promise<void>) | undefined;
   /** Reports one finished case at once (progress); the returned list is what the result holds. */
   onCase(result: CaseResult): void;
+  /**
+   * Indices of `agencies` the part may send to (the runner's lease; it shrinks
+   * as the runner gives agencies back); absent: every agency.
+   */
+  usableAgencies?: ReadonlySet<number> | undefined;
 }
 
 /** A part of the suite beyond checks: returns one case per scenario or property. */
@@ -38,6 +44,12 @@ export interface SuiteParts {
   properties?: SuitePart;
   /** Target time a part waits or is paced by the rate limit against a target whose clock cannot be moved, ms (to plan the run). */
   realTimeMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
+  /**
+   * The agency index each case of a part runs as, in the order the cases
+   * run (null: it sends nothing); undefined when it cannot be told from
+   * `agencies` (to lease the part only the agencies it uses).
+   */
+  agenciesOf?: (part: 'scenarios' | 'properties', input: PartPlanInput, agencies: readonly AgencyView[]) => Promise<Array<number | null> | undefined>;
 }
 
 /** Which scenarios and properties run, and a property counterexample to replay. */

@@ -1,20 +1,36 @@
-import type { SuitePartOptions, SuiteParts } from './suite-part-types.js';
+import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-types.js';
 
 export type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts, SuitePartOptions } from './suite-part-types.js';
 
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
-  const [{ runScenarios, loadScenarios, scenarioWaitsMs }, { runProperties, propertiesRealTimeMs }] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
+  const [{ runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency }, { runProperties, propertiesRealTimeMs, propertiesAgencies }] = await Promise.all([
+    import('../scenario/index.js'),
+    import('../../properties/index.js'),
+  ]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
+  const chosenScenarios = async (profile: PartPlanInput['profile']) => {
+    const all = await loadScenarios({}, profile).catch(() => []);
+    return scenarioNames.length > 0 ? all.filter((s) => scenarioNames.includes(s.name)) : all;
+  };
   return {
     async realTimeMs(part, input) {
       if (part === 'properties') {
         return propertiesRealTimeMs({ only: opts.propertyNames, windowMs: input.profile.limits.window_s * 1000, writeLimit: input.writeLimit, requestMs: input.roundTripMs });
       }
-      const all = await loadScenarios({}, input.profile).catch(() => []);
-      const chosen = scenarioNames.length > 0 ? all.filter((s) => scenarioNames.includes(s.name)) : all;
-      return scenarioWaitsMs(chosen, input.profile, input.quoteLifetimeS);
+      return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
+    },
+    async agenciesOf(part, input, agencies) {
+      if (part === 'properties') return propertiesAgencies({ only: opts.propertyNames });
+      const out: Array<number | null> = [];
+      for (const s of runOrder(await chosenScenarios(input.profile))) {
+        const chosen = chooseAgency(s, agencies, agencies);
+        if (chosen === 'unknown') return undefined;
+        // A scenario that skips for want of an agency reads only the agencies still leased to the parts.
+        out.push('skip' in chosen ? null : chosen.index);
+      }
+      return out;
     },
     scenarios: (ctx) => runScenarios(ctx, opts.scenarioNames?.length ? { names: opts.scenarioNames } : {}),
     properties: (ctx) =>

@@ -1,11 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
+import { rateLimitRetry } from '../api/rate-limit-retry.js';
+import { withRetryPolicy } from '../client/retry-scope.js';
 import type { ApiResponse, TargetApi } from '../api/types.js';
 import type { CheckContext } from '../checks/types.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
+import { chooseAgency, type AgencyView } from './scenario-plan.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
 /** A step's expectation failed: the scenario fails, naming the step. */
@@ -42,6 +45,8 @@ class ScenarioRun {
     private readonly ctx: CheckContext,
     private readonly api: TargetApi,
     private readonly scenario: Scenario,
+    /** Index of the agency it runs as, in `ctx.agencies`. */
+    private readonly agency: number,
   ) {}
 
   private resolve = (name: string): unknown => {
@@ -71,6 +76,28 @@ class ScenarioRun {
   }
 
   async step(step: Step, iteration?: string): Promise<void> {
+    // A scenario is not about the rate limit: a refusal it does not expect is waited out, as an agency's client would.
+    if (step.action !== 'repeat' && !this.expectsRateLimited(step)) {
+      const ctx = this.ctx;
+      const policy = rateLimitRetry(ctx.profile, {
+        wait: (ms) => ctx.clock.wait(ms),
+        now: () => ctx.clock.now(),
+        maxAttempts: 3,
+        marginMs: 250,
+        onRetry: ({ attempt, waitMs }) => ctx.log(`scenario ${this.scenario.name}: rate limited (attempt ${attempt}); waiting ${(waitMs - 250) / 1000} s before sending again`),
+      });
+      return withRetryPolicy(policy, () => this.stepOnce(step, iteration));
+    }
+    return this.stepOnce(step, iteration);
+  }
+
+  /** True when the step's expectation (or skip_if) names the rate-limited answer: then it must see it. */
+  private expectsRateLimited(step: Step): boolean {
+    const refused = this.ctx.profile.errors.rate_limited;
+    return [step.expect, step.skip_if].some((e) => e !== undefined && (e.code === 'rate_limited' || (Array.isArray(e.status) ? e.status.includes(refused.status) : e.status === refused.status)));
+  }
+
+  private async stepOnce(step: Step, iteration?: string): Promise<void> {
     const at = label(step, iteration);
     try {
       const before = step.expect?.balance_delta !== undefined ? await this.balance(at) : undefined;
@@ -197,6 +224,10 @@ class ScenarioRun {
         await this.ctx.clock.wait(par.ms !== undefined ? n : n * 1000);
         return { evidence: [] };
       }
+      case 'rest': {
+        await this.ctx.clock.waitUntil(restedAt(this.ctx, par.buckets as BucketKind[], this.agency));
+        return { evidence: [] };
+      }
       case 'set': {
         for (const [k, v] of Object.entries(par)) this.values.set(k, this.value(v));
         return { evidence: [] };
@@ -218,35 +249,50 @@ class ScenarioRun {
   }
 }
 
-/** Picks the agency index a scenario runs as, or says why it cannot run. */
-async function pickAgency(ctx: CheckContext, s: Scenario): Promise<{ index: number } | { skip: string }> {
-  const n = ctx.agencies.length;
-  const isOpen = async (i: number): Promise<boolean> => (await ctx.api(i).openProducts({ label: `scenario ${s.name}: products of agency #${i}` })).open.includes(s.product!);
-  let index: number;
-  if (s.agency === ANY_WITH_PRODUCT) {
-    // Among the agencies with the product open, the largest wallet: a happy path should not be skipped for want of funds.
-    let best: { index: number; balance: number } | undefined;
-    for (let i = 0; i < n; i += 1) {
-      if (!(await isOpen(i))) continue;
-      const balance = (await ctx.api(i).balance({ label: `scenario ${s.name}: balance of agency #${i}` })).amount ?? 0;
-      if (best === undefined || balance > best.balance) best = { index: i, balance };
-    }
-    if (best) return { index: best.index };
-    return { skip: `no agency of the profile (${ctx.agencies.map((a) => a.id).join(', ')}) has ${s.product} open` };
+type BucketKind = 'read' | 'write';
+
+/**
+ * The target instant from which `buckets` of agency `agency` are empty: one
+ * window after the last request the run sent into them (now when none was
+ * sent since the target was reset). Without the runner's count, a window
+ * from now: a bucket may be full.
+ */
+export function restedAt(ctx: CheckContext, buckets: readonly BucketKind[], agency: number): number {
+  const now = ctx.clock.now();
+  const windowMs = ctx.profile.limits.window_s * 1000;
+  if (!ctx.lastRequestAt) return now + windowMs;
+  let at = now;
+  for (const kind of buckets) {
+    const last = ctx.lastRequestAt(kind, agency);
+    // The request was admitted before it was recorded: a window after the record it has left the window.
+    if (last !== undefined) at = Math.max(at, last + windowMs);
   }
-  if (typeof s.agency === 'number') {
-    if (s.agency >= n) return { skip: `needs agency #${s.agency}; the profile has ${n}` };
-    index = s.agency;
-  } else {
-    index = ctx.agencies.findIndex((a) => a.id === s.agency);
-    if (index < 0) return { skip: `needs agency ${s.agency}, which the profile does not name` };
-  }
-  if (s.product !== undefined && !(await isOpen(index))) return { skip: `${s.product} is closed for ${ctx.agencies[index]!.id}` };
-  return { index };
+  return at;
 }
 
-/** Runs one scenario; the result names the failing step. Never throws for a failed or skipped scenario. */
-export async function runScenario(ctx: CheckContext, scenario: Scenario): Promise<CaseResult> {
+/**
+ * Picks the agency index a scenario runs as (see {@link chooseAgency}), or
+ * says why it cannot run, reading products and balances live; only the
+ * agencies in `usable` are read or chosen (all when absent).
+ */
+async function pickAgency(ctx: CheckContext, s: Scenario, usable?: ReadonlySet<number>): Promise<{ index: number } | { skip: string }> {
+  const named = s.agency === ANY_WITH_PRODUCT ? undefined : typeof s.agency === 'number' ? s.agency : ctx.agencies.findIndex((a) => a.id === s.agency);
+  const indices = ctx.agencies.map((_, i) => i).filter((i) => (usable === undefined || usable.has(i)) && (named === undefined || i === named));
+  const candidates: AgencyView[] = [];
+  for (const index of indices) {
+    const api = ctx.api(index);
+    const open = s.product === undefined ? [] : (await api.openProducts({ label: `scenario ${s.name}: products of agency #${index}` })).open;
+    // A balance only matters where the product is open, and only to pick the largest.
+    const balance = named === undefined && s.product !== undefined && open.includes(s.product) ? ((await api.balance({ label: `scenario ${s.name}: balance of agency #${index}` })).amount ?? 0) : undefined;
+    candidates.push({ index, id: ctx.agencies[index]!.id, open, balance });
+  }
+  const chosen = chooseAgency(s, candidates, ctx.agencies);
+  // Every candidate's products were read: the choice is known.
+  return chosen === 'unknown' ? { skip: 'the products open for the agencies could not be read' } : chosen;
+}
+
+/** Runs one scenario (as an agency among `usable`, all when absent); the result names the failing step. Never throws for a failed or skipped scenario. */
+export async function runScenario(ctx: CheckContext, scenario: Scenario, usable?: ReadonlySet<number>): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   const result = (verdict: Verdict, message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
@@ -266,10 +312,10 @@ export async function runScenario(ctx: CheckContext, scenario: Scenario): Promis
   let run: ScenarioRun | undefined;
   let agency: string | undefined;
   try {
-    const picked = await pickAgency(ctx, scenario);
+    const picked = await pickAgency(ctx, scenario, usable);
     if ('skip' in picked) return result('SKIP', picked.skip, [], {});
     agency = ctx.agencies[picked.index]!.id;
-    run = new ScenarioRun(ctx, ctx.api(picked.index), scenario);
+    run = new ScenarioRun(ctx, ctx.api(picked.index), scenario, picked.index);
     ctx.log(`scenario ${scenario.name} as ${agency}`);
     await run.steps(scenario.steps);
     return result('PASS', `${scenario.steps.length} steps passed as ${agency}`, run.evidence, { agency });

@@ -4,6 +4,7 @@ import type { CaseResult } from '../report/model.js';
 import type { SuitePartContext } from '../runner/suite-part-types.js';
 import { loadScenarios } from './load-scenario.js';
 import { runScenario } from './run-scenario.js';
+import { runOrder } from './scenario-plan.js';
 
 /** Options of {@link runScenarios}. */
 export interface RunScenariosOptions {
@@ -17,24 +18,25 @@ export interface RunScenariosOptions {
 
 /**
  * Loads (validating every file first: an invalid one throws
- * `E_SCENARIO_INVALID`) and runs scenarios one after the other, one
+ * `E_SCENARIO_INVALID`) and runs scenarios one after the other (in
+ * {@link runOrder}: those opening with a `rest` first), one
  * CaseResult per scenario. With the runner's context (`reset`, `onCase`),
  * the target is reset before each scenario and each result is reported as
  * it finishes.
  */
-export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
+export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
   const loaded = await loadScenarios(opts, ctx.profile);
   const names = (opts.names ?? []).map((n) => n.replace(/^scenario:/, ''));
   const unknown = names.filter((n) => !loaded.some((s) => s.name === n));
   if (unknown.length > 0) {
     throw new HarnessError('E_USAGE', `unknown scenario ${unknown.join(', ')}; known: ${loaded.map((s) => s.name).join(', ')}`);
   }
-  const scenarios = names.length > 0 ? loaded.filter((s) => names.includes(s.name)) : loaded;
+  const scenarios = runOrder(names.length > 0 ? loaded.filter((s) => names.includes(s.name)) : loaded);
   const out: CaseResult[] = [];
   for (const s of scenarios) {
     // Against a resettable target (the mock) each scenario starts from the fixture.
     await ctx.reset?.();
-    const result = await runScenario(ctx, s);
+    const result = await runScenario(ctx, s, ctx.usableAgencies);
     ctx.onCase?.(result);
     out.push(result);
   }

@@ -4,7 +4,7 @@
  */
 
 /** Every action a step can take. */
-export const STEP_ACTIONS = ['account', 'search', 'book', 'cancel', 'get_booking', 'balance', 'statement', 'rates', 'wait', 'repeat', 'set'] as const;
+export const STEP_ACTIONS = ['account', 'search', 'book', 'cancel', 'get_booking', 'balance', 'statement', 'rates', 'wait', 'rest', 'repeat', 'set'] as const;
 
 /** One step action's name. */
 export type StepAction = (typeof STEP_ACTIONS)[number];

@@ -19,6 +19,7 @@ const PARAMS: Record<StepAction, { allowed: string[]; required: string[] }> = {
   cancel: { allowed: ['product', 'booking', 'idempotency_key', 'body'], required: ['booking'] },
   get_booking: { allowed: ['product', 'booking'], required: ['booking'] },
   wait: { allowed: ['ms', 's'], required: [] },
+  rest: { allowed: ['buckets'], required: ['buckets'] },
   repeat: { allowed: ['count', 'concurrent', 'steps'], required: ['count', 'steps'] },
   set: { allowed: [], required: [] },
 };
@@ -119,6 +120,7 @@ class Walker {
     let params: Obj = {};
     const given = raw[action];
     if (action === 'wait' && (typeof given === 'number' || typeof given === 'string')) params = { ms: given };
+    else if (action === 'rest' && (typeof given === 'string' || Array.isArray(given))) params = { buckets: given };
     else if (given === null || given === undefined) params = {};
     else if (isObj(given)) params = given;
     else this.problem(here, `parameters must be a mapping, got ${JSON.stringify(given)}`);
@@ -146,6 +148,12 @@ class Walker {
         const v = params[k];
         if (!(typeof v === 'number' && v >= 0) && !(typeof v === 'string' && referencedNames(v).length > 0)) this.problem(`${here}.${k}`, `must be a number ≥ 0 or an interpolation, got ${JSON.stringify(v)}`);
       }
+    }
+    if (action === 'rest' && params.buckets !== undefined) {
+      const list = typeof params.buckets === 'string' ? [params.buckets] : params.buckets;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((b) => b === 'read' || b === 'write')) {
+        this.problem(`${here}.buckets`, `must be read, write or a list of them, got ${JSON.stringify(params.buckets)}`);
+      } else params = { buckets: [...new Set(list)] };
     }
     if (action === 'set') {
       for (const k of Object.keys(params)) if (!NAME.test(k) || RESERVED.has(k)) this.problem(`${here}.${k}`, 'is not a valid value name (letters, digits, _; not unique or profile)');

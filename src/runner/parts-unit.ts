@@ -1,0 +1,111 @@
+/*
+ * The scenarios and properties as one unit of a real-time schedule: what it
+ * leases, how long it takes, and giving agencies back as its cases finish.
+ */
+import type { Check, ResourceRef } from '../checks/types.js';
+import type { AgencyFacts } from './agency-facts.js';
+import type { LeaseChange } from './leased-schedule.js';
+import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS } from './run-notes.js';
+import type { PartPlanInput, SuiteParts } from './suite-parts.js';
+
+/** Id of the unit the scenarios and properties run as in a real-time schedule. */
+const PARTS_UNIT_ID = 'scenarios and properties';
+
+/** A part of the suite beyond checks. */
+export type PartName = 'scenarios' | 'properties';
+
+/** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known. */
+export interface PartsPlan {
+  unit: Check;
+  binding: number[];
+  uses: Map<PartName, Array<number | null>> | undefined;
+}
+
+/**
+ * The scenarios and properties as one unit of a real-time schedule. They
+ * run one case after another, each as the agency it picks; when every pick
+ * can be told from the facts read at the start, the unit holds only those
+ * agencies (the one most used as role 0, whose buckets must have rested a
+ * window: a scenario may open with a rest), else every agency. Their time:
+ * the waits and rate-limit pacing the parts announce, their round trips and
+ * a little local work.
+ */
+export async function planParts(
+  parts: SuiteParts,
+  list: readonly PartName[],
+  input: Omit<PartPlanInput, 'writeLimit'>,
+  facts: readonly AgencyFacts[],
+  limitOf: (bucket: string) => number | undefined,
+): Promise<PartsPlan> {
+  const views = facts.map((f) => ({ index: f.index, id: f.id, open: 'error' in f.products ? undefined : f.products.open, balance: f.balance }));
+  let uses: Map<PartName, Array<number | null>> | undefined = new Map();
+  for (const name of list) {
+    const got = parts.agenciesOf ? await parts.agenciesOf(name, { ...input, writeLimit: undefined }, views).catch(() => undefined) : undefined;
+    if (!got) {
+      uses = undefined;
+      break;
+    }
+    uses.set(name, got);
+  }
+  const count = new Map<number, number>();
+  for (const a of [...(uses?.values() ?? [])].flat()) if (a !== null) count.set(a, (count.get(a) ?? 0) + 1);
+  const byUse = [...count.entries()].sort(([a, n], [b, m]) => m - n || a - b).map(([a]) => a);
+  const primary = byUse[0] ?? 0;
+  const binding = uses ? [primary, ...byUse.slice(1).sort((a, b) => a - b)] : [0];
+  let ms = 0;
+  for (const name of list) {
+    const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit: limitOf(`${primary}:write`) }).catch(() => 0) : 0;
+    ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
+  }
+  const own = (role: number): ResourceRef[] => [`${role}:read`, `${role}:write`, `${role}:wallet`];
+  const unit: Check = {
+    id: PARTS_UNIT_ID,
+    title: 'scenarios and properties',
+    area: 'scenarios',
+    clause: '',
+    needs: [],
+    ...(uses ? { pinned: true, touches: binding.flatMap((_, role) => own(role)) } : { everyAgency: true, touches: own(0) }),
+    // Once the cases on the other agencies are done, it holds only its main agency through its waits.
+    ...(binding.length > 1 ? { waitTouches: own(0) } : {}),
+    rests: ['0:read', '0:write'],
+    requests: 0,
+    waitsMs: () => ms,
+    run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),
+  };
+  return { unit, binding, uses };
+}
+
+/**
+ * Follows the parts' cases as they finish and gives back (`lease.narrow`)
+ * each agency of `binding` that no case left is planned on; `usable` is the
+ * set of agencies the parts may still send to.
+ */
+export function agencyReleaser(
+  binding: readonly number[],
+  uses: ReadonlyMap<PartName, ReadonlyArray<number | null>>,
+  lease: LeaseChange,
+): { usable: Set<number>; caseDone(part: PartName): void; partDone(part: PartName): void } {
+  const usable = new Set(binding);
+  const done = new Map<PartName, number>();
+  const release = (): void => {
+    const needed = new Set<number>();
+    for (const [part, list] of uses) for (const a of list.slice(done.get(part) ?? 0)) if (a !== null) needed.add(a);
+    // Cases that may read any leased agency (null) keep what is left.
+    if (needed.size === 0) return;
+    const given = [...usable].filter((a) => !needed.has(a));
+    if (given.length === 0) return;
+    for (const a of given) usable.delete(a);
+    lease.narrow(binding.flatMap((a, role) => (usable.has(a) ? [`${role}:read`, `${role}:write`, `${role}:wallet`] : [])));
+  };
+  return {
+    usable,
+    caseDone(part) {
+      done.set(part, (done.get(part) ?? 0) + 1);
+      release();
+    },
+    partDone(part) {
+      done.set(part, uses.get(part)?.length ?? 0);
+      release();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/*
+ * What is known of scenarios before they run: the order they run in, the
+ * target time they wait, and the agency each runs as. The runner plans a
+ * real-time run with these, and the scenario runner follows the same rules.
+ */
+import type { Profile } from '../profile/types.js';
+import { ANY_WITH_PRODUCT, type Scenario, type Step } from './types.js';
+import { interpolate, readPath } from './values.js';
+
+/** True when the scenario's first step is a `rest`: started on rested buckets, it waits for nothing. */
+function opensWithRest(s: Pick<Scenario, 'steps'>): boolean {
+  return s.steps[0]?.action === 'rest';
+}
+
+/**
+ * The order scenarios run in: those opening with a `rest` step first (the
+ * run gives them buckets that rested already, so their rest costs nothing),
+ * then the others; file order within each group.
+ */
+export function runOrder<T extends Pick<Scenario, 'steps'>>(list: readonly T[]): T[] {
+  return [...list.filter(opensWithRest), ...list.filter((s) => !opensWithRest(s))];
+}
+
+/**
+ * Target time the `wait` and `rest` steps of `scenarios` take, ms, when they
+ * run in {@link runOrder} from rested buckets (to plan real-time runs). A
+ * duration naming the profile (`{{profile.limits.window_s}}`) is read from it;
+ * one naming the quote lifetime takes the lifetime the service answered when
+ * known. A duration that depends on values saved at run time counts as 0. A
+ * rest counts a window, but the opening rest of the first scenario: nothing
+ * was sent before it.
+ */
+export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
+  const view = quoteLifetimeS === undefined ? profile : { ...profile, quotes: { ...profile.quotes, lifetime_s: quoteLifetimeS } };
+  const resolve = (name: string): unknown => (name.startsWith('profile.') ? readPath(view, name.slice('profile.'.length)) : undefined);
+  const windowMs = profile.limits.window_s * 1000;
+  const of = (steps: readonly Step[]): number =>
+    steps.reduce((sum, step) => {
+      const par = step.params;
+      if (step.action === 'repeat') {
+        const inner = of(step.steps ?? []);
+        return sum + (par.concurrent === true ? inner : inner * Number(par.count ?? 1));
+      }
+      if (step.action === 'rest') return sum + windowMs;
+      if (step.action !== 'wait') return sum;
+      let n = NaN;
+      try {
+        n = Number(interpolate(par.ms ?? par.s, resolve));
+      } catch {
+        // a value saved at run time: unknown here
+      }
+      if (!Number.isFinite(n) || n < 0) return sum;
+      return sum + (par.ms !== undefined ? n : n * 1000);
+    }, 0);
+  const ordered = runOrder(scenarios);
+  const first = ordered[0];
+  const freeRest = first !== undefined && opensWithRest(first) ? windowMs : 0;
+  return ordered.reduce((sum, s) => sum + of(s.steps), 0) - freeRest;
+}
+
+/** What is known of one agency when a scenario picks its agency: the products open for it (undefined: unknown) and its balance. */
+export interface AgencyView {
+  index: number;
+  id: string;
+  open: readonly string[] | undefined;
+  balance: number | undefined;
+}
+
+/**
+ * The agency a scenario runs as, among `candidates` (the run's agencies it may
+ * use, `total` agencies in all): an index or id as named (its product open),
+ * or for `any-with-product` the largest balance among those with the product
+ * open, so that a happy path is not skipped for want of funds. `unknown` when
+ * a product list it needs was not read; otherwise the index, or why it skips.
+ */
+export function chooseAgency(s: Pick<Scenario, 'agency' | 'product'>, candidates: readonly AgencyView[], agencies: ReadonlyArray<{ id: string }>): { index: number } | { skip: string } | 'unknown' {
+  const opens = (a: AgencyView): boolean | undefined => (s.product === undefined ? true : a.open === undefined ? undefined : a.open.includes(s.product));
+  if (s.agency === ANY_WITH_PRODUCT) {
+    let best: AgencyView | undefined;
+    for (const a of candidates) {
+      const open = opens(a);
+      if (open === undefined) return 'unknown';
+      if (open && (best === undefined || (a.balance ?? 0) > (best.balance ?? 0))) best = a;
+    }
+    if (best) return { index: best.index };
+    return { skip: `no agency of the profile (${agencies.map((a) => a.id).join(', ')}) has ${s.product} open` };
+  }
+  let index: number;
+  if (typeof s.agency === 'number') {
+    if (s.agency >= agencies.length) return { skip: `needs agency #${s.agency}; the profile has ${agencies.length}` };
+    index = s.agency;
+  } else {
+    index = agencies.findIndex((a) => a.id === s.agency);
+    if (index < 0) return { skip: `needs agency ${s.agency}, which the profile does not name` };
+  }
+  const named = candidates.find((a) => a.index === index);
+  if (!named) return { skip: `agency ${agencies[index]!.id} is not one this run leaves to the scenarios` };
+  const open = opens(named);
+  if (open === undefined) return 'unknown';
+  return open ? { index } : { skip: `${s.product} is closed for ${agencies[index]!.id}` };
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { propertiesRealTimeMs } from '../../properties/index.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+import { chooseAgency, parseScenario, runOrder, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
+
+const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, limits: { window_s: 2 }, quotes: { lifetime_s: 5 }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+
+describe('real-time plan of the suite parts', () => {
+  it('adds up the wait steps of scenarios, profile values and the learned quote lifetime resolved, repeats counted', () => {
+    const s = parseScenario(
+      [
+        'name: waits',
+        'description: d',
+        'clause: c',
+        'steps:',
+        '  - wait: {s: "{{profile.limits.window_s}}"}',
+        '  - wait: {s: "{{profile.quotes.lifetime_s}}"}',
+        '  - wait: {ms: 250}',
+        '  - repeat:',
+        '      count: 3',
+        '      steps:',
+        '        - wait: {ms: 100}',
+      ].join('\n'),
+      'waits.yaml',
+      profile,
+    );
+    expect(scenarioWaitsMs([s], profile)).toBe(2000 + 5000 + 250 + 300);
+    // the lifetime the service answered, not the profile's
+    expect(scenarioWaitsMs([s], profile, 7)).toBe(2000 + 7000 + 250 + 300);
+  });
+
+  it('paces a property that books by the write limit, up to its time limit; one that needs clock control costs nothing', () => {
+    const paced = propertiesRealTimeMs({ only: ['idempotency-model'], windowMs: 2000, writeLimit: 35, requestMs: 1 });
+    expect(paced).toBeGreaterThan(2000);
+    expect(paced).toBeLessThan(120_000);
+    expect(propertiesRealTimeMs({ only: ['idempotency-model'], windowMs: 60_000, writeLimit: 60, requestMs: 1 })).toBe(120_000);
+    expect(propertiesRealTimeMs({ only: ['quote-lock'], windowMs: 60_000, writeLimit: 60, requestMs: 1 })).toBe(0);
+  });
+
+  const scenario = (name: string, first: string, extra = ''): ReturnType<typeof parseScenario> =>
+    parseScenario([`name: ${name}`, 'description: d', `agency: any-with-product`, 'product: flights', 'steps:', `  - ${first}`, extra].filter(Boolean).join('\n'), `${name}.yaml`, profile);
+
+  it('runs the scenarios opening with a rest first, file order kept within each group', () => {
+    const list = [scenario('a', 'search:'), scenario('b', 'rest: write'), scenario('c', 'search:'), scenario('d', 'rest: [read, write]')];
+    expect(runOrder(list).map((s) => s.name)).toEqual(['b', 'd', 'a', 'c']);
+  });
+
+  it('counts a rest as a window, but the opening rest of the first scenario to run: the run starts it on rested buckets', () => {
+    const opens = scenario('opens', 'rest: write', '  - rest: read');
+    const later = scenario('later', 'search:', '  - rest: write');
+    // 2 s window: the opening rest is free, the two others a window each
+    expect(scenarioWaitsMs([later, opens], profile)).toBe(2 * 2000);
+    expect(scenarioWaitsMs([later], profile)).toBe(2000);
+  });
+
+  it('predicts the agency a scenario picks as the run would: the largest balance with the product open, or the one named', () => {
+    const agencies: AgencyView[] = [
+      { index: 0, id: 'alpha', open: ['transfers'], balance: 1_000_000 },
+      { index: 1, id: 'beta', open: ['flights'], balance: 500 },
+      { index: 2, id: 'gamma', open: ['flights', 'cars'], balance: 900 },
+    ];
+    const s = scenario('x', 'search:');
+    expect(chooseAgency(s, agencies, agencies)).toEqual({ index: 2 });
+    expect(chooseAgency({ agency: 'beta', product: 'flights' }, agencies, agencies)).toEqual({ index: 1 });
+    expect(chooseAgency({ agency: 0, product: 'flights' }, agencies, agencies)).toEqual({ skip: 'flights is closed for alpha' });
+    expect(chooseAgency({ agency: 'any-with-product', product: 'activities' }, agencies, agencies)).toHaveProperty('skip');
+    // only the agencies left to the scenarios are chosen from
+    expect(chooseAgency(s, agencies.slice(0, 2), agencies)).toEqual({ index: 1 });
+    expect(chooseAgency({ agency: 'gamma', product: 'flights' }, agencies.slice(0, 2), agencies)).toEqual({ skip: 'agency gamma is not one this run leaves to the scenarios' });
+    // an agency whose products were not read could be the one: unknown
+    expect(chooseAgency(s, [...agencies, { index: 3, id: 'delta', open: undefined, balance: undefined }], agencies)).toBe('unknown');
+  });
+});
