@@ -187,6 +187,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
       if (selection.properties && found.properties) parts.properties = found.properties;
       if (found.realTimeMs) parts.realTimeMs = found.realTimeMs;
+      if (found.agenciesOf) parts.agenciesOf = found.agenciesOf;
 
       try {
         return await runSuite({

@@ -71,6 +71,8 @@ export function planRun(items: readonly Bindable[], o: EstimateOptions): Planned
     [...items].sort((a, b) => fills(a) - fills(b)),
     [...longest].sort((a, b) => fills(a) - fills(b)),
     [...shortest].sort((a, b) => fills(a) - fills(b)),
+    // The short checks first, so that the buckets they touch rest early; then the fillers, the longest first.
+    [...shortest.filter((b) => fills(b) === 0), ...longest.filter((b) => fills(b) > 0)],
     // Fillers first, longest first, while every bucket is fresh; then the rest.
     [...longest.filter((b) => fills(b) > 0), ...shortest.filter((b) => fills(b) === 0)],
     [...longest.filter((b) => fills(b) > 0), ...longest.filter((b) => fills(b) === 0)],
@@ -93,13 +95,14 @@ export function planRun(items: readonly Bindable[], o: EstimateOptions): Planned
       bestMs = ms;
     }
   }
-  // Then moves of one check to another place, kept when the schedule ends sooner.
+  // Then moves of one check to another place, or swaps of two, kept when the schedule ends sooner.
   for (let i = 0; i < LOCAL_MOVES && best.length > 1; i++) {
     const from = Math.floor(random() * best.length);
     const to = Math.floor(random() * best.length);
     if (from === to) continue;
     const moved = [...best];
-    moved.splice(to, 0, ...moved.splice(from, 1));
+    if (i % 2 === 0) moved.splice(to, 0, ...moved.splice(from, 1));
+    else [moved[from], moved[to]] = [moved[to]!, moved[from]!];
     const ms = play(moved, o);
     if (ms < bestMs) {
       best = moved;

@@ -52,9 +52,10 @@ export async function planParts(
   const byUse = [...count.entries()].sort(([a, n], [b, m]) => m - n || a - b).map(([a]) => a);
   const primary = byUse[0] ?? 0;
   const binding = uses ? [primary, ...byUse.slice(1).sort((a, b) => a - b)] : [0];
+  const writeLimit = limitOf(`${primary}:write`);
   let ms = 0;
   for (const name of list) {
-    const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit: limitOf(`${primary}:write`) }).catch(() => 0) : 0;
+    const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit }).catch(() => 0) : 0;
     ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
   }
   const own = (role: number): ResourceRef[] => [`${role}:read`, `${role}:write`, `${role}:wallet`];
@@ -68,6 +69,8 @@ export async function planParts(
     // Once the cases on the other agencies are done, it holds only its main agency through its waits.
     ...(binding.length > 1 ? { waitTouches: own(0) } : {}),
     rests: ['0:read', '0:write'],
+    // The properties are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
+    ...(list.includes('properties') ? { fills: ['0:write'] } : {}),
     requests: 0,
     waitsMs: () => ms,
     run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { AgencyFacts } from '../../src/runner/agency-facts.js';
+import { agencyReleaser, planParts } from '../../src/runner/parts-unit.js';
+import type { SuiteParts } from '../../src/runner/suite-parts.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+
+const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+const facts: AgencyFacts[] = ['alpha', 'beta', 'gamma'].map((id, index) => ({ index, id, products: { open: ['flights'], closed: [] }, balance: 1000 }));
+const input = { profile, roundTripMs: 1 };
+const limitOf = (): number => 60;
+
+function parts(uses: { scenarios?: Array<number | null> | undefined; properties?: Array<number | null> | undefined }): SuiteParts {
+  return {
+    scenarios: () => Promise.resolve([]),
+    properties: () => Promise.resolve([]),
+    realTimeMs: (part) => Promise.resolve(part === 'scenarios' ? 60_000 : 120_000),
+    agenciesOf: (part) => Promise.resolve(uses[part]),
+  };
+}
+
+describe('the scenarios and properties as a unit of a real-time schedule', () => {
+  it('leases only the agencies its cases pick, the most used one as its main agency, whose buckets rest and whose write bucket the properties fill', async () => {
+    const plan = await planParts(parts({ scenarios: [2, 0, null, 2, 2], properties: [0, null] }), ['scenarios', 'properties'], input, facts, limitOf);
+    expect(plan.binding).toEqual([2, 0]);
+    expect(plan.unit).toMatchObject({ pinned: true, touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet'], rests: ['0:read', '0:write'], fills: ['0:write'], waitTouches: ['0:read', '0:write', '0:wallet'] });
+    expect(plan.unit.everyAgency).toBeUndefined();
+    // the announced waits, plus round trips and local work
+    expect(plan.unit.waitsMs!(profile)).toBeGreaterThan(180_000);
+  });
+
+  it('holds every agency when a pick cannot be told, and fills nothing without the properties', async () => {
+    const unknown = await planParts(parts({ scenarios: undefined, properties: [0] }), ['scenarios', 'properties'], input, facts, limitOf);
+    expect(unknown.binding).toEqual([0]);
+    expect(unknown.uses).toBeUndefined();
+    expect(unknown.unit).toMatchObject({ everyAgency: true, touches: ['0:read', '0:write', '0:wallet'] });
+    const scenariosOnly = await planParts(parts({ scenarios: [1, 1] }), ['scenarios'], input, facts, limitOf);
+    expect(scenariosOnly.binding).toEqual([1]);
+    expect(scenariosOnly.unit.fills).toBeUndefined();
+    expect(scenariosOnly.unit.waitTouches).toBeUndefined();
+  });
+
+  it('gives an agency back once no case left is planned on it, and never the ones still needed', () => {
+    const narrowed: string[][] = [];
+    const lease = { narrow: (keep: readonly string[]) => void narrowed.push([...keep]), widen: () => Promise.resolve() };
+    const uses = new Map<'scenarios' | 'properties', Array<number | null>>([
+      ['scenarios', [0, 2, null, 0]],
+      ['properties', [0]],
+    ]);
+    const r = agencyReleaser([0, 2], uses, lease);
+    expect([...r.usable]).toEqual([0, 2]);
+    r.caseDone('scenarios');
+    expect(narrowed).toEqual([]);
+    r.caseDone('scenarios');
+    expect(narrowed).toEqual([['0:read', '0:write', '0:wallet']]);
+    expect([...r.usable]).toEqual([0]);
+    r.caseDone('scenarios');
+    r.partDone('scenarios');
+    r.caseDone('properties');
+    // nothing left needs an agency: what remains is finished with the lease, not narrowed to nothing
+    expect(narrowed).toHaveLength(1);
+  });
+});
