@@ -25,8 +25,9 @@ export interface PartsPlan {
  * The scenarios and properties as one unit of a real-time schedule. They
  * run one case after another, each as the agency it picks; when every pick
  * can be told from the facts read at the start, the unit holds only those
- * agencies (the one most used as role 0, whose buckets must have rested a
- * window: a scenario may open with a rest), else every agency. Their time:
+ * agencies (as role 0 the properties' agency, else the one most scenarios
+ * pick; its buckets must have rested a window: a scenario may open with a
+ * rest, and the properties fill its write bucket), else every agency. Their time:
  * the waits and rate-limit pacing the parts announce, their round trips and
  * a little local work.
  */
@@ -50,8 +51,9 @@ export async function planParts(
   const count = new Map<number, number>();
   for (const a of [...(uses?.values() ?? [])].flat()) if (a !== null) count.set(a, (count.get(a) ?? 0) + 1);
   const byUse = [...count.entries()].sort(([a, n], [b, m]) => m - n || a - b).map(([a]) => a);
-  const primary = byUse[0] ?? 0;
-  const binding = uses ? [primary, ...byUse.slice(1).sort((a, b) => a - b)] : [0];
+  // The main agency: the properties' (they take longest and fill its write bucket), else the one most scenarios pick.
+  const primary = uses?.get('properties')?.find((a) => a !== null) ?? byUse[0] ?? 0;
+  const binding = uses ? [primary, ...byUse.filter((a) => a !== primary).sort((a, b) => a - b)] : [0];
   const writeLimit = limitOf(`${primary}:write`);
   let ms = 0;
   for (const name of list) {

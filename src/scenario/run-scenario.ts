@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
-import { rateLimitRetry } from '../api/rate-limit-retry.js';
-import { withRetryPolicy } from '../client/retry-scope.js';
 import type { ApiResponse, TargetApi } from '../api/types.js';
 import type { CheckContext } from '../checks/types.js';
+import { waitOutRefusals } from '../checks/wait-out-refusals.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
@@ -77,17 +76,7 @@ class ScenarioRun {
 
   async step(step: Step, iteration?: string): Promise<void> {
     // A scenario is not about the rate limit: a refusal it does not expect is waited out, as an agency's client would.
-    if (step.action !== 'repeat' && !this.expectsRateLimited(step)) {
-      const ctx = this.ctx;
-      const policy = rateLimitRetry(ctx.profile, {
-        wait: (ms) => ctx.clock.wait(ms),
-        now: () => ctx.clock.now(),
-        maxAttempts: 3,
-        marginMs: 250,
-        onRetry: ({ attempt, waitMs }) => ctx.log(`scenario ${this.scenario.name}: rate limited (attempt ${attempt}); waiting ${(waitMs - 250) / 1000} s before sending again`),
-      });
-      return withRetryPolicy(policy, () => this.stepOnce(step, iteration));
-    }
+    if (step.action !== 'repeat' && !this.expectsRateLimited(step)) return waitOutRefusals(this.ctx, () => this.stepOnce(step, iteration), `scenario ${this.scenario.name}: `);
     return this.stepOnce(step, iteration);
   }
 

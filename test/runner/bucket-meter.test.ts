@@ -41,4 +41,23 @@ describe('bucketMeter', () => {
       '1:write': { n: 1, lastAt: 3000 },
     });
   });
+
+  it('says when a bucket last got a request, and forgets it once the target is reset', () => {
+    let now = 1000;
+    const meter = bucketMeter(new MemoryRecorder(), profile, agencies, () => now);
+    expect(meter.lastRequestAt('0:write')).toBeUndefined();
+    meter.recorder.record(x('POST', '/flights/bookings', 'ka'));
+    now = 1500;
+    meter.recorder.record(x('POST', '/flights/search', 'ka'));
+    expect(meter.lastRequestAt('0:write')).toBe(1500);
+    expect(meter.lastRequestAt('0:read')).toBe(1500);
+    expect(meter.lastRequestAt('1:write')).toBeUndefined();
+    now = 2000;
+    meter.emptied();
+    expect(meter.lastRequestAt('0:write')).toBeUndefined();
+    now = 2500;
+    meter.recorder.record(x('GET', '/account', 'ka'));
+    expect(meter.lastRequestAt('0:read')).toBe(2500);
+    expect(meter.lastRequestAt('0:write')).toBeUndefined();
+  });
 });

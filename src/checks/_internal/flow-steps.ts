@@ -1,9 +1,8 @@
 import { setTemplate } from '../../api/fields.js';
-import { rateLimitRetry } from '../../api/rate-limit-retry.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
-import { withRetryPolicy } from '../../client/retry-scope.js';
 import type { Profile } from '../../profile/types.js';
 import type { CheckContext } from '../types.js';
+import { waitOutRefusals } from '../wait-out-refusals.js';
 
 /** A wallet as read at one moment: balance and whole statement, with the exchanges that read them. */
 export interface WalletSnapshot {
@@ -16,20 +15,9 @@ export interface WalletSnapshot {
   evidence: string[];
 }
 
-/**
- * Sends `call`, and when the target answers rate-limited, waits as told and
- * sends again, up to three attempts (a 429 executes and stores nothing, so
- * the retry is safe). Each attempt stays in the evidence.
- */
+/** Sends `call`, waiting out a rate-limited answer (see {@link waitOutRefusals}). */
 export function retryRateLimited<T extends ApiResponse>(ctx: CheckContext, call: () => Promise<T>): Promise<T> {
-  const policy = rateLimitRetry(ctx.profile, {
-    wait: (ms) => ctx.clock.wait(ms),
-    now: () => ctx.clock.now(),
-    maxAttempts: 3,
-    marginMs: 250,
-    onRetry: ({ attempt, waitMs }) => ctx.log(`rate limited (attempt ${attempt}); waiting ${(waitMs - 250) / 1000} s before sending again`),
-  });
-  return withRetryPolicy(policy, call);
+  return waitOutRefusals(ctx, call);
 }
 
 /** Reads balance and statement of an agency; `label` (e.g. `before`) is prefixed with the check's id. */
