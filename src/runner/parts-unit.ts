@@ -11,6 +11,11 @@ import type { PartPlanInput, SuiteParts } from './suite-parts.js';
 /** Id of the unit the scenarios and properties run as in a real-time schedule. */
 const PARTS_UNIT_ID = 'scenarios and properties';
 
+/** What the parts hold of the agency playing `role`: its buckets and its wallet. */
+function roleResources(role: number): ResourceRef[] {
+  return [`${role}:read`, `${role}:write`, `${role}:wallet`];
+}
+
 /** A part of the suite beyond checks. */
 export type PartName = 'scenarios' | 'properties';
 
@@ -60,16 +65,15 @@ export async function planParts(
     const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit }).catch(() => 0) : 0;
     ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
   }
-  const own = (role: number): ResourceRef[] => [`${role}:read`, `${role}:write`, `${role}:wallet`];
   const unit: Check = {
     id: PARTS_UNIT_ID,
     title: 'scenarios and properties',
     area: 'scenarios',
     clause: '',
     needs: [],
-    ...(uses ? { pinned: true, touches: binding.flatMap((_, role) => own(role)) } : { everyAgency: true, touches: own(0) }),
+    ...(uses ? { pinned: true, touches: binding.flatMap((_, role) => roleResources(role)) } : { everyAgency: true, touches: roleResources(0) }),
     // Once the cases on the other agencies are done, it holds only its main agency through its waits.
-    ...(binding.length > 1 ? { waitTouches: own(0) } : {}),
+    ...(binding.length > 1 ? { waitTouches: roleResources(0) } : {}),
     rests: ['0:read', '0:write'],
     // The properties are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
     ...(list.includes('properties') ? { fills: ['0:write'] } : {}),
@@ -100,7 +104,7 @@ export function agencyReleaser(
     const given = [...usable].filter((a) => !needed.has(a));
     if (given.length === 0) return;
     for (const a of given) usable.delete(a);
-    lease.narrow(binding.flatMap((a, role) => (usable.has(a) ? [`${role}:read`, `${role}:write`, `${role}:wallet`] : [])));
+    lease.narrow(binding.flatMap((a, role) => (usable.has(a) ? roleResources(role) : [])));
   };
   return {
     usable,

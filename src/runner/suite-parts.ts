@@ -10,8 +10,11 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
     import('../../properties/index.js'),
   ]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
+  // Read and validated once per profile: the plan asks for the scenarios' waits and for their agencies.
+  let loaded: { profile: PartPlanInput['profile']; scenarios: ReturnType<typeof loadScenarios> } | undefined;
   const chosenScenarios = async (profile: PartPlanInput['profile']) => {
-    const all = await loadScenarios({}, profile).catch(() => []);
+    if (loaded?.profile !== profile) loaded = { profile, scenarios: loadScenarios({}, profile).catch(() => []) };
+    const all = await loaded.scenarios;
     return scenarioNames.length > 0 ? all.filter((s) => scenarioNames.includes(s.name)) : all;
   };
   return {
