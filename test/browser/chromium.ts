@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-/** Where a Chromium may be: `CHROMIUM_PATH` first, then the usual places of Debian's and Ubuntu's packages. */
+/** Where a Chromium may be: `CHROMIUM_PATH` first, then the usual places of Debian's and Ubuntu's packages, then `chromium` on the PATH. */
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
 
 /** The Chromium the browser tests drive, or undefined when the machine has none (the tests are then skipped). */
 export function findChromium(): string | undefined {
   const chosen = process.env['CHROMIUM_PATH'];
   if (chosen) return existsSync(chosen) ? chosen : undefined;
-  return CANDIDATES.find((p) => existsSync(p));
+  const onPath = (process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, 'chromium'));
+  return [...CANDIDATES, ...onPath].find((p) => existsSync(p));
 }
 
 /** The one line `npm test` prints when the browser tests cannot run. */

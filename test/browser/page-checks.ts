@@ -25,10 +25,13 @@ export async function openPage(browser: Browser, file: string): Promise<OpenedPa
   const context = await browser.newContext({ viewport: FIRST_SCREEN });
   const errors: string[] = [];
   const outside: string[] = [];
+  const refuse = (url: string) => {
+    if (!outside.includes(url)) outside.push(url);
+  };
   await context.route('**/*', (route) => {
     const url = route.request().url();
     if (url.startsWith('file:')) return route.continue();
-    outside.push(url);
+    refuse(url);
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
@@ -38,9 +41,9 @@ export async function openPage(browser: Browser, file: string): Promise<OpenedPa
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith('file:') && !url.startsWith('data:') && !outside.includes(url)) outside.push(url);
+    if (!url.startsWith('file:') && !url.startsWith('data:')) refuse(url);
   });
-  page.on('websocket', (w) => outside.push(w.url()));
+  page.on('websocket', (w) => refuse(w.url()));
   await page.goto(`file://${file}`, { waitUntil: 'load' });
   return { page, errors, outside, close: () => context.close() };
 }

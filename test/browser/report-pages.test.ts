@@ -127,8 +127,7 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
     });
 
     it('logged no error and asked for nothing outside its file', () => {
-      expect(opened.errors).toEqual([]);
-      expect(opened.outside).toEqual([]);
+      expect({ errors: opened.errors, outside: opened.outside }).toEqual({ errors: [], outside: [] });
     });
   });
 });
