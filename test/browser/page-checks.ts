@@ -64,13 +64,14 @@ export async function filterButtons(page: Page): Promise<Array<{ key: string; la
   return page.$$eval('[data-filter]', (bs) => bs.map((b) => ({ key: b.getAttribute('data-filter') ?? '', label: (b.textContent ?? '').trim() })));
 }
 
-/** Clicks a filter button, as a reader would, and reads which case rows are shown and which evidence rows follow them. */
-export async function applyFilter(page: Page, key: string): Promise<{ shown: string[]; evidenceMismatch: string[] }> {
+/** Clicks a filter button, as a reader would, and reads which case rows are shown, which evidence rows follow them, and whether that button alone shows as pressed. */
+export async function applyFilter(page: Page, key: string): Promise<{ shown: string[]; evidenceMismatch: string[]; pressed: boolean }> {
   await page.click(`[data-filter="${key}"]`);
-  return page.evaluate(() => {
+  return page.evaluate((pressed) => {
     const visible = (el: Element) => el.getClientRects().length > 0;
     const shown: string[] = [];
     const evidenceMismatch: string[] = [];
+    const pressedNow = Array.from(document.querySelectorAll('[data-filter]')).filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.getAttribute('data-filter') ?? '');
     let last: Element | undefined;
     for (const tr of Array.from(document.querySelectorAll('table.cases tbody tr'))) {
       if (tr.classList.contains('ev')) {
@@ -81,8 +82,8 @@ export async function applyFilter(page: Page, key: string): Promise<{ shown: str
       last = tr;
       if (visible(tr)) shown.push(tr.id);
     }
-    return { shown, evidenceMismatch };
-  });
+    return { shown, evidenceMismatch, pressed: pressedNow.length === 1 && pressedNow[0] === pressed };
+  }, key);
 }
 
 /** Which cases a filter must show, by the meaning of its button, from the result data. */
@@ -97,6 +98,27 @@ export function expectedRows(cases: readonly PageCase[], key: string): string[] 
   const m = match[key];
   if (!m) throw new Error(`no expectation for filter ${key}`);
   return cases.filter(m).map((c) => c.anchor);
+}
+
+/** Every other collapsible of the page (a failure's headers and bodies, a pretty-printed body…): those that stay shut or show nothing when their summary is clicked. */
+export async function collapsiblesThatFail(page: Page): Promise<{ count: number; failing: string[] }> {
+  return page.evaluate(() => {
+    const all = Array.from(document.querySelectorAll('details')).filter((d) => !d.classList.contains('evidence') && d.getClientRects().length > 0);
+    const failing: string[] = [];
+    for (const d of all) {
+      const summary = d.querySelector(':scope > summary') as HTMLElement | null;
+      const label = (summary?.textContent ?? '(no summary)').trim();
+      if (!summary) {
+        failing.push(label);
+        continue;
+      }
+      const before = d.open;
+      summary.click();
+      const body = Array.from(d.children).filter((c) => c.tagName !== 'SUMMARY');
+      if (d.open === before || (d.open && !body.some((c) => c.getClientRects().length > 0))) failing.push(label);
+    }
+    return { count: all.length, failing };
+  });
 }
 
 /** Every in-page link: followed by a click, whether its target exists and is then on the screen. */

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeCertificationRun } from '../../src/certify/write-certification-run.js';
 import type { Verdict } from '../../src/report/model.js';
+import { newRunId } from '../../src/report/run-id.js';
 import type { CaseRunResult } from '../../src/report/run-result.js';
 import type { SelftestResult } from '../../src/report/selftest-result.js';
 import { caseAnchor } from '../../src/report/html/anchors.js';
@@ -72,7 +73,7 @@ function certificationRun(dir: string): Promise<string> {
     const run = await certifyMock();
     try {
       const { privateKey } = generateKeyPairSync('ed25519');
-      const meta = { runId: '20260101-000000-cert', command: 'svc-harness certify', targetName: run.profile.name, baseUrl: run.profile.base_url, embedded: true };
+      const meta = { runId: newRunId(), command: 'svc-harness certify', targetName: run.profile.name, baseUrl: run.profile.base_url, embedded: true };
       const written = await writeCertificationRun(dir, run.draft, meta, { secrets: run.secrets, signKey: privateKey });
       return written.reports.dir;
     } finally {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchChromium, SKIPPED_LINE } from './chromium.js';
-import { applyFilter, boxOnFirstScreen, chartFacts, expectedRows, filterButtons, FIRST_SCREEN, followInPageLinks, openPage, type OpenedPage } from './page-checks.js';
+import { applyFilter, boxOnFirstScreen, chartFacts, collapsiblesThatFail, expectedRows, filterButtons, FIRST_SCREEN, followInPageLinks, openPage, type OpenedPage } from './page-checks.js';
 import { PAGE_KINDS, type PageUnderTest } from './page-kinds.js';
 
 /** Pages and their screenshots, kept for a reviewer to look at (git-ignored). */
@@ -83,7 +83,8 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       expect(buttons.map((b) => b.key)).toEqual(['all', 'failing', 'WARN', 'SKIP', 'PASS']);
       for (const key of ['failing', 'WARN', 'SKIP', 'PASS', 'all']) {
         const want = expectedRows(page.cases, key);
-        const { shown, evidenceMismatch } = await applyFilter(opened.page, key);
+        const { shown, evidenceMismatch, pressed } = await applyFilter(opened.page, key);
+        expect(pressed, `${key} alone shows as pressed`).toBe(true);
         expect([...shown].sort(), `rows shown under ${key}`).toEqual([...want].sort());
         expect(evidenceMismatch, `evidence rows not following their case under ${key}`).toEqual([]);
         expect(buttons.find((b) => b.key === key)!.label, `count on the ${key} button`).toMatch(new RegExp(` ${want.length}$`));
@@ -102,6 +103,11 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       expect(state.filter((s) => !s.open || !s.shown)).toEqual([]);
       await p.click('#toggle-evidence');
       expect(await blocks.evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(0);
+    });
+
+    it('every other collapsible opens on a click and shows what it holds', async () => {
+      const { failing } = await collapsiblesThatFail(opened.page);
+      expect(failing).toEqual([]);
     });
 
     it('every in-page link lands on an element that exists', async () => {
