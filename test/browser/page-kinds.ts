@@ -67,7 +67,7 @@ function reportDirOf(stdout: string): string {
 
 let certification: Promise<string> | undefined;
 
-/** One real certification against an embedded mock whose clock the test moves (its Retry-After wait is instant), written like `certify` writes it. */
+/** One real certification against an embedded mock whose clock the test moves (its Retry-After wait is instant), written like `certify` writes it; made once, into the folder of whichever of its two pages asks first. */
 function certificationRun(dir: string): Promise<string> {
   certification ??= (async () => {
     const run = await certifyMock();
