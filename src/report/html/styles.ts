@@ -50,6 +50,7 @@ code,pre{font-family:var(--mono);font-size:12px}
 .failure summary{cursor:pointer;color:#0969da;font-size:12px}
 code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px solid var(--line);border-radius:4px;word-break:break-all}
 .comparison{margin:8px 0}
+.comparison>p{overflow-wrap:anywhere}
 .raw-pair{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .raw,.comparison pre.diff{border:1px solid var(--line);border-radius:6px;overflow:hidden}
 .raw h4,.comparison>h4{margin:0;padding:6px 10px;font-size:11px;text-transform:uppercase;color:var(--muted);letter-spacing:.5px;background:var(--bg)}

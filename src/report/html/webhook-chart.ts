@@ -6,6 +6,8 @@ import { axisTimeLabel, formatOffset, linear, n, timeTicks } from './svg.js';
 const W = 1200;
 const ROW = 34;
 const M = { l: 200, r: 56, t: 18, b: 40 };
+/** Room a status label needs after its mark (offset 14, three digits at 10px, then the next mark's radius of 10). */
+const STATUS_ROOM = 44;
 
 /** The webhook attempt timeline: one row per event, one mark per attempt at its arrival, coloured by the status the receiver answered. */
 export function renderWebhookTimeline(points: readonly WebhookPoint[]): string {
@@ -39,10 +41,11 @@ export function renderWebhookTimeline(points: readonly WebhookPoint[]): string {
     const link = xs.length > 1 ? `<line x1="${n(xs[0] ?? 0)}" x2="${n(xs[xs.length - 1] ?? 0)}" y1="${n(cy)}" y2="${n(cy)}" stroke="#afb8c1" stroke-width="2"/>` : '';
     const marks = list.map((p, j) => {
       const cx = xs[j] ?? 0;
+      // Too close to the next attempt, its mark would cover the label: the colour and the tooltip still give the status.
+      const status = (xs[j + 1] ?? Number.POSITIVE_INFINITY) - cx >= STATUS_ROOM ? `<text x="${n(cx + 14)}" y="${n(cy + 4)}" style="font-size:10px">${html(p.status)}</text>` : '';
       const tip = `${p.eventId} attempt ${p.attempt} at +${formatOffset(Number(((p.at - t0) / 1000).toFixed(2)))}: HTTP ${p.status}${p.check ? ` (${p.check})` : ''}`;
       return `<g><title>${html(tip)}</title><circle cx="${n(cx)}" cy="${n(cy)}" r="10" fill="${statusColour(p.status)}"/>` +
-        `<text x="${n(cx)}" y="${n(cy + 4)}" text-anchor="middle" style="fill:#fff;font-weight:700">${html(p.attempt)}</text>` +
-        `<text x="${n(cx + 14)}" y="${n(cy + 4)}" style="font-size:10px">${html(p.status)}</text></g>`;
+        `<text x="${n(cx)}" y="${n(cy + 4)}" text-anchor="middle" style="fill:#fff;font-weight:700">${html(p.attempt)}</text>${status}</g>`;
     }).join('');
     return `<g class="webhook-row">${i % 2 === 0 ? `<rect x="0" y="${n(cy - ROW / 2)}" width="${W}" height="${ROW}" fill="#f6f8fa"/>` : ''}` +
       `<text x="10" y="${n(cy + 4)}" style="fill:#1f2328;font-family:ui-monospace,Menlo,Consolas,monospace">${html(truncate(label, 22))}</text>` +
