@@ -1,6 +1,7 @@
 import { defineCommand } from '../command-spec.js';
 import type { ReportCompareArgs } from '../commands/report-compare.js';
 import type { ReportMergeArgs } from '../commands/report-merge.js';
+import type { ReportTrendArgs } from '../commands/report-trend.js';
 import type { ReportPruneArgs } from '../commands/report-prune.js';
 import { integer } from '../options.js';
 
@@ -39,6 +40,19 @@ const reportCompareCommand = defineCommand<ReportCompareArgs>({
   run: async (args) => (await import('../commands/report-compare.js')).reportCompareCommand(args),
 });
 
+/** `svc-harness report trend`: charts over many runs in time order. */
+const reportTrendCommand = defineCommand<ReportTrendArgs>({
+  command: 'trend <dirs..>',
+  describe: 'one self-contained page (trend.html) over runs in time order: cases passed, failed and known per area, run duration, and for loads p95 per operation and throughput',
+  builder: (m) =>
+    m
+      .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'run folders, or reports folders holding them' })
+      .option('last', { type: 'number', coerce: integer('last', 1), describe: 'only the N newest runs' })
+      .option('out', { alias: 'o', type: 'string', describe: 'folder to write trend.html into (default reports)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
+  run: async (args) => (await import('../commands/report-trend.js')).reportTrendCommand(args),
+});
+
 /** `svc-harness report prune`: removes old run folders the harness wrote. */
 const reportPruneCommand = defineCommand<ReportPruneArgs>({
   command: 'prune',
@@ -54,7 +68,7 @@ const reportPruneCommand = defineCommand<ReportPruneArgs>({
 /** `svc-harness report`: works on written reports (`merge` adds load results of several processes exactly). */
 export const reportCommand = defineCommand<object>({
   command: 'report',
-  describe: 'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly; `report prune --keep N` removes old runs',
-  builder: (y) => y.demandCommand(1, 'name a report action: merge or prune'),
-  subcommands: [reportMergeCommand, reportCompareCommand, reportPruneCommand],
+  describe: 'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly; `report compare BASE NEW` says what changed; `report trend DIR…` charts runs over time; `report prune --keep N` removes old runs',
+  builder: (y) => y.demandCommand(1, 'name a report action: merge, compare, trend or prune'),
+  subcommands: [reportMergeCommand, reportCompareCommand, reportTrendCommand, reportPruneCommand],
 });

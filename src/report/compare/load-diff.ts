@@ -1,7 +1,6 @@
-import { LatencyHistogram } from '../../load/latency-histogram.js';
 import { LATENCY_OUTCOMES, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures, type Spectrum } from '../load-result.js';
 import type { CompareMetricKind, Interval, LoadComparison, MetricDelta, RegressionLimits, SpectrumPair } from './comparison.js';
-import { apart, proportionInterval, quantileInterval, rateInterval } from './metric-noise.js';
+import { apart, decodeHistogram, proportionInterval, quantileInterval, rateInterval } from './metric-noise.js';
 
 /** Percentiles judged, with their quantile; `max` is shown but never judged (one sample has no interval). */
 const PERCENTILES = [
@@ -134,7 +133,8 @@ function judge(spec: MetricSpec, base: Side, now: Side, limits: RegressionLimits
 
 function spectrumOf(op: OperationFigures | undefined): Spectrum {
   if (!op || !(op.count > 0)) return [];
-  if (op.histogram) return LatencyHistogram.decode(op.histogram).spectrum();
+  const h = decodeHistogram(op.histogram);
+  if (h && h.count > 0) return h.spectrum();
   const l = op.latency;
   return [50, 90, 95, 99, 99.9].map((p, i) => ({ percentile: p, ms: [l.p50, l.p90, l.p95, l.p99, l.p99_9][i]! })).concat([{ percentile: 100, ms: l.max }]);
 }

@@ -14,9 +14,28 @@ export const Z95 = 1.96;
 
 /** A quantile's interval from its histogram: order statistics bracketing n·q, widened to the edges of their HDR buckets (see `quantileIntervalMs`). */
 export function quantileInterval(encoded: string | undefined, q: number): Interval | undefined {
-  if (!encoded) return undefined;
-  return LatencyHistogram.decode(encoded).quantileIntervalMs(q, Z95);
+  return decodeHistogram(encoded)?.quantileIntervalMs(q, Z95);
 }
+
+/** A stored histogram, or undefined when there is none or it does not decode (a hand-edited or truncated report): its noise is then unknown. */
+export function decodeHistogram(encoded: string | undefined): LatencyHistogram | undefined {
+  if (!encoded) return undefined;
+  // Each histogram is read for several percentiles and the spectrum; decoding one takes milliseconds.
+  if (decoded.has(encoded)) return decoded.get(encoded);
+  let h: LatencyHistogram | undefined;
+  try {
+    h = LatencyHistogram.decode(encoded);
+  } catch {
+    h = undefined;
+  }
+  if (decoded.size >= DECODED_KEPT) decoded.delete(decoded.keys().next().value!);
+  decoded.set(encoded, h);
+  return h;
+}
+
+/** Decoded histograms kept: a comparison reads each of its (operation × outcome × run) histograms several times. */
+const DECODED_KEPT = 256;
+const decoded = new Map<string, LatencyHistogram | undefined>();
 
 /** Wilson score interval of a proportion `hits / n` (a rate of errors or 429s); exact enough at 0 and near 1, where the plain normal one is not. */
 export function proportionInterval(hits: number, n: number): Interval | undefined {

@@ -8,7 +8,6 @@ import { linear, n, niceTicks } from './svg.js';
  */
 
 const W = 720;
-const H = 240;
 const M = { l: 64, r: 16, t: 14, b: 44 };
 
 /** One line of a chart. */
@@ -33,6 +32,8 @@ export interface LineChartSpec {
   yFormat?: (v: number) => string;
   /** Draw dots on the points (few points, as on the trend page). */
   dots?: boolean;
+  /** Height in the 720-wide view box (small multiples are lower). @defaultValue 240 */
+  height?: number;
 }
 
 function fmt(v: number): string {
@@ -41,6 +42,7 @@ function fmt(v: number): string {
 
 /** A self-contained SVG line chart in a figure with its legend; every text escaped. */
 export function renderLineChart(spec: LineChartSpec): string {
+  const H = spec.height ?? 240;
   const all = spec.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   const [x0, x1] = spec.xDomain ?? [Math.min(0, ...all.map((p) => p.x)), Math.max(1, ...all.map((p) => p.x))];
   const yMax = Math.max(0.001, ...all.map((p) => p.y)) * 1.08;
