@@ -23,12 +23,13 @@ function signed(v: number, decimals: number): string {
   return `${v < 0 ? '−' : '+'}${text}`;
 }
 
-/** The change in the metric's unit, with the relative change for latency and throughput: `+12.3 ms (+15%)`, `+1.2 pt`. */
-export function formatMetricChange(m: MetricDelta): string {
+/** The change in the metric's unit, with the relative change for latency and throughput: `+12.3 ms (+15%)` (`+12.3 ms, +15%` inside parentheses), `+1.2 pt`. */
+export function formatMetricChange(m: MetricDelta, inParens = false): string {
   if (m.change === undefined) return m.base === undefined ? 'new' : 'gone';
   if (m.kind === 'errors' || m.kind === '429') return `${signed(m.change * 100, 2)} pt`;
   const abs = m.kind === 'latency' ? `${signed(m.change, Math.abs(m.change) < 1 ? 2 : 1)} ms` : `${signed(m.change, Math.abs(m.change) >= 100 ? 0 : Math.abs(m.change) < 1 ? 2 : 1)} rps`;
-  return m.relative === undefined ? abs : `${abs} (${signed(m.relative * 100, 1)}%)`;
+  const rel = m.relative === undefined ? undefined : `${signed(m.relative * 100, 1)}%`;
+  return rel === undefined ? abs : inParens ? `${abs}, ${rel}` : `${abs} (${rel})`;
 }
 
 /** An interval in the metric's unit: `11.8–12.4 ms`, `≥ 99.6 ms` when the samples bound it from below only. */

@@ -16,7 +16,7 @@ function caseLines(d: CaseDelta): string[] {
 }
 
 function metricLine(m: MetricDelta): string {
-  return `  ${m.metric}: ${formatMetricValue(m, m.base)} → ${formatMetricValue(m, m.new)}, ${formatMetricChange(m)} (95% intervals ${formatInterval(m, m.baseInterval)} vs ${formatInterval(m, m.newInterval)})`;
+  return `  ${m.metric}: ${formatMetricValue(m, m.base)} → ${formatMetricValue(m, m.new)} (${formatMetricChange(m, true)}; 95% intervals ${formatInterval(m, m.baseInterval)} vs ${formatInterval(m, m.newInterval)})`;
 }
 
 /**
@@ -65,11 +65,11 @@ export function renderCompareText(c: RunComparison): string {
   if (c.load) {
     out.push('per operation (every answer), BASE → NEW:');
     for (const op of [...new Set(c.load.metrics.map((m) => m.op))]) {
-      const figures = ['p95', 'rps'].flatMap((key) => {
+      const figures = ['p50', 'p95', 'rps'].flatMap((key) => {
         const m = c.load!.metrics.find((x) => x.op === op && x.outcome === 'any' && x.key === key);
-        return m ? [`${key} ${formatMetricValue(m, m.base)} → ${formatMetricValue(m, m.new)} (${formatMetricChange(m)})`] : [];
+        return m ? [`${key === 'rps' ? '' : `${key} `}${formatMetricValue(m, m.base)} → ${formatMetricValue(m, m.new)} (${formatMetricChange(m, true)})`] : [];
       });
-      out.push(`  ${opLabel(op)}: ${figures.join(', ')}`);
+      out.push(`  ${opLabel(op)}: ${figures.join('; ')}`);
     }
   }
   return `${out.map((l) => terminalSafe(l)).join('\n')}\n`;

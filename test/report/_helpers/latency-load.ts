@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMock } from '../../../src/mock/index.js';
 import { agencyFromMock } from '../../../src/profile/agency-from-mock.js';
@@ -12,6 +12,7 @@ import { runCli, type CliRun } from '../../helpers/run-cli.js';
 export async function loadAgainstSlowMock(latencyMs: number, reportDir: string, seconds = 1, extra: string[] = []): Promise<{ run: CliRun; dir: string }> {
   const mock = await createMock({ port: 0, hotelPort: 0, latencyMs, agencies: 2 });
   try {
+    await mkdir(reportDir, { recursive: true });
     const profile = join(reportDir, `profile-${latencyMs}.json`);
     const agencies = mock.agencies.filter((a) => a.agency_id.startsWith('agency-load-')).map((a) => agencyFromMock(a));
     await writeFile(profile, JSON.stringify({ name: `mock-${latencyMs}ms`, base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'none' }, agencies }));
