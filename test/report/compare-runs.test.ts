@@ -8,6 +8,7 @@ import { DEFAULT_REGRESSION_LIMITS, parseRegressionLimits } from '../../src/repo
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../src/report/compare/render-compare-markdown.js';
 import type { LoadResult, OperationFigures } from '../../src/report/load-result.js';
+import type { SelftestResult } from '../../src/report/selftest-result.js';
 import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({ id, title: `title of ${id}`, area: 'ratelimit', verdict, message });
@@ -118,5 +119,22 @@ describe('compareRuns', () => {
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('<img src="http://evil');
     expect(renderCompareMarkdown(c)).not.toContain('<script>');
+  });
+});
+
+describe('compareRuns of two self-tests', () => {
+  it('compares defects caught and false alarms as cases', () => {
+    const defect = (name: string, caught: boolean) => ({ defect: name, description: `${name} described`, promise: 'p', expected: ['RL-04'], caughtBy: caught ? ['RL-04'] : [], unproven: [], collateral: [], caught, cases: 60, durationMs: 1000, seed: 1 });
+    const selftest = (runId: string, caught: boolean, alarms: string[]): SelftestResult => ({
+      schema: 'svc-harness/selftest@1', kind: 'selftest', runId, command: 'svc-harness selftest', startedAt: '2026-11-25T10:00:00Z', finishedAt: '2026-11-25T10:01:00Z', durationMs: 60_000, concurrency: 2, wholeCatalogue: false,
+      defects: [defect('fixed-window', caught), defect('replay-differs', true)],
+      clean: [{ index: 1, falseAlarms: alarms.map((id) => ({ id, kind: 'check' as const, verdict: 'FAIL' as const, message: `${id} failed on the clean mock`, evidence: [], missingEvidence: [] })), cases: 60, durationMs: 1000, seed: 1 }],
+      coverage: [], score: { caught: caught ? 2 : 1, total: 2 }, falseAlarmRuns: alarms.length > 0 ? 1 : 0, unexplainedChecks: [], verdict: caught && alarms.length === 0 ? 'PASS' : 'FAIL',
+    });
+    const c = compareRuns({ file: 'a', result: selftest('a', true, ['WH-02']) }, { file: 'b', result: selftest('b', false, []) }, { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS });
+    expect(c.cases.map((d) => [d.id, d.change])).toEqual([['defect:fixed-window', 'newly-failing'], ['clean-runs', 'fixed']]);
+    expect(c.cases[1]!.base?.message).toBe('WH-02: WH-02 failed on the clean mock');
+    expect(c.cases[0]!.new?.message).toBe('not caught (expected RL-04)');
+    expect(c.regressed).toBe(true);
   });
 });

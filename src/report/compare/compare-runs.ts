@@ -11,7 +11,7 @@ import type { ReadRun } from './read-run.js';
 /** What each kind of run is, for messages. */
 const KIND_NAME: Record<RunResult['kind'], string> = { suite: 'a suite run', load: 'a load run', certificate: 'a client certification', selftest: 'a self-test' };
 
-/** A self-test's outcomes as cases: each defect caught or not, and each false alarm of a clean run. */
+/** A self-test's outcomes as cases: each defect caught or not, and the clean runs with their false alarms. */
 function selftestCases(r: SelftestResult): ComparableCase[] {
   const defects = r.defects.map((d): ComparableCase => ({
     id: `defect:${d.defect}`,
@@ -20,11 +20,19 @@ function selftestCases(r: SelftestResult): ComparableCase[] {
     verdict: d.caught ? 'PASS' : 'FAIL',
     message: d.error ? `the run did not complete: ${d.error}` : d.caught ? `caught by ${d.caughtBy.join(', ')}` : `not caught (expected ${d.expected.join(', ') || 'no check'})`,
   }));
-  const alarms = new Map<string, ComparableCase>();
-  for (const c of r.clean) {
-    for (const f of c.falseAlarms) alarms.set(`false-alarm:${f.id}`, { id: `false-alarm:${f.id}`, title: `${f.id} fails against the clean mock`, area: 'clean runs', verdict: 'FAIL', message: f.message });
-  }
-  return [...defects, ...alarms.values()];
+  // One case for the clean runs, so that alarms gone read as fixed, not as cases removed.
+  const alarms = [...new Map(r.clean.flatMap((c) => c.falseAlarms).map((f) => [f.id, f])).values()];
+  const errors = r.clean.filter((c) => c.error !== undefined);
+  const clean: ComparableCase = {
+    id: 'clean-runs',
+    title: 'no check fails against the clean mock',
+    area: 'clean runs',
+    verdict: alarms.length + errors.length > 0 ? 'FAIL' : 'PASS',
+    message: alarms.length + errors.length === 0
+      ? `${r.clean.length} clean run(s) without a false alarm`
+      : [...alarms.map((f) => `${f.id}: ${f.message}`), ...errors.map((c) => `clean run ${c.index} did not complete: ${c.error}`)].join('; '),
+  };
+  return [...defects, clean];
 }
 
 function casesOf(r: RunResult): ComparableCase[] {

@@ -79,7 +79,7 @@ export function renderCompareMarkdown(c: RunComparison): string {
       ...ops.map((op) => {
         const cell = (key: string): string => {
           const m = head.find((x) => x.op === op && x.key === key);
-          return m ? `${formatMetricValue(m, m.new)} (${formatMetricChange(m)})${m.regression ? ' ❌' : m.improvement ? ' ✅' : ''}` : '–';
+          return m ? `${formatMetricValue(m, m.new)} (${formatMetricChange(m, true)})${m.regression ? ' ❌' : m.improvement ? ' ✅' : ''}` : '–';
         };
         return `| ${mdCell(opLabel(op))} | ${HEADLINE_KEYS.map(cell).join(' | ')} |`;
       }),
