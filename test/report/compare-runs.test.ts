@@ -110,6 +110,16 @@ describe('compareRuns', () => {
     expect((err as Error).message).toMatch(/cannot compare a suite run \(a\/report\.json\) with a load run \(b\/report\.json\)/);
   });
 
+  it('calls a NEW run that proves nothing worse, though its cases were only skipped', () => {
+    const base = sampleRun({ verdict: 'PASS' });
+    const now = sampleRun({ runId: 'other', verdict: 'INCONCLUSIVE', verdictReason: 'the baseline signed request was refused', cases: base.cases.map((c) => ({ ...c, verdict: 'SKIP' as const })) });
+    const c = compareRuns({ file: 'a', result: base }, { file: 'b', result: now }, { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS });
+    expect(c.counts.newlyFailing).toBe(0);
+    expect(c.newlyInconclusive).toBe(true);
+    expect(c.regressed).toBe(true);
+    expect(c.notes[0]).toBe('NEW is INCONCLUSIVE where BASE was PASS: the baseline signed request was refused');
+  });
+
   it('keeps text from the target inert in compare.html and compare.md', () => {
     const base = sampleRun();
     const now = sampleRun({ runId: 'other', cases: base.cases.map((c) => ({ ...c, verdict: 'FAIL' as const, message: `${HOSTILE.script} ${HOSTILE.img}` })) });

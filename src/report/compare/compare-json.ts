@@ -31,6 +31,7 @@ function metric(m: MetricDelta): Record<string, unknown> {
 export function compareJson(c: RunComparison, extra: { exitCode: number; reportDir: string; files: string[] }): Record<string, unknown> {
   return {
     regressed: c.regressed,
+    newly_inconclusive: c.newlyInconclusive,
     exit_code: extra.exitCode,
     report_dir: extra.reportDir,
     files: extra.files,

@@ -97,6 +97,8 @@ export function compareRuns(baseRead: ReadRun, newRead: ReadRun, options: Compar
     improvements: load?.metrics.filter((m) => m.improvement).length ?? 0,
     newlyBrokenGates: gates.filter((g) => g.newlyBroken).length,
   };
+  const newlyInconclusive = now.verdict === 'INCONCLUSIVE' && base.verdict !== 'INCONCLUSIVE';
+  if (newlyInconclusive) notes.unshift(`NEW is INCONCLUSIVE where BASE was ${base.verdict}${now.verdictReason ? `: ${now.verdictReason}` : ''}`);
   return {
     schema: 'svc-harness/compare@1',
     base: labelOf(baseRead),
@@ -106,7 +108,8 @@ export function compareRuns(baseRead: ReadRun, newRead: ReadRun, options: Compar
     load,
     gates,
     counts,
-    regressed: counts.newlyFailing + counts.regressions + counts.newlyBrokenGates > 0,
+    newlyInconclusive,
+    regressed: newlyInconclusive || counts.newlyFailing + counts.regressions + counts.newlyBrokenGates > 0,
     notes,
   };
 }

@@ -122,7 +122,9 @@ export interface RunComparison {
   gates: GatePair[];
   /** Newly failing cases, regressed metrics and newly broken gates, counted. */
   counts: { newlyFailing: number; regressions: number; newlyBrokenGates: number; fixed: number; improvements: number };
-  /** True when something newly fails, regressed, or a gate newly broke: the command exits 1. */
+  /** NEW proves nothing (INCONCLUSIVE: every case skipped, or the baseline request refused) where BASE did: its cases would otherwise read as merely skipped. */
+  newlyInconclusive: boolean;
+  /** True when something newly fails, regressed, a gate newly broke, or NEW is newly INCONCLUSIVE: the command exits 1. */
   regressed: boolean;
   notes: string[];
 }

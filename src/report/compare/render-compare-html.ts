@@ -42,7 +42,7 @@ function banner(c: RunComparison): string {
   const k = c.counts;
   const count = (v: number, label: string, cls: string): string => `<div class="count ${cls}${v === 0 ? ' zero' : ''}"><b>${v}</b><span>${html(label)}</span></div>`;
   const still = c.cases.filter((d) => d.change === 'still-failing').length;
-  const sub = c.regressed ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse` : 'nothing newly fails or regresses';
+  const sub = c.newlyInconclusive ? 'NEW proves nothing (INCONCLUSIVE)' : c.regressed ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse` : 'nothing newly fails or regresses';
   return `<section class="banner">
 <div class="verdict verdict-${c.regressed ? 'fail' : 'pass'}"><strong>${c.regressed ? 'WORSE' : 'OK'}</strong><span>${html(sub)}</span></div>
 <div class="run">

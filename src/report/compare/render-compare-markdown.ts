@@ -45,7 +45,7 @@ export function renderCompareMarkdown(c: RunComparison): string {
   const out: string[] = [];
   out.push(`## ${c.regressed ? '❌ Regressed' : '✅ No regression'}: ${mdInline(c.base.kind)} run ${mdCode(c.new.runId)} against ${mdCode(c.base.runId)}`, '');
   out.push(c.regressed
-    ? `**${k.newlyFailing}** newly failing, **${k.regressions}** metric regression(s), **${k.newlyBrokenGates}** gate(s) newly broken; ${k.fixed} fixed.`
+    ? `${c.newlyInconclusive ? '**NEW is INCONCLUSIVE**; ' : ''}**${k.newlyFailing}** newly failing, **${k.regressions}** metric regression(s), **${k.newlyBrokenGates}** gate(s) newly broken; ${k.fixed} fixed.`
     : `Nothing newly fails${c.load ? ' or regresses' : ''}; ${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''}.`, '');
   out.push(`| | run | started | verdict | duration |`, `|---|---|---|---|---|`);
   for (const [side, r] of [['BASE', c.base], ['NEW', c.new]] as const) out.push(`| ${side} | ${mdCode(r.runId)} | ${mdCell(r.startedAt)} | ${mdCell(r.verdict)} | ${(r.durationMs / 1000).toFixed(1)} s |`);

@@ -30,7 +30,7 @@ export function renderCompareText(c: RunComparison): string {
   out.push(`compare ${c.base.kind} runs: BASE ${c.base.runId} (started ${c.base.startedAt}) → NEW ${c.new.runId} (started ${c.new.startedAt})`);
   const k = c.counts;
   out.push(c.regressed
-    ? `REGRESSED: ${k.newlyFailing} newly failing, ${k.regressions} metric regression(s), ${k.newlyBrokenGates} gate(s) newly broken`
+    ? `REGRESSED: ${c.newlyInconclusive ? 'NEW is INCONCLUSIVE, ' : ''}${k.newlyFailing} newly failing, ${k.regressions} metric regression(s), ${k.newlyBrokenGates} gate(s) newly broken`
     : `NO REGRESSION: nothing newly fails${c.load ? ' or regresses' : ''} (${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''})`);
   for (const n of c.notes) out.push(`note: ${n}`);
   const byChange = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
