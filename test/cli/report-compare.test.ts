@@ -78,8 +78,10 @@ describe('svc-harness report compare and report trend', () => {
     expect(c.gates).toEqual([expect.objectContaining({ source: 'latency.p50<30ms', base_passed: true, new_passed: false, newly_broken: true })]);
     const text = await cli(['report', 'compare', fast, slow, '-o', out]);
     // Per operation, BASE → NEW and the change in ms (a loaded machine may move a p95 either way; the median follows the 40 ms).
-    expect(text.stdout).toMatch(/^ {2}search: p50 [\d.]+ ms → [\d.]+ ms \([+−][\d.]+ ms, [+−][\d.]+%\); p95 [\d.]+ ms → [\d.]+ ms \([+−][\d.]+ ms/m);
-    expect(text.stdout).toMatch(/^ {2}every operation: p50 [\d.]+ ms → [\d.]+ ms \(\+[\d.]+ ms/m);
+    // Figures group thousands with a space (`1 024.5 ms`).
+    const v = String.raw`\d[\d .]*`;
+    expect(text.stdout).toMatch(new RegExp(String.raw`^ {2}search: p50 ${v} ms → ${v} ms \([+−]${v} ms, [+−]${v}%\); p95 ${v} ms → ${v} ms \([+−]${v} ms`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(String.raw`^ {2}every operation: p50 ${v} ms → ${v} ms \(\+${v} ms`, 'm'));
     const html = await readFile(join(out, 'compare.html'), 'utf8');
     expect(html).toContain('search: latency by percentile, BASE vs NEW');
     expect(html).toContain('data-series="BASE"');
@@ -111,7 +113,7 @@ describe('svc-harness report compare and report trend', () => {
     expect(page).not.toMatch(/(src|href)="https?:/);
     const figures = page.match(/<figure class="chart[^"]*">[\s\S]*?<\/figure>/g) ?? [];
     const titles = figures.map((f) => /<figcaption>([^<]*)<\/figcaption>/.exec(f)?.[1]);
-    expect(titles).toEqual(expect.arrayContaining(['ratelimit: cases passed, failed and known per run', 'Run duration', 'Load: p95 latency per operation', 'Load: throughput']));
+    expect(titles).toEqual(expect.arrayContaining(['ratelimit: cases per run', 'ratelimit under load: cases per run', 'Run duration', 'Load: p95 latency per operation', 'Load: throughput']));
     for (const f of figures) {
       expect(f.match(/<svg/g)).toHaveLength(1);
       const series = [...f.matchAll(/<polyline class="series" data-series="[^"]*"[^>]* points="([^"]*)"/g)].map((m) => m[1]!);

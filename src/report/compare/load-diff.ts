@@ -151,7 +151,9 @@ export function diffLoads(base: LoadResult, now: LoadResult, limits: RegressionL
   const metrics: MetricDelta[] = [];
   const spectra: SpectrumPair[] = [];
   for (const op of ops) {
-    const outcomes = LATENCY_OUTCOMES.filter((o) => [base, now].some((l) => (operation(l, op)?.latencyByOutcome?.[o]?.latency.count ?? 0) > 0));
+    let outcomes = LATENCY_OUTCOMES.filter((o) => [base, now].some((l) => (operation(l, op)?.latencyByOutcome?.[o]?.latency.count ?? 0) > 0));
+    // An operation whose every answer in both runs had one outcome would list each figure twice, the same.
+    if (outcomes.length === 1 && [base, now].every((l) => operation(l, op)?.latencyByOutcome?.[outcomes[0]!]?.latency.count === operation(l, op)?.count)) outcomes = [];
     for (const spec of specsOf(op, ['any', ...outcomes])) {
       const b = spec.side(base);
       const a = spec.side(now);

@@ -16,7 +16,8 @@ const NEW_COLOUR = '#0969da';
 /** Styles of the comparison and trend pages on top of the run report's. */
 export const COMPARE_STYLES = `<style>
 figure.chart{margin:0}
-.charts.small{grid-template-columns:repeat(auto-fill,minmax(400px,1fr))}
+.charts.small{grid-template-columns:repeat(auto-fill,minmax(520px,1fr))}
+.charts.tiles{grid-template-columns:repeat(auto-fill,minmax(340px,1fr))}
 figcaption{font-weight:600;margin-top:4px}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:6px}
 .pair div{background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:6px 10px;font-size:13px;overflow-wrap:anywhere}

@@ -7,7 +7,6 @@ import { linear, n, niceTicks } from './svg.js';
  * runs with it and the trend page draws a run per point.
  */
 
-const W = 720;
 const M = { l: 64, r: 16, t: 14, b: 44 };
 
 /** One line of a chart. */
@@ -32,8 +31,11 @@ export interface LineChartSpec {
   yFormat?: (v: number) => string;
   /** Draw dots on the points (few points, as on the trend page). */
   dots?: boolean;
-  /** Height in the 720-wide view box (small multiples are lower). @defaultValue 240 */
+  /** Size of the view box: small multiples are narrower so their text stays readable. @defaultValue 720 × 240 */
+  width?: number;
   height?: number;
+  /** Counts: y ticks on whole numbers only. */
+  integers?: boolean;
 }
 
 function fmt(v: number): string {
@@ -42,15 +44,16 @@ function fmt(v: number): string {
 
 /** A self-contained SVG line chart in a figure with its legend; every text escaped. */
 export function renderLineChart(spec: LineChartSpec): string {
+  const W = spec.width ?? 720;
   const H = spec.height ?? 240;
   const all = spec.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   const [x0, x1] = spec.xDomain ?? [Math.min(0, ...all.map((p) => p.x)), Math.max(1, ...all.map((p) => p.x))];
   const yMax = Math.max(0.001, ...all.map((p) => p.y)) * 1.08;
   const x = linear(x0, x1, M.l, W - M.r);
   const y = linear(0, yMax, H - M.b, M.t);
-  const yTicks = niceTicks(0, yMax, 5);
+  const yTicks = spec.integers ? niceTicks(0, Math.max(yMax, 1), 5).filter(Number.isInteger) : niceTicks(0, yMax, 5);
   const yFormat = spec.yFormat ?? fmt;
-  const xTicks = spec.xTicks ?? niceTicks(x0, x1, 6).map((t): [number, string] => [t, fmt(t)]);
+  const xTicks = spec.xTicks ?? niceTicks(x0, x1, W < 600 ? 4 : 6).map((t): [number, string] => [t, fmt(t)]);
   const grid = yTicks.map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yFormat(t))}</text>`).join('');
   const xs = xTicks.map(([v, label]) => `<text x="${n(x(v))}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${html(label)}</text>`).join('');
   const lines = spec.series

@@ -18,17 +18,26 @@ function shortTime(iso: string, seconds: boolean): string {
 }
 
 /** x ticks at about eight runs, each labelled with its start. */
-function runTicks(points: readonly TrendPoint[]): Array<[number, string]> {
+function runTicks(points: readonly TrendPoint[], count: number): Array<[number, string]> {
   const minutes = points.map((p) => p.startedAt.slice(0, 16));
   const seconds = new Set(minutes).size < minutes.length;
-  const step = Math.max(1, Math.ceil(points.length / 8));
+  const step = Math.max(1, Math.ceil(points.length / count));
   return points.flatMap((p, i): Array<[number, string]> => (i % step === 0 || i === points.length - 1 ? [[i, shortTime(p.startedAt, seconds)]] : []));
 }
 
 const X_TITLE = 'run, by start time (UTC)';
 
 function chart(title: string, yTitle: string, points: readonly TrendPoint[], series: LineSeries[], small = false): string {
-  return renderLineChart({ title, series: series.filter((s) => s.points.length > 0), xTitle: X_TITLE, yTitle, xTicks: runTicks(points), xDomain: [-0.3, Math.max(1, points.length - 1) + 0.3], dots: true, ...(small ? { height: 190 } : {}) });
+  return renderLineChart({
+    title,
+    series: series.filter((s) => s.points.length > 0),
+    xTitle: X_TITLE,
+    yTitle,
+    xTicks: runTicks(points, small ? 4 : 8),
+    xDomain: [-0.3, Math.max(1, points.length - 1) + 0.3],
+    dots: true,
+    ...(small ? { width: 480, height: 220, integers: true } : {}),
+  });
 }
 
 /** Which runs' cases an area chart counts: the suite's (and certificates') areas, or the verdicts under load, never both on one line. */
@@ -49,7 +58,7 @@ function areaChart(area: string, source: CaseSource, points: readonly TrendPoint
   });
   const series = [line('passed', VERDICT_COLOUR.PASS, 'passed'), line('failed', VERDICT_COLOUR.FAIL, 'failed')];
   if (points.some((p) => sourceOf(p) === source && (p.areas[area]?.known ?? 0) > 0)) series.push(line('known', KNOWN_COLOUR, 'known'));
-  return chart(`${area}${source === 'load' ? ' under load' : ''}: cases passed, failed and known per run`, 'cases', points, series, true);
+  return chart(`${area}${source === 'load' ? ' under load' : ''}: cases per run`, 'cases', points, series, true);
 }
 
 function durationChart(points: readonly TrendPoint[]): string {
@@ -94,7 +103,7 @@ export function renderTrendHtml(points: readonly TrendPoint[]): string {
   const head = `<section class="banner"><div class="run"><h1>Trend over ${points.length} run${points.length === 1 ? '' : 's'}</h1><div class="meta"><span>From <b>${html(first?.startedAt ?? '–')}</b></span><span>to <b>${html(lastPoint?.startedAt ?? '–')}</b></span><span>Kinds <b>${html([...new Set(points.map((p) => p.kind))].join(', '))}</b></span></div></div></section>`;
   const parts = [COMPARE_STYLES, head];
   const charts = (['suite', 'load'] as const).flatMap((source) => trendAreas(points.filter((p) => sourceOf(p) === source)).map((a) => areaChart(a, source, points)));
-  if (charts.length > 0) parts.push(section('areas', 'Cases per area', `<div class="charts small">${charts.join('')}</div>`));
+  if (charts.length > 0) parts.push(section('areas', 'Cases per area', `<div class="charts tiles">${charts.join('')}</div>`));
   parts.push(section('duration', 'Run duration', `<div class="charts small">${durationChart(points)}</div>`));
   const load = loadCharts(points);
   if (load.length > 0) parts.push(section('load', 'Load', `<div class="charts small">${load.join('')}</div>`));
