@@ -24,7 +24,7 @@ figcaption{font-weight:600;margin-top:4px}
 .pair h4{margin:0 0 2px;font-size:11px;text-transform:uppercase;letter-spacing:.5px;color:var(--muted)}
 table.delta{border-collapse:collapse;margin:8px 0 16px;background:var(--card);border:1px solid var(--line)}
 .delta th,.delta td{padding:4px 10px;text-align:right;border-bottom:1px solid var(--line);font-size:13px;white-space:nowrap}
-.delta th:first-child,.delta td:first-child,.delta td.msg,.delta td.left{text-align:left}
+.delta th:first-child,.delta td:first-child,.delta td.msg,.delta td.left,.delta th.left{text-align:left}
 .delta td.msg{white-space:normal;min-width:260px}
 .delta tr.worse td{background:#fff5f5}.delta tr.better td{background:#f0fff4}
 .delta thead th{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.5px;background:var(--bg)}
