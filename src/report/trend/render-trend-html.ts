@@ -1,6 +1,6 @@
 import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
-import { COMPARE_STYLES } from '../compare/render-compare-html.js';
+import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
 import { VERDICT_COLOUR } from '../html/palette.js';
