@@ -83,6 +83,30 @@ export class LatencyHistogram {
     return points;
   }
 
+  /**
+   * A distribution-free confidence interval of the quantile `q` (0–1), in ms:
+   * the values at the order statistics whose ranks bracket `n·q` by `z`
+   * binomial standard deviations (normal approximation), widened to the edges
+   * of their HDR buckets (3 significant digits). `hi` is Infinity when the
+   * upper rank lies past the sample (too few values to bound a high
+   * quantile); undefined for an empty histogram.
+   */
+  quantileIntervalMs(q: number, z = 1.96): { lo: number; hi: number } | undefined {
+    const count = this.h.totalCount;
+    if (count === 0) return undefined;
+    const sd = Math.sqrt(count * q * (1 - q));
+    const loRank = Math.floor(count * q - z * sd);
+    const hiRank = Math.ceil(count * q + z * sd);
+    const eq = this.h as unknown as { lowestEquivalentValue?(v: number): number; highestEquivalentValue?(v: number): number };
+    const valueAtRank = (rank: number): number => this.h.getValueAtPercentile((100 * rank) / count);
+    const lo = loRank < 1 ? this.h.minNonZeroValue : valueAtRank(loRank);
+    const loEdge = eq.lowestEquivalentValue ? eq.lowestEquivalentValue(lo) : lo * 0.999;
+    if (hiRank > count) return { lo: loEdge / 1000, hi: Number.POSITIVE_INFINITY };
+    const hi = valueAtRank(hiRank);
+    const hiEdge = eq.highestEquivalentValue ? eq.highestEquivalentValue(hi) : hi * 1.001;
+    return { lo: loEdge / 1000, hi: Math.min(hiEdge, this.h.maxValue) / 1000 };
+  }
+
   /** HDR compressed base64 encoding. */
   encode(): string {
     return hdr.encodeIntoCompressedBase64(this.h);

@@ -1,0 +1,130 @@
+import type { GateResult, LatencyOutcome, SecondFigures, Spectrum } from '../load-result.js';
+import type { RunKind } from '../run-result.js';
+
+/*
+ * The result of `report compare`: data only, rendered by the console,
+ * Markdown, HTML and JSON printers. Verdicts are kept as strings so that a
+ * verdict this version does not know (a later one's) is carried, not lost.
+ */
+
+/** How a case moved between the two runs. */
+export type CaseChange = 'newly-failing' | 'fixed' | 'still-failing' | 'newly-skipped' | 'added' | 'removed' | 'changed';
+
+/** The order changes are read in: what got worse first. */
+export const CASE_CHANGES: readonly CaseChange[] = ['newly-failing', 'still-failing', 'newly-skipped', 'fixed', 'changed', 'added', 'removed'];
+
+/** A case's verdict and message in one run. */
+export interface CaseSide {
+  verdict: string;
+  message: string;
+}
+
+/** One case that differs between the runs (or still fails), with both sides. */
+export interface CaseDelta {
+  id: string;
+  title: string;
+  area: string;
+  change: CaseChange;
+  base?: CaseSide | undefined;
+  new?: CaseSide | undefined;
+}
+
+/** What a load metric measures, which fixes its unit and its regression limit. */
+export type CompareMetricKind = 'latency' | 'rps' | 'errors' | '429';
+
+/** An interval a metric's true value lies in, given the samples (see metric-noise.ts). */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/** One load metric of one operation (and outcome) in both runs. */
+export interface MetricDelta {
+  /** Gate metric name (`search.p95`, `search.2xx.p99`, `latency.rps`), so it can be pasted into `--threshold`. */
+  metric: string;
+  /** The operation (`all` for every operation together). */
+  op: string;
+  /** `any` for every answer of the operation, else one outcome. */
+  outcome: 'any' | LatencyOutcome;
+  /** The key: p50 … p99_9, max, rps, errors.rate, 429.rate. */
+  key: string;
+  kind: CompareMetricKind;
+  base: number | undefined;
+  new: number | undefined;
+  /** new − base, in the metric's unit (ms, rps, or a fraction for rates). */
+  change: number | undefined;
+  /** (new − base) / base; undefined when base is 0 or absent. */
+  relative: number | undefined;
+  baseInterval?: Interval | undefined;
+  newInterval?: Interval | undefined;
+  /** The change exceeds the configured limit of its kind, in the worse direction. */
+  beyondLimit: boolean;
+  /** The two intervals do not overlap: sampling and histogram resolution cannot explain the change. */
+  beyondNoise: boolean;
+  /** Worse beyond both the limit and the noise. */
+  regression: boolean;
+  /** Better beyond both the limit and the noise. */
+  improvement: boolean;
+}
+
+/** The percentile spectra of one operation in both runs, for the overlaid chart. */
+export interface SpectrumPair {
+  op: string;
+  base: Spectrum;
+  new: Spectrum;
+}
+
+/** A gate evaluated on both runs. */
+export interface GatePair {
+  source: string;
+  base: GateResult;
+  new: GateResult;
+  /** Held on BASE (or not measured) and broken on NEW. */
+  newlyBroken: boolean;
+}
+
+/** Regression limits per metric kind: fractions for latency and throughput, percentage points (as fractions) for rates. */
+export type RegressionLimits = Record<CompareMetricKind, number>;
+
+/** The load part of a comparison. */
+export interface LoadComparison {
+  limits: RegressionLimits;
+  /** Run-wide and per operation and outcome, in operation order. */
+  metrics: MetricDelta[];
+  spectra: SpectrumPair[];
+  /** Per-second series of both runs, for the overlaid throughput chart. */
+  series: { base: SecondFigures[]; new: SecondFigures[] };
+  durationS: { base: number; new: number };
+}
+
+/** What identifies one of the two runs. */
+export interface RunLabel {
+  file: string;
+  runId: string;
+  kind: RunKind;
+  startedAt: string;
+  durationMs: number;
+  verdict: string;
+  command: string;
+  target: string;
+}
+
+/** The whole comparison of BASE and NEW. */
+export interface RunComparison {
+  schema: 'svc-harness/compare@1';
+  base: RunLabel;
+  new: RunLabel;
+  /** Cases that changed or still fail, worst first (see {@link CASE_CHANGES}). */
+  cases: CaseDelta[];
+  /** Cases whose verdict is the same in both runs and not failing. */
+  unchanged: number;
+  load?: LoadComparison | undefined;
+  gates: GatePair[];
+  /** Newly failing cases, regressed metrics and newly broken gates, counted. */
+  counts: { newlyFailing: number; regressions: number; newlyBrokenGates: number; fixed: number; improvements: number };
+  /** NEW proves nothing (INCONCLUSIVE: every case skipped, or the baseline request refused) where BASE did: its cases would otherwise read as merely skipped. */
+  newlyInconclusive: boolean;
+  /** True when something newly fails, regressed, a gate newly broke, or NEW is newly INCONCLUSIVE: the command exits 1. */
+  regressed: boolean;
+  notes: string[];
+}

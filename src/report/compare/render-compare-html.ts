@@ -1,0 +1,143 @@
+import { html } from '../escape.js';
+import { gateFigures } from '../gate-units.js';
+import type { SecondFigures, Spectrum } from '../load-result.js';
+import { humanDuration } from '../_internal/evidence.js';
+import { COMPARE_STYLES } from '../html/compare-styles.js';
+import { renderLayout } from '../html/layout.js';
+import { renderLineChart, type LineSeries } from '../html/line-chart.js';
+import { axisTimeLabel, timeTicks } from '../html/svg.js';
+import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison, type RunLabel } from './comparison.js';
+import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, HEADLINE_KEYS, metricJudgement, notableMetrics, opLabel } from './format-delta.js';
+import { describeLimits } from './regression-limits.js';
+
+/** BASE is drawn grey and dashed, NEW in the report's blue: the eye reads NEW against the old line. */
+const BASE_COLOUR = '#6e7781';
+const NEW_COLOUR = '#0969da';
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${html(id)}"><h2>${html(title)}</h2>\n${body}\n</section>`;
+}
+
+function runMeta(side: string, r: RunLabel): string {
+  return `<span>${html(side)} <b>${html(r.runId)}</b> · ${html(r.verdict)} · started ${html(r.startedAt)} · ${html(humanDuration(r.durationMs))}</span>`;
+}
+
+function banner(c: RunComparison): string {
+  const k = c.counts;
+  const count = (v: number, label: string, cls: string): string => `<div class="count ${cls}${v === 0 ? ' zero' : ''}"><b>${v}</b><span>${html(label)}</span></div>`;
+  const still = c.cases.filter((d) => d.change === 'still-failing').length;
+  const sub = c.newlyInconclusive ? 'NEW proves nothing (INCONCLUSIVE)' : c.regressed ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse` : 'nothing newly fails or regresses';
+  return `<section class="banner">
+<div class="verdict verdict-${c.regressed ? 'fail' : 'pass'}"><strong>${c.regressed ? 'WORSE' : 'OK'}</strong><span>${html(sub)}</span></div>
+<div class="run">
+<h1>Comparison of two ${html(c.base.kind)} runs <span class="muted">· ${html(c.new.target)}</span></h1>
+<div class="meta">${runMeta('BASE', c.base)}${runMeta('NEW', c.new)}</div>
+<div class="counts">${count(k.newlyFailing, 'Newly failing', 'c-fail')}${c.load ? count(k.regressions, 'Regressions', 'c-fail') : ''}${c.gates.length > 0 ? count(k.newlyBrokenGates, 'Gates broken', 'c-fail') : ''}${count(still, 'Still failing', 'c-error')}${count(k.fixed, 'Fixed', 'c-pass')}${c.load ? count(k.improvements, 'Improvements', 'c-pass') : ''}${count(c.unchanged, 'Unchanged', 'c-skip')}</div>
+</div>
+</section>
+${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
+}
+
+function side(title: string, s: CaseDelta['base']): string {
+  return `<div><h4>${html(title)}</h4>${s ? `<b>${html(s.verdict)}</b> ${html(s.message)}` : '<span class="muted">absent from this run</span>'}</div>`;
+}
+
+/** Newly failing cases as the run report's failure cards, BASE and NEW messages side by side. */
+function failureCards(list: readonly CaseDelta[]): string {
+  return list.map((d) => `<article class="failure" id="case-${html(d.id)}"><header><code class="case-id">${html(d.id)}</code><span class="muted">${html(d.area)}</span><span>${html(d.title)}</span></header><div class="pair">${side('BASE', d.base)}${side('NEW', d.new)}</div></article>`).join('\n');
+}
+
+function caseTable(list: readonly CaseDelta[]): string {
+  const rows = list.map((d) => `<tr><td><code class="case-id">${html(d.id)}</code></td><td class="left">${html(d.area)}</td><td class="msg">${d.base ? `<b>${html(d.base.verdict)}</b> ${html(d.base.message)}` : '<span class="muted">absent</span>'}</td><td class="msg">${d.new ? `<b>${html(d.new.verdict)}</b> ${html(d.new.message)}` : '<span class="muted">absent</span>'}</td></tr>`);
+  return `<table class="delta"><thead><tr><th>case</th><th>area</th><th>BASE</th><th>NEW</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function metricTable(list: readonly MetricDelta[]): string {
+  const rows = list.map((m) => {
+    const cls = m.regression ? 'worse' : m.improvement ? 'better' : '';
+    return `<tr class="${cls}"><td><code>${html(m.metric)}</code></td><td>${html(formatMetricValue(m, m.base))}</td><td>${html(formatMetricValue(m, m.new))}</td><td class="${m.regression ? 'worse-text' : m.improvement ? 'better-text' : ''}">${html(formatMetricChange(m))}</td><td>${html(formatInterval(m, m.baseInterval))}</td><td>${html(formatInterval(m, m.newInterval))}</td><td class="left">${html(metricJudgement(m))}</td></tr>`;
+  });
+  return `<table class="delta"><thead><tr><th>metric</th><th>BASE</th><th>NEW</th><th>change</th><th>BASE 95% interval</th><th>NEW 95% interval</th><th>judged</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function headlineTable(metrics: readonly MetricDelta[]): string {
+  const ops = [...new Set(metrics.map((m) => m.op))];
+  const cols = HEADLINE_KEYS;
+  const rows = ops.map((op) => {
+    const cells = cols.map((key) => {
+      const m = metrics.find((x) => x.op === op && x.outcome === 'any' && x.key === key);
+      if (!m) return '<td>–</td>';
+      const cls = m.regression ? 'worse-text' : m.improvement ? 'better-text' : '';
+      return `<td title="BASE ${html(formatMetricValue(m, m.base))}">${html(formatMetricValue(m, m.new))}<br><span class="${cls || 'muted'}">${html(formatMetricChange(m))}</span></td>`;
+    });
+    return `<tr><td>${html(opLabel(op))}</td>${cells.join('')}</tr>`;
+  });
+  return `<table class="delta"><thead><tr><th>operation</th><th>p50</th><th>p95</th><th>p99</th><th>throughput</th><th>errors</th><th>429</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** x of a percentile on a log scale of 1/(1−p): 90% at 1, 99% at 2, 99.9% at 3; the max one decade past the last point. */
+function spectrumSeries(label: string, colour: string, dashed: boolean, s: Spectrum, kMax: number): LineSeries {
+  const k = (p: number): number => (p >= 100 ? kMax : Math.log10(1 / (1 - p / 100)));
+  return { label, colour, dashed, points: s.map((p) => ({ x: k(p.percentile), y: p.ms, title: `${label} p${Number(p.percentile.toFixed(3))}: ${Number(p.ms.toFixed(3))} ms` })) };
+}
+
+function spectrumChart(op: string, base: Spectrum, now: Spectrum): string {
+  const finite = [...base, ...now].filter((p) => p.percentile < 100).map((p) => Math.log10(1 / (1 - p.percentile / 100)));
+  const kMax = Math.max(1, ...finite) + 0.5;
+  const ticks: Array<[number, string]> = ([[Math.log10(2), '50%'], [1, '90%'], [2, '99%'], [3, '99.9%'], [4, '99.99%']] as Array<[number, string]>).filter(([v]) => v < kMax - 0.2);
+  ticks.push([kMax, 'max']);
+  const series = [spectrumSeries('BASE', BASE_COLOUR, true, base, kMax), spectrumSeries('NEW', NEW_COLOUR, false, now, kMax)].filter((s) => s.points.length > 0);
+  return renderLineChart({ title: `${opLabel(op)}: latency by percentile, BASE vs NEW (HDR histograms)`, series, xTitle: 'percentile', yTitle: 'latency (ms)', xTicks: ticks, xDomain: [0, kMax] });
+}
+
+function throughputChart(base: readonly SecondFigures[], now: readonly SecondFigures[]): string {
+  const line = (label: string, colour: string, dashed: boolean, s: readonly SecondFigures[]): LineSeries => {
+    const t0 = s[0]?.second ?? 0;
+    return { label, colour, dashed, points: s.map((p) => ({ x: p.second - t0 + 0.5, y: p.requests, title: `${label} ${p.second - t0} s: ${p.requests} responses` })) };
+  };
+  const span = Math.max(1, ...[base, now].map((s) => (s.length > 0 ? s[s.length - 1]!.second - s[0]!.second + 1 : 1)));
+  const label = axisTimeLabel(span);
+  return renderLineChart({
+    title: 'Throughput per second, BASE vs NEW',
+    series: [line('BASE', BASE_COLOUR, true, base), line('NEW', NEW_COLOUR, false, now)],
+    xTitle: 'time since the load started',
+    yTitle: 'responses per second',
+    xDomain: [0, span],
+    xTicks: timeTicks(span).map((t): [number, string] => [t, label(t)]),
+  });
+}
+
+/**
+ * `compare.html`: one self-contained page in the run report's style: the
+ * verdict of the comparison, newly failing cases and regressions first, the
+ * gates on both runs, every other change, and for loads the two runs'
+ * charts overlaid (percentile spectrum per operation, throughput).
+ */
+export function renderCompareHtml(c: RunComparison): string {
+  const parts = [COMPARE_STYLES, banner(c)];
+  const by = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
+  if (by('newly-failing').length > 0) parts.push(section('newly-failing', `Newly failing (${by('newly-failing').length})`, failureCards(by('newly-failing'))));
+  const notable = c.load ? notableMetrics(c.load.metrics) : undefined;
+  if (notable && notable.regressions.length > 0) parts.push(section('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions)));
+  if (c.gates.length > 0) {
+    const rows = c.gates.map((g) => `<tr class="${g.newlyBroken ? 'worse' : ''}"><td><code>${html(g.source)}</code></td><td>${g.base.passed ? '✓' : '✗'} ${html(gateFigures(g.base).actual)}</td><td>${g.new.passed ? '✓' : '✗'} ${html(gateFigures(g.new).actual)}</td><td>${html(gateFigures(g.new).limit)}</td><td class="left">${g.newlyBroken ? '<span class="worse-text">newly broken</span>' : g.new.passed ? 'held' : g.base.passed ? 'broken' : 'still broken'}</td></tr>`);
+    parts.push(section('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`));
+  }
+  for (const change of CASE_CHANGES.filter((ch) => ch !== 'newly-failing')) {
+    const list = by(change);
+    if (list.length > 0) parts.push(section(change, `${CASE_CHANGE_TITLE[change]} (${list.length})`, caseTable(list)));
+  }
+  if (c.load) {
+    const l = c.load;
+    const body = [
+      `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson).</p>`,
+      headlineTable(l.metrics),
+      `<div class="charts">${l.spectra.filter((s) => s.base.length + s.new.length > 0).map((s) => spectrumChart(s.op, s.base, s.new)).join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
+    ];
+    if (notable && notable.improvements.length > 0) body.push(`<h3>Improvements</h3>${metricTable(notable.improvements)}`);
+    body.push(`<details><summary>Every metric, by operation and outcome (${l.metrics.length})</summary>${metricTable(l.metrics)}</details>`);
+    parts.push(section('load', 'Load', body.join('\n')));
+  }
+  parts.push(`<footer>BASE <code>${html(c.base.file)}</code> · <code>${html(c.base.command)}</code><br>NEW <code>${html(c.new.file)}</code> · <code>${html(c.new.command)}</code> · schema ${html(c.schema)}</footer>`);
+  return renderLayout(`${c.regressed ? 'WORSE' : 'OK'} · compare ${c.base.runId} → ${c.new.runId}`, parts.join('\n'));
+}

@@ -1,0 +1,112 @@
+import { html } from '../escape.js';
+import { humanDuration } from '../_internal/evidence.js';
+import { COMPARE_STYLES } from '../html/compare-styles.js';
+import { renderLayout } from '../html/layout.js';
+import { renderLineChart, type LineSeries } from '../html/line-chart.js';
+import { VERDICT_COLOUR } from '../html/palette.js';
+import { withUnit } from '../gate-units.js';
+import { trendAreas, type AreaCounts, type TrendPoint } from './trend-points.js';
+
+/** Colours of lines that are not verdicts (operations, kinds of run), in turn. */
+const SERIES_COLOURS = ['#0969da', '#8250df', '#1a7f37', '#b35900', '#cf222e', '#6e7781', '#bf3989', '#116329', '#953800', '#0550ae'];
+const KNOWN_COLOUR = '#bf8700';
+
+/** Run start as a tick label: `11-25 15:51` (UTC), with seconds when two runs share a minute. */
+function shortTime(iso: string, seconds: boolean): string {
+  const m = /^\d{4}-(\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?/.exec(iso);
+  return m ? `${m[1]} ${m[2]}${seconds ? (m[3] ?? '') : ''}` : iso;
+}
+
+/** x ticks at about eight runs, each labelled with its start. */
+function runTicks(points: readonly TrendPoint[], count: number): Array<[number, string]> {
+  const minutes = points.map((p) => p.startedAt.slice(0, 16));
+  const seconds = new Set(minutes).size < minutes.length;
+  const step = Math.max(1, Math.ceil(points.length / count));
+  return points.flatMap((p, i): Array<[number, string]> => (i % step === 0 || i === points.length - 1 ? [[i, shortTime(p.startedAt, seconds)]] : []));
+}
+
+const X_TITLE = 'run, by start time (UTC)';
+
+function chart(title: string, yTitle: string, points: readonly TrendPoint[], series: LineSeries[], small = false): string {
+  return renderLineChart({
+    title,
+    series: series.filter((s) => s.points.length > 0),
+    xTitle: X_TITLE,
+    yTitle,
+    xTicks: runTicks(points, small ? 4 : 8),
+    xDomain: [-0.3, Math.max(1, points.length - 1) + 0.3],
+    dots: true,
+    ...(small ? { width: 480, height: 220, integers: true } : {}),
+  });
+}
+
+/** Which runs' cases an area chart counts: the suite's (and certificates') areas, or the verdicts under load, never both on one line. */
+type CaseSource = 'suite' | 'load';
+
+function sourceOf(p: TrendPoint): CaseSource | undefined {
+  return p.kind === 'load' ? 'load' : p.kind === 'selftest' ? undefined : 'suite';
+}
+
+function areaChart(area: string, source: CaseSource, points: readonly TrendPoint[]): string {
+  const line = (label: string, colour: string, key: keyof AreaCounts): LineSeries => ({
+    label,
+    colour,
+    points: points.flatMap((p, i) => {
+      const a = sourceOf(p) === source ? p.areas[area] : undefined;
+      return a ? [{ x: i, y: a[key], title: `${p.runId}: ${a[key]} ${label}` }] : [];
+    }),
+  });
+  const series = [line('passed', VERDICT_COLOUR.PASS, 'passed'), line('failed', VERDICT_COLOUR.FAIL, 'failed')];
+  if (points.some((p) => sourceOf(p) === source && (p.areas[area]?.known ?? 0) > 0)) series.push(line('known', KNOWN_COLOUR, 'known'));
+  return chart(`${area}${source === 'load' ? ' under load' : ''}: cases per run`, 'cases', points, series, true);
+}
+
+function durationChart(points: readonly TrendPoint[]): string {
+  const kinds = [...new Set(points.map((p) => p.kind))];
+  const series = kinds.map((k, j): LineSeries => ({
+    label: `${k} runs`,
+    colour: SERIES_COLOURS[j % SERIES_COLOURS.length]!,
+    points: points.flatMap((p, i) => (p.kind === k ? [{ x: i, y: p.durationS, title: `${p.runId}: ${humanDuration(p.durationS * 1000)}` }] : [])),
+  }));
+  return chart('Run duration', 'duration (s)', points, series);
+}
+
+function loadCharts(points: readonly TrendPoint[]): string[] {
+  if (!points.some((p) => p.load)) return [];
+  const ops = [...new Set(points.flatMap((p) => Object.keys(p.load?.p95 ?? {})))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+  const p95 = ops.map((op, j): LineSeries => ({
+    label: op === 'all' ? 'every operation' : op,
+    colour: SERIES_COLOURS[j % SERIES_COLOURS.length]!,
+    points: points.flatMap((p, i) => (p.load?.p95[op] !== undefined ? [{ x: i, y: p.load.p95[op]!, title: `${p.runId} ${op} p95: ${withUnit(p.load.p95[op]!, 'latency')}` }] : [])),
+  }));
+  const rps: LineSeries = { label: 'throughput', colour: SERIES_COLOURS[0]!, points: points.flatMap((p, i) => (p.load ? [{ x: i, y: p.load.rps, title: `${p.runId}: ${withUnit(p.load.rps, 'throughput')}` }] : [])) };
+  return [chart('Load: p95 latency per operation', 'p95 latency (ms)', points, p95), chart('Load: throughput', 'throughput (requests per second)', points, [rps])];
+}
+
+function runsTable(points: readonly TrendPoint[]): string {
+  const rows = points.map((p, i) => `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left"><code>${html(p.file)}</code></td></tr>`);
+  return `<table class="delta"><thead><tr><th>#</th><th class="left">run</th><th class="left">kind</th><th class="left">started</th><th class="left">verdict</th><th>duration</th><th class="left">file</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${html(id)}"><h2>${html(title)}</h2>\n${body}\n</section>`;
+}
+
+/**
+ * `trend.html`: one self-contained page over runs in time order: cases
+ * passed, failed and known per area, run duration, and for loads p95 per
+ * operation and throughput, each a chart with labelled axes and units.
+ */
+export function renderTrendHtml(points: readonly TrendPoint[]): string {
+  const first = points[0];
+  const lastPoint = points[points.length - 1];
+  const head = `<section class="banner"><div class="run"><h1>Trend over ${points.length} run${points.length === 1 ? '' : 's'}</h1><div class="meta"><span>From <b>${html(first?.startedAt ?? '–')}</b></span><span>to <b>${html(lastPoint?.startedAt ?? '–')}</b></span><span>Kinds <b>${html([...new Set(points.map((p) => p.kind))].join(', '))}</b></span></div></div></section>`;
+  const parts = [COMPARE_STYLES, head];
+  const charts = (['suite', 'load'] as const).flatMap((source) => trendAreas(points.filter((p) => sourceOf(p) === source)).map((a) => areaChart(a, source, points)));
+  if (charts.length > 0) parts.push(section('areas', 'Cases per area', `<div class="charts tiles">${charts.join('')}</div>`));
+  parts.push(section('duration', 'Run duration', `<div class="charts small">${durationChart(points)}</div>`));
+  const load = loadCharts(points);
+  if (load.length > 0) parts.push(section('load', 'Load', `<div class="charts small">${load.join('')}</div>`));
+  parts.push(section('runs', 'Runs', runsTable(points)));
+  return renderLayout(`Trend · ${points.length} runs`, parts.join('\n'));
+}
