@@ -12,20 +12,20 @@ export const ANNOUNCED_WAIT_MS = 1000;
  */
 export function announcedClock(clock: ClockDriver, who: string, emit: RunListener): ClockDriver {
   if (clock.kind !== 'real') return clock;
-  const announce = (ms: number): void => {
-    if (ms >= ANNOUNCED_WAIT_MS) emit({ type: 'waiting', ms, reason: `${who} lets time pass at the target` });
+  const announce = (ms: number, why: string | undefined): void => {
+    if (ms >= ANNOUNCED_WAIT_MS) emit({ type: 'waiting', ms, reason: why ? `${who} waits for ${why}` : `${who} lets time pass at the target` });
   };
   return {
     kind: clock.kind,
     now: () => clock.now(),
     fineUntil: (instant) => clock.fineUntil(instant),
-    waitUntil(instant) {
-      announce(instant - clock.now());
-      return clock.waitUntil(instant);
+    waitUntil(instant, why) {
+      announce(instant - clock.now(), why);
+      return clock.waitUntil(instant, why);
     },
-    wait(ms) {
-      announce(ms);
-      return clock.wait(ms);
+    wait(ms, why) {
+      announce(ms, why);
+      return clock.wait(ms, why);
     },
   };
 }
