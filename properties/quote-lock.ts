@@ -17,7 +17,7 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
   const parsed = offer.quoteExpiresAt === undefined ? NaN : Date.parse(offer.quoteExpiresAt);
   const expiresAt = Number.isFinite(parsed) ? parsed : searchedAt + lifetimeMs;
   const before = await env.balance(`quote-lock ${what}: balance before`);
-  await env.ctx.clock.wait(waitMs);
+  await env.ctx.clock.wait(waitMs, 'the quote to expire');
   env.budget.waited(waitMs);
   const sentAt = env.ctx.clock.now();
   const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('ql-key'), { label: `quote-lock ${what}: booking` }), 'write');

@@ -57,6 +57,8 @@ export interface HarnessRunOptions {
   /** The command line, for the report. */
   command?: string;
   onEvent?: RunListener;
+  /** Interrupts the run: waits end at once, no case starts, and the result of what ran comes back with the verdict INTERRUPTED. */
+  signal?: AbortSignal;
 }
 
 /** What a prepared harness points at. */
@@ -155,11 +157,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       let restorer: ClockRestorer | undefined;
       if (target.mock) {
         const m = target.mock;
-        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile) });
+        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
         restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
-        const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile) }).catch((err: unknown) => {
+        const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
             : err;
@@ -167,7 +169,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         clock = driver;
         reset = () => driver.admin.reset();
       } else {
-        clock = new RealClockDriver({ maxWaitMs: clockBoundMs(profile) });
+        clock = new RealClockDriver({ maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
       }
 
       const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });
@@ -204,6 +206,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
           ...(options.checkTimeoutMs !== undefined ? { checkTimeoutMs: options.checkTimeoutMs } : {}),
           notes,
           ...(runOptions.onEvent ? { onEvent: runOptions.onEvent } : {}),
+          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         });
       } finally {
         await receiver?.close();

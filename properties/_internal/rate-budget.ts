@@ -50,7 +50,7 @@ export class RateBudget {
 
   /** Lets a whole window pass: both buckets are empty afterwards. */
   async waitWindow(): Promise<void> {
-    await this.clock.wait(this.windowMs + 1_000);
+    await this.clock.wait(this.windowMs + 1_000, 'a window, both buckets to empty');
     this.used.read = 0;
     this.used.write = 0;
   }

@@ -14,7 +14,7 @@ const MARGIN_MS = 250;
  */
 export function waitOutRefusals<T>(ctx: Pick<CheckContext, 'profile' | 'clock' | 'log'>, call: () => Promise<T>, logPrefix = ''): Promise<T> {
   const policy = rateLimitRetry(ctx.profile, {
-    wait: (ms) => ctx.clock.wait(ms),
+    wait: (ms) => ctx.clock.wait(ms, 'the Retry-After of a 429'),
     now: () => ctx.clock.now(),
     maxAttempts: 3,
     marginMs: MARGIN_MS,

@@ -23,6 +23,8 @@ buildParser(args, context)
   .then(
     (outcome) => {
       process.exitCode = exitCodeOf(outcome);
+      // A stopped command has written its report; work it abandoned (a check cut short) must not hold the process. Exit once stdout is out.
+      if (outcome.kind === 'interrupted') process.stdout.write('', () => process.exit());
     },
     (err: unknown) => {
       process.exitCode = reportFatal(err);

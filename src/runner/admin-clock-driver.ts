@@ -62,6 +62,7 @@ export class AdminClockDriver implements ClockDriver {
       // Until the target's clock has surely reached the instant.
       const left = instant - (t + this.offset.lowest(t));
       if (left <= 0) return;
+      this.options.signal?.throwIfAborted();
       const rtt = this.typicalRtt();
       // What a move may add and still surely land at or before the instant, when it arrives up to `lead` from now
       // (a round trip and a half, and room for a busy event loop on either side).
@@ -70,7 +71,7 @@ export class AdminClockDriver implements ClockDriver {
       const size = Math.floor(this.fine.cap(this.now(), instant - latest - lead));
       // A move costs a round trip during which the clock runs anyway: below that, real time is as fast.
       if (size > rtt && size >= 1) await this.advance(size);
-      else await sleep(Math.max(1, Math.ceil(left)));
+      else await sleep(Math.max(1, Math.ceil(left)), undefined, this.options.signal ? { signal: this.options.signal } : undefined);
     }
   }
 

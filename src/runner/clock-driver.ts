@@ -14,10 +14,12 @@ export interface ClockDriver {
    * is moved so that it never goes past `instant`; the last few milliseconds
    * pass in real time. Rejects with {@link WaitRefusedError} when `instant` is
    * further away than the driver's bound, rather than moving a clock by years.
+   * `why` says what the wait is for (`the quote to expire`), for the progress
+   * a person sees when the wait is long.
    */
-  waitUntil(instant: number): Promise<void>;
+  waitUntil(instant: number, why?: string): Promise<void>;
   /** `waitUntil(now() + ms)`, `now()` taken when called; `ms` must be finite and ≥ 0. */
-  wait(ms: number): Promise<void>;
+  wait(ms: number, why?: string): Promise<void>;
   /**
    * Says that a webhook attempt may fall due until `instant`: until then a
    * driven clock moves in fine steps, so that each attempt arrives close to the

@@ -129,7 +129,10 @@ export async function runLeased(
     const waiters: Promise<unknown>[] = [...running, woken];
     if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
       if (running.size === 0) emit({ type: 'waiting', ms: change - now, reason: 'a rate-limit bucket is resting for one window before its next user' });
-      waiters.push(clock.wait(Math.max(0, change - now)));
+      const rested = clock.wait(Math.max(0, change - now));
+      // It may lose the race and reject later (an interrupted run): that is news only if it wins.
+      rested.catch(() => undefined);
+      waiters.push(rested);
     }
     if (running.size === 0 && change === undefined) {
       // Nothing runs and nothing rests, yet checks wait: no lease can ever be granted (e.g. too few agencies); run the next one alone rather than hang.

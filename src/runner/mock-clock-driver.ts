@@ -36,6 +36,7 @@ export class MockClockDriver implements ClockDriver {
       const now = this.clock.now();
       const left = instant - now;
       if (left <= 0) return;
+      this.options.signal?.throwIfAborted();
       let size = this.fine.cap(now, left);
       const due = this.clock.nextDueAt;
       if (due !== undefined && due > now) size = Math.min(size, due - now);

@@ -9,8 +9,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class RealClockDriver implements ClockDriver {
   readonly kind = 'real' as const;
 
-  /** `options.maxWaitMs` bounds every wait (a real-time wait of years is a broken Retry-After, not a plan). */
-  constructor(private readonly options: Pick<SteppingOptions, 'maxWaitMs'> = {}) {}
+  /** `options.maxWaitMs` bounds every wait (a real-time wait of years is a broken Retry-After, not a plan); `options.signal` cuts every wait short. */
+  constructor(private readonly options: Pick<SteppingOptions, 'maxWaitMs' | 'signal'> = {}) {}
 
   now(): number {
     return Date.now();
@@ -20,7 +20,7 @@ export class RealClockDriver implements ClockDriver {
     checkInstant(instant, this.now(), this.options);
     // A timer may fire a millisecond early by the wall clock: wait again for what is left.
     for (let left = instant - this.now(); left > 0; left = instant - this.now()) {
-      await sleep(Math.min(Math.ceil(left), MAX_TIMER_MS));
+      await sleep(Math.min(Math.ceil(left), MAX_TIMER_MS), undefined, this.options.signal ? { signal: this.options.signal } : undefined);
     }
   }
 

@@ -18,18 +18,27 @@ export function skippedCase(check: Check, reason: string, at: number): CaseResul
   return { id: check.id, kind: 'check', title: check.title, area: check.area, clause: check.clause, verdict: 'SKIP', message: reason, evidence: [], startedAt: at, durationMs: 0 };
 }
 
+/** Why a case that an interrupted run had started has no verdict. */
+export const INTERRUPTED_CASE = 'not finished: the run was interrupted while it ran';
+
+/** Why a case that an interrupted run had not started has no verdict. */
+export const NOT_RUN_CASE = 'not run: the run was interrupted before it';
+
 /**
  * Runs one check with a time limit. A thrown error or a timeout becomes an
  * ERROR verdict with its message, a malformed outcome too: the run goes on.
  * At the limit every request the check still has open is aborted (its
- * context's `signal`), so nothing it started outlives it.
+ * context's `signal`), so nothing it started outlives it. When `stop` aborts
+ * (the run is interrupted) the same happens at once, and the check is a SKIP
+ * that says it did not finish: half a check proves nothing either way.
  */
-export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: number): Promise<CaseResult> {
+export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: number, stop?: AbortSignal): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
   const abort = new AbortController();
+  let onStop = (): void => undefined;
   // Every request the check has in flight listens for this one abort: a burst holds hundreds at once, by design.
   setMaxListeners(0, abort.signal);
   try {
@@ -40,11 +49,19 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
         reject(err);
       }, timeoutMs);
     });
+    const stopped = new Promise<CheckOutcome>((resolve) => {
+      onStop = () => {
+        abort.abort(stop?.reason);
+        resolve({ verdict: 'SKIP', message: INTERRUPTED_CASE });
+      };
+      if (stop?.aborted) onStop();
+      else stop?.addEventListener('abort', onStop, { once: true });
+    });
     const own: CheckContext = { ...ctx, signal: abort.signal };
     const running = withAbortSignal(abort.signal, () => Promise.resolve().then(() => check.run(own)));
     // A check abandoned at its limit may still reject later: that is no longer news.
     running.catch(() => undefined);
-    outcome = await Promise.race([running, timeout]);
+    outcome = await Promise.race([running, timeout, stopped]);
     if (!outcome || !VERDICTS.includes(outcome.verdict)) {
       outcome = { verdict: 'ERROR', message: `check returned no valid verdict (got ${JSON.stringify(outcome?.verdict)})` };
     }
@@ -52,6 +69,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
     outcome = { verdict: 'ERROR', message: `check threw: ${describe(err)}` };
   } finally {
     if (timer) clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
   }
   const result: CaseResult = {
     id: check.id,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { agencyApis } from '../api/agency-apis.js';
 import type { TargetApi } from '../api/types.js';
 import { checkContext, type RunScope } from '../checks/check-context.js';
@@ -22,7 +23,8 @@ import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes
 import type { ClockDriver } from './clock-driver.js';
 import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
-import { runCheck, skippedCase } from './run-check.js';
+import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
+import { announcedClock } from './announced-clock.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
 import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
@@ -56,12 +58,22 @@ export interface RunSuiteOptions {
   /** Extra strings to redact besides the agencies' secrets. */
   secrets?: string[];
   onEvent?: RunListener;
+  /**
+   * Interrupts the run: no case starts after it aborts, the cases running are
+   * cut short (listed as not finished), and the result of what ran comes back
+   * with the verdict INTERRUPTED. Give the clock driver the same signal so
+   * that its waits end at once too.
+   */
+  signal?: AbortSignal;
 }
 
 /** Runs checks, then scenarios and properties, then the checks that run last; returns the redacted result. */
 export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
   const { profile, agencies, clock, receiver } = given;
   const emit: RunListener = given.onEvent ?? (() => undefined);
+  const signal = given.signal;
+  // Every check and every wait in progress listens to it: many at once, by design.
+  if (signal) setMaxListeners(0, signal);
   const runId = given.runId ?? newRunId();
   const seed = given.seed ?? randomSeed();
   const startedAtMs = Date.now();
@@ -97,7 +109,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     lastRequestAt: (kind, i = 0) => meter.lastRequestAt(`${i}:${kind}`),
   };
   const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
-    checkContext({ ...boundScope(scope, binding), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
+    checkContext({ ...boundScope(scope, binding), clock: announcedClock(clock, id, emit), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
 
   try {
     const isolated = clock.kind === 'mock';
@@ -150,15 +162,24 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     }
 
     const results = new Map<Check, CaseResult>();
+    // An interrupted wait of the schedule ends it (the cases left are listed as not run below); any other error is the runner's own.
+    const interruptible = async (fn: () => Promise<void>): Promise<void> => {
+      try {
+        await fn();
+      } catch (err) {
+        if (!signal?.aborted) throw err;
+      }
+    };
     const runOne = async (check: Check, binding: number[], lease?: LeaseChange): Promise<void> => {
       const reason = skipReason(check, facts);
       emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
       let result: CaseResult;
       if (reason) result = skippedCase(check, reason, clock.now());
+      else if (signal?.aborted) result = skippedCase(check, NOT_RUN_CASE, clock.now());
       else {
         const waits = Math.max(0, check.waitsMs?.(profile, learned) ?? 0);
         const limit = (options.checkTimeoutMs ?? 120_000) + (clock.kind === 'real' ? Math.ceil(waits * 1.5) : 0);
-        result = await runCheck(check, contextFor(check.id, binding, learned, lease), limit);
+        result = await runCheck(check, contextFor(check.id, binding, learned, lease), limit, signal);
       }
       results.set(check, result);
       emit({ type: 'case-finished', result });
@@ -179,26 +200,40 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     // The baseline first, alone: when a correctly signed request is refused, every other verdict would be about access.
     const baseline = regular.find((c) => c.id === BASELINE_CHECK_ID);
     let stopped: string | undefined;
-    if (baseline) {
-      await schedule([baseline]);
-      const got = results.get(baseline)!;
-      if (got.verdict === 'FAIL' || got.verdict === 'ERROR') stopped = baselineReason(got);
+    if (baseline && !signal?.aborted) {
+      await interruptible(() => schedule([baseline]));
+      const got = results.get(baseline);
+      if (got && (got.verdict === 'FAIL' || got.verdict === 'ERROR')) stopped = baselineReason(got);
     }
     const partCases: CaseResult[] = [];
     const runParts = async (lease?: LeaseChange): Promise<void> => {
       // In real time the parts send only to the agencies leased to them, and give each back once no case left needs it.
       const release = partsPlan?.uses && lease ? agencyReleaser(partsPlan.binding, partsPlan.uses, lease) : undefined;
       for (const name of partList) {
+        if (signal?.aborted) {
+          const result = skippedPart(name, NOT_RUN_CASE, clock.now());
+          partCases.push(result);
+          emit({ type: 'case-finished', result });
+          continue;
+        }
         emit({ type: 'part-started', part: name });
         if (options.reset && isolated) await options.reset();
-        const streamed = new Set<CaseResult>();
+        const streamed: CaseResult[] = [];
         const onCase = (result: CaseResult): void => {
-          streamed.add(result);
+          if (signal?.aborted) return; // cut short: what it still reports is not a verdict
+          streamed.push(result);
           emit({ type: 'case-finished', result });
           release?.caseDone(name);
         };
-        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable }, clock);
-        for (const result of got) if (!streamed.has(result)) emit({ type: 'case-finished', result });
+        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable }, clock, signal);
+        if (got === 'interrupted') {
+          // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
+          const result = skippedPart(name, INTERRUPTED_CASE, clock.now());
+          emit({ type: 'case-finished', result });
+          partCases.push(...streamed, result);
+          continue;
+        }
+        for (const result of got) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
         release?.partDone(name);
         partCases.push(...got);
       }
@@ -216,11 +251,28 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
         emit({ type: 'case-finished', result });
       }
     } else {
-      await schedule([...regular.filter((c) => c !== baseline), ...(partsUnit ? [partsUnit] : [])]);
-      if (!partsUnit) await runParts();
+      await interruptible(async () => {
+        await schedule([...regular.filter((c) => c !== baseline), ...(partsUnit ? [partsUnit] : [])]);
+        if (!partsUnit) await runParts();
+        // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
+        for (const check of last) await schedule([check]);
+      });
     }
-    // One at a time, in order: each judges the whole run, so it must see what the ones before it sent (SC-01 after ER-01).
-    if (!stopped) for (const check of last) await schedule([check]);
+    if (signal?.aborted) {
+      // What the interruption left without a verdict is listed as not run.
+      for (const check of [...regular, ...last]) {
+        if (results.has(check)) continue;
+        const result = skippedCase(check, NOT_RUN_CASE, clock.now());
+        results.set(check, result);
+        emit({ type: 'case-finished', result });
+      }
+      for (const name of partList) {
+        if (partCases.some((c) => c.kind === (name === 'scenarios' ? 'scenario' : 'property'))) continue;
+        const result = skippedPart(name, NOT_RUN_CASE, clock.now());
+        partCases.push(result);
+        emit({ type: 'case-finished', result });
+      }
+    }
     const scheduleNote = webhookScheduleNote(profile, scope.runCache);
     if (scheduleNote) notes.push(scheduleNote);
 
@@ -228,7 +280,11 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);
     const summary = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length } as Record<Verdict, number> & { total: number };
     for (const c of cases) summary[c.verdict] += 1;
-    const verdict = suiteVerdict(cases);
+    const verdict: ReturnType<typeof suiteVerdict> = signal?.aborted ? { verdict: 'INTERRUPTED' } : suiteVerdict(cases);
+    if (signal?.aborted) {
+      const finished = cases.filter((c) => c.message !== NOT_RUN_CASE && c.message !== INTERRUPTED_CASE).length;
+      notes.unshift(`INTERRUPTED: the run was stopped before its end; ${finished} of ${cases.length} cases finished, the others are listed as not run or not finished`);
+    }
     const result: SuiteResult = {
       schema: 'svc-harness/run@1',
       kind: 'suite',
@@ -399,12 +455,28 @@ function skippedPart(name: 'scenarios' | 'properties', reason: string, at: numbe
   return { id: `${kind}:*`, kind, title: `all ${name}`, area: name, clause: '', verdict: 'SKIP', message: reason, evidence: [], startedAt: at, durationMs: 0 };
 }
 
-async function runPart(name: 'scenarios' | 'properties', part: SuitePart, ctx: SuitePartContext, clock: ClockDriver): Promise<CaseResult[]> {
+/** Runs a part; `'interrupted'` as soon as `stop` aborts (its requests are aborted with it, and what it still returns is dropped). */
+async function runPart(name: 'scenarios' | 'properties', part: SuitePart, ctx: SuitePartContext, clock: ClockDriver, stop?: AbortSignal): Promise<CaseResult[] | 'interrupted'> {
   const at = clock.now();
   const t0 = performance.now();
   try {
-    return await part(ctx);
+    if (!stop) return await part(ctx);
+    const running = withAbortSignal(stop, () => Promise.resolve().then(() => part({ ...ctx, signal: stop })));
+    // Abandoned at the interruption, it may still reject later: that is no longer news.
+    running.catch(() => undefined);
+    let onStop = (): void => undefined;
+    const stopped = new Promise<'interrupted'>((resolve) => {
+      onStop = () => resolve('interrupted');
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
+    });
+    try {
+      return await Promise.race([running, stopped]);
+    } finally {
+      stop.removeEventListener('abort', onStop);
+    }
   } catch (err) {
+    if (stop?.aborted) return 'interrupted';
     const area = name;
     return [
       {

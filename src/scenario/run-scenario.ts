@@ -210,11 +210,11 @@ class ScenarioRun {
         const raw = par.ms !== undefined ? this.value(par.ms) : this.value(par.s);
         const n = Number(raw);
         if (!Number.isFinite(n) || n < 0) throw new StepFailed(at, `wait needs a duration ≥ 0, got ${JSON.stringify(raw)}`, []);
-        await this.ctx.clock.wait(par.ms !== undefined ? n : n * 1000);
+        await this.ctx.clock.wait(par.ms !== undefined ? n : n * 1000, 'a wait step');
         return { evidence: [] };
       }
       case 'rest': {
-        await this.ctx.clock.waitUntil(restedAt(this.ctx, par.buckets as BucketKind[], this.agency));
+        await this.ctx.clock.waitUntil(restedAt(this.ctx, par.buckets as BucketKind[], this.agency), 'its rate-limit buckets to rest');
         return { evidence: [] };
       }
       case 'set': {

@@ -99,7 +99,8 @@ describe('svc-harness run', () => {
     expect(code, stderr).toBe(2);
     expect(await readFile(join(d, 'latest', 'notes.txt'), 'utf8')).toBe('notes\n');
     expect(await readFile(join(d, 'latest.json'), 'utf8')).toBe('{"mine":1}\n');
-    const lines = stderr.trim().split('\n');
+    // The run's progress (its plan line) is on stderr too: the error is one line of its own.
+    const lines = stderr.trim().split('\n').filter((l) => !l.startsWith('Running '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(join(d, 'latest'));
     noStack(stderr);
@@ -109,11 +110,13 @@ describe('svc-harness run', () => {
     expect(existsSync(join(d, runDir[0]!, 'report.json'))).toBe(true);
   });
 
-  it('runs against the embedded mock, writes the reports and exits 0', async () => {
+  it('runs against the embedded mock, writes the reports and exits 0; the results on stdout, the progress on stderr', async () => {
     const dir = await tmp();
     const reports = join(dir, 'reports');
-    const { code, stdout, stderr } = await runCli(['run', '--only', 'auth', '--report-dir', reports, '--seed', '7']);
-    expect(stderr).toBe('');
+    const { code, stdout, stderr } = await runCli(['run', '--only', 'auth', '--report-dir', reports, '--seed', '7'], { CI: '1' });
+    // `run > out.txt`: the plan is progress, on stderr, and nothing else is there; every result line is on stdout.
+    expect(stderr).toMatch(/^Running \d+ checks, each on a freshly reset target\.\n$/);
+    expect(stdout).not.toContain('Running');
     expect(code).toBe(0);
     expect(stdout).toMatch(/Target: embedded mock at http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(stdout).toMatch(/^PASS\s+AU-01\s+.+\(\d+ ms\)$/m);

@@ -42,14 +42,18 @@ export function shellWords(line: string): string[] {
 
 const OPERATORS = new Set(['&&', '||', '>>', '2>&1', '2>', '&', '|', ';', '<', '>', '(', ')']);
 
-/** The argument lists of every `svc-harness …` (or `npx svc-harness …`) command in a shell script. */
+/** The CLI's entry point as the recipes call it with node (`node dist/src/cli/main.js …`), so that signals reach it. */
+const ENTRY = /(^|\/)dist\/src\/cli\/main\.js$/;
+
+/** The argument lists of every `svc-harness …` command in a shell script: `svc-harness`, `npx svc-harness`, `node_modules/.bin/svc-harness` or `node dist/src/cli/main.js`. */
 export function commandsInScript(script: string): string[][] {
   const out: string[][] = [];
   for (const line of script.replace(/\\\n/g, ' ').split('\n')) {
     const words = shellWords(line);
     words.forEach((w, i) => {
-      if (w !== 'svc-harness' && !w.endsWith('/svc-harness')) return;
-      const before = words[i - 1];
+      let before = words[i - 1];
+      if (ENTRY.test(w) && before === 'node') before = words[i - 2];
+      else if (w !== 'svc-harness' && !w.endsWith('/svc-harness')) return;
       if (before !== undefined && before !== 'npx' && !OPERATORS.has(before)) return;
       const args: string[] = [];
       for (const a of words.slice(i + 1)) {

@@ -21,6 +21,12 @@ describe('examples/ci', () => {
     const gates = load.flatMap((a, i) => (load[i - 1] === '--threshold' ? [a] : []));
     expect(gates.length).toBeGreaterThan(0);
     expect(() => assertGateMetrics(parseThresholds(gates))).not.toThrow();
+    // The latency of the service is that of its 2xx answers (a load past the limits gets mostly 429s), and errors are gated.
+    expect(gates.some((g) => /^search\.2xx\.p9\d/.test(g))).toBe(true);
+    expect(gates.some((g) => g.startsWith('errors.rate<'))).toBe(true);
+    expect(gates.filter((g) => /^(search|latency)\.(p\d|mean|max)/.test(g))).toEqual([]);
+    // The harness is called so that a cancelled job's signal reaches it: no npx, no sh -c in between.
+    expect(read(file)).not.toMatch(/npx |sh -c/);
   });
 
   it('the check refuses what the CLI refuses', async () => {
@@ -34,7 +40,7 @@ describe('examples/ci', () => {
     const steps = Object.values(wf.jobs)[0]!.steps;
     expect(steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report'))?.with?.report_paths).toMatch(/junit\.xml$/);
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.path).toContain('report.html');
-    expect(steps.filter((s) => /svc-harness load .*--threshold/.test(s.run ?? ''))).toHaveLength(1);
+    expect(steps.filter((s) => /(svc-harness|main\.js) load .*--threshold/.test(s.run ?? ''))).toHaveLength(1);
   });
 
   it('GitLab: JUnit report and the reports kept as artifacts, also when the job fails', () => {

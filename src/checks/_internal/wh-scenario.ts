@@ -266,11 +266,11 @@ async function watch(ctx: CheckContext, receiver: Receiver, match: (d: ReceivedD
   // Attempts may fall due until the horizon: until then the clock moves in fine steps, so each attempt arrives
   // close to its instant; a driven clock answers each move once the attempts that fell due are made.
   ctx.clock.fineUntil(horizon);
-  await ctx.clock.waitUntil(horizon);
+  await ctx.clock.waitUntil(horizon, 'the webhook attempts to fall due');
   await settle();
   const extra = spec.extraMs(p);
   if (extra > 0) {
-    await ctx.clock.wait(extra);
+    await ctx.clock.wait(extra, 'late webhook attempts');
     await settle();
   }
   run.watchedUntil = ctx.clock.now();

@@ -56,7 +56,7 @@ export const expiredQuoteCheck: Check = {
     const until = Number.isFinite(expiresAt) ? expiresAt : searchedAt + lifetime * 1000;
     const waitMs = Math.max(0, until - ctx.clock.now()) + 1000;
     ctx.narrowLease?.([]);
-    await ctx.clock.wait(waitMs);
+    await ctx.clock.wait(waitMs, 'the quote to expire');
     await ctx.widenLease?.();
     const before = await snapshotWallet(ctx, api, 'before');
     const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking with an expired quote');

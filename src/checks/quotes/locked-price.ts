@@ -79,7 +79,7 @@ export const lockedPriceCheck: Check = {
     if (first.offers.length === 0) return skipped('the search gave no quote', first);
     const obs: LockedPriceObservations = { first, later: [] };
     for (let step = 0; step < maxSteps; step++) {
-      await ctx.clock.wait(MINUTE_STEP_MS);
+      await ctx.clock.wait(MINUTE_STEP_MS, 'the next clock minute');
       const again = await searchProduct(ctx, api, product, `same search ${step + 1} minute(s) later`);
       obs.later.push(again);
       const index = movedIndex(first.offers, again.offers);

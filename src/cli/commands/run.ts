@@ -9,7 +9,10 @@ import { allOf, logEvents } from '../../runner/log-events.js';
 import { logger } from '../../log/current-logger.js';
 import { formatMs } from '../../runner/run-suite.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
+import type { CommandContext } from '../command-spec.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
+import { runProgress } from '../run-progress.js';
+import { stopOnSignals } from '../stop-on-signals.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -47,10 +50,12 @@ async function checkPartNames(selection: Selection): Promise<void> {
 
 /**
  * `svc-harness run`: runs the suite, writes the reports, prints a line per
- * case and where the reports are. Passed when every case passed (SKIP and
- * WARN allowed).
+ * case and where the reports are on stdout (the results), and its progress on
+ * stderr. Passed when every case passed (SKIP and WARN allowed). SIGINT or
+ * SIGTERM stops it: the report of what ran is written, marked INTERRUPTED,
+ * and the exit status names the signal.
  */
-export async function runCommand(args: RunCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function runCommand(args: RunCommandOptions, context: CommandContext, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
   const out = (line: string): void => print(terminalSafe(line));
   // A wrong --only is a usage error before anything starts.
@@ -67,18 +72,49 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
     ...(defects.length > 0 ? { mock: { defects } } : {}),
     receiver,
   });
+  const stop = stopOnSignals(context, 'the run');
   try {
     const target = await harness.prepare();
     if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
-    const result = await harness.run({
-      ...(args.only !== undefined ? { only: args.only } : {}),
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
-      ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
-      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
-      onEvent: allOf(args.json ? undefined : progressPrinter(out), logEvents(logger())),
-    });
+    // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
+    const progress = args.json ? undefined : runProgress();
+    const caseLines = progressPrinter(out);
+    let result;
+    try {
+      result = await harness.run({
+        ...(args.only !== undefined ? { only: args.only } : {}),
+        ...(args.seed !== undefined ? { seed: args.seed } : {}),
+        ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
+        ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
+        command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+        signal: stop.signal,
+        onEvent: allOf(
+          progress
+            ? (event) => {
+                if (event.type === 'case-finished') {
+                  progress.beforeResultLine();
+                  caseLines(event);
+                }
+                progress.update(event);
+              }
+            : undefined,
+          logEvents(logger()),
+        ),
+      }).catch((err: unknown) => {
+        // Stopped before the run could judge anything (reading the target): nothing to report.
+        if (stop.stoppedBy() !== undefined) return undefined;
+        throw err;
+      });
+    } finally {
+      progress?.done();
+    }
+    if (result === undefined) {
+      const signal = stop.stoppedBy();
+      process.stderr.write(`INTERRUPTED by ${signal ?? 'a signal'} before any case ran: no report written\n`);
+      return { kind: 'interrupted', signal };
+    }
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
+    const stoppedBy = stop.stoppedBy();
     const s = result.summary;
     if (args.json) {
       out(
@@ -97,10 +133,17 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
       for (const note of result.notes) out(`note: ${note}`);
       out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
+      if (stoppedBy !== undefined) out(`INTERRUPTED by ${stoppedBy}: the run stopped before its end; the report lists what finished and what did not run`);
       out(`Reports: ${written.dir}`);
     }
-    return verdictOutcome(result.verdict);
+    // A stopped run is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
+    return stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : verdictOutcome(result.verdict);
   } finally {
-    await harness.close();
+    try {
+      await harness.close();
+    } finally {
+      // Until the report is written and the target closed, a second signal quits at once rather than end the process unhandled.
+      stop.dispose();
+    }
   }
 }

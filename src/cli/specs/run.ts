@@ -29,5 +29,5 @@ export const runCommand = defineCommand<RunCommandOptions>({
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })
       .check(checkRunArgs),
-  run: async (args) => (await import('../commands/run.js')).runCommand(args),
+  run: async (args, context) => (await import('../commands/run.js')).runCommand(args, context),
 });

@@ -9,6 +9,8 @@ export interface SteppingOptions {
   stepMs?: number;
   /** Longest wait the driver makes; a longer one is refused with a `WaitRefusedError`. @defaultValue 25 h */
   maxWaitMs?: number;
+  /** Once it aborts, every wait in progress and every later one rejects with its reason (an interrupted run is not kept waiting). */
+  signal?: AbortSignal | undefined;
 }
 
 /** The instant `ms` after `now`, once `ms` is known to be a duration a wait can take. */
@@ -19,6 +21,7 @@ export function instantAfter(now: number, ms: number): number {
 
 /** Throws when `instant` is not a number a wait can aim at, or lies further than the bound from `now`. */
 export function checkInstant(instant: number, now: number, opts: SteppingOptions): void {
+  opts.signal?.throwIfAborted();
   if (typeof instant !== 'number' || Number.isNaN(instant)) throw new RangeError(`waitUntil needs an instant in ms, got ${String(instant)}`);
   const bound = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   if (instant - now > bound) throw new WaitRefusedError(instant - now, bound);
