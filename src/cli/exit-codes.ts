@@ -12,8 +12,8 @@ export type CommandOutcome =
   | { kind: 'done' }
   /** A judged run: the suite, scenarios, the self-test, a certificate and its verification. */
   | { kind: 'verdict'; passed: boolean }
-  /** A run that proves nothing: no case passed, or the baseline signed request was refused. */
-  | { kind: 'inconclusive' }
+  /** A run that proves nothing: no case passed, or the baseline signed request was refused; `targetUnusable` when the target's answers could not even be read (exit 3). */
+  | { kind: 'inconclusive'; targetUnusable?: boolean | undefined }
   /** A certificate verified intact without a key to pin its signer: not a yes, since anyone can write an intact folder (exit 2: pass --public-key). */
   | { kind: 'unpinned' }
   /** A load run: verdicts under load and performance gates fail separately. */
@@ -41,7 +41,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
     case 'verdict':
       return outcome.passed ? EXIT.OK : EXIT.FAILED;
     case 'inconclusive':
-      return EXIT.FAILED;
+      return outcome.targetUnusable ? EXIT.UNREACHABLE : EXIT.FAILED;
     case 'unpinned':
       return EXIT.USAGE;
     case 'load':

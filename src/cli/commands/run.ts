@@ -2,7 +2,7 @@ import { defaultRegistry } from '../../checks/index.js';
 import type { Selection } from '../../checks/registry.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
-import { createHarness } from '../../harness.js';
+import { createHarness, PROBE_TOO_LARGE } from '../../harness.js';
 import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
 import { allOf, logEvents } from '../../runner/log-events.js';
@@ -99,7 +99,10 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
-    return verdictOutcome(result.verdict);
+    // A target whose very first answer could not be read, and on which nothing could pass, is as unusable as one that does not answer.
+    const unusable = result.verdict === 'INCONCLUSIVE' && result.notes.some((n) => n.startsWith(PROBE_TOO_LARGE));
+    if (unusable && !args.json) out(`The target is unusable: ${PROBE_TOO_LARGE}, and no case could pass (exit 3).`);
+    return unusable ? { kind: 'inconclusive', targetUnusable: true } : verdictOutcome(result.verdict);
   } finally {
     await harness.close();
   }
