@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import { parseBoundedJson } from '../files/parse-bounded-json.js';
 import { readRegularFile } from '../files/read-regular-file.js';
 import { assertGateMetrics } from './gate-metrics.js';
 import { parseThresholds, type Threshold } from './gates.js';
@@ -9,6 +10,8 @@ import { validateLoadResult } from './validate-load-part.js';
 const MAX_THRESHOLDS_BYTES = 1024 * 1024;
 /** Largest load report read (a shard to merge, a baseline): an hour's load writes a few MB. */
 export const MAX_LOAD_REPORT_BYTES = 32 * 1024 * 1024;
+/** Most JSON values a load report may hold: an hour's load holds about 100 000; 32 MiB of `[0,0,…]` would be 16 million, and 500 MB once parsed. */
+const MAX_LOAD_REPORT_VALUES = 1_000_000;
 
 /** Thresholds from gate expressions and a file of them (one per line, `#` comments); a metric that does not exist is a usage error, before any load. */
 export async function readThresholds(expressions: readonly string[] | undefined, file: string | undefined): Promise<Threshold[]> {
@@ -41,12 +44,7 @@ export interface LoadPart {
  */
 export async function readLoadPart(file: string): Promise<LoadPart> {
   const bytes = await readRegularFile(file, { maxBytes: MAX_LOAD_REPORT_BYTES, what: 'load report' });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch (err) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read load report ${file}: it is not valid JSON (${(err as Error).message})`, { cause: err });
-  }
+  const doc = parseBoundedJson(bytes, file, { maxValues: MAX_LOAD_REPORT_VALUES, maxDepth: 64, what: 'load report' });
   const hasLoad = typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.hasOwn(doc, 'load');
   const load = hasLoad ? (doc as { load: unknown }).load : doc;
   if (typeof load !== 'object' || load === null || (load as { schema?: unknown }).schema !== 'svc-harness/load@1') {

@@ -55,7 +55,10 @@ const CASES: Array<[string, () => string, RegExp]> = [
   ['a histogram that inflates to 200 MB', () => shard1With('bomb.json', (l) => (l.operations.all.histogram = histogramBomb(200 * 1024 * 1024))), /operations\.all\.histogram: it is not a histogram of this harness/],
   ['a histogram whose values disagree with its latency count', () => shard1With('count-mismatch.json', (l) => (l.operations.search.latency.count = 3)), /operations\.search\.histogram holds 20 values, but its latency says 3/],
   ['counts that do not add up', () => shard1With('sum.json', (l) => (l.operations.search.count = 999)), /add up to 20, not its count 999/],
-  ['nesting 100 000 levels deep', () => shard1('deep.json', (j) => j.replace('"verdicts":[]', `"verdicts":[{"id":"x","kind":"k","agency":"a","verdict":"PASS","message":"","details":{"d":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]`)), /nested deeper than 32 levels/],
+  ['nesting 100 000 levels deep', () => shard1('deep.json', (j) => j.replace('"verdicts":[]', `"verdicts":[{"id":"x","kind":"k","agency":"a","verdict":"PASS","message":"","details":{"d":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]`)), /nests arrays and objects deeper than 64 levels/],
+  ['nesting 40 levels deep inside the load result', () => shard1('deep-40.json', (j) => j.replace('"verdicts":[]', `"verdicts":[{"id":"x","kind":"k","agency":"a","verdict":"PASS","message":"","details":{"d":${'['.repeat(40)}${']'.repeat(40)}}}]`)), /nested deeper than 32 levels/],
+  ['32 MiB of [0,0,…]: 16 million values, 580 MB once parsed', () => put(dir, 'zeros.json', `[${'0,'.repeat(16 * 1024 * 1024 - 2)}0]`), /holds more than 1000000 values/],
+  ['32 MiB of [[[…]]]: 16 million levels, 1.7 GB and 18 s once parsed', () => put(dir, 'deep-32m.json', `${'['.repeat(16 * 1024 * 1024 - 1)}${']'.repeat(16 * 1024 * 1024 - 1)}`), /deeper than 64 levels/],
   ['not JSON', () => put(dir, 'garbage.json', '{"load": {"schema": "svc-harness/load@1", '), /is not valid JSON/],
   ['no load result', () => put(dir, 'other.json', '{"runId": "x"}'), /holds no load result/],
 ];
