@@ -39,8 +39,13 @@ async function refused(args: string[], message: RegExp): Promise<void> {
   expect(run.stderr).toMatch(message);
 }
 
+/** Shard 2 of 2, good. */
+function good2(): string {
+  return put(dir, 'shard2.json', JSON.stringify(shardReport(2)));
+}
+
 describe('every file the user names is read only when it is a regular file of a bounded size', () => {
-  const good = put(dir, 'shard2.json', JSON.stringify(shardReport(2)));
+  const good = good2();
 
   it('report merge: a FIFO shard, a shard linked to /dev/zero, a 40 MB shard', async () => {
     await refused(['report', 'merge', fifo(dir, 'shard-pipe.json'), good, '-o', path.join(dir, 'm1')], /cannot read load report .*shard-pipe\.json: it is a named pipe \(FIFO\)/);
@@ -59,5 +64,14 @@ describe('every file the user names is read only when it is a regular file of a 
 
   it('certify: a signing key that is a FIFO', async () => {
     await refused(['certify', '--sign-key', fifo(dir, 'sign.pem'), '--report-dir', path.join(dir, 'c1')], /cannot read signing key .*sign\.pem: it is a named pipe/);
+  });
+});
+
+describe('files the harness finds in the report folder', () => {
+  it('a latest.json that is a FIFO is left alone at once, the reports safe in their run folder', async () => {
+    const reports = path.join(dir, 'fifo-pointer');
+    mkdirSync(reports);
+    fifo(reports, 'latest.json');
+    await refused(['report', 'merge', put(dir, 'p1.json', JSON.stringify(shardReport(1))), good2(), '-o', reports], /reports written to .*, but .*latest\.json was left alone: it holds other content/);
   });
 });
