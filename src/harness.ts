@@ -109,9 +109,13 @@ function secretNeeds(checks: readonly Check[], profile: Readonly<Profile>): Secr
   };
 }
 
-/** Probes the target (see `probeTarget`); a refused signature becomes a note. */
+/** The note of a run whose probe was answered with a body too large to read: the target answers, but may be unusable. */
+export const PROBE_TOO_LARGE = 'the target answered the probe (a signed GET of the account) with a body larger than the harness reads';
+
+/** Probes the target (see `probeTarget`); a refused signature or an answer too large to read becomes a note. */
 async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promise<string | undefined> {
-  const { status, code } = await probeTarget(profile, agency, 'runner: probe');
+  const { status, code, tooLarge } = await probeTarget(profile, agency, 'runner: probe');
+  if (tooLarge !== undefined) return `${PROBE_TOO_LARGE}: ${tooLarge}`;
   // Signed with local time: a moved mock clock refuses it for skew, which says nothing about the credentials.
   if (status === profile.errors.unauthenticated.status && code !== profile.errors.timestamp_skew.code) {
     return `the target refused the probe with ${status} (${code ?? 'no code'}): check agency ${agency.id}'s key id and secret`;

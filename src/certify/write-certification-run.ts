@@ -3,6 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { redactor } from '../profile/redactor.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 import type { CertificationResult } from '../report/run-result.js';
+import { recordRunFiles } from '../report/run-manifest.js';
 import { writeReports, type WrittenReports } from '../report/write-reports.js';
 import { toolInfo } from '../runner/tool-info.js';
 import type { CertificateDraft } from './certificate/types.js';
@@ -60,5 +61,6 @@ export async function writeCertificationRun(
 ): Promise<{ reports: WrittenReports; certificate: WrittenCertificate }> {
   const reports = await writeReports(redactor([...options.secrets])(certificationRunResult(draft, meta)), reportDir);
   const certificate = await writeCertificate(path.join(reports.dir, 'certificate'), draft, { secrets: options.secrets, ...(options.signKey ? { signKey: options.signKey } : {}) });
+  await recordRunFiles(reports.dir, certificate.files);
   return { reports, certificate };
 }

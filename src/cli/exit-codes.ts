@@ -12,8 +12,10 @@ export type CommandOutcome =
   | { kind: 'done' }
   /** A judged run: the suite, scenarios, the self-test, a certificate and its verification. */
   | { kind: 'verdict'; passed: boolean }
-  /** A run that proves nothing: no case passed, or the baseline signed request was refused. */
-  | { kind: 'inconclusive' }
+  /** A run that proves nothing: no case passed, or the baseline signed request was refused; `targetUnusable` when the target's answers could not even be read (exit 3). */
+  | { kind: 'inconclusive'; targetUnusable?: boolean | undefined }
+  /** A certificate verified intact without a key to pin its signer: not a yes, since anyone can write an intact folder (exit 2: pass --public-key). */
+  | { kind: 'unpinned' }
   /** A load run: verdicts under load and performance gates fail separately. */
   | { kind: 'load'; verdictsPassed: boolean; gatesPassed: boolean; targetLost?: boolean | undefined }
   /** Stopped by a signal: a load that wrote its report marked INTERRUPTED, or a second signal that quit at once. */
@@ -39,7 +41,9 @@ export function exitCodeOf(outcome: CommandOutcome): number {
     case 'verdict':
       return outcome.passed ? EXIT.OK : EXIT.FAILED;
     case 'inconclusive':
-      return EXIT.FAILED;
+      return outcome.targetUnusable ? EXIT.UNREACHABLE : EXIT.FAILED;
+    case 'unpinned':
+      return EXIT.USAGE;
     case 'load':
       if (outcome.targetLost) return EXIT.UNREACHABLE;
       return !outcome.verdictsPassed ? EXIT.FAILED : !outcome.gatesPassed ? EXIT.GATE_FAILED : EXIT.OK;

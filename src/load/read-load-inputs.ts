@@ -1,18 +1,23 @@
-import { readFile } from 'node:fs/promises';
 import { HarnessError } from '../errors/harness-error.js';
+import { parseBoundedJson } from '../files/parse-bounded-json.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import { assertGateMetrics } from './gate-metrics.js';
 import { parseThresholds, type Threshold } from './gates.js';
 import type { LoadResult } from '../report/load-result.js';
+import { validateLoadResult } from './validate-load-part.js';
+
+/** Largest thresholds file read. */
+const MAX_THRESHOLDS_BYTES = 1024 * 1024;
+/** Largest load report read (a shard to merge, a baseline): an hour's load writes a few MB. */
+export const MAX_LOAD_REPORT_BYTES = 32 * 1024 * 1024;
+/** Most JSON values a load report may hold: an hour's load holds about 100 000; 32 MiB of `[0,0,…]` would be 16 million, and 500 MB once parsed. */
+const MAX_LOAD_REPORT_VALUES = 1_000_000;
 
 /** Thresholds from gate expressions and a file of them (one per line, `#` comments); a metric that does not exist is a usage error, before any load. */
 export async function readThresholds(expressions: readonly string[] | undefined, file: string | undefined): Promise<Threshold[]> {
   const lines = [...(expressions ?? [])];
   if (file) {
-    try {
-      lines.push(...(await readFile(file, 'utf8')).split('\n'));
-    } catch (err) {
-      throw new HarnessError('E_FILE_UNREADABLE', `cannot read thresholds file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
-    }
+    lines.push(...(await readRegularFile(file, { maxBytes: MAX_THRESHOLDS_BYTES, what: 'thresholds file' })).toString('utf8').split('\n'));
   }
   const thresholds = parseThresholds(lines);
   assertGateMetrics(thresholds);
@@ -31,18 +36,20 @@ export interface LoadPart {
   load: LoadResult;
 }
 
-/** Reads a report.json of `svc-harness load` (or a bare load result) with the run id that identifies it. */
+/**
+ * Reads a report.json of `svc-harness load` (or a bare load result) with the
+ * run id that identifies it. Only a regular file of at most
+ * {@link MAX_LOAD_REPORT_BYTES} is read, and its load result is validated
+ * (schema, bounds, histograms) before anything touches it.
+ */
 export async function readLoadPart(file: string): Promise<LoadPart> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read load report ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
-  }
-  const load = (doc as { load?: unknown })?.load ?? doc;
+  const bytes = await readRegularFile(file, { maxBytes: MAX_LOAD_REPORT_BYTES, what: 'load report' });
+  const doc = parseBoundedJson(bytes, file, { maxValues: MAX_LOAD_REPORT_VALUES, maxDepth: 64, what: 'load report' });
+  const hasLoad = typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.hasOwn(doc, 'load');
+  const load = hasLoad ? (doc as { load: unknown }).load : doc;
   if (typeof load !== 'object' || load === null || (load as { schema?: unknown }).schema !== 'svc-harness/load@1') {
     throw new HarnessError('E_FILE_UNREADABLE', `${file} holds no load result (expected a report.json of \`svc-harness load\`)`);
   }
-  const runId = (doc as { runId?: unknown }).runId;
-  return { file, runId: typeof runId === 'string' ? runId : undefined, load: load as LoadResult };
+  const runId = hasLoad ? (doc as { runId?: unknown }).runId : undefined;
+  return { file, runId: typeof runId === 'string' && runId.length <= 200 ? runId : undefined, load: validateLoadResult(load, file) };
 }

@@ -1,12 +1,16 @@
-import { lstat, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 
 /**
  * The file the harness puts into a `latest` folder it makes by copying (where
  * symlinks are not allowed), so a later run knows that folder is its own to replace.
  */
 export const LATEST_COPY_MARKER = '.svc-harness-latest';
+
+/** Largest `latest.json` read: the harness's is a few hundred bytes. */
+const MAX_POINTER_BYTES = 64 * 1024;
 
 /** The keys of a `latest.json` the harness wrote, exactly. */
 const POINTER_KEYS = ['dir', 'files', 'finishedAt', 'runId', 'verdict'];
@@ -62,7 +66,8 @@ export async function assertPointerReplaceable(baseDir: string, runDir: string):
   if (kind === 'none') return;
   if (kind === 'file') {
     try {
-      const v = JSON.parse(await readFile(file, 'utf8')) as unknown;
+      // A regular file of a pointer's size only: a FIFO named latest.json must not hold the run up.
+      const v = JSON.parse((await readRegularFile(file, { maxBytes: MAX_POINTER_BYTES, what: 'pointer' })).toString('utf8')) as unknown;
       if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).sort().join() === POINTER_KEYS.join()) return;
     } catch {
       // Unreadable or not JSON: not ours.

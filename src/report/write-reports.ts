@@ -8,6 +8,7 @@ import { renderHtml } from './render-html.js';
 import { renderJson } from './render-json.js';
 import { renderJunit } from './render-junit.js';
 import { renderMarkdown } from './render-markdown.js';
+import { recordRunFiles, RUN_MANIFEST } from './run-manifest.js';
 
 /** The report files of one run, by name, and the renderer of each. */
 export const REPORT_FILES = {
@@ -79,7 +80,8 @@ async function pointLatest(baseDir: string, runId: string): Promise<void> {
 
 /**
  * Writes a run's files (`renderers`: name → renderer of `result`) into
- * `<baseDir>/<runId>/`, each atomically, then points `<baseDir>/latest` at
+ * `<baseDir>/<runId>/`, each atomically, lists them in the folder's manifest
+ * ({@link RUN_MANIFEST}), then points `<baseDir>/latest` at
  * that folder and records the run in `<baseDir>/latest.json`. Never removes
  * or overwrites what the harness did not write: a foreign `latest`,
  * `latest.json` or run folder is a HarnessError (E_REPORT_WRITE), raised after
@@ -94,13 +96,15 @@ export async function writeRunFolder<R extends Pick<CaseRunResult, 'runId' | 've
   const { runId } = result;
   const dir = path.join(baseDir, runId);
   const files: string[] = [];
-  await assertRunFolderFree(dir, Object.keys(renderers));
+  await assertRunFolderFree(dir, [...Object.keys(renderers), RUN_MANIFEST]);
   await mkdir(dir, { recursive: true });
   for (const [name, render] of Object.entries(renderers)) {
     const file = path.join(dir, name);
     await writeAtomic(file, render(result));
     files.push(file);
   }
+  // What the harness wrote, so that `report prune` removes these files and nothing put beside them.
+  await recordRunFiles(dir, files);
   await assertLatestReplaceable(baseDir, dir);
   await assertPointerReplaceable(baseDir, dir);
   await pointLatest(baseDir, runId);

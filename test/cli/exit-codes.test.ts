@@ -11,6 +11,8 @@ const OUTCOMES: [string, CommandOutcome, number][] = [
   ['a passed run, scenario set, self-test or certificate', { kind: 'verdict', passed: true }, 0],
   ['a failed one', { kind: 'verdict', passed: false }, 1],
   ['an INCONCLUSIVE run: nothing passed, or the baseline AU-01 was refused', { kind: 'inconclusive' }, 1],
+  ['an INCONCLUSIVE run on a target whose first answer was too large to read: unusable', { kind: 'inconclusive', targetUnusable: true }, 3],
+  ['a certificate intact but verified without --public-key: no signer pinned', { kind: 'unpinned' }, 2],
   ['a load with every verdict and gate held', { kind: 'load', verdictsPassed: true, gatesPassed: true }, 0],
   ['a load with a failed gate only', { kind: 'load', verdictsPassed: true, gatesPassed: false }, 99],
   ['a load with a failed verdict only', { kind: 'load', verdictsPassed: false, gatesPassed: true }, 1],

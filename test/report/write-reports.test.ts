@@ -31,7 +31,7 @@ describe('writeReports', () => {
     });
     // No temporary files left behind.
     expect((await readdir(base)).sort()).toEqual([result.runId, 'latest', 'latest.json']);
-    expect((await readdir(out.dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    expect((await readdir(out.dir)).sort()).toEqual(['.svc-harness-files.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
   });
 
   it('moves latest to the newer run, even over a latest folder left by a harness copy', async () => {
@@ -51,7 +51,7 @@ describe('writeReports', () => {
   it('creates a missing base folder', async () => {
     const nested = path.join(base, 'a', 'b');
     const out = await writeReports(sampleRun(), nested);
-    expect((await readdir(out.dir)).length).toBe(4);
+    expect((await readdir(out.dir)).length).toBe(5);
   });
 
   it.each(['../escape', 'a/b', 'latest', '', '..'])('refuses run id %j with a usage error', async (runId) => {
@@ -78,7 +78,7 @@ describe('writeReports', () => {
       expect((err as HarnessError).code).toBe('E_REPORT_WRITE');
       expect((err as HarnessError).exitCode).toBe(2);
       // The run's reports are kept, and the message says where.
-      expect((await readdir(path.join(base, runId))).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+      expect((await readdir(path.join(base, runId))).sort()).toEqual(['.svc-harness-files.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
       expect((err as Error).message).toContain(path.join(base, runId));
       expect((err as Error).message).not.toContain('\n');
       return err as HarnessError;

@@ -9,7 +9,11 @@ const EXTRA_STYLES = `
 table.hashes td.h{font-family:var(--mono);font-size:12px;word-break:break-all}
 .req{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.5px}
 .rule{margin-top:16px}
+.unsigned{margin-top:12px;padding:8px 12px;border-left:4px solid var(--warn)}
 `;
+
+/** What an unsigned certificate says of itself: its hashes show it is intact, never who wrote it. */
+const UNSIGNED_NOTE = `<p class="unsigned" data-signed="no"><strong>Not signed.</strong> This certificate carries no signature: anyone can write a folder like this one, with matching hashes. Only a certificate signed by a key you trust, checked with <code>svc-harness verify-certificate &lt;folder&gt; --public-key &lt;that key&gt;</code>, shows who issued it.</p>`;
 
 function meta(rows: Array<[string, string]>): string {
   return `<dl class="cert-meta">${rows.map(([k, v]) => `<dt>${html(k)}</dt><dd>${html(v)}</dd>`).join('')}</dl>`;
@@ -33,10 +37,11 @@ ${meta([
   ['Started', c.started_at],
   ['Finished', c.finished_at],
   ['Harness', `${c.harness.name} ${c.harness.version}`],
-  ['Signed', c.signing ? `${c.signing.algorithm}, public key SHA-256 ${c.signing.public_key_sha256}` : 'no'],
+  ['Signed', c.signing ? `${c.signing.algorithm}, public key SHA-256 ${c.signing.public_key_sha256}` : 'no: nothing shows who issued this certificate'],
 ])}
 </div>
 </section>
+${c.signing ? '' : UNSIGNED_NOTE}
 <p class="rule muted">Rule: ${html(c.rule)}.${c.skipped.length > 0 ? ` Not run: <b>${html(c.skipped.join(', '))}</b>.` : ''}</p>
 ${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
 

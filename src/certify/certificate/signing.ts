@@ -1,7 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
+import { readRegularFile } from '../../files/read-regular-file.js';
 
 /** File names written by {@link generateSigningKeyPair}. */
 export const KEY_PAIR_FILES = Object.freeze({ private: 'certify-signing-key.pem', public: 'certify-signing-key.pub.pem' });
@@ -30,14 +31,12 @@ export function parsePublicKey(pem: string | Buffer, source = 'public key'): Key
   return key;
 }
 
-/** Reads a PEM file, with a one-line error naming it when it cannot be read. */
+/** Largest PEM file read: a key is a few hundred bytes. */
+const MAX_PEM_BYTES = 64 * 1024;
+
+/** Reads a PEM file (a regular file of at most 64 KiB), with a one-line error naming it when it cannot be read. */
 export async function readPemFile(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`, { cause: err });
-  }
+  return (await readRegularFile(file, { maxBytes: MAX_PEM_BYTES, what })).toString('utf8');
 }
 
 /** The SPKI PEM of a public key. */

@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { HarnessError } from '../../errors/harness-error.js';
+import { HarnessError, isHarnessError } from '../../errors/harness-error.js';
+import { readRegularFile } from '../../files/read-regular-file.js';
 import { parsePublicKey, publicKeyFingerprint, verifyBytes } from './signing.js';
 import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, type Certificate } from './types.js';
 import { sha256Hex } from './write-certificate.js';
@@ -39,13 +40,17 @@ async function listFiles(root: string, rel = ''): Promise<string[]> {
   return out;
 }
 
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+/** Largest certificate.json read. */
+const MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024;
+/** Largest signature or key file read. */
+const MAX_KEY_BYTES = 64 * 1024;
+/** Largest listed file read (evidence is cut at 64 KiB a body; a page of many tests stays far below this). */
+const MAX_LISTED_BYTES = 64 * 1024 * 1024;
+
+/** A file of the certificate folder, or undefined when absent; only a regular file under `maxBytes` is read (a FIFO or a link to a device is refused). */
+async function readOptional(file: string, maxBytes: number): Promise<Buffer | undefined> {
+  if ((await stat(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : null))) === undefined) return undefined;
+  return readRegularFile(file, { maxBytes, what: 'certificate file' });
 }
 
 function isCertificate(v: unknown): v is Certificate {
@@ -63,13 +68,13 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new HarnessError('E_FILE_UNREADABLE', `certificate folder ${dir} does not exist`);
   if (!info.isDirectory()) throw new HarnessError('E_FILE_UNREADABLE', `${dir} is not a folder (pass the certificate folder, the one holding ${CERTIFICATE_FILES.json})`);
-  const json = await readOptional(path.join(dir, CERTIFICATE_FILES.json));
+  const json = await readOptional(path.join(dir, CERTIFICATE_FILES.json), MAX_CERTIFICATE_BYTES);
   if (!json) throw new HarnessError('E_FILE_UNREADABLE', `${dir} holds no ${CERTIFICATE_FILES.json}`);
 
   const problems: string[] = [];
   const pinned = options.publicKeyPem !== undefined ? parsePublicKey(options.publicKeyPem, 'the --public-key file') : undefined;
-  const sigBytes = await readOptional(path.join(dir, CERTIFICATE_FILES.signature));
-  const includedPem = await readOptional(path.join(dir, CERTIFICATE_FILES.publicKey));
+  const sigBytes = await readOptional(path.join(dir, CERTIFICATE_FILES.signature), MAX_KEY_BYTES);
+  const includedPem = await readOptional(path.join(dir, CERTIFICATE_FILES.publicKey), MAX_KEY_BYTES);
   let signature: CertificateVerification['signature'] = 'absent';
   let signer: CertificateVerification['signer'] = 'none';
   let publicKeySha256: string | undefined;
@@ -116,17 +121,31 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
     const present = new Set(await listFiles(dir));
     const listed = new Set<string>();
     for (const f of certificate.files) {
+      if (typeof f !== 'object' || f === null || typeof f.file !== 'string' || typeof f.sha256 !== 'string') {
+        problems.push(`${CERTIFICATE_FILES.json} lists a file without a name and SHA-256`);
+        continue;
+      }
       listed.add(f.file);
       if (!present.has(f.file) || f.file.includes('..')) {
         problems.push(`missing file: ${f.file}`);
         continue;
       }
-      const bytes = await readFile(path.join(dir, f.file));
+      let bytes: Buffer;
+      try {
+        bytes = await readRegularFile(path.join(dir, f.file), { maxBytes: MAX_LISTED_BYTES, what: 'certificate file' });
+      } catch (err) {
+        // A listed file the harness could not have written (a FIFO, a link to a device, a huge file) is a changed certificate, not a reason to stop.
+        if (!isHarnessError(err)) throw err;
+        problems.push(`changed file: ${f.file} (${err.message.replace(/^cannot read certificate file [^:]*: /, '')})`);
+        continue;
+      }
       if (sha256Hex(bytes) !== f.sha256) problems.push(`changed file: ${f.file} (SHA-256 does not match the certificate)`);
     }
     const own = new Set<string>([CERTIFICATE_FILES.json, CERTIFICATE_FILES.signature, CERTIFICATE_FILES.publicKey]);
     for (const f of [...present].sort()) if (!listed.has(f) && !own.has(f)) problems.push(`extra file: ${f} (not in the certificate)`);
-    for (const t of certificate.tests) for (const e of t.evidence) if (!listed.has(e)) problems.push(`test ${t.id} cites ${e}, which the certificate does not list`);
+    for (const t of certificate.tests) {
+      for (const e of Array.isArray(t?.evidence) ? t.evidence : []) if (!listed.has(e)) problems.push(`test ${String(t.id)} cites ${String(e)}, which the certificate does not list`);
+    }
   }
 
   const ok = problems.length === 0;

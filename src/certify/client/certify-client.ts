@@ -6,6 +6,7 @@ import { createMock, DEFAULT_FIXTURE, type AgencyCredentials, type Fixture, type
 import { redactor } from '../../profile/redactor.js';
 import { newRunId } from '../../report/run-id.js';
 import { writeReports } from '../../report/write-reports.js';
+import { recordRunFiles } from '../../report/run-manifest.js';
 import { writeCertificate, type WrittenCertificate } from '../certificate/write-certificate.js';
 import { CertificationInterceptor } from './certification-interceptor.js';
 import { clientEnv } from './client-env.js';
@@ -176,5 +177,6 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
     secrets,
     ...(options.signKey ? { signKey: options.signKey } : {}),
   });
+  await recordRunFiles(written.dir, certificate.files);
   return { runId, granted: certificate.certificate.granted, items, reportDir: written.dir, certificate, ...(command ? { command } : {}) };
 }

@@ -2,7 +2,7 @@ import { defaultRegistry } from '../../checks/index.js';
 import type { Selection } from '../../checks/registry.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
-import { createHarness } from '../../harness.js';
+import { createHarness, PROBE_TOO_LARGE } from '../../harness.js';
 import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
 import { allOf, logEvents } from '../../runner/log-events.js';
@@ -137,7 +137,11 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
       out(`Reports: ${written.dir}`);
     }
     // A stopped run is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
-    return stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : verdictOutcome(result.verdict);
+    if (stoppedBy !== undefined) return { kind: 'interrupted', signal: stoppedBy };
+    // A target whose very first answer could not be read, and on which nothing could pass, is as unusable as one that does not answer.
+    const unusable = result.verdict === 'INCONCLUSIVE' && result.notes.some((n) => n.startsWith(PROBE_TOO_LARGE));
+    if (unusable && !args.json) out(`The target is unusable: ${PROBE_TOO_LARGE}, and no case could pass (exit 3).`);
+    return unusable ? { kind: 'inconclusive', targetUnusable: true } : verdictOutcome(result.verdict);
   } finally {
     try {
       await harness.close();

@@ -8,17 +8,29 @@ export interface VerifyCertificateArgs {
   'public-key'?: string;
 }
 
-/** `svc-harness verify-certificate`: one line; passed when the folder is intact (and the signature valid), else naming the first problem. */
+/** Why an intact certificate verified without `--public-key` is not a yes. */
+export const UNPINNED_LINE = 'no signer was pinned: exit 0 means this certificate was signed by the key you trust; pass --public-key <that key>';
+
+/**
+ * `svc-harness verify-certificate`: one line. Exit 0 only when the folder is
+ * intact and signed by the key given with `--public-key`; 1 naming the first
+ * problem; 2 when the folder is intact but no key was given to pin the signer
+ * (anyone can write an intact folder, and sign it with a key of their own).
+ */
 export async function verifyCertificateCommand(
   args: VerifyCertificateArgs,
   io: { out: (line: string) => void; err: (line: string) => void } = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) },
 ): Promise<CommandOutcome> {
   const publicKeyPem = args['public-key'] !== undefined ? await readPemFile(args['public-key'], 'public key') : undefined;
   const result = await verifyCertificate(args.dir, publicKeyPem !== undefined ? { publicKeyPem } : {});
-  if (result.ok) {
-    io.out(result.summary);
-    return { kind: 'verdict', passed: true };
+  if (!result.ok) {
+    io.err(result.summary);
+    return { kind: 'verdict', passed: false };
   }
-  io.err(result.summary);
-  return { kind: 'verdict', passed: false };
+  if (result.signer !== 'pinned') {
+    io.err(`${result.summary.replace(/; pass --public-key to pin the signer$/, '')}; but ${UNPINNED_LINE}`);
+    return { kind: 'unpinned' };
+  }
+  io.out(result.summary);
+  return { kind: 'verdict', passed: true };
 }
