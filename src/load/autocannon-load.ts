@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { ANNOUNCE_ABOVE_MS, type OnLoadWait } from './announced-wait.js';
 import { fillPath, setTemplate } from '../api/fields.js';
 import type { Profile } from '../profile/types.js';
 import { createSession, type AcClient, type AutocannonSession } from './autocannon-session.js';
@@ -33,6 +34,8 @@ export interface AutocannonLoadOptions {
   timeoutS?: number | undefined;
   /** Seconds the requests in flight when the duration ends get to finish; the rest are cut off. @defaultValue 0 */
   graceS?: number | undefined;
+  /** Told when the grace has run a second and answers are still awaited, with how long it may go on. */
+  onWait?: OnLoadWait | undefined;
 }
 
 /** What autocannon itself counted. */
@@ -64,7 +67,11 @@ const DRAIN_POLL_MS = 20;
  * another request, those in flight get `graceS` to be answered, and whatever
  * is still in flight after that is cut off. `flushers` run once it stops.
  */
-function runInstance(opts: Record<string, unknown>, run: { durationS: number; graceS: number; session: AutocannonSession; clients: readonly AcClient[] }, signal?: AbortSignal): Promise<AutocannonSummary> {
+function runInstance(
+  opts: Record<string, unknown>,
+  run: { durationS: number; graceS: number; session: AutocannonSession; clients: readonly AcClient[]; onWait?: OnLoadWait | undefined },
+  signal?: AbortSignal,
+): Promise<AutocannonSummary> {
   return new Promise<AutocannonSummary>((resolve, reject) => {
     let poll: NodeJS.Timeout | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -86,9 +93,17 @@ function runInstance(opts: Record<string, unknown>, run: { durationS: number; gr
         c.rate = 1;
         c.reqsMadeThisSecond = Number.POSITIVE_INFINITY;
       }
-      const until = Date.now() + run.graceS * 1000;
+      const started = Date.now();
+      const until = started + run.graceS * 1000;
+      let told = false;
       const check = (): void => {
-        if (run.session.inFlight <= 0 || Date.now() >= until) stop();
+        const t = Date.now();
+        if (run.session.inFlight <= 0 || t >= until) return stop();
+        // Most stops drain in milliseconds; one that takes longer than a second is a wait worth naming.
+        if (!told && t - started > ANNOUNCE_ABOVE_MS) {
+          told = true;
+          run.onWait?.({ ms: until - t, why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest` });
+        }
       };
       check();
       poll ??= setInterval(check, DRAIN_POLL_MS);
@@ -134,5 +149,5 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     setupClient,
   };
   if (o.maxRequests !== undefined) opts.amount = Math.max(o.maxRequests, o.connections);
-  return runInstance(opts, { durationS: o.durationS, graceS: o.graceS ?? 0, session, clients }, o.signal);
+  return runInstance(opts, { durationS: o.durationS, graceS: o.graceS ?? 0, session, clients, onWait: o.onWait }, o.signal);
 }

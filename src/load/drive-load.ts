@@ -5,6 +5,7 @@ import type { LoadAgency } from './load-agency.js';
 import type { LoadPlan } from './load-plan.js';
 import type { LoadRecorder } from './load-recorder.js';
 import { pushLimits } from './push-limits.js';
+import type { OnLoadWait } from './announced-wait.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Progress of a running load, once a second. */
@@ -36,6 +37,8 @@ export interface DriveLoadOptions {
   onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Seconds the requests in flight at the end of the duration get to finish; the rest are counted as cut off. */
   gracefulStopS: number;
+  /** Told of a stop whose grace takes longer than a second. */
+  onWait?: OnLoadWait | undefined;
   /** Real ms (Date.now) the run started: progress counts elapsed time from there. */
   runStartedMs: number;
 }
@@ -91,6 +94,7 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
         // autocannon keeps its own end (the duration, then the grace); only an interruption cuts it short.
         signal: o.signal,
         graceS: o.gracefulStopS,
+        onWait: o.onWait,
       }).then((s) => {
         if (s.timeouts > 0) notes.push(`autocannon: ${s.timeouts} request(s) timed out`);
       }),

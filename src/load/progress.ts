@@ -24,6 +24,7 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr, env
     },
     done() {
       if (drawn) stream.write('\n');
+      drawn = false;
     },
   };
 }

@@ -82,7 +82,11 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         ...(baseline ? { baseline } : {}),
         signal: ac.signal,
         ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
-        onWait: (w) => waits.wait(w),
+        onWait: (w) => {
+          // A wait comes before the bar starts or after it ends: end its line first, so the countdown gets its own.
+          progress?.done();
+          waits.wait(w);
+        },
         gracefulStopS: args['graceful-stop'],
         command: `svc-harness ${process.argv.slice(2).join(' ')}`,
       });
