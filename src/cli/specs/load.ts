@@ -30,8 +30,9 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('graceful-stop', {
         type: 'number',
         default: 5,
-        coerce: seconds('graceful-stop', { atLeast: 0, max: 600 }),
-        describe: 'seconds the requests in flight when the duration ends get to finish; those still unanswered are counted as cut off at the stop, never as errors',
+        // Past the per-request timeout (10 s) a request is a timeout anyway: a longer grace would wait for nothing.
+        coerce: seconds('graceful-stop', { atLeast: 0, max: 10 }),
+        describe: 'seconds (0 to 10) the requests in flight when the duration ends get to finish; those still unanswered are counted as cut off at the stop, never as errors',
       })
       .option('requests', { type: 'number', coerce: integer('requests', 1, 1_000_000_000), describe: 'stop after this many autocannon responses' })
       .option('connections', { type: 'number', coerce: integer('connections', 0, 10_000), describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)' })
