@@ -23,7 +23,7 @@ export function errorJson(err: unknown): string {
 
 /** Load totals in snake_case. */
 export function totalsJson(t: LoadResult['totals']): Record<string, number> {
-  return { requests: t.requests, ok: t.ok, rate_limited: t.rateLimited, errors: t.errors, expected: t.expected ?? 0 };
+  return { requests: t.requests, ok: t.ok, rate_limited: t.rateLimited, errors: t.errors, expected: t.expected ?? 0, cut_off: t.cutOff ?? 0 };
 }
 
 /** Gate verdicts in snake_case. */

@@ -1,4 +1,7 @@
+import { terminalSafe } from '../log/terminal-safe.js';
 import { gateSentence } from '../report/gate-units.js';
+import type { LoadRunResult } from '../report/run-result.js';
+import { exitCodeOf, type CommandOutcome } from './exit-codes.js';
 import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
 import { formatDecimal, groupThousands } from '../report/units.js';
 import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
@@ -42,12 +45,32 @@ export function walletLine(load: LoadResult): string | undefined {
 export function loadSummaryLines(load: LoadResult): string[] {
   const all = load.operations.all;
   const lines = [
-    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}` +
+    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}${load.totals.cutOff ? `, ${formatDecimal(load.totals.cutOff, 0)} cut off at the stop (not errors)` : ''}` +
       (all ? `, latency p50 ${groupThousands(all.latency.p50.toFixed(2))} ms p99 ${groupThousands(all.latency.p99.toFixed(2))} ms` : ''),
     ...outcomeLatencyLines(all),
   ];
   const wallets = walletLine(load);
   if (wallets) lines.push(wallets);
   if (load.gates.length > 0) lines.push('gates:', ...gateLines(load));
+  return lines;
+}
+
+/**
+ * What a load (or a merge of loads) prints on stdout once it is done: the
+ * summary, the count of verdicts, every failed verdict by name (the gates
+ * are named in the summary with their ✓ or ✗), and a last line whose mark
+ * agrees with the exit status.
+ */
+export function loadResultLines(result: LoadRunResult, outcome: CommandOutcome, reportDir: string): string[] {
+  const s = result.summary;
+  const lines = [...loadSummaryLines(result.load), `verdicts: ${s.PASS} pass, ${s.FAIL} fail, ${s.WARN} warn, ${s.SKIP} skip, ${s.ERROR} error`];
+  // A verdict's message may quote the target: nothing it sent may drive the terminal. Gates are listed above.
+  for (const c of result.cases) if (c.kind !== 'gate' && (c.verdict === 'FAIL' || c.verdict === 'ERROR')) lines.push(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}`);
+  const code = exitCodeOf(outcome);
+  const failedGates = result.load.gates.filter((g) => !g.passed).length;
+  const failedVerdicts = s.FAIL + s.ERROR - failedGates;
+  const why = [failedVerdicts > 0 ? `${failedVerdicts} verdict(s) failed` : '', failedGates > 0 ? `${failedGates} gate(s) failed` : ''].filter(Boolean).join(', ');
+  lines.push(outcome.kind === 'interrupted' ? `✗ INTERRUPTED (exit ${code})` : code === 0 ? `✓ ${result.verdict} (exit 0)` : `✗ ${result.verdict}${why ? `: ${why}` : ''} (exit ${code})`);
+  lines.push(`reports: ${reportDir}`);
   return lines;
 }

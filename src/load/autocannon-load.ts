@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
+import { ANNOUNCE_ABOVE_MS, type OnLoadWait } from './announced-wait.js';
 import { fillPath, setTemplate } from '../api/fields.js';
 import type { Profile } from '../profile/types.js';
-import { createSession, type AcClient } from './autocannon-session.js';
+import { createSession, type AcClient, type AutocannonSession } from './autocannon-session.js';
 import { setupFixedClient, type FixedRequest } from './fixed-client.js';
 import { journeyRequests } from './journey-requests.js';
 import type { LoadAgency } from './load-agency.js';
@@ -27,9 +28,14 @@ export interface AutocannonLoadOptions {
   wallet: WalletTally;
   /** Target clock, ms since epoch. */
   now: () => number;
+  /** Aborting stops at once: whatever is in flight is cut off. */
   signal?: AbortSignal | undefined;
   /** Per-request timeout, seconds. @defaultValue 10 */
   timeoutS?: number | undefined;
+  /** Seconds the requests in flight when the duration ends get to finish; the rest are cut off. @defaultValue 0 */
+  graceS?: number | undefined;
+  /** Told when the grace has run a second and answers are still awaited, with how long it may go on. */
+  onWait?: OnLoadWait | undefined;
 }
 
 /** What autocannon itself counted. */
@@ -52,19 +58,58 @@ function fixedRequestOf(o: AutocannonLoadOptions): FixedRequest | undefined {
   };
 }
 
-/** Runs autocannon until it finishes, the duration is up or `signal` aborts; `flushers` run once it stops. */
-function runInstance(opts: Record<string, unknown>, durationS: number, flushers: ReadonlyArray<() => void>, signal?: AbortSignal): Promise<AutocannonSummary> {
+/** How often the stop looks whether the requests in flight have all been answered, ms. */
+const DRAIN_POLL_MS = 20;
+
+/**
+ * Runs autocannon until it finishes, `signal` aborts (everything in flight
+ * is cut off at once) or the duration is up: then no connection writes
+ * another request, those in flight get `graceS` to be answered, and whatever
+ * is still in flight after that is cut off. `flushers` run once it stops.
+ */
+function runInstance(
+  opts: Record<string, unknown>,
+  run: { durationS: number; graceS: number; session: AutocannonSession; clients: readonly AcClient[]; onWait?: OnLoadWait | undefined },
+  signal?: AbortSignal,
+): Promise<AutocannonSummary> {
   return new Promise<AutocannonSummary>((resolve, reject) => {
+    let poll: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const instance = autocannon(opts as unknown as autocannon.Options, (err, result) => {
       clearTimeout(timer);
+      clearInterval(poll);
       signal?.removeEventListener('abort', stop);
-      for (const flush of flushers) flush();
+      for (const flush of run.session.flushers) flush();
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve({ errors: result.errors, timeouts: result.timeouts, sent: result.requests.sent });
     });
-    const stop = (): void => instance.stop();
-    // With `amount` autocannon ignores the duration: keep both bounds.
-    const timer = setTimeout(stop, durationS * 1000 + 50);
+    const stop = (): void => {
+      clearInterval(poll);
+      instance.stop();
+    };
+    const drain = (): void => {
+      // A spent budget pauses each connection for good: with no per-second timer (none was set at the start) nothing refills it.
+      for (const c of run.clients) {
+        c.rate = 1;
+        c.reqsMadeThisSecond = Number.POSITIVE_INFINITY;
+      }
+      const started = Date.now();
+      const until = started + run.graceS * 1000;
+      let told = false;
+      const check = (): void => {
+        const t = Date.now();
+        if (run.session.inFlight <= 0 || t >= until) return stop();
+        // Most stops drain in milliseconds; one that takes longer than a second is a wait worth naming.
+        if (!told && t - started > ANNOUNCE_ABOVE_MS) {
+          told = true;
+          run.onWait?.({ ms: until - t, why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest` });
+        }
+      };
+      check();
+      poll ??= setInterval(check, DRAIN_POLL_MS);
+    };
+    // With `amount` autocannon ignores the duration: the stop keeps both bounds.
+    timer = setTimeout(drain, run.durationS * 1000);
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
   });
@@ -82,8 +127,10 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
   const fixed = fixedRequestOf(o);
   const journeys = o.journeys?.filter((j) => j.steps.length > 0) ?? [];
   let clientIndex = 0;
+  const clients: AcClient[] = [];
   const setupClient = (c: unknown): void => {
     const client = c as AcClient;
+    clients.push(client);
     const i = clientIndex++;
     const agency = o.agencies[i % o.agencies.length]!;
     if (fixed) setupFixedClient(session, client, agency, fixed);
@@ -93,11 +140,14 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     url: session.base.origin,
     connections: o.connections,
     pipelining: 1,
-    duration: o.durationS,
+    // The stop is this module's (duration, then grace): autocannon's own must never come first.
+    duration: o.durationS + (o.graceS ?? 0) + 5,
+    // autocannon ends on its next sample once stopped: a short sample keeps the stop from adding idle time to the load's span.
+    sampleInt: 100,
     timeout: o.timeoutS ?? 10,
     requests: [{ method: 'GET', path: `${session.basePath}/` }],
     setupClient,
   };
   if (o.maxRequests !== undefined) opts.amount = Math.max(o.maxRequests, o.connections);
-  return runInstance(opts, o.durationS, session.flushers, o.signal);
+  return runInstance(opts, { durationS: o.durationS, graceS: o.graceS ?? 0, session, clients, onWait: o.onWait }, o.signal);
 }

@@ -11,6 +11,15 @@ export interface AcClient {
   on(event: 'headers', fn: (info: { statusCode: number; headers: string[] }) => void): void;
   on(event: 'response', fn: (status: number) => void): void;
   requestIterator: { setRequests(requests: unknown[]): void };
+  /**
+   * autocannon's per-second request budget of this connection and what it
+   * used of it, read before every write: a budget set after the start, with
+   * its use at infinity, pauses the connection for good (nothing more is
+   * written, what is in flight still completes; no timer refills it, since
+   * none was started without a budget).
+   */
+  rate?: number | undefined;
+  reqsMadeThisSecond?: number | undefined;
 }
 
 /** A request sent and not yet answered. */
@@ -31,6 +40,11 @@ export interface AutocannonSession {
   names: SigningHeaderNames;
   /** The Retry-After header name, lower-case. */
   retryName: string;
+  /** The X-RateLimit-Limit and X-RateLimit-Remaining header names, lower-case. */
+  limitName: string;
+  remainingName: string;
+  /** Requests written and not yet answered, over every connection (the stop waits for them). */
+  inFlight: number;
   nonces: NoncePool;
   recorder: LoadRecorder;
   wallet: WalletTally;
@@ -49,6 +63,9 @@ export function createSession(profile: Profile, recorder: LoadRecorder, wallet: 
     basePath: base.pathname.replace(/\/$/, ''),
     names: { authorization: profile.headers.authorization, timestamp: profile.headers.timestamp, nonce: profile.headers.nonce },
     retryName: profile.headers.retry_after.toLowerCase(),
+    limitName: profile.headers.ratelimit_limit.toLowerCase(),
+    remainingName: profile.headers.ratelimit_remaining.toLowerCase(),
+    inFlight: 0,
     nonces: new NoncePool(),
     recorder,
     wallet,
@@ -57,8 +74,23 @@ export function createSession(profile: Profile, recorder: LoadRecorder, wallet: 
   };
 }
 
-/** Records a request whose outcome is unknown (cut off, or overtaken): it may have been executed, booking included. */
-export function recordUnknown(s: AutocannonSession, agency: string, f: InFlight): void {
-  s.recorder.record(f.op, agency, f.bucket, f.sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+/** Records a request whose outcome is unknown (overtaken by a timeout, or `cutOff` at the stop): it may have been executed, booking included. */
+export function recordUnknown(s: AutocannonSession, agency: string, f: InFlight, cutOff = false): void {
+  if (cutOff) s.recorder.recordCutOff(f.op, agency, f.bucket, f.sentAt, s.now() + 1);
+  else s.recorder.record(f.op, agency, f.bucket, f.sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
   if (f.effect === 'book' || f.effect === 'cancel') s.wallet.booking(agency, UNKNOWN_OUTCOME);
+}
+
+/** The rate-limit headers of one answer that the load reads: Retry-After, limit and remaining (undefined when absent or malformed). */
+export interface RateHeaders {
+  retryAfterS?: number | undefined;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+}
+
+/** Keeps an answer's limit and remaining as its bucket's start reading (the recorder keeps the earliest); true when it had both. */
+export function noteReading(s: AutocannonSession, agency: string, bucket: string, sentAt: number, receivedAt: number, status: number, h: RateHeaders): boolean {
+  if (h.limit === undefined || h.remaining === undefined) return false;
+  s.recorder.reading(agency, bucket, { sentAt, receivedAt, limit: h.limit, remaining: h.remaining, admitted: status !== 429 });
+  return true;
 }

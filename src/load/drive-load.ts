@@ -5,6 +5,7 @@ import type { LoadAgency } from './load-agency.js';
 import type { LoadPlan } from './load-plan.js';
 import type { LoadRecorder } from './load-recorder.js';
 import { pushLimits } from './push-limits.js';
+import type { OnLoadWait } from './announced-wait.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Progress of a running load, once a second. */
@@ -34,6 +35,10 @@ export interface DriveLoadOptions {
   now: () => number;
   signal?: AbortSignal | undefined;
   onProgress?: ((p: LoadProgress) => void) | undefined;
+  /** Seconds the requests in flight at the end of the duration get to finish; the rest are counted as cut off. */
+  gracefulStopS: number;
+  /** Told of a stop whose grace takes longer than a second. */
+  onWait?: OnLoadWait | undefined;
   /** Real ms (Date.now) the run started: progress counts elapsed time from there. */
   runStartedMs: number;
 }
@@ -86,7 +91,10 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
         recorder,
         wallet,
         now,
-        signal: stopAll.signal,
+        // autocannon keeps its own end (the duration, then the grace); only an interruption cuts it short.
+        signal: o.signal,
+        graceS: o.gracefulStopS,
+        onWait: o.onWait,
       }).then((s) => {
         if (s.timeouts > 0) notes.push(`autocannon: ${s.timeouts} request(s) timed out`);
       }),
@@ -118,5 +126,7 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
   const finishedAt = now();
   const interrupted = o.signal?.aborted === true;
   if (interrupted) notes.push('stopped early (interrupted); figures and verdicts cover what ran');
+  const cutOff = recorder.counts().cutOff;
+  if (cutOff > 0) notes.push(`${cutOff} request(s) still in flight when the load stopped${interrupted ? '' : ` and its ${o.gracefulStopS} s grace ran out`}: cut off at the stop, counted apart (not as errors); the verdicts count them as possibly admitted`);
   return { startedAt, finishedAt, interrupted, notes };
 }

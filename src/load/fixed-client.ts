@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { splitPathQuery } from '../client/split-path-query.js';
-import type { AcClient, AutocannonSession } from './autocannon-session.js';
+import { noteReading, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { UNKNOWN_OUTCOME } from './load-recorder.js';
 import { bucketOf } from './scenario-requests.js';
@@ -16,11 +16,20 @@ export interface FixedRequest {
   body?: string;
 }
 
-function rawRetryAfter(raw: string[], name: string): number | undefined {
+const INTEGER = /^\s*\d+\s*$/;
+
+/** Reads the rate-limit headers from autocannon's raw header list (name, value, name, value …). */
+function rawRateHeaders(raw: string[], s: AutocannonSession): RateHeaders {
+  const out: RateHeaders = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === name) return /^\s*\d+\s*$/.test(raw[i + 1]!) ? Number(raw[i + 1]) : undefined;
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    const n = INTEGER.test(value) ? Number(value) : undefined;
+    if (name === s.retryName) out.retryAfterS = n;
+    else if (name === s.limitName) out.limit = n;
+    else if (name === s.remainingName) out.remaining = n;
   }
-  return undefined;
+  return out;
 }
 
 /**
@@ -50,24 +59,34 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
   let pending = false;
   let sentAt = 0;
   let t0 = 0;
-  let ra: number | undefined;
+  let rate: RateHeaders | undefined;
+  // Headers are read on 429s and until this connection has told its bucket's start: the first answers carry it, later ones need not be parsed.
+  let needReading = true;
   s.flushers.push(() => {
-    if (pending) s.recorder.record(op, agency.id, bucket, sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+    if (pending) {
+      s.recorder.recordCutOff(op, agency.id, bucket, sentAt, s.now() + 1);
+      s.inFlight -= 1;
+    }
     pending = false;
   });
   client.getRequestBuffer = () => {
     if (pending) s.recorder.record(op, agency.id, bucket, sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+    else s.inFlight += 1;
     pending = true;
     sentAt = s.now() - 1;
     t0 = performance.now();
     return template.next();
   };
   client.on('headers', (info) => {
-    ra = info.statusCode === 429 ? rawRetryAfter(info.headers, s.retryName) : undefined;
+    rate = info.statusCode === 429 || needReading ? rawRateHeaders(info.headers, s) : undefined;
   });
   client.on('response', (status) => {
     if (!pending) return;
     pending = false;
-    s.recorder.record(op, agency.id, bucket, sentAt, s.now() + 1, performance.now() - t0, status, ra);
+    s.inFlight -= 1;
+    const receivedAt = s.now() + 1;
+    const refused = status === 429;
+    s.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - t0, status, refused ? rate?.retryAfterS : undefined, false, refused ? rate?.remaining : undefined);
+    if (needReading && rate && noteReading(s, agency.id, bucket, sentAt, receivedAt, status, rate)) needReading = false;
   });
 }

@@ -2,18 +2,24 @@ import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
 import { splitPathQuery } from '../client/split-path-query.js';
 import { signRequest } from '../client/signer.js';
-import { recordUnknown, type AutocannonSession, type InFlight } from './autocannon-session.js';
+import { noteReading, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import type { Journey, LoadStep } from './scenario-requests.js';
 
-function retryAfterOf(headers: Record<string, string | string[]>, name: string): number | undefined {
+const INTEGER = /^\s*\d+\s*$/;
+
+/** Reads the rate-limit headers of a response (header names in any case). */
+function rateHeadersOf(headers: Record<string, string | string[]>, s: AutocannonSession): RateHeaders {
+  const out: RateHeaders = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() === name) {
-      const text = Array.isArray(v) ? v[0] : v;
-      return text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
-    }
+    const name = k.toLowerCase();
+    const text = Array.isArray(v) ? v[0] : v;
+    const n = text !== undefined && INTEGER.test(text) ? Number(text) : undefined;
+    if (name === s.retryName) out.retryAfterS = n;
+    else if (name === s.limitName) out.limit = n;
+    else if (name === s.remainingName) out.remaining = n;
   }
-  return undefined;
+  return out;
 }
 
 /** Books and cancellations move money: tell the wallet tally what the service answered. */
@@ -36,8 +42,13 @@ function tallyEffect(s: AutocannonSession, step: LoadStep, agency: string, statu
  */
 export function journeyRequests(s: AutocannonSession, journey: Journey, agency: LoadAgency): unknown[] {
   const state: { current?: InFlight | undefined } = {};
+  // Buckets whose start this connection has not read yet: their answers' headers are parsed until it has.
+  const unread = new Set(journey.steps.map((st) => st.bucket));
   s.flushers.push(() => {
-    if (state.current) recordUnknown(s, agency.id, state.current);
+    if (state.current) {
+      recordUnknown(s, agency.id, state.current, true);
+      s.inFlight -= 1;
+    }
     state.current = undefined;
   });
   return journey.steps.map((step) => ({
@@ -52,6 +63,7 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
         s.names,
       );
       if (state.current) recordUnknown(s, agency.id, state.current);
+      else s.inFlight += 1;
       state.current = { op: step.op, bucket: step.bucket, effect: step.effect, sentAt: s.now() - 1, t0: performance.now() };
       return {
         ...req,
@@ -65,9 +77,14 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       const cur = state.current;
       if (!cur) return;
       state.current = undefined;
+      s.inFlight -= 1;
       const latency = performance.now() - cur.t0;
-      const ra = status === 429 ? retryAfterOf(headers, s.retryName) : undefined;
-      s.recorder.record(cur.op, agency.id, cur.bucket, cur.sentAt, s.now() + 1, latency, status, ra, step.expected.has(status));
+      const refused = status === 429;
+      const reading = refused || unread.has(cur.bucket);
+      const rate = reading ? rateHeadersOf(headers, s) : undefined;
+      const receivedAt = s.now() + 1;
+      s.recorder.record(cur.op, agency.id, cur.bucket, cur.sentAt, receivedAt, latency, status, refused ? rate?.retryAfterS : undefined, step.expected.has(status), refused ? rate?.remaining : undefined);
+      if (rate && unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
       let json: unknown;
       if (step.needsBody && status >= 200 && status <= 299) {
         try {

@@ -7,7 +7,8 @@ import type { Threshold } from './gates.js';
 import type { LoadResult } from '../report/load-result.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import type { LoadProgress } from './drive-load.js';
-import { runLoad, shardAgencies } from './run-load.js';
+import { loadAgencies, runLoad } from './run-load.js';
+import type { OnLoadWait } from './announced-wait.js';
 
 /** Options of a load run over a prepared target (`Harness.load`). */
 export interface LoadOptions {
@@ -30,6 +31,10 @@ export interface LoadOptions {
   /** Aborting ends the load early; the result still covers what ran. */
   signal?: AbortSignal;
   onProgress?: (p: LoadProgress) => void;
+  /** Told of every real-time wait longer than a second, with its length, before it starts. */
+  onWait?: OnLoadWait;
+  /** Seconds the requests in flight at the end of the duration get to finish. @defaultValue GRACEFUL_STOP_S */
+  gracefulStopS?: number;
   /** The command line, for the report. */
   command?: string;
 }
@@ -39,7 +44,7 @@ export interface LoadOptions {
  * generated agencies) or a profiled service (every agency of the profile).
  */
 export async function loadOnTarget(prepared: { profile: Readonly<Profile>; mock: RunningMock | undefined }, options: LoadOptions, env: NodeJS.ProcessEnv): Promise<LoadRunResult> {
-  const target = prepared.mock ? mockLoadTarget(prepared.mock) : await profileLoadTarget(prepared.profile, env);
+  const target = prepared.mock ? mockLoadTarget(prepared.mock) : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait });
   const { search } = options;
   if (search !== undefined && !target.profile.products.includes(search)) {
     throw new HarnessError('E_USAGE', `--search names an unknown product "${search}" (products: ${target.profile.products.join(', ')})`);
@@ -54,13 +59,15 @@ export async function loadOnTarget(prepared: { profile: Readonly<Profile>; mock:
     search: search !== undefined ? { product: search } : undefined,
     durationS: options.durationS,
     maxRequests: options.maxRequests,
-    connections: options.connections ?? Math.max(10, shardAgencies(target.agencies, options.shard).length),
+    connections: options.connections ?? Math.max(10, loadAgencies(target, options.shard).length),
     pushLimits: options.pushLimits ?? false,
     shard: options.shard,
     thresholds: options.thresholds ?? [],
     baseline: options.baseline,
     signal: options.signal,
     onProgress: options.onProgress,
+    onWait: options.onWait,
+    gracefulStopS: options.gracefulStopS,
     command: options.command,
   });
 }

@@ -5,9 +5,23 @@ import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type Outc
 export const UNKNOWN_OUTCOME = 0;
 
 /**
+ * What one answer's `X-RateLimit-Limit` and `X-RateLimit-Remaining` said
+ * about its bucket (target-clock instants of the request that carried them).
+ */
+export interface RateReading {
+  sentAt: number;
+  receivedAt: number;
+  limit: number;
+  remaining: number;
+  /** The answer was not a 429: the request itself is counted in `limit − remaining`. */
+  admitted: boolean;
+}
+
+/**
  * Every request of one agency's bucket, in parallel arrays (millions of
  * requests stay compact): target-clock send and receive instants, status
- * (0 = outcome unknown) and the Retry-After of a 429 (NaN when absent).
+ * (0 = outcome unknown), the Retry-After of a 429 and the
+ * X-RateLimit-Remaining a 429 carried (NaN when absent or not read).
  */
 export interface BucketLog {
   agency: string;
@@ -16,6 +30,9 @@ export interface BucketLog {
   receivedAt: number[];
   status: number[];
   retryAfterS: number[];
+  remaining: number[];
+  /** The first answer of the bucket that carried its limit and remaining: what the bucket held when the load began. */
+  start?: RateReading | undefined;
 }
 
 /** Index in LATENCY_OUTCOMES of a status that arrived. */
@@ -44,6 +61,8 @@ interface OpStats {
   rateLimited: number;
   errors: number;
   expected: number;
+  /** Requests still in flight when the load stopped and its grace ran out: not answers, never errors. */
+  cutOff: number;
   statuses: Map<number, number>;
 }
 
@@ -55,7 +74,7 @@ interface SecondStats {
 }
 
 function newOp(): OpStats {
-  return { bySecond: new Map(), current: undefined, count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, statuses: new Map() };
+  return { bySecond: new Map(), current: undefined, count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, cutOff: 0, statuses: new Map() };
 }
 
 /**
@@ -73,12 +92,13 @@ export class LoadRecorder {
    * Records one request. Instants are target-clock ms; `status` is
    * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
    */
-  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number, expected = false): void {
+  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number, expected = false, remaining?: number): void {
     const log = this.log(agency, bucket);
     log.sentAt.push(sentAt);
     log.receivedAt.push(receivedAt);
     log.status.push(status);
     log.retryAfterS.push(retryAfterS ?? Number.NaN);
+    log.remaining.push(remaining ?? Number.NaN);
 
     let s = this.ops.get(op);
     if (!s) this.ops.set(op, (s = newOp()));
@@ -122,12 +142,41 @@ export class LoadRecorder {
     }
   }
 
+  /**
+   * Records a request still in flight when the load stopped and its grace
+   * ran out: the bucket verdicts count it as possibly admitted, the figures
+   * count it apart (cut off at the stop), never as an answer or an error.
+   */
+  recordCutOff(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number): void {
+    const log = this.log(agency, bucket);
+    log.sentAt.push(sentAt);
+    log.receivedAt.push(receivedAt);
+    log.status.push(UNKNOWN_OUTCOME);
+    log.retryAfterS.push(Number.NaN);
+    log.remaining.push(Number.NaN);
+    let s = this.ops.get(op);
+    if (!s) this.ops.set(op, (s = newOp()));
+    s.cutOff += 1;
+    this.all.cutOff += 1;
+  }
+
+  /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */
+  reading(agency: string, bucket: string, r: RateReading): void {
+    const log = this.log(agency, bucket);
+    if (log.start === undefined || r.receivedAt < log.start.receivedAt) log.start = r;
+  }
+
+  /** True once a bucket has a start reading: senders skip reading headers after that. */
+  hasReading(agency: string, bucket: string): boolean {
+    return this.logs.get(agency)?.get(bucket)?.start !== undefined;
+  }
+
   /** The log of one agency's bucket (created empty). */
   log(agency: string, bucket: string): BucketLog {
     let byBucket = this.logs.get(agency);
     if (!byBucket) this.logs.set(agency, (byBucket = new Map()));
     let log = byBucket.get(bucket);
-    if (!log) byBucket.set(bucket, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [] }));
+    if (!log) byBucket.set(bucket, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [], remaining: [] }));
     return log;
   }
 
@@ -142,8 +191,8 @@ export class LoadRecorder {
   }
 
   /** Counts so far (for progress lines). */
-  counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number } {
-    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors, expected: this.all.expected };
+  counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number; cutOff: number } {
+    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors, expected: this.all.expected, cutOff: this.all.cutOff };
   }
 
   /** Figures per operation (plus `all`) and per second. */
@@ -217,6 +266,7 @@ function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly Laten
     rateLimited: s.rateLimited,
     errors: s.errors,
     expected: s.expected,
+    ...(s.cutOff > 0 ? { cutOff: s.cutOff } : {}),
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
     latency: hist.summary(),
     histogram: hist.encode(),

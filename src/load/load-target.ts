@@ -1,12 +1,15 @@
 import { createTargetApi } from '../api/target-api.js';
 import { getNumber } from '../api/fields.js';
+import { rateLimitRetry } from '../api/rate-limit-retry.js';
+import { withRetryPolicy } from '../client/retry-scope.js';
+import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { HarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/create-mock.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
 import type { Profile } from '../profile/types.js';
 import type { LoadAgency } from './load-agency.js';
-import type { LoadTarget } from './run-load.js';
+import { shardAgencies, type LoadTarget } from './run-load.js';
 
 /**
  * The embedded mock as a load target: the reference profile at the mock's
@@ -32,19 +35,31 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
 }
 
 /**
- * A profiled service as a load target: every agency of the profile must
- * have its secret; limits come from the profile or, when absent, from each
- * agency's account response (that read is a request like any other).
+ * A profiled service as a load target: the agencies of this process (its
+ * shard's, or every agency of the profile) must have their secrets; limits
+ * come from the profile or, when absent, from each agency's account response
+ * (that read is a request like any other: a 429 is waited out, announced).
+ * Another shard's agencies are neither resolved nor read.
  */
-export async function profileLoadTarget(profile: Profile, env: NodeJS.ProcessEnv = process.env): Promise<LoadTarget> {
-  const resolved = resolveAgencies(profile, env, { agencies: profile.agencies.length });
+export async function profileLoadTarget(
+  profile: Profile,
+  env: NodeJS.ProcessEnv = process.env,
+  o: { shard?: { index: number; count: number } | undefined; onWait?: OnLoadWait | undefined } = {},
+): Promise<LoadTarget> {
+  const mine = { agencies: shardAgencies(profile.agencies, o.shard) };
+  const resolved = resolveAgencies(mine, env, { agencies: mine.agencies.length });
   const agencies: LoadAgency[] = [];
   for (const a of resolved) {
     let limits = a.limits;
     if (!limits) {
       const api = createTargetApi({ profile, agency: a });
+      const policy = rateLimitRetry(profile, {
+        wait: (ms) => announcedSleep(ms, `the account of ${a.id} answered 429: waiting out its Retry-After to read its limits`, o.onWait),
+        maxAttempts: 4,
+        marginMs: 250,
+      });
       try {
-        const res = await api.account();
+        const res = await withRetryPolicy(policy, () => api.account());
         const read = getNumber(res.json, profile.fields.account_read_limit);
         const write = getNumber(res.json, profile.fields.account_write_limit);
         if (read === undefined || write === undefined) {
@@ -57,5 +72,5 @@ export async function profileLoadTarget(profile: Profile, env: NodeJS.ProcessEnv
     }
     agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits });
   }
-  return { profile, agencies, embedded: false, now: Date.now };
+  return { profile, agencies, embedded: false, now: Date.now, ...(o.shard ? { sharded: true } : {}) };
 }

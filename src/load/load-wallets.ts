@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import type { ClosableTargetApi } from '../api/target-api.js';
 import type { ApiResponse, StatementEntry } from '../api/types.js';
@@ -6,6 +5,7 @@ import type { Profile } from '../profile/types.js';
 import type { LoadVerdict } from '../report/load-result.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
 import { isHarnessError } from '../errors/harness-error.js';
+import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
@@ -24,6 +24,8 @@ export interface LoadWallets {
   advance: ((ms: number) => Promise<void>) | undefined;
   /** Target clock, ms since epoch. */
   now: () => number;
+  /** Told of every real-time wait longer than a second (a full read bucket's Retry-After). */
+  onWait?: OnLoadWait | undefined;
 }
 
 /** Records one of the harness's own responses as an admission of the agency's read bucket. */
@@ -48,7 +50,8 @@ function ledgerLines(profile: Profile, entries: StatementEntry[]): LedgerLine[] 
 /** Balance and statement of one agency, 429s waited out (the mock's clock is moved, a real service is waited for); `note` sees every response when given. */
 async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission): Promise<WalletRead> {
   const api = w.apis.get(agency)!;
-  const wait = (ms: number): Promise<void> => (w.advance ? w.advance(ms) : sleep(ms));
+  const wait = (ms: number): Promise<void> =>
+    w.advance ? w.advance(ms) : announcedSleep(ms, `the read bucket of ${agency} is full: waiting out its Retry-After to read its wallet`, w.onWait);
   const policy = rateLimitRetry(w.profile, { wait, now: w.now, maxAttempts: 6, fallbackWaitMs: 1000, marginMs: 250 });
   const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, 'setup.balance', r) } : {}));
   const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, 'setup.statement', r) } : {}));

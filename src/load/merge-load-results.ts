@@ -13,6 +13,7 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
   let rateLimited = 0;
   let errors = 0;
   let expected = 0;
+  let cutOff = 0;
   for (const p of parts) {
     hist.add(LatencyHistogram.decode(p.histogram));
     count += p.count;
@@ -20,9 +21,10 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
     rateLimited += p.rateLimited;
     errors += p.errors;
     expected += p.expected ?? 0;
+    cutOff += p.cutOff ?? 0;
     for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   }
-  const merged: OperationFigures = { count, ok, rateLimited, errors, expected, statuses, latency: hist.summary(), histogram: hist.encode() };
+  const merged: OperationFigures = { count, ok, rateLimited, errors, expected, ...(cutOff > 0 ? { cutOff } : {}), statuses, latency: hist.summary(), histogram: hist.encode() };
   // Split by outcome only when every part is: a part from an older version would be missing from the split.
   if (parts.every((p) => p.latencyByOutcome !== undefined)) {
     merged.latencyByOutcome = latencyByOutcome(
@@ -70,10 +72,16 @@ export function mergeLoadResults(results: readonly LoadResult[]): LoadResult {
   const finishedAt = Math.max(...results.map((r) => r.finishedAt));
   const durationS = Math.max(...results.map((r) => r.durationS));
   const all = operations.all!;
-  const totals = { requests: all.count, ok: all.ok, rateLimited: all.rateLimited, errors: all.errors, expected: all.expected ?? 0 };
+  const totals = { requests: all.count, ok: all.ok, rateLimited: all.rateLimited, errors: all.errors, expected: all.expected ?? 0, cutOff: all.cutOff ?? 0 };
   const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
+  const targets = results.map((r) => r.target);
+  const names = uniq(targets.flatMap((t) => (t ? [t.name] : [])));
+  const bases = uniq(targets.flatMap((t) => (t ? [t.baseUrl] : [])));
+  // Shards of one load name one target; parts of several keep every name, so the report never claims one it did not run against.
+  const target = names.length > 0 ? { name: names.join(' + '), baseUrl: bases.join(' + ') } : undefined;
   return {
     schema: 'svc-harness/load@1',
+    ...(target ? { target } : {}),
     modes: uniq(results.flatMap((r) => r.modes)),
     shards: results.flatMap((r) => r.shards).sort((a, b) => a.index - b.index),
     agencies: uniq(results.flatMap((r) => r.agencies)),

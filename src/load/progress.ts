@@ -1,3 +1,4 @@
+import type { LoadWait } from './announced-wait.js';
 import type { LoadProgress } from './drive-load.js';
 
 /** A progress sink for a load: a bar redrawn in place on a terminal, a plain line every few seconds otherwise (CI). */
@@ -23,6 +24,47 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr, env
     },
     done() {
       if (drawn) stream.write('\n');
+      drawn = false;
     },
+  };
+}
+
+/**
+ * Announces the waits of a load, each with its length: on a terminal one
+ * line counts down the longest wait in progress, once a second; otherwise
+ * (CI, a pipe) one plain line per wait that ends later than those already
+ * announced. Waits running side by side (one per agency) show as one.
+ */
+export function waitPrinter(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): { wait(w: LoadWait): void; done(): void } {
+  const tty = stream.isTTY === true && !env.CI;
+  let endsAt = 0;
+  let why = '';
+  let timer: NodeJS.Timeout | undefined;
+  const draw = (): void => {
+    const left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+    stream.write(`\rwaiting ${left} s: ${why}\u001b[K`);
+    if (left === 0) stop();
+  };
+  const stop = (): void => {
+    if (timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+    stream.write('\n');
+  };
+  return {
+    wait(w) {
+      const end = Date.now() + w.ms;
+      if (end <= endsAt) return;
+      endsAt = end;
+      why = w.why;
+      if (!tty) {
+        stream.write(`load: waiting ${(w.ms / 1000).toFixed(0)} s: ${w.why}\n`);
+        return;
+      }
+      timer ??= setInterval(draw, 1000);
+      timer.unref();
+      draw();
+    },
+    done: stop,
   };
 }

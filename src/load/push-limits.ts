@@ -69,7 +69,7 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
 
   // The pusher books a quote it already redeemed, or none at all, on purpose: those refusals are expected, not errors.
   const deliberate = new Set([o.profile.errors.quote_already_redeemed.status, o.profile.errors.quote_not_found.status]);
-  const timed = async (op: string, a: number, bucket: string, call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number } }>, plannedAbs?: number) => {
+  const timed = async (op: string, a: number, bucket: string, call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number; limit?: number; remaining?: number } }>, plannedAbs?: number) => {
     const agency = o.agencies[a]!.agency;
     const sentAt = o.now() - 1;
     const start = plannedAbs ?? performance.now();
@@ -77,7 +77,9 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const res = await call();
       const ra = res.status === 429 ? res.rateLimit.retryAfterS : undefined;
       const receivedAt = o.now() + 1;
-      o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra, bucket === writeBucket && deliberate.has(res.status));
+      const rl = res.rateLimit;
+      o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra, bucket === writeBucket && deliberate.has(res.status), res.status === 429 ? rl.remaining : undefined);
+      if (rl.limit !== undefined && rl.remaining !== undefined) o.recorder.reading(agency.id, bucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
       // Any 429 whose Retry-After ends within the run gets the bucket's one probe: later 429s promise sooner instants,
       // and a promise beyond the run (a huge Retry-After among them) is never waited for.
       if (res.status === 429 && ra !== undefined && !probed.has(`${a}:${bucket}`)) {

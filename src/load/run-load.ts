@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { Profile } from '../profile/types.js';
 import type { LoadResult, LoadVerdict } from '../report/load-result.js';
@@ -21,11 +21,16 @@ import { WalletTally } from './wallet-reconciliation.js';
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
 export const SETTLE_MS = 1000;
 
+/** Seconds the requests in flight at the end of the duration get to finish before they are cut off (k6's gracefulStop). */
+export const GRACEFUL_STOP_S = 5;
+
 /** The service a load runs against. */
 export interface LoadTarget {
   profile: Profile;
-  /** Every agency of the target, in index order (shards split this list). */
+  /** Every agency of the target, in index order (shards split this list), or only this shard's when `sharded`. */
   agencies: LoadAgency[];
+  /** True when `agencies` already holds only this process's shard (the others' were never read). */
+  sharded?: boolean | undefined;
   /** True when the harness started the mock itself. */
   embedded: boolean;
   /** Target clock, ms since epoch. */
@@ -59,6 +64,10 @@ export interface LoadRunOptions {
   command?: string | undefined;
   /** Real ms to wait after the load before reading wallets. @defaultValue SETTLE_MS */
   settleMs?: number | undefined;
+  /** Seconds the requests in flight at the end of the duration get to finish. @defaultValue GRACEFUL_STOP_S */
+  gracefulStopS?: number | undefined;
+  /** Told of every real-time wait longer than a second, with its length, before it starts. */
+  onWait?: OnLoadWait | undefined;
 }
 
 /** The first wallet read after the load that failed because the target no longer answers (an exit-3 error), if any. */
@@ -76,6 +85,11 @@ export function shardAgencies<T>(agencies: readonly T[], shard?: { index: number
   return agencies.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
+/** The agencies a load of `target` takes: its shard's, unless the target already holds only those. */
+export function loadAgencies(target: Pick<LoadTarget, 'agencies' | 'sharded'>, shard?: { index: number; count: number }): LoadAgency[] {
+  return target.sharded === true ? [...target.agencies] : shardAgencies(target.agencies, shard);
+}
+
 /**
  * Runs a load: autocannon replaying scenarios (or the fast signed search)
  * for many agencies at once, optionally the paced limit push beside it;
@@ -87,26 +101,31 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const { profile, now } = o.target;
   const startedIso = new Date().toISOString();
   const t0 = Date.now();
-  const agencies = shardAgencies(o.target.agencies, o.shard);
+  const agencies = loadAgencies(o.target, o.shard);
   const recorder = new LoadRecorder();
   const tally = new WalletTally();
   const readBucket = bucketOf(profile, 'GET', false);
   const windowMs = profile.limits.window_s * 1000;
   const apis = new Map<string, ClosableTargetApi>(agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]));
-  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now };
+  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait };
   // The harness's own reads take bucket slots too: the verdicts must see every request that used one.
   const noteAdmission: NoteAdmission = (agency, op, res) => {
     const x = res.exchange;
-    recorder.record(op, agency, readBucket, x.startedAt - 1, x.startedAt + x.durationMs + 1, x.durationMs, res.status, res.rateLimit.retryAfterS);
+    const rl = res.rateLimit;
+    const sentAt = x.startedAt - 1;
+    const receivedAt = x.startedAt + x.durationMs + 1;
+    recorder.record(op, agency, readBucket, sentAt, receivedAt, x.durationMs, res.status, rl.retryAfterS, false, res.status === 429 ? rl.remaining : undefined);
+    if (rl.limit !== undefined && rl.remaining !== undefined) recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
   };
   try {
     const opening = await openWallets(wallets, agencies.map((a) => a.id), noteAdmission);
     const plan = planLoad(profile, o, agencies.length);
-    const span = await driveLoad({ ...o, profile, agencies, apis, plan, recorder, wallet: tally, now, runStartedMs: t0 });
+    const span = await driveLoad({ ...o, profile, agencies, apis, plan, recorder, wallet: tally, now, runStartedMs: t0, gracefulStopS: o.gracefulStopS ?? GRACEFUL_STOP_S });
     // Verdicts from what was recorded, before any request after the load.
-    const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs);
+    // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
+    const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
     // Requests cut off when the load stopped may still be executing; let them settle. The load filled the read buckets; free them first.
-    await sleep(o.settleMs ?? SETTLE_MS);
+    await announcedSleep(o.settleMs ?? SETTLE_MS, 'letting requests cut off at the stop finish at the service before the wallets are read', o.onWait);
     if (o.target.advance) await o.target.advance(windowMs + 1000);
     verdicts.push(...(await reconcileWallets(wallets, opening, tally)));
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
@@ -114,6 +133,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const notes = [...plan.notes, ...span.notes, ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : [])];
     const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });
     if (lost) load.targetError = lost;
+    load.target = { name: profile.name, baseUrl: profile.base_url };
     load.gates = evaluateLoadGates(load, o.thresholds, o.baseline);
     return toRunResult(load, { command: o.command ?? 'load', profile, embedded: o.target.embedded, startedIso, durationMs: Date.now() - t0 });
   } finally {

@@ -62,18 +62,27 @@ export function findOverAdmissions(records: readonly Admission[], limit: number,
   return out;
 }
 
+/** Admissions that others made before the load (another run, another pipeline): at most `count`, none after `admittedBy`. */
+export interface PriorAdmissions {
+  count: number;
+  admittedBy: number;
+}
+
 /**
  * Finds 429s that are provably early: at most `admittedAtMost` requests could
  * have been admitted in the window before it, and that is below `limit - tolerance`.
+ * `prior` counts what the bucket held before the load in every window that
+ * may reach back before `prior.admittedBy`.
  */
-export function findEarlyRefusals(records: readonly Admission[], limit: number, windowMs: number, tolerance = 1): EarlyRefusal[] {
+export function findEarlyRefusals(records: readonly Admission[], limit: number, windowMs: number, tolerance = 1, prior?: PriorAdmissions): EarlyRefusal[] {
   const admitted = records.filter((r) => r.admitted);
   const out: EarlyRefusal[] = [];
   for (const r of records) {
     if (r.admitted) continue;
     // An admitted request could count in this refusal's window if it may have been admitted after receivedAt − window and before receivedAt.
     const from = r.sentAt - windowMs;
-    const possible = admitted.filter((a) => a.receivedAt > from && a.sentAt <= r.receivedAt).length;
+    const before = prior !== undefined && prior.admittedBy > from ? prior.count : 0;
+    const possible = before + admitted.filter((a) => a.receivedAt > from && a.sentAt <= r.receivedAt).length;
     if (possible < limit - tolerance) out.push({ at: r.sentAt, admittedAtMost: possible, ref: r.ref });
   }
   return out;

@@ -60,6 +60,8 @@ export interface OperationFigures {
    * the limit pusher's reused quote): counted apart, never as errors. Absent in results of older versions.
    */
   expected?: number;
+  /** Requests still in flight when the load stopped and its grace period ran out: no answer, never an error. Absent when none. */
+  cutOff?: number;
   /** Responses by status code. */
   statuses: Record<string, number>;
   /** Latency percentiles in ms (HDR, from the encoded histogram). */
@@ -107,6 +109,8 @@ export interface LoadVerdict {
 /** The serialisable result of a load run: exact to merge (`mergeLoadResults`). */
 export interface LoadResult {
   schema: 'svc-harness/load@1';
+  /** The service the load ran against (its profile's name and base address); absent in results of older versions. */
+  target?: { name: string; baseUrl: string } | undefined;
   /** What drove the load: autocannon scenarios, the signed search template, the paced limit pusher. */
   modes: Array<'scenarios' | 'search' | 'push-limits'>;
   /** The shard(s) this result covers, e.g. [{index:1,count:2}]; empty when unsharded. */
@@ -123,7 +127,8 @@ export interface LoadResult {
   interrupted: boolean;
   /** Clock the load ran in. */
   clock: 'real-time';
-  totals: { requests: number; ok: number; rateLimited: number; errors: number; expected?: number };
+  /** `cutOff`: requests in flight when the grace period after the stop ran out (absent in results of older versions). */
+  totals: { requests: number; ok: number; rateLimited: number; errors: number; expected?: number; cutOff?: number };
   /** Requests per second over the run. */
   rps: number;
   /** errors / requests. */

@@ -38,6 +38,7 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
   'retry-after-long': { promise: 'REF §8: Retry-After is not late (a request sent after it is admitted)', caughtBy: ['RL-03'] },
   'limit-plus-one': { promise: 'REF §8: exactly `limit` requests per rolling window, not one more', caughtBy: ['RL-01'] },
   'early-throttle': { promise: 'REF §8: exactly `limit` requests per rolling window, not one fewer', caughtBy: ['RL-01'] },
+  'throttle-at-95': { promise: 'REF §8: exactly `limit` requests per rolling window, not 5% fewer', caughtBy: ['RL-01'] },
   'fixed-window': { promise: 'SPEC §8.3, REF §8: the window is a rolling 60 s', caughtBy: ['RL-04'] },
   'single-bucket': { promise: 'SPEC §8.2, REF §5: reads and writes are counted separately', caughtBy: ['RL-05'] },
   'shared-buckets': { promise: 'SPEC §8.1: limits apply per agency', caughtBy: ['RL-06'] },

@@ -71,6 +71,9 @@ describe('svc-harness load', () => {
     const limit = await cli(['load', '--read-limit', '10000000']);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toMatch(/--read-limit must be an integer from 1 to 1000000, got 10000000/);
+    const grace = await cli(['load', '--graceful-stop', '11']);
+    expect(grace.code).toBe(2);
+    expect(grace.stderr).toMatch(/--graceful-stop must be a number of seconds from 0 to 10, got 11/);
   }, 120_000);
 });
 

@@ -72,3 +72,20 @@ describe('mergeLoadResults, expected refusals', () => {
     expect(merged.totals).toMatchObject({ requests: 3, errors: 1, expected: 1 });
   });
 });
+
+describe('mergeLoadResults: cut-off requests and the target', () => {
+  it('adds the requests cut off at the stop, and names the one target the shards ran against', () => {
+    const parts = [1, 2].map((i) => {
+      const rec = new LoadRecorder();
+      rec.record('search', `agency-${i}`, 'read', 1_000_000, 1_000_005, 5, 200);
+      rec.recordCutOff('search', `agency-${i}`, 'read', 1_000_010, 1_002_000);
+      return { ...resultOf(rec, [`agency-${i}`], []), target: { name: 'staging', baseUrl: 'https://staging.example/v1' } };
+    });
+    const merged = mergeLoadResults(parts);
+    expect(merged.totals).toMatchObject({ requests: 2, errors: 0, cutOff: 2 });
+    expect(merged.operations.search!.cutOff).toBe(2);
+    expect(merged.target).toEqual({ name: 'staging', baseUrl: 'https://staging.example/v1' });
+    // Results of an older version name no target: the merge claims none.
+    expect(mergeLoadResults(parts.map((p) => ({ ...p, target: undefined }))).target).toBeUndefined();
+  });
+});

@@ -83,7 +83,17 @@ describe('LoadRecorder', () => {
     r.record('book', 'a', 'write', 20, 25, 5, 502);
     r.record('book', 'a', 'write', 30, 35, 5, 429, 60, true);
     r.record('book', 'a', 'write', 40, 45, 0, UNKNOWN_OUTCOME, undefined, true);
-    expect(r.counts()).toEqual({ requests: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1 });
+    expect(r.counts()).toEqual({ requests: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1, cutOff: 0 });
     expect(r.figures().operations.book).toMatchObject({ count: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1 });
+  });
+
+  it('counts a request cut off at the stop apart: no answer, no error, yet possibly admitted for the bucket verdicts', async () => {
+    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/load-recorder.js');
+    const r = new LoadRecorder();
+    r.record('search', 'a', 'read', 0, 5, 5, 200);
+    r.recordCutOff('search', 'a', 'read', 10, 2_000);
+    expect(r.counts()).toEqual({ requests: 1, ok: 1, rateLimited: 0, errors: 0, expected: 0, cutOff: 1 });
+    expect(r.figures().operations.search).toMatchObject({ count: 1, errors: 0, cutOff: 1 });
+    expect(r.log('a', 'read').status).toEqual([200, UNKNOWN_OUTCOME]);
   });
 });

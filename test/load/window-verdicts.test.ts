@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission } from '../../src/load/window-verdicts.js';
-import { judgeBucket } from '../../src/load/load-verdicts.js';
+import { bucketStart, judgeBucket, priorFromReading } from '../../src/load/load-verdicts.js';
 import type { BucketLog } from '../../src/load/load-recorder.js';
 
 const ok = (t: number, ref = `a${t}`): Admission => ({ sentAt: t, receivedAt: t + 5, admitted: true, ref });
@@ -78,6 +78,7 @@ describe('Retry-After put to the test', () => {
       receivedAt: rows.map((r) => r[0] + 5),
       status: rows.map((r) => r[1]),
       retryAfterS: rows.map((r) => r[2] ?? Number.NaN),
+      remaining: rows.map(() => Number.NaN),
     };
   }
 
@@ -91,5 +92,63 @@ describe('Retry-After put to the test', () => {
     const v = judgeBucket(log([[0, 201], [100, 201], [200, 429, 60], [60_300, 201]]), 2, 60_000).find((x) => x.kind === 'retry-after')!;
     expect(v.verdict, v.message).toBe('PASS');
     expect(v.message).toMatch(/1 of 1 put to the test/);
+  });
+});
+
+describe('early refusals judged against what the bucket held at the start', () => {
+  // A bucket of limit 4: 2 admitted, then refused. Alone that is early; with 2 left from before the load it is not.
+  const rows: Array<[number, number]> = [
+    [1_000, 200],
+    [1_100, 200],
+    [1_200, 429],
+  ];
+  function log(remainingOn429 = Number.NaN): BucketLog {
+    return {
+      agency: 'a',
+      bucket: 'read',
+      sentAt: rows.map((r) => r[0]),
+      receivedAt: rows.map((r) => r[0] + 5),
+      status: rows.map((r) => r[1]),
+      retryAfterS: rows.map((r) => (r[1] === 429 ? 50 : Number.NaN)),
+      remaining: rows.map((r) => (r[1] === 429 ? remainingOn429 : Number.NaN)),
+    };
+  }
+  const early = (l: BucketLog, start?: Parameters<typeof judgeBucket>[3]) => judgeBucket(l, 4, 60_000, start).find((v) => v.kind === 'early-throttle')!;
+
+  it('fails a refusal below the limit when the bucket started empty', () => {
+    expect(early(log(), { known: 'fresh-mock', priorAdmitted: 0 }).verdict).toBe('FAIL');
+  });
+
+  it('passes it when the first answer\'s headers show 2 admitted before the load, and says how the start was known', () => {
+    const l = log();
+    // The first answer: limit 4, remaining 1 after counting itself: 2 were admitted before the load.
+    l.start = { sentAt: 1_000, receivedAt: 1_005, limit: 4, remaining: 1, admitted: true };
+    expect(priorFromReading(l, l.start, 60_000)).toBe(2);
+    const v = early(l, bucketStart(l, 60_000, 'unknown'));
+    expect(v.verdict, v.message).toBe('PASS');
+    expect(v.message).toMatch(/start known from the X-RateLimit-\* headers of its first answer: 2 request\(s\) from before the load/);
+  });
+
+  it('still fails it once the window has moved past everything from before the load', () => {
+    const l = log();
+    l.start = { sentAt: 1_000, receivedAt: 1_005, limit: 4, remaining: 1, admitted: true };
+    l.sentAt.push(70_000, 70_100, 70_200);
+    l.receivedAt.push(70_005, 70_105, 70_205);
+    l.status.push(200, 200, 429);
+    l.retryAfterS.push(Number.NaN, Number.NaN, 50);
+    l.remaining.push(Number.NaN, Number.NaN, Number.NaN);
+    expect(early(l, bucketStart(l, 60_000, 'unknown')).verdict).toBe('FAIL');
+  });
+
+  it('fails a 429 whose own X-RateLimit-Remaining leaves slots, whatever came before', () => {
+    const v = early(log(2), { known: 'unknown', priorAdmitted: 0 });
+    expect(v.verdict).toBe('FAIL');
+    expect(v.message).toMatch(/own X-RateLimit-Remaining said 2 of 4 were left/);
+  });
+
+  it('skips, naming why, when the start is unknown (no headers, a target the harness did not start)', () => {
+    const v = early(log(), bucketStart(log(), 60_000, 'unknown'));
+    expect(v.verdict).toBe('SKIP');
+    expect(v.message).toMatch(/state at the start is unknown/);
   });
 });

@@ -61,6 +61,7 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
   'retry-after-long': { observe: retryAfterOfFullBucket, off: '60', on: '63' },
   'limit-plus-one': { observe: () => countAdmitted(alpha, 8), off: 5, on: 6 },
   'early-throttle': { observe: () => countAdmitted(alpha, 8), off: 5, on: 4 },
+  'throttle-at-95': { observe: () => countAdmitted(alpha, 8), off: 5, on: 4 },
   'fixed-window': {
     observe: async () => {
       if (mock.clock.now() % 60_000 > 55_000) await mock.advance(10_000);

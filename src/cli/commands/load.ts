@@ -1,7 +1,6 @@
 import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
-import { progressPrinter } from '../../load/progress.js';
-import { terminalSafe } from '../../log/terminal-safe.js';
+import { progressPrinter, waitPrinter } from '../../load/progress.js';
 import { readLoadReport, readThresholds } from '../../load/read-load-inputs.js';
 import { DEFAULT_FIXTURE } from '../../mock/fixture/default-fixture.js';
 import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
@@ -9,7 +8,7 @@ import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
-import { loadSummaryLines } from '../load-summary.js';
+import { loadResultLines } from '../load-summary.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -28,6 +27,8 @@ export interface LoadCommandArgs {
   'scenarios-dir'?: string | undefined;
   search?: string | undefined;
   'push-limits': boolean;
+  /** Seconds the requests in flight at the end get to finish before they are cut off. */
+  'graceful-stop': number;
   shard?: { index: number; count: number } | undefined;
   threshold?: string[] | undefined;
   thresholds?: string | undefined;
@@ -62,6 +63,8 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     const onSigint = (): void => onSignal('SIGINT');
     const onSigterm = (): void => onSignal('SIGTERM');
     const progress = args.json ? undefined : progressPrinter();
+    // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
+    const waits = waitPrinter();
     let result;
     try {
       await harness.prepare();
@@ -79,10 +82,17 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         ...(baseline ? { baseline } : {}),
         signal: ac.signal,
         ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+        onWait: (w) => {
+          // A wait comes before the bar starts or after it ends: end its line first, so the countdown gets its own.
+          progress?.done();
+          waits.wait(w);
+        },
+        gracefulStopS: args['graceful-stop'],
         command: `svc-harness ${process.argv.slice(2).join(' ')}`,
       });
     } finally {
       progress?.done();
+      waits.done();
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
     }
@@ -95,11 +105,9 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
       );
     } else {
-      process.stderr.write(`${loadSummaryLines(load).join('\n')}\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`);
-      // A verdict's message may quote the target: nothing it sent may drive the terminal. Gates are listed above.
-      for (const c of result.cases) if (c.kind !== 'gate' && (c.verdict === 'FAIL' || c.verdict === 'ERROR')) process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
       if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);
-      process.stderr.write(`reports: ${written.dir}\n`);
+      // The summary is the command's output (a pipeline captures it); progress and notices stay on stderr.
+      process.stdout.write(`${loadResultLines(result, outcome, written.dir).join('\n')}\n`);
     }
     return outcome;
   } finally {

@@ -6,7 +6,7 @@ import { readLoadPart, readThresholds } from '../../load/read-load-inputs.js';
 import { writeReports } from '../../report/write-reports.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
-import { loadSummaryLines } from '../load-summary.js';
+import { loadResultLines } from '../load-summary.js';
 
 /** Arguments of `svc-harness report merge`. */
 export interface ReportMergeArgs {
@@ -28,7 +28,8 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
   const started = new Date(merged.startedAt);
   const result = toRunResult(merged, {
     command: `svc-harness ${process.argv.slice(2).join(' ')}`,
-    profile: { name: 'merged', base_url: '' },
+    // The target the shards ran against; results of older versions did not say it.
+    profile: { name: merged.target?.name ?? 'unknown target (older load results)', base_url: merged.target?.baseUrl ?? '' },
     embedded: false,
     startedIso: started.toISOString(),
     durationMs: Math.round(merged.finishedAt - merged.startedAt),
@@ -41,6 +42,6 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
       `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: merged.rps, shards: merged.shards, totals: totalsJson(merged.totals), summary: result.summary, gates: gatesJson(merged.gates) })}\n`,
     );
   }
-  else process.stderr.write(`merged ${args.files.length} load result(s)\n${loadSummaryLines(merged).join('\n')}\nreports: ${written.dir}\n`);
+  else process.stdout.write(`merged ${args.files.length} load result(s)\n${loadResultLines(result, outcome, written.dir).join('\n')}\n`);
   return outcome;
 }

@@ -27,6 +27,13 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('defects', { type: 'string', coerce: commaList, hidden: true, deprecated: 'use --mock-defects' })
       .check(checkLoadArgs)
       .option('duration', { type: 'number', default: 10, coerce: seconds('duration', { above: 0, max: 86_400 }), describe: 'seconds of load (real time)' })
+      .option('graceful-stop', {
+        type: 'number',
+        default: 5,
+        // Past the per-request timeout (10 s) a request is a timeout anyway: a longer grace would wait for nothing.
+        coerce: seconds('graceful-stop', { atLeast: 0, max: 10 }),
+        describe: 'seconds (0 to 10) the requests in flight when the duration ends get to finish; those still unanswered are counted as cut off at the stop, never as errors',
+      })
       .option('requests', { type: 'number', coerce: integer('requests', 1, 1_000_000_000), describe: 'stop after this many autocannon responses' })
       .option('connections', { type: 'number', coerce: integer('connections', 0, 10_000), describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)' })
       .option('scenario', { type: 'string', array: true, describe: 'scenario file to replay (repeatable); default every scenario in scenarios/' })

@@ -28,6 +28,7 @@ export const DEFECTS = {
   'retry-after-long': 'Retry-After is 3 s longer than the time until a slot frees (late)',
   'limit-plus-one': 'each bucket admits limit + 1 requests per window',
   'early-throttle': 'each bucket refuses from limit - 1 admitted requests',
+  'throttle-at-95': 'each bucket refuses from 95% of its limit admitted, while its headers announce the whole limit',
   'fixed-window': 'the window is a fixed clock minute instead of rolling 60 s',
   'single-bucket': 'reads and writes are counted in one bucket',
   'shared-buckets': 'all agencies share one pair of buckets',

@@ -46,7 +46,13 @@ export class RateLimiter {
     const d = this.defects;
     const agencyKey = d.has('shared-buckets') ? '*' : agencyId;
     const bucketKey = d.has('single-bucket') ? `${agencyKey}\nall` : `${agencyKey}\n${resource}`;
-    const effective = d.has('limit-plus-one') ? limit + 1 : d.has('early-throttle') ? Math.max(1, limit - 1) : limit;
+    const effective = d.has('limit-plus-one')
+      ? limit + 1
+      : d.has('early-throttle')
+        ? Math.max(1, limit - 1)
+        : d.has('throttle-at-95')
+          ? Math.max(1, Math.floor(limit * 0.95))
+          : limit;
 
     const windowMs = this.windowMs;
     let admitted: boolean;

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
+
+/** A mock running in another process, as a user starts it with `svc-harness mock --admin --json`. */
+export interface MockProcess {
+  baseUrl: string;
+  agencies: Array<{ agency_id: string; key_id: string; secret: string }>;
+  /** Writes a profile of this mock (no clock control, limits read from the accounts) and returns its path. */
+  profile(dir: string, windowS: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `svc-harness mock --admin --json` on free ports in a child process,
+ * with `agencies` generated agencies of the given limits (a fixture file in
+ * `dir`) and the extra mock options given; resolves once its JSON line came.
+ */
+export async function startMockProcess(dir: string, o: { agencies: number; limits: { read: number; write: number }; args?: string[] }): Promise<MockProcess> {
+  const fixture = join(dir, 'fixture.json');
+  await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(o.agencies, { limits: o.limits }) }));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'mock', '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0', '--fixture', fixture, ...(o.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const info = await new Promise<{ base_url: string; agencies: MockProcess['agencies'] }>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { base_url: string; agencies: MockProcess['agencies'] });
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => reject(new Error(`mock exited ${String(code)} before listening: ${err}`)));
+  });
+  return {
+    baseUrl: info.base_url,
+    agencies: info.agencies,
+    async profile(where, windowS) {
+      const file = join(where, 'profile.yaml');
+      const agencies = info.agencies.map((a) => `  - {id: ${a.agency_id}, key_id: ${a.key_id}, secret: ${JSON.stringify(a.secret)}}`).join('\n');
+      await writeFile(file, `name: mock-process\nbase_url: ${info.base_url}\nhotel_base_url: null\nclock:\n  control: none\nlimits:\n  window_s: ${windowS}\nagencies:\n${agencies}\n`);
+      return file;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
