@@ -1,4 +1,5 @@
 import { gateSentence } from '../report/gate-units.js';
+import type { CaseResult } from '../report/model.js';
 import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
 import { formatDecimal, groupThousands } from '../report/units.js';
 import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
@@ -36,6 +37,20 @@ export function walletLine(load: LoadResult): string | undefined {
   const passed = verdicts.filter((v) => v.verdict === 'PASS').length;
   const figures = verdicts.map(walletFigures).filter((w): w is WalletFigures => w !== undefined);
   return `wallets: ${passed} of ${verdicts.length} reconcile${figures.length > 0 ? `; balances moved ${netChangeByCurrency(figures)} in all` : ''}`;
+}
+
+/**
+ * The count line of a load's cases: its verdicts under load and its gates
+ * apart, since a breached gate is a slow target (exit 99), not a broken
+ * verdict (exit 1). KNOWN counts show only when a known-issues list named some.
+ */
+export function caseCountsLine(cases: readonly CaseResult[]): string {
+  const verdicts = cases.filter((c) => c.kind !== 'gate');
+  const gates = cases.filter((c) => c.kind === 'gate');
+  const n = (list: readonly CaseResult[], v: CaseResult['verdict']): number => list.filter((c) => c.verdict === v).length;
+  const known = (list: readonly CaseResult[]): string => (n(list, 'KNOWN') > 0 ? `, ${n(list, 'KNOWN')} known` : '');
+  const line = `verdicts: ${n(verdicts, 'PASS')} pass, ${n(verdicts, 'FAIL')} fail, ${n(verdicts, 'WARN')} warn, ${n(verdicts, 'SKIP')} skip, ${n(verdicts, 'ERROR')} error${known(verdicts)}`;
+  return gates.length === 0 ? line : `${line}; gates: ${n(gates, 'PASS')} held, ${n(gates, 'FAIL') + n(gates, 'ERROR')} breached${known(gates)}`;
 }
 
 /** The summary lines of a load result: headline, latency by outcome, wallets, gates. */

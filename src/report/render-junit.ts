@@ -3,6 +3,7 @@ import type { CaseRunResult } from './run-result.js';
 import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
+import { knownNote } from './known-note.js';
 import type { Exchange } from '../client/exchange.js';
 
 /** Prefix of every testcase classname, so CI groups the harness's cases together. */
@@ -12,7 +13,10 @@ export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
  * Renders `junit.xml` in the dialect Jenkins, GitLab and GitHub test
  * reporters read: one `<testsuite>` per area, one `<testcase>` per case.
  * FAIL becomes `<failure>`, ERROR `<error>`, SKIP `<skipped>`; WARN passes
- * with its note in `<system-out>`.
+ * with its note in `<system-out>`. KNOWN becomes `<skipped>` with the
+ * reason, date and what failed: CI readers know no excused failure, and a
+ * skip is the one outcome they neither fail on nor count as passed, so the
+ * case stays visible without breaking the build.
  */
 export function renderJunit(result: CaseRunResult): string {
   const index = exchangeIndex(result);
@@ -57,6 +61,8 @@ function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
       return [open + '>', `      <system-out>${cdata(`WARN: ${c.message}\n${caseText(c, index)}`)}</system-out>`, '    </testcase>'];
     case 'SKIP':
       return [open + '>', `      <skipped message="${xmlAttr(c.message)}"/>`, '    </testcase>'];
+    case 'KNOWN':
+      return [open + '>', `      <skipped message="${xmlAttr(`KNOWN (${knownNote(c) ?? 'known issue'}): ${c.message}`)}"/>`, `      <system-out>${cdata(caseText(c, index))}</system-out>`, '    </testcase>'];
     case 'FAIL':
       return [open + '>', `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`, '    </testcase>'];
     case 'ERROR':
@@ -68,7 +74,8 @@ function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
 }
 
 function caseText(c: CaseResult, index: Map<string, Exchange>): string {
-  const lines = [c.message, `Clause: ${c.clause}`];
+  const known = knownNote(c);
+  const lines = [c.message, ...(known !== undefined ? [`Known issues: ${known}`] : []), `Clause: ${c.clause}`];
   const replay = replayOf(c);
   if (replay) lines.push(`Replay: ${replay}`);
   const evidence = evidenceLines(c, index);
@@ -93,7 +100,7 @@ function tally(cases: readonly CaseResult[]): Tally {
   const t: Tally = { tests: cases.length, failures: 0, errors: 0, skipped: 0, timeMs: 0 };
   for (const c of cases) {
     if (c.verdict === 'FAIL') t.failures += 1;
-    else if (c.verdict === 'SKIP') t.skipped += 1;
+    else if (c.verdict === 'SKIP' || c.verdict === 'KNOWN') t.skipped += 1;
     else if (c.verdict !== 'PASS' && c.verdict !== 'WARN') t.errors += 1;
     t.timeMs += Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs) : 0;
   }

@@ -4,9 +4,10 @@ import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
+import { knownNote, namesKnownIssues } from './known-note.js';
 
 const VERDICT_WORDS: Record<Verdict, [string, string]> = {
-  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'],
+  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'], KNOWN: ['known', 'known'],
 };
 
 /**
@@ -38,6 +39,13 @@ export function renderMarkdown(result: CaseRunResult): string {
   if (failing.length > 0) {
     out.push('## Failures', '');
     for (const c of failing) out.push(...failureBlock(c, index));
+  }
+
+  const known = urgentFirst(result.cases).filter((c) => c.known !== undefined);
+  if (known.length > 0) {
+    out.push('## Known issues', '', '| Id | Verdict | Known issue | Message |', '|---|---|---|---|');
+    for (const c of known) out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${verdictCell(c.verdict)} | ${mdCell(knownNote(c) ?? '')} | ${mdCell(c.message)} |`);
+    out.push('');
   }
 
   const replays = result.cases.filter((c) => c.kind === 'property' && replayOf(c) !== undefined && c.verdict !== 'PASS');
@@ -74,7 +82,8 @@ export function renderMarkdown(result: CaseRunResult): string {
 }
 
 function countsLine(result: CaseRunResult): string {
-  return VERDICT_ORDER.map((v) => {
+  // KNOWN is counted only in runs with a known-issues list.
+  return VERDICT_ORDER.filter((v) => v !== 'KNOWN' || namesKnownIssues(result)).map((v) => {
     const count = result.summary[v] ?? 0;
     return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;
   }).join(', ');

@@ -9,7 +9,10 @@ import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
-import { loadSummaryLines } from '../load-summary.js';
+import { caseCountsLine, loadSummaryLines } from '../load-summary.js';
+import { readKnownIssues } from '../../known/read-known-issues.js';
+import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
+import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -35,6 +38,8 @@ export interface LoadCommandArgs {
   /** Already parsed: the fraction a metric may get worse than the baseline. */
   'max-regression': number;
   'report-dir': string;
+  /** YAML list of failures known and excused until a date. */
+  'known-issues'?: string | undefined;
   json: boolean;
 }
 
@@ -44,6 +49,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
   if (args.defects !== undefined) process.stderr.write('svc-harness: load --defects is deprecated, use --mock-defects (the same comma list)\n');
   const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
   const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
@@ -62,12 +68,12 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     const onSigint = (): void => onSignal('SIGINT');
     const onSigterm = (): void => onSignal('SIGTERM');
     const progress = args.json ? undefined : progressPrinter();
-    let result;
+    let ran;
     try {
       await harness.prepare();
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
-      result = await harness.load({
+      ran = await harness.load({
         scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
         ...(args.search !== undefined ? { search: args.search } : {}),
         durationS: args.duration,
@@ -86,6 +92,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
     }
+    const result = applyKnownIssues(ran, known, utcDay());
     const written = await writeReports(result, args['report-dir']);
     // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
     const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
@@ -95,7 +102,8 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
       );
     } else {
-      process.stderr.write(`${loadSummaryLines(load).join('\n')}\nverdicts: ${result.summary.PASS} pass, ${result.summary.FAIL} fail, ${result.summary.WARN} warn, ${result.summary.SKIP} skip, ${result.summary.ERROR} error\n`);
+      process.stderr.write(`${loadSummaryLines(load).join('\n')}\n${caseCountsLine(result.cases)}\n`);
+      for (const line of knownIssueLines(result.cases)) process.stderr.write(`${line}\n`);
       // A verdict's message may quote the target: nothing it sent may drive the terminal. Gates are listed above.
       for (const c of result.cases) if (c.kind !== 'gate' && (c.verdict === 'FAIL' || c.verdict === 'ERROR')) process.stderr.write(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}\n`);
       if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);

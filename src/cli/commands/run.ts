@@ -10,6 +10,9 @@ import { logger } from '../../log/current-logger.js';
 import { formatMs } from '../../runner/run-suite.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
+import { readKnownIssues } from '../../known/read-known-issues.js';
+import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
+import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -24,6 +27,8 @@ export interface RunCommandOptions {
   'property-replay-path'?: string;
   /** Defects to switch on in the embedded mock, to watch the suite catch them. */
   'mock-defects'?: string[];
+  /** YAML list of failures known and excused until a date. */
+  'known-issues'?: string;
   json?: boolean;
 }
 
@@ -62,6 +67,8 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
   };
   const defects = args['mock-defects'] ?? [];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
+  const today = utcDay();
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
     ...(defects.length > 0 ? { mock: { defects } } : {}),
@@ -70,14 +77,15 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
   try {
     const target = await harness.prepare();
     if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
-    const result = await harness.run({
+    const ran = await harness.run({
       ...(args.only !== undefined ? { only: args.only } : {}),
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
       ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
       command: ['svc-harness', ...process.argv.slice(2)].join(' '),
-      onEvent: allOf(args.json ? undefined : progressPrinter(out), logEvents(logger())),
+      onEvent: allOf(args.json ? undefined : knownListener(progressPrinter(out), known, today), logEvents(logger())),
     });
+    const result = applyKnownIssues(ran, known, today);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const s = result.summary;
     if (args.json) {
@@ -90,12 +98,13 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
           seed: result.seed,
           report_dir: written.dir,
           files: written.files,
-          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs })),
+          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs, ...(c.known ? { known: c.known } : {}) })),
         }),
       );
     } else {
       for (const note of result.notes) out(`note: ${note}`);
-      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      for (const line of knownIssueLines(result.cases)) out(line);
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }
