@@ -23,7 +23,7 @@ export function renderMarkdown(result: CaseRunResult): string {
   out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
   if (result.verdictReason !== undefined) out.push(`Why: ${mdInline(result.verdictReason)}`, '');
   out.push(
-    `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${result.target.clock}`,
+    `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${clockWords(result)}`,
     `- Command: ${mdCode(result.command)}`,
     `- Seed: ${mdCode(String(result.seed))}`,
     `- Started: ${mdInline(result.startedAt)}, took ${humanDuration(result.durationMs)}`,
@@ -79,6 +79,12 @@ export function renderMarkdown(result: CaseRunResult): string {
   }
 
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The clock the run's cases ran in, as the HTML banner says it: a load runs in real time whatever the target's clock control. */
+function clockWords(result: CaseRunResult): string {
+  if (result.kind === 'load') return result.load.clock.replace('-', ' ');
+  return result.target.clock === 'none' ? 'real time (none moved)' : 'mock-admin (the mock\'s clock, moved through its admin API)';
 }
 
 function countsLine(result: CaseRunResult): string {

@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { certify } from '../../certify/certify.js';
 import { generateSigningKeyPair, parseSigningKey, readPemFile } from '../../certify/certificate/signing.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
@@ -37,7 +38,7 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
     ...(args.agency !== undefined ? { agency: args.agency } : {}),
     reportDir: args['report-dir'],
-    command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+    command: commandLine(),
     ...(signKey ? { signKey } : {}),
     ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
     receiver: {

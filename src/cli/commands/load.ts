@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
 import { progressPrinter } from '../../load/progress.js';
@@ -85,7 +86,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         ...(baseline ? { baseline } : {}),
         signal: ac.signal,
         ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
-        command: `svc-harness ${process.argv.slice(2).join(' ')}`,
+        command: commandLine(),
       });
     } finally {
       progress?.done();

@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { defaultRegistry } from '../../checks/index.js';
 import type { Selection } from '../../checks/registry.js';
 import { HarnessError } from '../../errors/harness-error.js';
@@ -82,7 +83,7 @@ export async function runCommand(args: RunCommandOptions, print: (line: string) 
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
       ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
-      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+      command: commandLine(),
       onEvent: allOf(args.json ? undefined : knownListener(progressPrinter(out), known, today), logEvents(logger())),
     });
     const result = applyKnownIssues(ran, known, today);

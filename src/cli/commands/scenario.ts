@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
@@ -44,7 +45,7 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
     const ran = await harness.run({
       only: 'scenarios',
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+      command: commandLine(),
       ...(args.json ? {} : { onEvent: knownListener(progressPrinter(out), known, today) }),
     });
     const result = applyKnownIssues(ran, known, today);
