@@ -52,6 +52,8 @@ export interface CaseResult {
   details?: Record<string, unknown>;
   startedAt: number;
   durationMs: number;
+  /** Wall-clock ms since epoch the case started at, when its runner noted it: `startedAt` is the target's clock, which a mock moves by minutes, so reports measure wall spans (a JUnit suite's time) by this. */
+  wallStartedAt?: number | undefined;
 }
 
 /** One admitted or refused request, for the rate-limit timeline. */

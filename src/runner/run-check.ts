@@ -26,6 +26,7 @@ export function skippedCase(check: Check, reason: string, at: number): CaseResul
  */
 export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: number): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
+  const wallStartedAt = Date.now();
   const t0 = performance.now();
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
@@ -64,6 +65,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
     evidence: Array.isArray(outcome.evidence) ? [...outcome.evidence] : [],
     startedAt,
     durationMs: Math.round(performance.now() - t0),
+    wallStartedAt,
   };
   if (outcome.details) result.details = outcome.details;
   return result;
