@@ -1,5 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
 import type { CaseRunResult } from '../run-result.js';
+import type { CaseResult } from '../model.js';
 import { html } from '../escape.js';
 import { hasCard, urgentFirst } from '../_internal/order.js';
 import { evidenceLine, replayOf } from '../_internal/evidence.js';
@@ -9,6 +10,12 @@ import { renderBodyComparison } from './body-comparison.js';
 import { renderExchange } from './evidence.js';
 import { verdictBadge } from './palette.js';
 import { knownLine } from './cases-table.js';
+
+/** The broken replay a case names (a property's `details.replayPair`), shown first in its card. */
+function replayPairOf(c: CaseResult): { original: string; replay: string } | undefined {
+  const p = c.details?.replayPair as { original?: unknown; replay?: unknown } | undefined;
+  return p && typeof p.original === 'string' && typeof p.replay === 'string' ? { original: p.original, replay: p.replay } : undefined;
+}
 
 /**
  * The failing cases, each as a card read without clicking: the promise it
@@ -25,7 +32,7 @@ export function renderFailures(result: CaseRunResult, index: Map<string, Exchang
       const exchanges = c.evidence.map((id) => index.get(id)).filter((x): x is Exchange => x !== undefined);
       const missing = c.evidence.filter((id) => !index.has(id));
       const replay = replayOf(c);
-      const comparison = renderBodyComparison(exchanges, result.exchanges);
+      const comparison = renderBodyComparison(exchanges, result.exchanges, replayPairOf(c));
       const gate = result.kind === 'load' && c.kind === 'gate' ? result.load.gates.find((g) => g.id === c.id) : undefined;
       return `<article class="failure" id="${html(failureAnchor(c.id))}">
 <header>${verdictBadge(c.verdict)} <span class="case-id">${html(c.id)}</span> <b>${html(c.title)}</b> <a class="muted" href="#${html(caseAnchor(c.id))}">row</a></header>
