@@ -52,7 +52,8 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
   });
   const c = written.certificate;
   const took = (c.duration_ms / 1000).toFixed(1);
-  print(`certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
+  print(`${c.practice !== undefined ? 'PRACTICE ' : ''}certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
+  if (c.practice !== undefined) print(`  ${c.practice}`);
   print(`reports in ${written.reportDir} (junit.xml included; ${args['report-dir']}/latest points there)`);
   print(`certificate in ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
   return { kind: 'verdict', passed: c.granted };
