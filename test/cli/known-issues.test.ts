@@ -79,3 +79,12 @@ describe('load --known-issues', () => {
     expect(stderr).toContain('  KNOWN gate:rps>=100000000 (known issue until 2099-12-31: this machine is small): ');
   });
 });
+
+describe('certify --known-issues', () => {
+  it('is accepted only to say that a certificate ignores it', async () => {
+    const { dir, file } = await listFile('- {id: RL-04, reason: r, until: 2099-12-31}\n');
+    const { code, stdout, stderr } = await runCli(['certify', '--known-issues', file, '--generate-key', join(dir, 'keys')]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain(`note: certify ignores --known-issues ${file}: a certificate is never granted over a failure, so every failure counts`);
+  });
+});

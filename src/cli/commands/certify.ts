@@ -23,6 +23,7 @@ export interface CertifyArgs {
 export async function certifyCommand(args: CertifyArgs, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   // Verdict lines quote the target: nothing it sent may drive the terminal.
   const print = (line: string): void => write(terminalSafe(line));
+  if (args['known-issues'] !== undefined) print(`note: certify ignores --known-issues ${args['known-issues']}: a certificate is never granted over a failure, so every failure counts`);
   if (args['generate-key'] !== undefined) {
     const pair = await generateSigningKeyPair(args['generate-key']);
     print(`private key: ${pair.privateKeyFile} (keep it secret; pass it as --sign-key)`);
@@ -30,7 +31,6 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
     print(`public key SHA-256: ${pair.fingerprint}`);
     return { kind: 'done' };
   }
-  if (args['known-issues'] !== undefined) print(`note: certify ignores --known-issues ${args['known-issues']}: a certificate is never granted over a failure, so every failure counts`);
   // Read the key before a run of a minute, not after it.
   const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
 
