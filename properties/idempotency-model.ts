@@ -8,15 +8,23 @@ const POOL = 3;
 
 /** What the model remembers of one booking idempotency key. */
 interface KeyState {
-  /** The stored first response: status and body bytes. */
+  /** The stored first response: status and body bytes, and the exchange that carried it. */
   status: number;
   bytes: Buffer;
+  exchangeId: string;
   /** Set when the first request booked. */
   bookingId?: string;
   price: number;
   cancelled: boolean;
   /** The stored response of the key's own cancellation key. */
-  cancel?: { status: number; bytes: Buffer };
+  cancel?: StoredAnswer;
+}
+
+/** A stored first answer a replay must repeat byte for byte. */
+interface StoredAnswer {
+  status: number;
+  bytes: Buffer;
+  exchangeId: string;
 }
 
 /** The model: what the service must have done, per key, and the wallet it must show. */
@@ -63,21 +71,24 @@ function judgeFirst(m: Model, r: Real, k: number, res: ApiResponse & { bookingId
   if (m.balance >= price) {
     if (!ok(res.status) || res.bookingId === undefined) env.fail(`${what}: expected a booking, got ${env.describe(res)}`);
     if (res.chargedAmount !== price) env.fail(`${what}: booked at ${String(res.chargedAmount)}, the quote said ${price}`);
-    m.keys[k] = { status: res.status, bytes: res.bytes, bookingId: res.bookingId, price, cancelled: false };
+    m.keys[k] = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id, bookingId: res.bookingId, price, cancelled: false };
     m.balance -= price;
     m.ledger.push({ type: 'debit', amount: price, bookingId: res.bookingId });
     r.made.set(res.bookingId, false);
   } else {
     if (!env.is(res, 'insufficient_funds')) env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`);
-    m.keys[k] = { status: res.status, bytes: res.bytes, price, cancelled: false };
+    m.keys[k] = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id, price, cancelled: false };
   }
 }
 
-/** A replay must answer the stored status and bytes, marked as a replay. */
-function judgeReplay(r: Real, stored: { status: number; bytes: Buffer }, res: ApiResponse, what: string): void {
+/** A replay must answer the stored status and bytes, marked as a replay; a broken one names the original and the replay, so reports show that pair first. */
+function judgeReplay(r: Real, stored: StoredAnswer, res: ApiResponse, what: string): void {
   const env: PropertyEnv = r.env;
   if (res.status !== stored.status || !res.bytes.equals(stored.bytes)) {
-    env.fail(`${what}: expected the stored response replayed (${stored.status}, ${stored.bytes.length} bytes), got ${env.describe(res)} with ${res.bytes.length} bytes${res.status === stored.status ? ' that differ' : ''}`);
+    env.fail(
+      `${what}: expected the stored response replayed (${stored.status}, ${stored.bytes.length} bytes, ${stored.exchangeId}), got ${env.describe(res)} with ${res.bytes.length} bytes${res.status === stored.status ? ' that differ' : ''} (${res.exchange.id})`,
+      { original: stored.exchangeId, replay: res.exchange.id },
+    );
   }
   if (!env.replayed(res)) env.fail(`${what}: the replay lacks ${env.ctx.profile.headers.idempotent_replayed}: ${env.ctx.profile.values.replayed_true}`);
 }
@@ -189,7 +200,7 @@ class Cancel implements Cmd {
         m.ledger.push({ type: 'refund', amount: ks.price, bookingId: ks.bookingId! });
         r.made.set(ks.bookingId!, true);
       }
-      if (!this.fresh) ks.cancel = { status: res.status, bytes: res.bytes };
+      if (!this.fresh) ks.cancel = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id };
     }
     await judgeState(m, r, this.toString(), this.k);
   }

@@ -86,8 +86,12 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(String(value))?.[1];
     const message = err instanceof Error ? err.message : String(err);
     const violated = err instanceof PropertyViolation;
-    return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${message} — shrunk counterexample: ${shown}`, violated ? err.evidence : [], {
+    const pair = violated ? err.pair : undefined;
+    // The broken replay's two exchanges first: they are what a reader must see.
+    const evidence = violated ? (pair ? [pair.original, pair.replay, ...err.evidence.filter((id) => id !== pair.original && id !== pair.replay)] : err.evidence) : [];
+    return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${message} — shrunk counterexample: ${shown}`, evidence, {
       counterexample: shown,
+      ...(pair ? { replayPair: pair } : {}),
       path: details.counterexamplePath,
       ...(replayPath ? { replayPath } : {}),
       runsUntilFailure: details.numRuns,

@@ -2,7 +2,7 @@ import { getNumber } from '../../src/api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../src/api/types.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { RateBudget, type Bucket } from './rate-budget.js';
-import { PropertyViolation } from './violation.js';
+import { PropertyViolation, type ReplayPair } from './violation.js';
 
 /**
  * What a property's runs share: the target as the primary agency sees it, an
@@ -43,9 +43,9 @@ export class PropertyEnv {
     return res;
   }
 
-  /** Throws a violation with the evidence of this run. */
-  fail(message: string): never {
-    throw new PropertyViolation(message, [...this.evidence]);
+  /** Throws a violation with the evidence of this run; `pair` names a broken replay, which reports show first. */
+  fail(message: string, pair?: ReplayPair): never {
+    throw new PropertyViolation(message, [...this.evidence], pair);
   }
 
   /** The wallet balance now; a balance the target does not give is a violation. */

@@ -1,7 +1,9 @@
 import { terminalSafe } from '../log/terminal-safe.js';
 import { gateSentence } from '../report/gate-units.js';
+import type { CaseResult } from '../report/model.js';
 import type { LoadRunResult } from '../report/run-result.js';
 import { exitCodeOf, type CommandOutcome } from './exit-codes.js';
+import { knownIssueLines } from './known-issue-lines.js';
 import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
 import { formatDecimal, groupThousands } from '../report/units.js';
 import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
@@ -41,6 +43,20 @@ export function walletLine(load: LoadResult): string | undefined {
   return `wallets: ${passed} of ${verdicts.length} reconcile${figures.length > 0 ? `; balances moved ${netChangeByCurrency(figures)} in all` : ''}`;
 }
 
+/**
+ * The count line of a load's cases: its verdicts under load and its gates
+ * apart, since a breached gate is a slow target (exit 99), not a broken
+ * verdict (exit 1). KNOWN counts show only when a known-issues list named some.
+ */
+export function caseCountsLine(cases: readonly CaseResult[]): string {
+  const verdicts = cases.filter((c) => c.kind !== 'gate');
+  const gates = cases.filter((c) => c.kind === 'gate');
+  const n = (list: readonly CaseResult[], v: CaseResult['verdict']): number => list.filter((c) => c.verdict === v).length;
+  const known = (list: readonly CaseResult[]): string => (n(list, 'KNOWN') > 0 ? `, ${n(list, 'KNOWN')} known` : '');
+  const line = `verdicts: ${n(verdicts, 'PASS')} pass, ${n(verdicts, 'FAIL')} fail, ${n(verdicts, 'WARN')} warn, ${n(verdicts, 'SKIP')} skip, ${n(verdicts, 'ERROR')} error${known(verdicts)}`;
+  return gates.length === 0 ? line : `${line}; gates: ${n(gates, 'PASS')} held, ${n(gates, 'FAIL') + n(gates, 'ERROR')} breached${known(gates)}`;
+}
+
 /** The summary lines of a load result: headline, latency by outcome, wallets, gates. */
 export function loadSummaryLines(load: LoadResult): string[] {
   const all = load.operations.all;
@@ -62,13 +78,13 @@ export function loadSummaryLines(load: LoadResult): string[] {
  * agrees with the exit status.
  */
 export function loadResultLines(result: LoadRunResult, outcome: CommandOutcome, reportDir: string): string[] {
-  const s = result.summary;
-  const lines = [...loadSummaryLines(result.load), `verdicts: ${s.PASS} pass, ${s.FAIL} fail, ${s.WARN} warn, ${s.SKIP} skip, ${s.ERROR} error`];
+  const lines = [...loadSummaryLines(result.load), caseCountsLine(result.cases), ...knownIssueLines(result.cases)];
+  const failed = (c: CaseResult): boolean => c.verdict === 'FAIL' || c.verdict === 'ERROR';
   // A verdict's message may quote the target: nothing it sent may drive the terminal. Gates are listed above.
-  for (const c of result.cases) if (c.kind !== 'gate' && (c.verdict === 'FAIL' || c.verdict === 'ERROR')) lines.push(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}`);
+  for (const c of result.cases) if (c.kind !== 'gate' && failed(c)) lines.push(`  ${c.verdict} ${c.id}: ${terminalSafe(c.message)}`);
   const code = exitCodeOf(outcome);
-  const failedGates = result.load.gates.filter((g) => !g.passed).length;
-  const failedVerdicts = s.FAIL + s.ERROR - failedGates;
+  const failedGates = result.cases.filter((c) => c.kind === 'gate' && failed(c)).length;
+  const failedVerdicts = result.cases.filter((c) => c.kind !== 'gate' && failed(c)).length;
   const why = [failedVerdicts > 0 ? `${failedVerdicts} verdict(s) failed` : '', failedGates > 0 ? `${failedGates} gate(s) failed` : ''].filter(Boolean).join(', ');
   lines.push(outcome.kind === 'interrupted' ? `✗ INTERRUPTED (exit ${code})` : code === 0 ? `✓ ${result.verdict} (exit 0)` : `✗ ${result.verdict}${why ? `: ${why}` : ''} (exit ${code})`);
   lines.push(`reports: ${reportDir}`);

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   E_FIXTURE_INVALID: { exit: 2, summary: 'mock fixture is invalid' },
   /** A scenario file is invalid. */
   E_SCENARIO_INVALID: { exit: 2, summary: 'scenario file is invalid' },
+  /** A known-issues file is invalid: not YAML, a wrong entry, or an id no case has. */
+  E_KNOWN_ISSUES_INVALID: { exit: 2, summary: 'known-issues file is invalid' },
   /** A required environment variable (a secret) is missing. */
   E_SECRET_MISSING: { exit: 2, summary: 'a secret is missing from the environment' },
   /** A port is already taken. */

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
 import type { Profile } from './types.js';
 import { resolveProfile } from './validate-profile.js';
+import { isTargetUrl, profileFromUrl } from './url-profile.js';
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
@@ -24,15 +25,22 @@ export function parseProfileText(text: string, file: string): unknown {
   }
 }
 
-/** Reads a YAML or JSON target profile, merges it over the reference defaults and validates it; the result is frozen. */
+/**
+ * Reads a YAML or JSON target profile, merges it over the reference defaults
+ * and validates it; the result is frozen. An http(s) URL stands for the
+ * reference defaults at that address (see {@link profileFromUrl}).
+ */
 export async function loadProfile(file: string): Promise<Readonly<Profile>> {
+  if (isTargetUrl(file)) return resolveProfile(profileFromUrl(file), file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as { code?: string }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err));
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}`, { cause: err });
+    // A target is a profile file or the service's URL; say so where the name was neither.
+    const hint = code === 'ENOENT' ? ' (--target takes a profile file, YAML or JSON, such as profiles/staging.yaml, or the http(s) URL of the service)' : '';
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
   }
   return resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
 }

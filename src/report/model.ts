@@ -3,8 +3,24 @@
  * The result of each kind of run is in run-result.ts.
  */
 
-/** Verdict vocabulary shared by checks, scenarios, properties, gates and certificates. */
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
+/**
+ * Verdict vocabulary shared by checks, scenarios, properties, gates and
+ * certificates. KNOWN is never a check's own verdict: it is a FAIL the run's
+ * known-issues list excuses (see `CaseResult.known`), and fails nothing.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'KNOWN';
+
+/** The known-issues entry a case was matched with, as the reports show it. */
+export interface KnownMark {
+  /** Why the failure is known, as the list says (a ticket, a vendor's promise). */
+  reason: string;
+  /** Last day (UTC, `YYYY-MM-DD`) the entry excuses the failure. */
+  until: string;
+  /** `excused`: the case failed and is KNOWN; `expired`: it failed and fails the run, the entry being past its date; `stale`: it no longer fails (a WARN). */
+  state: 'excused' | 'expired' | 'stale';
+  /** The case's verdict before the list was applied. */
+  was: Verdict;
+}
 
 /**
  * The verdict of a whole run. INCONCLUSIVE: nothing failed, yet the run proves
@@ -30,10 +46,14 @@ export interface CaseResult {
   message: string;
   /** Ids of the exchanges (in `RunResult.exchanges`) that show the verdict. */
   evidence: string[];
+  /** Set when the run's known-issues list names this case. */
+  known?: KnownMark | undefined;
   /** Extra structured facts (counts, expected vs actual, counterexamples, replay commands). */
   details?: Record<string, unknown>;
   startedAt: number;
   durationMs: number;
+  /** Wall-clock ms since epoch the case started at, when its runner noted it: `startedAt` is the target's clock, which a mock moves by minutes, so reports measure wall spans (a JUnit suite's time) by this. */
+  wallStartedAt?: number | undefined;
 }
 
 /** One admitted or refused request, for the rate-limit timeline. */

@@ -9,6 +9,7 @@ import { renderLayout } from './html/layout.js';
 import { renderLoadSection } from './html/load-section.js';
 import { renderRateLimitTimeline } from './html/rate-limit-chart.js';
 import { renderWebhookTimeline } from './html/webhook-chart.js';
+import { namesKnownIssues } from './known-note.js';
 
 /**
  * Renders `report.html`: one self-contained page (inline CSS, JS and SVG,
@@ -21,10 +22,10 @@ export function renderHtml(result: CaseRunResult): string {
   // Verdict first, then what failed with its evidence, then the areas and charts, then every case.
   const sections = [renderBanner(result)];
   const failures = renderFailures(result, index);
-  if (failures) sections.push(section('failures', 'Failures', failures));
+  if (failures) sections.push(section('failures', namesKnownIssues(result) ? 'Failures and known issues' : 'Failures', failures));
   sections.push(section('areas', 'Verdicts by area', renderAreaCards(result)));
   if (result.kind === 'load') sections.push(section('load', 'Load', renderLoadSection(result.load)));
-  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit)));
+  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit, { control: result.target.clock, runMs: result.durationMs })));
   if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
   sections.push(section('cases', 'All cases', renderCasesTable(result, index)));
   sections.push(`<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`);

@@ -4,9 +4,10 @@ import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
+import { knownNote, namesKnownIssues } from './known-note.js';
 
 const VERDICT_WORDS: Record<Verdict, [string, string]> = {
-  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'],
+  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'], KNOWN: ['known', 'known'],
 };
 
 /**
@@ -22,7 +23,7 @@ export function renderMarkdown(result: CaseRunResult): string {
   out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
   if (result.verdictReason !== undefined) out.push(`Why: ${mdInline(result.verdictReason)}`, '');
   out.push(
-    `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${result.target.clock}`,
+    `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${clockWords(result)}`,
     `- Command: ${mdCode(result.command)}`,
     `- Seed: ${mdCode(String(result.seed))}`,
     `- Started: ${mdInline(result.startedAt)}, took ${humanDuration(result.durationMs)}`,
@@ -38,6 +39,13 @@ export function renderMarkdown(result: CaseRunResult): string {
   if (failing.length > 0) {
     out.push('## Failures', '');
     for (const c of failing) out.push(...failureBlock(c, index));
+  }
+
+  const known = urgentFirst(result.cases).filter((c) => c.known !== undefined);
+  if (known.length > 0) {
+    out.push('## Known issues', '', '| Id | Verdict | Known issue | Message |', '|---|---|---|---|');
+    for (const c of known) out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${verdictCell(c.verdict)} | ${mdCell(knownNote(c) ?? '')} | ${mdCell(c.message)} |`);
+    out.push('');
   }
 
   const replays = result.cases.filter((c) => c.kind === 'property' && replayOf(c) !== undefined && c.verdict !== 'PASS');
@@ -73,8 +81,15 @@ export function renderMarkdown(result: CaseRunResult): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/** The clock the run's cases ran in, as the HTML banner says it: a load runs in real time whatever the target's clock control. */
+function clockWords(result: CaseRunResult): string {
+  if (result.kind === 'load') return result.load.clock.replace('-', ' ');
+  return result.target.clock === 'none' ? 'real time (none moved)' : 'mock-admin (the mock\'s clock, moved through its admin API)';
+}
+
 function countsLine(result: CaseRunResult): string {
-  return VERDICT_ORDER.map((v) => {
+  // KNOWN is counted only in runs with a known-issues list.
+  return VERDICT_ORDER.filter((v) => v !== 'KNOWN' || namesKnownIssues(result)).map((v) => {
     const count = result.summary[v] ?? 0;
     return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;
   }).join(', ');

@@ -22,8 +22,8 @@ interface CaseRunBase {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** Counts by verdict over all cases. */
-  summary: Record<Verdict, number> & { total: number };
+  /** Counts by verdict over all cases; `KNOWN` only when a known-issues list excused a failure (reports of older runs lack it). */
+  summary: Record<Exclude<Verdict, 'KNOWN'>, number> & { KNOWN?: number; total: number };
   /** Overall verdict: FAIL when any case failed or errored; INCONCLUSIVE when the run proves nothing (see `verdictReason`); INTERRUPTED when a load was stopped early (its figures cover what ran). */
   verdict: RunVerdict;
   /** Why the run is INCONCLUSIVE, in one sentence; absent otherwise. */

@@ -18,7 +18,8 @@ export interface ReplayTarget {
  */
 export function replayContext(t: ReplayTarget): string[] {
   const args: string[] = [];
-  if (t.targetFile !== undefined) args.push('--target', resolve(t.targetFile));
+  // A URL target is kept as given; a file is made absolute.
+  if (t.targetFile !== undefined) args.push('--target', /^https?:\/\//i.test(t.targetFile) ? t.targetFile : resolve(t.targetFile));
   const defects = t.embedded ? [...(t.mockDefects ?? [])] : [];
   if (defects.length > 0) args.push('--mock-defects', defects.join(','));
   return args;

@@ -34,6 +34,7 @@ export const NOT_RUN_CASE = 'not run: the run was interrupted before it';
  */
 export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: number, stop?: AbortSignal): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
+  const wallStartedAt = Date.now();
   const t0 = performance.now();
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
@@ -82,6 +83,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
     evidence: Array.isArray(outcome.evidence) ? [...outcome.evidence] : [],
     startedAt,
     durationMs: Math.round(performance.now() - t0),
+    wallStartedAt,
   };
   if (outcome.details) result.details = outcome.details;
   return result;

@@ -29,6 +29,7 @@ const ERRORS: [ErrorCode, number][] = [
   ['E_FILE_UNREADABLE', 2],
   ['E_FIXTURE_INVALID', 2],
   ['E_SCENARIO_INVALID', 2],
+  ['E_KNOWN_ISSUES_INVALID', 2],
   ['E_SECRET_MISSING', 2],
   ['E_PORT_IN_USE', 2],
   ['E_TARGET_UNREACHABLE', 3],

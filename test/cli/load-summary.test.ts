@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSummaryLines } from '../../src/cli/load-summary.js';
+import { caseCountsLine, loadSummaryLines } from '../../src/cli/load-summary.js';
 import { LoadRecorder } from '../../src/load/load-recorder.js';
 import { evaluateLoadGates } from '../../src/load/load-metrics.js';
 import { parseThresholds } from '../../src/load/gates.js';
@@ -33,5 +33,14 @@ describe('the end-of-load summary on the console', () => {
 
   it('says how the wallets moved, in their currency', () => {
     expect(text).toContain('wallets: 1 of 1 reconcile; balances moved -5 818.00 EUR in all');
+  });
+});
+
+describe('the count line of a load', () => {
+  const c = (kind: 'check' | 'gate', verdict: 'PASS' | 'FAIL' | 'KNOWN') => ({ id: 'x', kind, title: '', area: 'load' as const, clause: '', verdict, message: '', evidence: [], startedAt: 0, durationMs: 0 });
+
+  it('counts a breached gate apart from the verdicts under load', () => {
+    expect(caseCountsLine([c('check', 'PASS'), c('check', 'PASS'), c('gate', 'FAIL'), c('gate', 'PASS')])).toBe('verdicts: 2 pass, 0 fail, 0 warn, 0 skip, 0 error; gates: 1 held, 1 breached');
+    expect(caseCountsLine([c('check', 'KNOWN'), c('check', 'PASS')])).toBe('verdicts: 1 pass, 0 fail, 0 warn, 0 skip, 0 error, 1 known');
   });
 });

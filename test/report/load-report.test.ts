@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
+import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { gateFigures } from '../../src/report/gate-units.js';
 import { sampleLoad, sampleLoadRun } from './fixtures/sample-run.js';
 import { LoadRecorder } from '../../src/load/load-recorder.js';
@@ -23,6 +24,12 @@ describe('the load report', () => {
     expect(banner).not.toContain('Seed <b>0</b>');
   });
 
+  it('says in summary.md that the load ran in real time, whatever the target\'s clock control', () => {
+    const md = renderMarkdown(sampleLoadRun({ load, target: { ...base.target, clock: 'mock-admin' } }));
+    expect(md).toMatch(/^- Target: .*, clock: real time$/m);
+    expect(md).not.toContain('mock-admin');
+  });
+
   it('keeps the units of its gates, with ✓ and ✗', () => {
     expect(gateFigures(load.gates[0]!)).toMatchObject({ metric: 'search.p95', actual: '5 398.5 ms', limit: '< 200 ms', bound: 200, kind: 'latency' });
     expect(gateFigures(load.gates[1]!)).toMatchObject({ actual: '3.29%', limit: '< 1%' });
@@ -33,11 +40,22 @@ describe('the load report', () => {
   });
 
   it('labels the y-axes of its charts and draws latency gates as threshold lines', () => {
-    expect(page.match(/rotate\(-90\)" text-anchor="middle" font-size="10">latency \(ms\)<\/text>/g)).toHaveLength(2);
+    // Latency over time and by percentile of every response, and by percentile of the searches that search.p95 measures.
+    expect(page.match(/rotate\(-90\)" text-anchor="middle" font-size="10">latency \(ms\)<\/text>/g)).toHaveLength(3);
     expect(page).toContain('>responses per second</text>');
-    // One line per latency gate on each latency chart, none for rates or throughput.
-    expect(page.match(/>gate search\.p95 &lt; 200 ms<\/text>/g)).toHaveLength(2);
+    // One line per latency gate, on the chart of the series it measures; none for rates or throughput.
+    expect(page.match(/>gate search\.p95 &lt; 200 ms<\/text>/g)).toHaveLength(1);
     expect(page).not.toContain('>gate errors.rate');
+  });
+
+  it('draws a gate on one operation over that operation, never over every response', () => {
+    const charts = page.split('<figure class="chart">').slice(1);
+    const titled = (t: string) => charts.find((c) => c.includes(`<figcaption>${t}</figcaption>`));
+    expect(titled('Latency by percentile of search (the series its gate measures)')).toContain('>gate search.p95 &lt; 200 ms</text>');
+    // The searches' own p99 (182 ms) is drawn under it, not every response's 240 ms max.
+    expect(titled('Latency by percentile of search (the series its gate measures)')).toContain('search p99: 182 ms');
+    expect(titled('Latency over time (every response, per second)')).not.toContain('>gate search.p95');
+    expect(titled('Latency by percentile (HDR histogram of every response)')).not.toContain('>gate search.p95');
   });
 });
 
@@ -67,13 +85,13 @@ describe('the load report of a run pushed past its limits', () => {
 
   it('stacks the labels of latency gates at the same bound instead of drawing them over each other', () => {
     const gates = [
-      { id: 'gate:search.p95<200ms', source: 'search.p95<200ms', passed: true, actual: 5, expected: '< 200', message: '' },
       { id: 'gate:search.2xx.p95<200ms', source: 'search.2xx.p95<200ms', passed: true, actual: 40, expected: '< 200', message: '' },
+      { id: 'gate:search.2xx.p99<200ms', source: 'search.2xx.p99<200ms', passed: true, actual: 40, expected: '< 200', message: '' },
     ];
     const twoGates = renderHtml(sampleLoadRun({ load: { ...load, gates } }));
     const labelY = (label: string): string[] => [...twoGates.matchAll(new RegExp(`<text x="[^"]+" y="([^"]+)"[^>]*>gate ${label.replace(/[.]/g, '\\.')} &lt; 200 ms</text>`, 'g'))].map((m) => m[1]!);
-    const plain = labelY('search.p95');
-    const ok = labelY('search.2xx.p95');
+    const plain = labelY('search.2xx.p95');
+    const ok = labelY('search.2xx.p99');
     expect(plain.length).toBeGreaterThan(0);
     expect(ok).toHaveLength(plain.length);
     plain.forEach((y, i) => expect(Math.abs(Number(y) - Number(ok[i]))).toBeGreaterThanOrEqual(12));

@@ -52,3 +52,20 @@ describe('rate-limit timeline panels', () => {
     expect(out).toContain('aria-label="Rate-limit burst a · read"');
   });
 });
+
+describe('the clock of the rate-limit timeline', () => {
+  // Ten minutes of the mock's clock, moved forward by the harness in a run of 3.5 s.
+  const points = [...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)), pt(300_000, 200, 57, 58), pt(600_000, 200, 57, 58)];
+
+  it("says the axis is the mock's clock and how long the run really took", () => {
+    const out = renderRateLimitTimeline(points, { control: 'mock-admin', runMs: 3_500 });
+    expect(out).toContain("these requests span 10 min of mock time, while the whole run took 3.5 s of real time");
+    expect(out).toContain('>time since first request, on the mock&#39;s clock</text>');
+  });
+
+  it('says real time against a target whose clock the harness cannot move', () => {
+    const out = renderRateLimitTimeline(points, { control: 'none', runMs: 600_000 });
+    expect(out).not.toContain('mock time');
+    expect(out).toContain('>time since first request (real time)</text>');
+  });
+});

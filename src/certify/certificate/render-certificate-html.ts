@@ -10,6 +10,8 @@ table.hashes td.h{font-family:var(--mono);font-size:12px;word-break:break-all}
 .req{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.5px}
 .rule{margin-top:16px}
 .unsigned{margin-top:12px;padding:8px 12px;border-left:4px solid var(--warn)}
+.practice{border:2px dashed var(--warn);color:var(--warn);font-weight:700;padding:10px 14px;margin:12px 0;border-radius:6px;font-size:15px}
+.verdict .practice-tag{font-size:18px;letter-spacing:3px;margin-bottom:4px}
 `;
 
 /** What an unsigned certificate says of itself: its hashes show it is intact, never who wrote it. */
@@ -19,19 +21,34 @@ function meta(rows: Array<[string, string]>): string {
   return `<dl class="cert-meta">${rows.map(([k, v]) => `<dt>${html(k)}</dt><dd>${html(v)}</dd>`).join('')}</dl>`;
 }
 
-/** The certificate as a page a person can read: granted or refused banner, the tests, and the hash of every file. */
+/** The client as the agency named it, for the banner: name and version, either alone. */
+function clientLabel(c: Certificate): string | undefined {
+  const { name, version } = c.client ?? {};
+  if (name === undefined && version === undefined) return undefined;
+  return [name ?? '(unnamed client)', version !== undefined ? `version ${version}` : undefined].filter(Boolean).join(', ');
+}
+
+/**
+ * The certificate as a page a person can read: granted or refused banner,
+ * the tests, and the hash of every file. A practice certificate (earned
+ * against the bundled mock) says so in its banner, its title and a band
+ * above the tests, and its verdict is not drawn in a pass's green.
+ */
 export function renderCertificateHtml(c: Certificate): string {
   const state = c.granted ? 'GRANTED' : 'REFUSED';
+  const practice = c.practice !== undefined;
+  const client = clientLabel(c);
   const sub = c.granted
     ? `${c.summary.PASS} of ${c.summary.total} tests passed${c.skipped.length > 0 ? `, ${c.skipped.length} not run` : ''}`
     : `refused by ${c.refused_by.join(', ')}`;
   const target = Object.entries(c.target).map(([k, v]): [string, string] => [`Target ${k}`, String(v)]);
   const banner = `<section class="banner">
-<div class="verdict verdict-${c.granted ? 'pass' : 'fail'}"><strong>${state}</strong><span>${html(sub)}</span></div>
+<div class="verdict verdict-${practice ? 'inconclusive' : c.granted ? 'pass' : 'fail'}">${practice ? '<span class="practice-tag">PRACTICE</span>' : ''}<strong>${state}</strong><span>${html(practice ? `${sub}, against the bundled mock` : sub)}</span></div>
 <div class="run">
 <h1>${html(c.plan.title)} <span class="muted">· ${html(c.plan.id)} ${html(c.plan.version)}</span></h1>
 ${meta([
   ['Agency', c.agency],
+  ...(client !== undefined ? [['Client', client] as [string, string]] : []),
   ['Kind', c.kind === 'service' ? 'agency credentials against a service' : "agency's client graded by the mock"],
   ...target,
   ['Started', c.started_at],
@@ -42,6 +59,7 @@ ${meta([
 </div>
 </section>
 ${c.signing ? '' : UNSIGNED_NOTE}
+${practice ? `<p class="practice">PRACTICE RUN: ${html(c.practice!)}.</p>` : ''}
 <p class="rule muted">Rule: ${html(c.rule)}.${c.skipped.length > 0 ? ` Not run: <b>${html(c.skipped.join(', '))}</b>.` : ''}</p>
 ${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
 
@@ -70,5 +88,5 @@ ${rows}
 ${c.files.map((f) => `<tr><td><code>${html(f.file)}</code></td><td class="h">${html(f.sha256)}</td><td>${f.bytes}</td></tr>`).join('\n')}
 </tbody></table>
 <footer>Check this folder with <code>svc-harness verify-certificate &lt;folder&gt; --public-key &lt;signer's key&gt;</code>: it recomputes every hash above and the signature over certificate.json. This page itself is listed in certificate.json.</footer>`;
-  return renderLayout(`${state}: ${c.plan.id} ${c.plan.version} for ${c.agency}`, `<style>${EXTRA_STYLES}</style>\n${banner}\n${tests}\n${hashes}`);
+  return renderLayout(`${practice ? 'PRACTICE ' : ''}${state}: ${c.plan.id} ${c.plan.version} for ${c.agency}`, `<style>${EXTRA_STYLES}</style>\n${banner}\n${tests}\n${hashes}`);
 }

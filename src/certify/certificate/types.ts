@@ -51,6 +51,8 @@ export interface CertificateDraft {
   target: Record<string, string | number | boolean | null>;
   /** The agency id. */
   agency: string;
+  /** The client graded (client certificates): its name and version as the agency gives them. */
+  client?: ClientIdentity | undefined;
   /** ms since the epoch (real time). */
   startedAt: number;
   finishedAt: number;
@@ -59,6 +61,16 @@ export interface CertificateDraft {
   attachments?: EvidenceDraft[];
   notes?: string[];
 }
+
+/** A client as the agency names it (`--client-name`, `--client-version`). */
+export interface ClientIdentity {
+  name?: string | undefined;
+  version?: string | undefined;
+}
+
+/** What a practice certificate says of itself: earned against the mock bundled with the harness, it certifies nothing about a service. */
+export const PRACTICE_MEANING =
+  'a practice run against the mock bundled with the harness: it shows the agency how certification goes, and certifies nothing about any service; certify against the service itself (--target) for a certificate that counts';
 
 /** One test as the certificate records it: its draft, with the evidence as file paths. */
 export interface CertificateTest extends Omit<TestDraft, 'evidence'> {
@@ -82,6 +94,10 @@ export interface Certificate {
   harness: { name: string; version: string };
   target: Record<string, string | number | boolean | null>;
   agency: string;
+  /** The client graded, as the agency named it (client certificates given `--client-name` or `--client-version`). */
+  client?: ClientIdentity;
+  /** Present on a service certificate earned against the embedded mock: what such a certificate means ({@link PRACTICE_MEANING}). */
+  practice?: string;
   started_at: string;
   finished_at: string;
   duration_ms: number;

@@ -9,7 +9,7 @@ import { toolInfo } from '../../runner/tool-info.js';
 import { decideGrant, GRANT_RULE } from './grant.js';
 import { renderCertificateHtml } from './render-certificate-html.js';
 import { parseSigningKey, publicKeyFingerprint, publicKeyPem, signBytes } from './signing.js';
-import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, type Certificate, type CertificateDraft, type CertifiedFile, type CertificateTest, type EvidenceDraft } from './types.js';
+import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, PRACTICE_MEANING, type Certificate, type CertificateDraft, type CertifiedFile, type CertificateTest, type EvidenceDraft } from './types.js';
 
 /** Options of {@link writeCertificate}. */
 export interface WriteCertificateOptions {
@@ -130,6 +130,9 @@ export async function writeCertificate(dir: string, draft: CertificateDraft, opt
     harness: { name: tool.name, version: tool.version },
     target: redact({ ...draft.target }),
     agency: draft.agency,
+    ...(draft.client && (draft.client.name !== undefined || draft.client.version !== undefined) ? { client: redact({ ...draft.client }) } : {}),
+    // Against the embedded mock a grant proves the plan runs, nothing about a service: the certificate says so of itself.
+    ...(draft.kind === 'service' && draft.target.embedded === true ? { practice: PRACTICE_MEANING } : {}),
     started_at: new Date(draft.startedAt).toISOString(),
     finished_at: new Date(draft.finishedAt).toISOString(),
     duration_ms: Math.max(0, Math.round(draft.finishedAt - draft.startedAt)),

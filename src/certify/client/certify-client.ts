@@ -8,6 +8,7 @@ import { newRunId } from '../../report/run-id.js';
 import { writeReports } from '../../report/write-reports.js';
 import { recordRunFiles } from '../../report/run-manifest.js';
 import { writeCertificate, type WrittenCertificate } from '../certificate/write-certificate.js';
+import type { ClientIdentity } from '../certificate/types.js';
 import { CertificationInterceptor } from './certification-interceptor.js';
 import { clientEnv } from './client-env.js';
 import { clientCertificateDraft, clientRunResult } from './client-run-result.js';
@@ -55,6 +56,8 @@ export interface CertifyClientOptions {
   cwd?: string;
   /** Progress lines for a person. */
   print?: (line: string) => void;
+  /** The client's name and version as the agency gives them, shown on the certificate beside the command line. */
+  client?: ClientIdentity;
 }
 
 /** What a client certification produced. */
@@ -170,6 +173,7 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
     observation,
     items,
     ...(command ? { command } : {}),
+    ...(options.client ? { client: options.client } : {}),
     notes,
   };
   const written = await writeReports(redactor(secrets)(clientRunResult(facts)), reportDir);

@@ -2,7 +2,7 @@ import type { Exchange } from '../../client/exchange.js';
 import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../../report/model.js';
 import type { CertificationResult } from '../../report/run-result.js';
 import { toolInfo } from '../../runner/tool-info.js';
-import type { CertificateDraft, EvidenceDraft, TestDraft } from '../certificate/types.js';
+import type { CertificateDraft, ClientIdentity, EvidenceDraft, TestDraft } from '../certificate/types.js';
 import { CLIENT_PLAN, CLIENT_ITEMS } from './client-plan.js';
 import type { GradedItem } from './_internal/facts.js';
 import { isRead } from '../../mock/http/route-table.js';
@@ -21,6 +21,8 @@ export interface ClientRunFacts {
   observation: Observation;
   items: GradedItem[];
   command?: ClientCommandOutcome;
+  /** The client as the agency named it. */
+  client?: ClientIdentity | undefined;
   notes: string[];
 }
 
@@ -167,6 +169,7 @@ export function clientCertificateDraft(f: ClientRunFacts): CertificateDraft {
       retry_after_s: f.observation.retryAfterS,
     },
     agency: f.agencyId,
+    ...(f.client ? { client: f.client } : {}),
     startedAt: f.startedAt,
     finishedAt: f.finishedAt,
     tests,

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/types.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
-import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
+import { admittedBeforeRefusal, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -32,7 +32,7 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
   }
   v.see(last.exchangeId);
   const slipped = obs.refused.find((s) => !isRefused(s, profile));
-  if (slipped) v.fail(`half a window after the bucket filled, ${describeShot(slipped)} was admitted`, slipped.exchangeId);
+  if (slipped) v.fail(slippedSentence(slipped, obs, profile), slipped.exchangeId);
   else v.see(obs.refused[0]?.exchangeId);
   const admitted = admittedBeforeRefusal(obs.after, profile);
   const edge = obs.after[admitted] ?? obs.after[obs.after.length - 1];
@@ -59,6 +59,19 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
     limit: obs.limit,
     admittedAfterWindow: admitted,
   });
+}
+
+/**
+ * Why a request sent while the bucket was full is a failure, in words: a
+ * write probe is answered 405 (or 404) once the rate limit let it through,
+ * which reads as a refusal unless said so.
+ */
+function slippedSentence(slipped: RlShot, obs: RefusalsNotCountedObservations, profile: Profile): string {
+  const answer = `${slipped.status}${slipped.code ? ` ${slipped.code}` : ''}`;
+  const through = slipped.bucket === 'write' && slipped.status >= 400 && slipped.status < 500
+    ? `got past the rate limit: it was answered ${answer}, the answer a write probe gets once admitted (its method does not apply to a booking that does not exist), not ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`
+    : `was admitted (${answer}) instead of refused with ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`;
+  return `half a window after the ${slipped.bucket} bucket filled (${obs.limit} admitted in its window), request ${slipped.exchangeId} ${through}; the bucket was still full, so the service should have refused it: its limit was not enforced`;
 }
 
 /** RL-08: 429s are not counted. */

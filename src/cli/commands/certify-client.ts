@@ -17,6 +17,9 @@ export interface CertifyClientArgs {
   host?: string;
   port?: number;
   'hotel-port'?: number;
+  /** The client's name and version, shown on the certificate. */
+  'client-name'?: string;
+  'client-version'?: string;
 }
 
 /**
@@ -68,14 +71,18 @@ export async function certifyClientCommand(args: CertifyClientArgs, write: (line
     ...(args.host !== undefined ? { host: args.host } : {}),
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args['hotel-port'] !== undefined ? { hotelPort: args['hotel-port'] } : {}),
+    ...(args['client-name'] !== undefined || args['client-version'] !== undefined
+      ? { client: { ...(args['client-name'] !== undefined ? { name: args['client-name'] } : {}), ...(args['client-version'] !== undefined ? { version: args['client-version'] } : {}) } }
+      : {}),
     print,
   });
   for (const g of result.items) print(`  ${g.verdict.padEnd(5)} ${g.item.id} ${g.item.title}: ${g.message}`);
   const c = result.certificate.certificate;
-  if (c.granted) print(`client certificate GRANTED (${c.summary.PASS} of ${c.summary.total} items passed)`);
+  const named = c.client ? ` for ${[c.client.name, c.client.version].filter((v) => v !== undefined).join(' ')}` : '';
+  if (c.granted) print(`client certificate${named} GRANTED (${c.summary.PASS} of ${c.summary.total} items passed)`);
   else {
     const refused = result.items.filter((g) => c.refused_by.includes(g.item.id));
-    print(`client certificate REFUSED by ${c.refused_by.join(', ')}:`);
+    print(`client certificate${named} REFUSED by ${c.refused_by.join(', ')}:`);
     for (const g of refused) print(`  - ${g.item.id} ${g.item.title}: ${g.message}`);
   }
   print(`reports in ${result.reportDir}; certificate in ${result.certificate.dir}${signKey ? ' (signed)' : ' (not signed; pass --sign-key to sign)'}`);

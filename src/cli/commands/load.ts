@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
 import { progressPrinter, waitPrinter } from '../../load/progress.js';
@@ -9,6 +10,8 @@ import type { CommandContext } from '../command-spec.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';
 import { loadResultLines } from '../load-summary.js';
+import { readKnownIssues } from '../../known/read-known-issues.js';
+import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -36,6 +39,8 @@ export interface LoadCommandArgs {
   /** Already parsed: the fraction a metric may get worse than the baseline. */
   'max-regression': number;
   'report-dir': string;
+  /** YAML list of failures known and excused until a date. */
+  'known-issues'?: string | undefined;
   json: boolean;
 }
 
@@ -45,6 +50,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
   if (args.defects !== undefined) process.stderr.write('svc-harness: load --defects is deprecated, use --mock-defects (the same comma list)\n');
   const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
   const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
@@ -65,12 +71,12 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     const progress = args.json ? undefined : progressPrinter();
     // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
     const waits = waitPrinter();
-    let result;
+    let ran;
     try {
       await harness.prepare();
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
-      result = await harness.load({
+      ran = await harness.load({
         scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
         ...(args.search !== undefined ? { search: args.search } : {}),
         durationS: args.duration,
@@ -88,7 +94,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
           waits.wait(w);
         },
         gracefulStopS: args['graceful-stop'],
-        command: `svc-harness ${process.argv.slice(2).join(' ')}`,
+        command: commandLine(),
       });
     } finally {
       progress?.done();
@@ -96,6 +102,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
     }
+    const result = applyKnownIssues(ran, known, utcDay());
     const written = await writeReports(result, args['report-dir']);
     // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
     const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);

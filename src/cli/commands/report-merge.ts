@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { evaluateLoadGates } from '../../load/load-metrics.js';
 import { toRunResult } from '../../load/load-run-result.js';
 import { mergeLoadResults } from '../../load/merge-load-results.js';
@@ -27,7 +28,7 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
   merged.gates = evaluateLoadGates(merged, thresholds);
   const started = new Date(merged.startedAt);
   const result = toRunResult(merged, {
-    command: `svc-harness ${process.argv.slice(2).join(' ')}`,
+    command: commandLine(),
     // The target the shards ran against; results of older versions did not say it.
     profile: { name: merged.target?.name ?? 'unknown target (older load results)', base_url: merged.target?.baseUrl ?? '' },
     embedded: false,

@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { defaultRegistry } from '../../checks/index.js';
 import type { Selection } from '../../checks/registry.js';
 import { HarnessError } from '../../errors/harness-error.js';
@@ -13,6 +14,9 @@ import type { CommandContext } from '../command-spec.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 import { runProgress } from '../run-progress.js';
 import { stopOnSignals } from '../stop-on-signals.js';
+import { readKnownIssues } from '../../known/read-known-issues.js';
+import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
+import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -27,6 +31,8 @@ export interface RunCommandOptions {
   'property-replay-path'?: string;
   /** Defects to switch on in the embedded mock, to watch the suite catch them. */
   'mock-defects'?: string[];
+  /** YAML list of failures known and excused until a date. */
+  'known-issues'?: string;
   json?: boolean;
 }
 
@@ -67,6 +73,8 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
   };
   const defects = args['mock-defects'] ?? [];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
+  const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
+  const today = utcDay();
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
     ...(defects.length > 0 ? { mock: { defects } } : {}),
@@ -78,15 +86,15 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
     if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
     // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
     const progress = args.json ? undefined : runProgress();
-    const caseLines = progressPrinter(out);
-    let result;
+    const caseLines = knownListener(progressPrinter(out), known, today);
+    let ran;
     try {
-      result = await harness.run({
+      ran = await harness.run({
         ...(args.only !== undefined ? { only: args.only } : {}),
         ...(args.seed !== undefined ? { seed: args.seed } : {}),
         ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
         ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
-        command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+        command: commandLine(),
         signal: stop.signal,
         onEvent: allOf(
           progress
@@ -108,11 +116,12 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
     } finally {
       progress?.done();
     }
-    if (result === undefined) {
+    if (ran === undefined) {
       const signal = stop.stoppedBy();
       process.stderr.write(`INTERRUPTED by ${signal ?? 'a signal'} before any case ran: no report written\n`);
       return { kind: 'interrupted', signal };
     }
+    const result = applyKnownIssues(ran, known, today);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const stoppedBy = stop.stoppedBy();
     const s = result.summary;
@@ -126,12 +135,13 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
           seed: result.seed,
           report_dir: written.dir,
           files: written.files,
-          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs })),
+          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs, ...(c.known ? { known: c.known } : {}) })),
         }),
       );
     } else {
       for (const note of result.notes) out(`note: ${note}`);
-      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      for (const line of knownIssueLines(result.cases)) out(line);
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       if (stoppedBy !== undefined) out(`INTERRUPTED by ${stoppedBy}: the run stopped before its end; the report lists what finished and what did not run`);
       out(`Reports: ${written.dir}`);

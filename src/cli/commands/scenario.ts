@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
@@ -6,6 +7,9 @@ import { loadScenarios } from '../../scenario/load-scenario.js';
 import { runScenarios } from '../../scenario/run-scenarios.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
+import { readKnownIssues } from '../../known/read-known-issues.js';
+import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
+import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
 export interface ScenarioCommandOptions {
@@ -13,6 +17,8 @@ export interface ScenarioCommandOptions {
   target?: string;
   'report-dir'?: string;
   seed?: number;
+  /** YAML list of failures known and excused until a date. */
+  'known-issues'?: string;
   json?: boolean;
 }
 
@@ -27,6 +33,8 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
   const files = args.files ?? [];
   // Invalid files are a usage error before anything starts (judged again against the target's profile).
   await loadScenarios({ files });
+  const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues'], files) : [];
+  const today = utcDay();
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
     parts: { scenarios: (ctx) => runScenarios(ctx, { files }) },
@@ -34,18 +42,20 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
   try {
     const target = await harness.prepare();
     if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
-    const result = await harness.run({
+    const ran = await harness.run({
       only: 'scenarios',
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      command: ['svc-harness', ...process.argv.slice(2)].join(' '),
-      ...(args.json ? {} : { onEvent: progressPrinter(out) }),
+      command: commandLine(),
+      ...(args.json ? {} : { onEvent: knownListener(progressPrinter(out), known, today) }),
     });
+    const result = applyKnownIssues(ran, known, today);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const s = result.summary;
     if (args.json) {
-      out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message })) }));
+      out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, ...(c.known ? { known: c.known } : {}) })) }));
     } else {
-      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
+      for (const line of knownIssueLines(result.cases)) out(line);
+      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }

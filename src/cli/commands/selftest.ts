@@ -1,3 +1,4 @@
+import { commandLine } from '../command-line.js';
 import { renderDefectTable } from '../../selftest/defect-table.js';
 import { renderSelftestText } from '../../selftest/render-selftest-text.js';
 import { runSelftest } from '../../selftest/run-selftest.js';
@@ -31,7 +32,7 @@ export async function selftestCommand(args: SelftestCommandOptions, out: (line: 
     ...(args['repeat-clean'] !== undefined ? { repeatClean: args['repeat-clean'] } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    command: ['svc-harness', ...process.argv.slice(2)].join(' '),
+    command: commandLine(),
     ...(args.json
       ? {}
       : {

@@ -18,6 +18,8 @@ export const certifyClientCommand = defineCommand<CertifyClientArgs>({
       .option('quote-lifetime', { type: 'number', describe: 'quote lifetime of the mock, in seconds (default 30)' })
       .option('host', { type: 'string', describe: 'interface the mock binds to (default 127.0.0.1); 0.0.0.0 lets a client in a container reach it at this machine\'s address' })
       .option('port', { type: 'number', coerce: port('port'), describe: 'service port of the mock (default: a free port)' })
+      .option('client-name', { type: 'string', describe: "the client's name as the agency gives it (e.g. acme-booking), shown on the certificate" })
+      .option('client-version', { type: 'string', describe: "the client's version (e.g. 2.4.1), shown on the certificate" })
       .option('hotel-port', { type: 'number', coerce: port('hotel-port'), describe: 'hotel API port of the mock (default: a free port)' }),
   run: async (args) => (await import('../commands/certify-client.js')).certifyClientCommand(args),
 });

@@ -45,6 +45,7 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('thresholds', { type: 'string', describe: 'file of gates, one per line (# comments)' })
       .option('baseline', { type: 'string', describe: 'report.json of an earlier load run to compare with' })
       .option('max-regression', { type: 'string', default: '10%', coerce: parseRegression, describe: 'how much worse than the baseline a metric may get' })
+      .option('known-issues', { type: 'string', describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)' })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
   run: async (args, context) => (await import('../commands/load.js')).loadCommand(args, context),

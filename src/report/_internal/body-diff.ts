@@ -12,34 +12,65 @@ export interface DiffLine { op: ' ' | '-' | '+'; text: string }
 /** Lines beyond this per body are not diffed (the bodies themselves are still shown). */
 const MAX_DIFF_LINES = 400;
 
-function requestKey(x: Exchange): string {
-  return `${x.request.method} ${x.request.url}\u0000${x.request.body ?? ''}`;
+/** The request header that makes a write a replay when sent again (the reference API's name; headers are kept lower-case). */
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+function idempotencyKey(x: Exchange): string | undefined {
+  const entry = Object.entries(x.request.headers).find(([name]) => name.toLowerCase() === IDEMPOTENCY_KEY_HEADER);
+  return entry?.[1];
+}
+
+/** Method, URL, Idempotency-Key and body: two requests alike in all four are an original and its replay. */
+function requestKey(x: Exchange, key: string): string {
+  return `${x.request.method} ${x.request.url}\u0000${key}\u0000${x.request.body ?? ''}`;
 }
 
 /** Reads change between two asks; only a write sent again promises the same bytes. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A write that promises its answer again: not a read, and sent with an Idempotency-Key (a search is no write; a write without a key promises nothing). */
+function replayable(x: Exchange): x is DifferingPair['first'] {
+  return x.response !== undefined && !READS.has(x.request.method.toUpperCase()) && idempotencyKey(x) !== undefined;
+}
+
 /**
- * Pairs of writes sent twice (same method, URL and body) whose response
- * bodies differ: what a byte-identity promise is about. Each exchange of the
- * case is paired with the first exchange of the run that sent the same
- * request, so a case that names only the replay still shows its original.
+ * Pairs of writes sent twice with the same Idempotency-Key (same method, URL
+ * and body too) whose response bodies differ: what a byte-identity promise
+ * is about. Each exchange of the case is paired with the first exchange of
+ * the run that sent the same request, so a case that names only the replay
+ * still shows its original. `named` (the pair a check or property found
+ * broken) comes first; then pairs answered with the same status, whose bytes
+ * alone differ; last, pairs whose status differs (a concurrent request
+ * refused while the original ran is allowed to).
  */
-export function differingPairs(evidence: readonly Exchange[], run: readonly Exchange[] = evidence): DifferingPair[] {
+export function differingPairs(evidence: readonly Exchange[], run: readonly Exchange[] = evidence, named?: { original: string; replay: string }): DifferingPair[] {
   const firstOf = new Map<string, DifferingPair['first']>();
   for (const x of run) {
-    if (x.response && !READS.has(x.request.method.toUpperCase()) && !firstOf.has(requestKey(x))) firstOf.set(requestKey(x), x as DifferingPair['first']);
+    if (!replayable(x)) continue;
+    const key = requestKey(x, idempotencyKey(x)!);
+    if (!firstOf.has(key)) firstOf.set(key, x);
   }
   const pairs: DifferingPair[] = [];
   const seen = new Set<string>();
+  if (named) {
+    const byId = new Map([...run, ...evidence].map((x) => [x.id, x]));
+    const original = byId.get(named.original);
+    const replay = byId.get(named.replay);
+    if (original?.response && replay?.response && original.id !== replay.id) {
+      pairs.push({ first: original as DifferingPair['first'], second: replay as DifferingPair['second'] });
+      seen.add(replay.id);
+    }
+  }
+  const found: DifferingPair[] = [];
   for (const x of evidence) {
-    if (!x.response || READS.has(x.request.method.toUpperCase())) continue;
-    const first = firstOf.get(requestKey(x));
+    if (!replayable(x)) continue;
+    const first = firstOf.get(requestKey(x, idempotencyKey(x)!));
     if (!first || first.id === x.id || first.response.body === x.response.body || seen.has(x.id)) continue;
     seen.add(x.id);
-    pairs.push({ first, second: x as DifferingPair['second'] });
+    found.push({ first, second: x });
   }
-  return pairs;
+  const sameStatus = (p: DifferingPair): number => (p.first.response.status === p.second.response.status ? 0 : 1);
+  return [...pairs, ...found.map((p, i) => ({ p, i })).sort((a, b) => sameStatus(a.p) - sameStatus(b.p) || a.i - b.i).map(({ p }) => p)];
 }
 
 /** The first byte (UTF-8) at which two texts differ, or undefined when equal. */

@@ -6,11 +6,16 @@ export const AREA_ORDER: readonly Area[] = [
 ];
 
 /** Verdicts from most to least urgent: failures are read first. */
-export const VERDICT_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'WARN', 'SKIP', 'PASS'];
+export const VERDICT_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'KNOWN', 'WARN', 'SKIP', 'PASS'];
 
 /** True for verdicts that make the run fail. */
 export function isFailing(verdict: Verdict): boolean {
   return verdict === 'FAIL' || verdict === 'ERROR';
+}
+
+/** True for verdicts the reports give a card of their own: the failing ones, and the known failures beside them. */
+export function hasCard(verdict: Verdict): boolean {
+  return isFailing(verdict) || verdict === 'KNOWN';
 }
 
 function areaRank(area: string): number {
@@ -32,7 +37,7 @@ export interface AreaGroup {
 
 /** An all-zero verdict count. */
 export function zeroCounts(): Record<Verdict, number> {
-  return { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 };
+  return { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, KNOWN: 0 };
 }
 
 /** Groups cases by area in specification order, keeping run order inside each area. */

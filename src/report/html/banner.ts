@@ -4,14 +4,15 @@ import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';
+import { namesKnownIssues } from '../known-note.js';
 
-const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 'Errors', WARN: 'Warnings', SKIP: 'Skipped' };
+const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 'Errors', KNOWN: 'Known', WARN: 'Warnings', SKIP: 'Skipped' };
 
 /** A stacked bar of verdict counts. */
-export function verdictBar(counts: Record<Verdict, number>, total: number): string {
+export function verdictBar(counts: Partial<Record<Verdict, number>>, total: number): string {
   if (total <= 0) return '<div class="bar"></div>';
   const parts = VERDICT_ORDER.filter((v) => (counts[v] ?? 0) > 0)
-    .map((v) => `<i style="width:${((counts[v] / total) * 100).toFixed(2)}%;background:${VERDICT_COLOUR[v]}" title="${html(`${counts[v]} ${v}`)}"></i>`);
+    .map((v) => `<i style="width:${(((counts[v] ?? 0) / total) * 100).toFixed(2)}%;background:${VERDICT_COLOUR[v]}" title="${html(`${counts[v] ?? 0} ${v}`)}"></i>`);
   return `<div class="bar">${parts.join('')}</div>`;
 }
 
@@ -28,7 +29,8 @@ export function renderBanner(result: CaseRunResult): string {
   const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
   const interrupted = result.verdict === 'INTERRUPTED';
   const sub = interrupted ? 'stopped before its end' : pass ? `${result.summary.PASS} of ${result.summary.total} passed` : inconclusive ? (result.verdictReason ?? 'the run verified nothing') : `${failing} of ${result.summary.total} failing`;
-  const counts = (['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'] as const)
+  // KNOWN shows only in runs with a known-issues list, so other reports keep their five tiles.
+  const counts = (['PASS', 'FAIL', 'ERROR', ...(namesKnownIssues(result) ? (['KNOWN'] as const) : []), 'WARN', 'SKIP'] as const)
     .map((v) => `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`)
     .join('');
   const t = result.target;

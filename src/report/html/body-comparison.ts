@@ -36,7 +36,7 @@ ${where}${verdict ? `<p>${html(verdict)}</p>` : ''}
  * Pretty-printing would hide a difference in formatting, so nothing here is
  * reformatted.
  */
-export function renderBodyComparison(evidence: readonly Exchange[], run: readonly Exchange[] = evidence): string {
-  const pairs = differingPairs(evidence, run).slice(0, 3);
+export function renderBodyComparison(evidence: readonly Exchange[], run: readonly Exchange[] = evidence, named?: { original: string; replay: string }): string {
+  const pairs = differingPairs(evidence, run, named).slice(0, 3);
   return pairs.map(pair).join('\n');
 }

@@ -1,8 +1,9 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { Verdict } from '../model.js';
+import type { CaseResult, Verdict } from '../model.js';
 import type { CaseRunResult } from '../run-result.js';
 import { html } from '../escape.js';
-import { isFailing, urgentFirst } from '../_internal/order.js';
+import { hasCard, isFailing, urgentFirst } from '../_internal/order.js';
+import { knownNote, namesKnownIssues } from '../known-note.js';
 import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderCaseEvidence } from './evidence.js';
 import { verdictBadge } from './palette.js';
@@ -10,6 +11,7 @@ import { verdictBadge } from './palette.js';
 const FILTERS: [string, string, (v: Verdict) => boolean][] = [
   ['all', 'All', () => true],
   ['failing', 'Failing', isFailing],
+  ['KNOWN', 'Known', (v) => v === 'KNOWN'],
   ['WARN', 'Warnings', (v) => v === 'WARN'],
   ['SKIP', 'Skipped', (v) => v === 'SKIP'],
   ['PASS', 'Passed', (v) => v === 'PASS'],
@@ -17,7 +19,8 @@ const FILTERS: [string, string, (v: Verdict) => boolean][] = [
 
 /** Every case, failures first, with filters by verdict and evidence on demand. */
 export function renderCasesTable(result: CaseRunResult, index: Map<string, Exchange>): string {
-  const buttons = FILTERS.map(([key, label, match]) => {
+  // The Known filter shows only in runs with a known-issues list.
+  const buttons = FILTERS.filter(([key]) => key !== 'KNOWN' || namesKnownIssues(result)).map(([key, label, match]) => {
     const n = result.cases.filter((c) => match(c.verdict)).length;
     return `<button type="button" data-filter="${html(key)}" aria-pressed="${key === 'all'}">${html(label)} <span class="muted">${n}</span></button>`;
   }).join('');
@@ -26,11 +29,11 @@ export function renderCasesTable(result: CaseRunResult, index: Map<string, Excha
     const evidence = renderCaseEvidence(c, index);
     const main = `<tr data-verdict="${html(c.verdict)}" class="case ${cls}${evidence ? ' has-ev' : ''}" id="${html(caseAnchor(c.id))}">
 <td>${verdictBadge(c.verdict)}</td>
-<td><a class="case-id" href="#${html(isFailing(c.verdict) ? failureAnchor(c.id) : caseAnchor(c.id))}">${html(c.id)}</a><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
+<td><a class="case-id" href="#${html(hasCard(c.verdict) ? failureAnchor(c.id) : caseAnchor(c.id))}">${html(c.id)}</a><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
 <td>${html(c.area)}</td>
 <td>${html(c.title)}</td>
 <td>${html(c.clause)}</td>
-<td class="msg">${html(c.message)}</td>
+<td class="msg">${knownLine(c)}${html(c.message)}</td>
 </tr>`;
     // Evidence sits in its own full-width row so exchanges get the page's width, not one column's.
     return evidence ? `${main}\n<tr data-verdict="${html(c.verdict)}" class="ev ${cls}"><td></td><td colspan="5">${evidence}</td></tr>` : main;
@@ -43,6 +46,12 @@ export function renderCasesTable(result: CaseRunResult, index: Map<string, Excha
 ${rows.join('\n')}
 </tbody>
 </table>`;
+}
+
+/** The known-issues list's word on a case, above its message. */
+export function knownLine(c: CaseResult): string {
+  const note = knownNote(c);
+  return note === undefined ? '' : `<span class="known-note">${html(note)}</span><br>`;
 }
 
 function humanMs(ms: number): string {

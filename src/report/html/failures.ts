@@ -1,34 +1,43 @@
 import type { Exchange } from '../../client/exchange.js';
 import type { CaseRunResult } from '../run-result.js';
+import type { CaseResult } from '../model.js';
 import { html } from '../escape.js';
-import { isFailing, urgentFirst } from '../_internal/order.js';
+import { hasCard, urgentFirst } from '../_internal/order.js';
 import { evidenceLine, replayOf } from '../_internal/evidence.js';
 import { gateSentence } from '../gate-units.js';
 import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderBodyComparison } from './body-comparison.js';
 import { renderExchange } from './evidence.js';
 import { verdictBadge } from './palette.js';
+import { knownLine } from './cases-table.js';
+
+/** The broken replay a case names (a property's `details.replayPair`), shown first in its card. */
+function replayPairOf(c: CaseResult): { original: string; replay: string } | undefined {
+  const p = c.details?.replayPair as { original?: unknown; replay?: unknown } | undefined;
+  return p && typeof p.original === 'string' && typeof p.replay === 'string' ? { original: p.original, replay: p.replay } : undefined;
+}
 
 /**
  * The failing cases, each as a card read without clicking: the promise it
  * broke (the clause), what was broken, the replay command, a byte comparison
  * when one request was answered twice differently, and a line per
  * exchange (headers and bodies one click away).
- * Empty when nothing failed.
+ * A known failure gets its card too, with the known-issues list's reason
+ * and date above what was broken. Empty when nothing failed.
  */
 export function renderFailures(result: CaseRunResult, index: Map<string, Exchange>): string {
-  const failing = urgentFirst(result.cases).filter((c) => isFailing(c.verdict));
+  const failing = urgentFirst(result.cases).filter((c) => hasCard(c.verdict));
   return failing
     .map((c) => {
       const exchanges = c.evidence.map((id) => index.get(id)).filter((x): x is Exchange => x !== undefined);
       const missing = c.evidence.filter((id) => !index.has(id));
       const replay = replayOf(c);
-      const comparison = renderBodyComparison(exchanges, result.exchanges);
+      const comparison = renderBodyComparison(exchanges, result.exchanges, replayPairOf(c));
       const gate = result.kind === 'load' && c.kind === 'gate' ? result.load.gates.find((g) => g.id === c.id) : undefined;
       return `<article class="failure" id="${html(failureAnchor(c.id))}">
 <header>${verdictBadge(c.verdict)} <span class="case-id">${html(c.id)}</span> <b>${html(c.title)}</b> <a class="muted" href="#${html(caseAnchor(c.id))}">row</a></header>
 <p class="promise"><span class="muted">Promise broken:</span> ${html(c.clause)}</p>
-<p class="msg">${html(gate ? gateSentence(gate) : c.message)}</p>
+<p class="msg">${knownLine(c)}${html(gate ? gateSentence(gate) : c.message)}</p>
 ${replay ? `<p><span class="muted">Replay:</span> <code class="replay">${html(replay)}</code></p>` : ''}
 ${comparison}
 ${exchanges.length > 0 ? `<ul class="ev-lines">${exchanges.map((x) => `<li><code>${html(x.id)}</code>${x.label ? ` <span class="muted">${html(x.label)}</span>` : ''}: <code>${html(evidenceLine(x))}</code></li>`).join('')}</ul>

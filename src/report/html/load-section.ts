@@ -5,6 +5,7 @@ import { formatDecimal, formatMoney } from '../units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../wallet-figures.js';
 import { verdictBadge } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import { splitGateMetric } from '../../load/gate-metrics.js';
 
 const W = 720;
 const H = 220;
@@ -60,14 +61,58 @@ function throughputChart(series: SecondFigures[]): string {
   return frame('Throughput per second (429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt, 'responses per second', 'time since the load started') + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
 }
 
-/** A latency gate drawn as a line: its metric and bound in ms. */
-interface Threshold { label: string; ms: number; passed: boolean }
+/** A latency gate drawn as a line: its metric and bound in ms, and the series it measures. */
+interface Threshold { label: string; ms: number; passed: boolean; series: GatedSeries }
 
-/** The gates on a latency (`search.p95<200ms`, `all.max<1s`), to draw on the latency charts. */
+/** The latencies a gate measures: one operation (`latency` is every operation together), of one outcome or of every answer. */
+interface GatedSeries { op: string; outcome?: LatencyOutcome | undefined }
+
+/** The operation key of every response, in gate metrics and in `load.operations`. */
+const EVERY_OPERATION = new Set(['latency', 'all']);
+
+function isEveryResponse(s: GatedSeries): boolean {
+  return EVERY_OPERATION.has(s.op) && s.outcome === undefined;
+}
+
+/** The gates on a latency (`search.p95<200ms`, `latency.max<1s`), each with the series it measures. */
 function latencyThresholds(gates: readonly GateResult[]): Threshold[] {
   return gates.flatMap((g) => {
     const f = gateFigures(g);
-    return f.kind === 'latency' && f.bound !== undefined ? [{ label: `${f.metric} ${f.limit}`, ms: f.bound, passed: g.passed }] : [];
+    const m = splitGateMetric(f.metric);
+    if (f.kind !== 'latency' || f.bound === undefined || m === undefined || m.scope !== 'operation') return [];
+    return [{ label: `${f.metric} ${f.limit}`, ms: f.bound, passed: g.passed, series: { op: m.op, outcome: m.outcome } }];
+  });
+}
+
+/** The latency summary of a gated series, when the load measured it. */
+function seriesLatency(ops: Record<string, OperationFigures>, s: GatedSeries): LatencySummary | undefined {
+  const op = EVERY_OPERATION.has(s.op) ? (ops.all ?? ops.latency) : ops[s.op];
+  if (op === undefined) return undefined;
+  if (s.outcome === undefined) return num(op.latency.count) > 0 ? op.latency : undefined;
+  const l = op.latencyByOutcome?.[s.outcome]?.latency;
+  return l !== undefined && num(l.count) > 0 ? l : undefined;
+}
+
+function seriesName(s: GatedSeries): string {
+  const op = EVERY_OPERATION.has(s.op) ? 'every operation' : s.op;
+  return s.outcome === undefined ? op : `${op}, ${OUTCOME_STYLE[s.outcome].label} answers`;
+}
+
+/**
+ * One percentile chart per series a gate measures other than every
+ * response (`search.p95` measures the searches alone): its gates are drawn
+ * over that series, never over every response, where a held gate would
+ * look breached (or the reverse).
+ */
+function gatedSeriesCharts(ops: Record<string, OperationFigures>, thresholds: readonly Threshold[]): string[] {
+  const keys = [...new Set(thresholds.filter((t) => !isEveryResponse(t.series)).map((t) => JSON.stringify([t.series.op, t.series.outcome ?? null])))];
+  return keys.flatMap((key) => {
+    const [op, outcome] = JSON.parse(key) as [string, LatencyOutcome | null];
+    const series: GatedSeries = { op, outcome: outcome ?? undefined };
+    const latency = seriesLatency(ops, series);
+    if (latency === undefined) return [];
+    const gates = thresholds.filter((t) => t.series.op === op && (t.series.outcome ?? null) === outcome);
+    return [spectrumChart(summarySpectrum(latency), gates, [], `Latency by percentile of ${seriesName(series)} (the series its gate measures)`, seriesName(series))];
   });
 }
 
@@ -122,10 +167,10 @@ function summarySpectrum(l: LatencySummary): Spectrum {
   ];
 }
 
-function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>): string {
+function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>, ownTitle?: string, seriesLabel = 'every response'): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
   const k = (p: number): number => (p >= 100 ? NaN : Math.log10(1 / (1 - p / 100)));
-  const lines: Array<{ colour: string; label: string; points: Spectrum }> = [{ colour: COLOURS.p99, label: 'every response', points: spectrum }];
+  const lines: Array<{ colour: string; label: string; points: Spectrum }> = [{ colour: COLOURS.p99, label: seriesLabel, points: spectrum }];
   // With one outcome only, its line would hide under the line of every response. Solid lines: dashed ones are gates.
   if (outcomes.length > 1) for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
   const finite = lines.flatMap((l) => l.points.map((p) => k(p.percentile)).filter(Number.isFinite));
@@ -143,7 +188,7 @@ function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], out
     .join('');
   const xt: Array<[number, string]> = [[x(Math.log10(2)), '50%'], [x(1), '90%'], [x(2), '99%'], [x(3), '99.9%'], [x(4), '99.99%']].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
   xt.push([x(kMax), 'max']);
-  const title = lines.length > 1 ? 'Latency by percentile, every response and each outcome (HDR histograms)' : 'Latency by percentile (HDR histogram of every response)';
+  const title = ownTitle !== undefined ? ownTitle : lines.length > 1 ? 'Latency by percentile, every response and each outcome (HDR histograms)' : 'Latency by percentile (HDR histogram of every response)';
   return (
     frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'percentile') +
     (lines.length > 1 ? legend([...lines.map((l): [string, string] => [l.colour, l.label]), ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]) : '')
@@ -222,10 +267,13 @@ export function renderLoadSection(load: LoadResult): string {
   if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations), outcomeTable(load.operations));
   parts.push(walletTable(load));
   const thresholds = latencyThresholds(load.gates);
+  // The charts of every response carry only the gates on every response; the others get the chart of their own series.
+  const everyResponse = thresholds.filter((t) => isEveryResponse(t.series));
   if (load.series.length > 0) {
     parts.push(throughputChart(load.series));
-    parts.push(latencyChart(load.series, thresholds));
+    parts.push(latencyChart(load.series, everyResponse));
   }
-  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum, thresholds, outcomesOf(load.operations.all)));
+  if (load.spectrum.length > 0) parts.push(spectrumChart(load.spectrum, everyResponse, outcomesOf(load.operations.all)));
+  parts.push(...gatedSeriesCharts(load.operations, thresholds));
   return parts.join('\n');
 }

@@ -8,6 +8,8 @@ export const VERDICT_COLOUR: Record<Verdict, string> = {
   ERROR: '#8250df',
   WARN: '#b35900',
   SKIP: '#6e7781',
+  // A known failure is still a failure, only excused: a muted red.
+  KNOWN: '#a0686c',
 };
 
 /** Colour of an HTTP status in the charts: success, client refusal, server failure, no answer. */

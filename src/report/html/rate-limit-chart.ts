@@ -110,7 +110,8 @@ export function burstOf(seconds: readonly number[]): { fromS: number; toS: numbe
  * request admitted beyond the limit. A burst too dense to read at the scale
  * of the whole run gets a second plot zoomed onto it.
  */
-export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[]): string {
+export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
+  const axis = clock.control === 'mock-admin' ? 'time since first request, on the mock\'s clock' : clock.control === 'none' ? 'time since first request (real time)' : 'time since first request';
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const t0 = sorted[0]?.at ?? 0;
   const limit = reportedLimit(sorted);
@@ -120,13 +121,13 @@ export function renderRateLimitPanel(title: string, points: readonly RateLimitPo
   const maxS = Math.max(1, ...dots.map((d) => d.s));
   const yMax = Math.max(1, ...dots.map((d) => d.y), limit ?? 0) * 1.08;
   const stats = `${admitted} admitted · ${refusedCount} refused (429)${limit !== undefined ? ` · limit ${limit}` : ''}`;
-  const parts = [plot(`Rate-limit timeline ${title}`, dots, 0, maxS, yMax, limit, 'time since first request')];
+  const parts = [plot(`Rate-limit timeline ${title}`, dots, 0, maxS, yMax, limit, axis)];
   const burst = burstOf(dots.map((d) => d.s));
   if (burst) {
     const inBurst = dots.filter((d) => d.s >= burst.fromS && d.s <= burst.toS);
     const label = axisTimeLabel(burst.toS);
     parts.push(`<h4 class="zoom">Zoom on the burst: ${burst.count} requests from +${label(Number(burst.fromS.toFixed(1)))} to +${label(Number(burst.toS.toFixed(1)))}</h4>`);
-    parts.push(plot(`Rate-limit burst ${title}`, inBurst, burst.fromS, burst.toS, yMax, limit, 'time since first request (zoomed)'));
+    parts.push(plot(`Rate-limit burst ${title}`, inBurst, burst.fromS, burst.toS, yMax, limit, `${axis} (zoomed)`));
   }
   return `<div class="panel chart rate-limit-panel">
 <h3>${html(title)} <span class="muted" style="font-weight:400">· ${html(stats)}</span></h3>
@@ -146,8 +147,28 @@ export function isActive(points: readonly RateLimitPoint[]): boolean {
   return limit === undefined || peak >= limit * QUIET_SHARE;
 }
 
+/** Which clock the timeline's instants are on, and how long the run took in real time, so the axis is read right. */
+export interface TimelineClock {
+  /** The target's clock control: `mock-admin` when the harness moved the mock's clock instead of waiting. */
+  control?: 'mock-admin' | 'none' | undefined;
+  /** The run's real duration, ms. */
+  runMs?: number | undefined;
+}
+
+/** Why the axis may read minutes for a run of seconds: the instants are the mock's, whose clock the harness moves forward. */
+function clockNote(points: readonly RateLimitPoint[], clock: TimelineClock): string {
+  if (clock.control !== 'mock-admin') return '';
+  const spanS = points.length > 0 ? (Math.max(...points.map((p) => p.at)) - Math.min(...points.map((p) => p.at))) / 1000 : 0;
+  const took = clock.runMs !== undefined && Number.isFinite(clock.runMs) ? `, while the whole run took ${humanSeconds(clock.runMs / 1000)} of real time` : '';
+  return `<p class="muted clock-note">Times are on the mock's clock, which the harness moves forward instead of waiting out windows and lifetimes: these requests span ${humanSeconds(spanS)} of mock time${took}.</p>`;
+}
+
+function humanSeconds(s: number): string {
+  return s >= 180 ? `${Number((s / 60).toFixed(1))} min` : `${Number(s.toFixed(1))} s`;
+}
+
 /** The rate-limit timeline: one panel per agency and bucket that saw activity, a line for the quiet ones. */
-export function renderRateLimitTimeline(points: readonly RateLimitPoint[]): string {
+export function renderRateLimitTimeline(points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
   if (points.length === 0) return '<p class="muted">No rate-limit points were recorded in this run.</p>';
   const panels = new Map<string, RateLimitPoint[]>();
   for (const p of points) {
@@ -166,6 +187,7 @@ export function renderRateLimitTimeline(points: readonly RateLimitPoint[]): stri
     : '';
   const legend = `<div class="legend"><span><i style="background:${MARK.admitted}"></i>admitted (2xx)</span><span><i style="background:${MARK.admitted4xx}"></i>admitted but 4xx</span><span><i style="background:${MARK.failed5xx}"></i>admitted but 5xx</span><span><i style="background:${MARK.refused};border-radius:0;width:9px;height:9px;transform:rotate(45deg)"></i>refused (429)</span><span><i class="line" style="background:${MARK.limit}"></i>limit per window</span></div>`;
   return `${legend}
-<div class="charts" id="rate-limit-timeline">${active.map(([title, pts]) => renderRateLimitPanel(title, pts)).join('\n')}</div>
+${clockNote(points, clock)}
+<div class="charts" id="rate-limit-timeline">${active.map(([title, pts]) => renderRateLimitPanel(title, pts, clock)).join('\n')}</div>
 ${quietLine}`;
 }

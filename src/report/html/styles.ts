@@ -1,7 +1,7 @@
 /** The page's only stylesheet, inlined; system fonts only, so nothing is fetched. */
 export const STYLES = `
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#f6f8fa;--card:#fff;
---pass:#1a7f37;--fail:#cf222e;--error:#8250df;--warn:#b35900;--skip:#6e7781;
+--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--warn:#b35900;--skip:#6e7781;--known:#a0686c;
 --mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
@@ -24,13 +24,13 @@ code,pre{font-family:var(--mono);font-size:12px}
 .count b{display:block;font-size:22px;line-height:1.2}
 .count span{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.5px}
 .count.zero{opacity:.45}
-.c-pass b{color:var(--pass)}.c-fail b{color:var(--fail)}.c-error b{color:var(--error)}.c-warn b{color:var(--warn)}.c-skip b{color:var(--skip)}
+.c-pass b{color:var(--pass)}.c-fail b{color:var(--fail)}.c-error b{color:var(--error)}.c-warn b{color:var(--warn)}.c-skip b{color:var(--skip)}.c-known b{color:var(--known)}
 .bar{display:flex;height:8px;border-radius:4px;overflow:hidden;background:var(--line);margin-top:12px}
 .bar i{display:block;height:100%}
 .notes{margin:16px 0 0;padding:12px 16px 12px 36px;background:#fff8c5;border:1px solid #e8d27a;border-radius:8px}
 .areas{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:12px}
 .area{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--pass);border-radius:8px;padding:12px 14px}
-.area.w-fail{border-left-color:var(--fail)}.area.w-error{border-left-color:var(--error)}.area.w-warn{border-left-color:var(--warn)}.area.w-skip{border-left-color:var(--skip)}
+.area.w-fail{border-left-color:var(--fail)}.area.w-error{border-left-color:var(--error)}.area.w-warn{border-left-color:var(--warn)}.area.w-skip{border-left-color:var(--skip)}.area.w-known{border-left-color:var(--known)}
 .area-head{display:flex;justify-content:space-between;align-items:baseline}
 .area-name{font-weight:600;font-size:15px;text-transform:capitalize}
 .area-score{font-size:13px;color:var(--muted)}
@@ -90,7 +90,8 @@ table.cases{width:100%;border-collapse:collapse;table-layout:fixed;background:va
 .case-id{font-family:var(--mono);font-size:12px;font-weight:600;color:var(--fg);text-decoration:none}
 a.case-id:hover{text-decoration:underline}
 .badge{display:inline-block;white-space:nowrap;min-width:52px;text-align:center;padding:1px 8px;border-radius:10px;font-size:11px;font-weight:700;color:#fff;letter-spacing:.5px}
-.badge-pass{background:var(--pass)}.badge-fail{background:var(--fail)}.badge-error{background:var(--error)}.badge-warn{background:var(--warn)}.badge-skip{background:var(--skip)}
+.badge-pass{background:var(--pass)}.badge-fail{background:var(--fail)}.badge-error{background:var(--error)}.badge-warn{background:var(--warn)}.badge-skip{background:var(--skip)}.badge-known{background:var(--known)}
+.known-note{color:var(--known);font-weight:600}
 details.evidence{margin:0}
 details.evidence summary{cursor:pointer;color:#0969da;font-size:12px}
 .exchange{margin-top:8px;border:1px solid var(--line);border-radius:6px;overflow:hidden}

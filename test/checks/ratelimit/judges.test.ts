@@ -233,3 +233,16 @@ describe('judgeRefusalsNotCounted (RL-08)', () => {
     expect(o.message).toMatch(/only 57 of 60 .* were counted/);
   });
 });
+
+describe('RL-08 in words a user understands', () => {
+  const fill = burst({ bucket: 'write', limit: 60 });
+  it('says a write probe answered 405 while the bucket was full got past the rate limit, and why that is wrong', () => {
+    const refused = [shot({ bucket: 'write', at: T0 + 30_000, status: 429 }), { ...shot({ bucket: 'write', at: T0 + 30_001, status: 405 }), exchangeId: 'x-000121', code: 'METHOD_NOT_ALLOWED' }];
+    const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) }, PROFILE);
+    expect(o.verdict).toBe('FAIL');
+    expect(o.message).toContain(
+      'half a window after the write bucket filled (60 admitted in its window), request x-000121 got past the rate limit: it was answered 405 METHOD_NOT_ALLOWED, the answer a write probe gets once admitted (its method does not apply to a booking that does not exist), not 429 RATE_LIMITED; the bucket was still full, so the service should have refused it: its limit was not enforced',
+    );
+    expect(o.message).not.toMatch(/\(405 METHOD_NOT_ALLOWED\) was admitted/);
+  });
+});
