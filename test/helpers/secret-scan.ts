@@ -69,38 +69,48 @@ function textViews(bytes: string): string[] {
 
 /** Decoded text worth a second look: nearly all printable (a wrong offset decodes to noise). */
 function printable(bytes: string): boolean {
-  return bytes.length >= 4 && (bytes.match(/[\x20-\x7e\t\r\n]/g)?.length ?? 0) >= bytes.length * 0.8;
+  if (bytes.length < 4) return false;
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10 || c === 13) n++;
+  }
+  return n >= bytes.length * 0.8;
+}
+
+/** Every decoded text of `text`, labelled by form: the text views, and each base64 or hex decoding of them with its own views once more. */
+function decodedTexts(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  const names = ['plain', 'json', 'percent', 'json+percent', 'html', 'html+json', 'html+percent'];
+  const look = (bytes: string, prefix: string, depth: number): void => {
+    const views = textViews(bytes);
+    views.forEach((v, i) => out.push([`${prefix}${names[i]}`, v]));
+    for (const v of new Set(views)) {
+      for (const [form, decodings] of [['base64', base64Decodings(v)], ['hex', hexDecodings(v)]] as const) {
+        for (const d of decodings) {
+          out.push([`${prefix}${form}`, d]);
+          if (depth === 0 && printable(d)) look(d, `${prefix}${form}>`, 1);
+        }
+      }
+    }
+  };
+  look(asBytes(text), '', 0);
+  return out;
 }
 
 /** The forms in which `secret` shows in `text`, nested once inside base64 or hex. */
 export function secretFormsIn(text: string, secret: string): string[] {
   const needle = asBytes(secret);
-  const found = new Set<string>();
-  const look = (bytes: string, prefix: string, depth: number): void => {
-    const views = textViews(bytes);
-    views.forEach((v, i) => {
-      if (v.includes(needle)) found.add(`${prefix}${['plain', 'json', 'percent', 'json+percent', 'html', 'html+json', 'html+percent'][i]}`);
-    });
-    for (const v of new Set(views)) {
-      for (const d of base64Decodings(v)) {
-        if (d.includes(needle)) found.add(`${prefix}base64`);
-        else if (depth === 0 && printable(d)) look(d, `${prefix}base64>`, 1);
-      }
-      for (const d of hexDecodings(v)) {
-        if (d.includes(needle)) found.add(`${prefix}hex`);
-        else if (depth === 0 && printable(d)) look(d, `${prefix}hex>`, 1);
-      }
-    }
-  };
-  look(asBytes(text), '', 0);
-  return [...found];
+  return [...new Set(decodedTexts(text).flatMap(([form, t]) => (t.includes(needle) ? [form] : [])))];
 }
 
 /** `where: secret #i as form` for every secret found in `text`. */
 export function secretsIn(text: string, secrets: readonly string[], where: string): string[] {
+  const texts = decodedTexts(text);
   const out: string[] = [];
   secrets.forEach((s, i) => {
-    for (const form of secretFormsIn(text, s)) out.push(`${where}: secret #${i} as ${form}`);
+    const needle = asBytes(s);
+    for (const form of new Set(texts.flatMap(([f, t]) => (t.includes(needle) ? [f] : [])))) out.push(`${where}: secret #${i} as ${form}`);
   });
   return out;
 }
