@@ -28,13 +28,88 @@ export interface Needles {
   list: readonly string[];
   /** Shortest needle, in bytes. */
   minBytes: number;
+  /** Fewest base64 characters that can carry a needle. */
+  minBase64Chars: number;
+  /**
+   * Long texts lately found clean (as bytes): a body and its base64 copy, or
+   * the same answer in several places, are searched once.
+   */
+  clean: Set<string>;
+  /** The base64 characters (standard alphabet) each secret's bytes alone determine, at each of the three byte alignments. */
+  base64: readonly string[];
+  /** Each secret in lower-case hex. */
+  hex: readonly string[];
+}
+
+/** The characters of base64 that the bytes of `needle` (latin1) determine alone, for each alignment of its first byte. */
+function base64Cores(needle: string): string[] {
+  const bytes = Buffer.from(needle, 'latin1');
+  const out: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64').replace(/=+$/, '');
+    const first = Math.ceil((8 * k) / 6);
+    const last = Math.floor((8 * (k + bytes.length) - 6) / 6);
+    out.push(enc.slice(first, last + 1));
+  }
+  return out;
 }
 
 /** Needles of `secrets` (already filtered for length). */
 export function needlesOf(secrets: readonly string[]): Needles {
   const list = [...new Set(secrets.map((s) => Buffer.from(s, 'utf8').toString('latin1')))];
-  return { list, minBytes: Math.min(...list.map((n) => n.length)) };
+  const minBytes = Math.min(...list.map((n) => n.length));
+  return {
+    list,
+    minBytes,
+    minBase64Chars: Math.ceil((8 * minBytes) / 6),
+    clean: new Set(),
+    base64: [...new Set(list.flatMap(base64Cores))],
+    hex: list.map((n) => Buffer.from(n, 'latin1').toString('hex')),
+  };
 }
+
+// Character classes by code: 1 base64 or base64url, 2 also hex, 4 a line break (inside a MIME-wrapped run).
+const CLASS = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') CLASS[c.charCodeAt(0)] = 1;
+for (const c of '0123456789abcdefABCDEF') CLASS[c.charCodeAt(0)] = 3;
+CLASS[10] = 4;
+CLASS[13] = 4;
+
+/**
+ * The runs `[start, end)` of `text` whose characters all have `bit` (line
+ * breaks allowed inside when `breaks`, `=` padding kept at the end of a
+ * base64 run), at least `min` characters long. A loop over character codes:
+ * far cheaper than a pattern matching every word on its way.
+ */
+function runsOf(text: string, bit: number, min: number, breaks: boolean): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let chars = 0;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0;
+    const k = c < 128 ? CLASS[c]! : 0;
+    if (k & bit) {
+      if (start < 0) start = i;
+      chars++;
+    } else if (breaks && k === 4 && start >= 0) {
+      continue;
+    } else if (start >= 0) {
+      let end = i;
+      if (breaks) while (end < n && text.charCodeAt(end) === 0x3d) end++;
+      if (chars >= min) out.push([start, end]);
+      start = -1;
+      chars = 0;
+    }
+  }
+  return out;
+}
+
+/** Texts shorter than this are not remembered as clean (searching them costs less than remembering). */
+const REMEMBER_CLEAN_FROM = 256;
+/** How many clean texts are remembered before the memory starts afresh. */
+const REMEMBER_CLEAN_MAX = 64;
+const ASCII = /^[\x00-\x7f]*$/;
 
 const NEEDS_DECODING_TEXT = /[\\%]|[^\x00-\x7f]/;
 const NEEDS_DECODING_BYTES = /[\\%]/;
@@ -131,26 +206,29 @@ function looksLikeText(latin1: string): boolean {
   return printable >= latin1.length * 0.85;
 }
 
-// Base64 or base64url characters, MIME line breaks (real or JSON-escaped in the view they are real) between them, padding at the end.
-const BASE64_RUN = /(?:[A-Za-z0-9+/_-]|\r?\n)+=*/g;
-const HEX_RUN = /[0-9A-Fa-f]+/g;
 
 /** Hits inside what a run decodes to: the needles, and at depth 0 every view of the decoded bytes. */
 function decodedHits(decoded: string, needles: Needles, depth: number): Span[] {
   const hits: Span[] = [];
   plainHits(decoded, needles, hits);
-  if (depth === 0 && decoded.length >= needles.minBytes && looksLikeText(decoded)) hits.push(...secretSpans(decoded, true, needles, 1));
+  // Only escapes or a run long enough for an encoded needle can hide one a level down.
+  const worthALook = decoded.length >= needles.minBase64Chars || decoded.includes('%') || decoded.includes('\\');
+  if (depth === 0 && worthALook && looksLikeText(decoded)) hits.push(...secretSpans(decoded, true, needles, 1));
   return hits;
 }
 
-function base64Hits(view: View, needles: Needles, depth: number, out: Span[]): void {
-  // A needle of n bytes takes at least ceil(8n/6) characters.
-  const minChars = Math.ceil((8 * needles.minBytes) / 6);
-  // matchAll works on a copy of the pattern: the nested search below runs the same pattern on the decoded text.
-  for (const m of view.text.matchAll(BASE64_RUN)) {
-    const run = m[0];
-    if (run.length < minChars) continue;
-    const at = m.index;
+/** Characters decoded to see whether a run (from one offset) is text worth decoding whole. */
+const PROBE_CHARS = 64;
+
+/**
+ * Base64 and base64url runs (MIME line breaks skipped): the characters of a
+ * secret found directly (either alphabet, mixed too), and, at depth 0, the
+ * views of what a run decodes to from each offset whose start is text.
+ */
+function base64Hits(view: View, runs: readonly [number, number][], needles: Needles, depth: number, out: Span[]): void {
+  const minChars = needles.minBase64Chars;
+  for (const [at, to] of runs) {
+    const run = view.text.slice(at, to);
     // The run without its line breaks, and where each of its characters sits in the view.
     let compact = run;
     let pos: Int32Array | undefined;
@@ -169,9 +247,19 @@ function base64Hits(view: View, needles: Needles, depth: number, out: Span[]): v
     }
     const viewPos = (i: number): number => (pos ? pos[i]! : at + i);
     const body = compact.replace(/=+$/, '');
+    const std = body.includes('-') || body.includes('_') ? body.replace(/-/g, '+').replace(/_/g, '/') : body;
+    for (const n of needles.base64) {
+      for (let i = std.indexOf(n); i >= 0; i = std.indexOf(n, i + 1)) {
+        // One character more each side: those share bits with the secret.
+        out.push(toSource(view, viewPos(Math.max(0, i - 1)), viewPos(Math.min(compact.length - 1, i + n.length)) + 1, 'base64'));
+      }
+    }
+    if (depth > 0) continue;
     for (let k = 0; k < 4 && body.length - k >= minChars; k++) {
       // Node reads both alphabets; a fourth character of a quantum with no byte of its own is dropped.
-      const decoded = Buffer.from(body.slice(k), 'base64').toString('latin1');
+      const probe = Buffer.from(body.slice(k, k + PROBE_CHARS), 'base64').toString('latin1');
+      if (!looksLikeText(probe)) continue;
+      const decoded = body.length - k <= PROBE_CHARS ? probe : Buffer.from(body.slice(k), 'base64').toString('latin1');
       for (const [a, b] of decodedHits(decoded, needles, depth)) {
         // Byte j spans bits [8j, 8j+8): characters floor(8j/6) … floor((8j+7)/6).
         const first = k + Math.floor((8 * a) / 6);
@@ -182,15 +270,32 @@ function base64Hits(view: View, needles: Needles, depth: number, out: Span[]): v
   }
 }
 
-function hexHits(view: View, needles: Needles, depth: number, out: Span[]): void {
-  for (const m of view.text.matchAll(HEX_RUN)) {
-    const run = m[0];
-    if (run.length < 2 * needles.minBytes) continue;
+/** Hex runs in either case: a secret found directly at any offset, and, at depth 0, the views of what a run decodes to when it is text. */
+function hexHits(view: View, runs: readonly [number, number][], needles: Needles, depth: number, out: Span[]): void {
+  // Hex characters are base64 characters too: the hex runs are found inside the base64 runs.
+  const min = 2 * needles.minBytes;
+  const hexRuns = runs.flatMap(([from, to]) => (to - from < min ? [] : runsOf(view.text.slice(from, to), 2, min, false).map(([a, b]): [number, number] => [from + a, from + b])));
+  for (const [at, to] of hexRuns) {
+    const run = view.text.slice(at, to);
+    const lower = /[A-F]/.test(run) ? run.toLowerCase() : run;
+    for (const n of needles.hex) {
+      for (let i = lower.indexOf(n); i >= 0; i = lower.indexOf(n, i + 1)) out.push(toSource(view, at + i, at + i + n.length, 'hex'));
+    }
+    if (depth > 0) continue;
     for (let k = 0; k < 2; k++) {
-      const decoded = Buffer.from(run.slice(k, k + ((run.length - k) & ~1)), 'hex').toString('latin1');
-      for (const [a, b] of decodedHits(decoded, needles, depth)) out.push(toSource(view, m.index + k + 2 * a, m.index + k + 2 * b, 'hex'));
+      const even = run.slice(k, k + ((run.length - k) & ~1));
+      const probe = Buffer.from(even.slice(0, PROBE_CHARS), 'hex').toString('latin1');
+      if (!looksLikeText(probe)) continue;
+      const decoded = even.length <= PROBE_CHARS ? probe : Buffer.from(even, 'hex').toString('latin1');
+      for (const [a, b] of decodedHits(decoded, needles, depth)) out.push(toSource(view, at + k + 2 * a, at + k + 2 * b, 'hex'));
     }
   }
+}
+
+/** Options of {@link secretSpans}. */
+export interface SpanOptions {
+  /** `s` is base64 as a whole and what it decodes to was searched already: its base64 view is not searched again. */
+  decodedWhole?: boolean;
 }
 
 /**
@@ -198,15 +303,29 @@ function hexHits(view: View, needles: Needles, depth: number, out: Span[]): void
  * (unmerged, possibly overlapping). `bytes` says `s` is latin1 text of raw
  * bytes. `depth` 0 looks inside decoded runs once more.
  */
-export function secretSpans(s: string, bytes: boolean, needles: Needles, depth = 0): Span[] {
+export function secretSpans(s: string, bytes: boolean, needles: Needles, depth = 0, options: SpanOptions = {}): Span[] {
   if (s.length < needles.minBytes || needles.list.length === 0) return [];
+  // Text and bytes views agree on ASCII; clean at depth 0 is clean at depth 1.
+  const rememberable = s.length >= REMEMBER_CLEAN_FROM && (bytes || ASCII.test(s));
+  if (rememberable && needles.clean.has(s)) return [];
+  const out = spansOf(s, bytes, needles, depth, options.decodedWhole === true);
+  if (rememberable && depth === 0 && out.length === 0) {
+    if (needles.clean.size >= REMEMBER_CLEAN_MAX) needles.clean.clear();
+    needles.clean.add(s);
+  }
+  return out;
+}
+
+function spansOf(s: string, bytes: boolean, needles: Needles, depth: number, decodedWhole: boolean): Span[] {
   const out: Span[] = [];
   const view = literalView(s, bytes);
   const hits: Span[] = [];
   plainHits(view.text, needles, hits);
   for (const [a, b] of hits) out.push(toSource(view, a, b, 'literal'));
-  base64Hits(view, needles, depth, out);
-  hexHits(view, needles, depth, out);
+  // A needle of n bytes takes at least ceil(8n/6) base64 characters, 2n hex ones (more).
+  const runs = runsOf(view.text, 1, needles.minBase64Chars, true);
+  if (!decodedWhole) base64Hits(view, runs, needles, depth, out);
+  hexHits(view, runs, needles, depth, out);
   return out;
 }
 

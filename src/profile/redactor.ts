@@ -60,33 +60,42 @@ export function redactor(secrets: Iterable<string>): BytesRedact {
     return Buffer.from(redactLatin1(after, needles) === undefined ? after : WITHHELD, 'latin1');
   };
   // A value that is base64 as a whole: its decoded bytes redacted and encoded again in the same alphabet and padding.
-  const wholeBase64 = (s: string): string | undefined => {
+  // A value that is base64 as a whole: its decoded bytes redacted (`clean` when they hold nothing) and encoded again in the same alphabet and padding.
+  const wholeBase64 = (s: string): { clean: true } | { reencoded: string } | undefined => {
     if (!WHOLE_BASE64.test(s)) return undefined;
     const url = /[-_]/.test(s);
     const raw = Buffer.from(s, url ? 'base64url' : 'base64');
     const after = redactLatin1(raw.toString('latin1'), needles);
-    if (after === undefined) return undefined;
+    if (after === undefined) return { clean: true };
     const enc = Buffer.from(after, 'latin1').toString(url ? 'base64url' : 'base64');
-    return s.endsWith('=') || url ? enc : enc.replace(/=+$/, '');
+    return { reencoded: s.endsWith('=') || url ? enc : enc.replace(/=+$/, '') };
   };
   const text = (value: string): string => {
     const s = withoutUserinfo(value);
     if (none) return s;
-    const reencoded = wholeBase64(s);
-    const t = reencoded ?? s;
-    const spans = secretSpans(t, false, needles);
+    const whole = wholeBase64(s);
+    const t = whole && 'reencoded' in whole ? whole.reencoded : s;
+    // Its base64 view was searched whole from its first character; other offsets decode to noise.
+    const spans = secretSpans(t, false, needles, 0, { decodedWhole: whole !== undefined });
     if (spans.length === 0) return t;
     const out = replaceSpans(t, spans, REDACTED);
     return secretSpans(out, false, needles).length === 0 ? out : WITHHELD;
   };
+  // What this redactor returned: handed back to it (a result redacted when built, then again when written), it is already clean.
+  const produced = new WeakSet<object>();
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);
-    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object' && produced.has(value)) return value;
+    if (Array.isArray(value)) return kept(value.map(walk));
     if (value instanceof Uint8Array) return bytes(value);
     if (value !== null && typeof value === 'object' && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), walk(v)]));
+      return kept(Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), walk(v)])));
     }
     return value;
+  };
+  const kept = (copy: object): object => {
+    produced.add(copy);
+    return copy;
   };
   const redact = (<T>(value: T): T => walk(value) as T) as BytesRedact;
   redact.bytes = bytes;
