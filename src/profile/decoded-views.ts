@@ -111,8 +111,10 @@ const REMEMBER_CLEAN_FROM = 256;
 const REMEMBER_CLEAN_MAX = 64;
 const ASCII = /^[\x00-\x7f]*$/;
 
-const NEEDS_DECODING_TEXT = /[\\%]|[^\x00-\x7f]/;
-const NEEDS_DECODING_BYTES = /[\\%]/;
+const NEEDS_DECODING_TEXT = /[\\%]|&#|[^\x00-\x7f]/;
+const NEEDS_DECODING_BYTES = /[\\%]|&#/;
+// A numeric character reference, `&#x73;` or `&#115;`.
+const CHAR_REF = /^&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/;
 const HEX = /^[0-9A-Fa-f]$/;
 const SIMPLE_ESCAPES: Record<string, number> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
 
@@ -165,6 +167,12 @@ export function literalView(s: string, bytes: boolean): View {
       out.push(SIMPLE_ESCAPES[s[i + 1]!]!);
       emit(i, i + 2, 1);
       i += 2;
+    } else if (c === 0x26 && s[i + 1] === '#' && CHAR_REF.test(s.slice(i, i + 12))) {
+      const m = CHAR_REF.exec(s.slice(i, i + 12))!;
+      const cp = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2]);
+      pushUtf8(out, cp <= 0x10ffff ? cp : 0xfffd);
+      emit(i, i + m[0].length, out.length - before);
+      i += m[0].length;
     } else if (c === 0x25 && i + 2 < s.length && HEX.test(s[i + 1]!) && HEX.test(s[i + 2]!)) {
       out.push(parseInt(s.slice(i + 1, i + 3), 16));
       emit(i, i + 3, 1);
@@ -322,6 +330,16 @@ function spansOf(s: string, bytes: boolean, needles: Needles, depth: number, dec
   const hits: Span[] = [];
   plainHits(view.text, needles, hits);
   for (const [a, b] of hits) out.push(toSource(view, a, b, 'literal'));
+  // Escapes of escapes (`\u0025` + `73`, shown as `%73` once a page decodes the JSON): the literal view of the literal view.
+  if (view.start && NEEDS_DECODING_BYTES.test(view.text)) {
+    const twice = literalView(view.text, true);
+    const again: Span[] = [];
+    if (twice.start) plainHits(twice.text, needles, again);
+    for (const [a, b] of again) {
+      const [from, to] = toSource(twice, a, b, 'literal');
+      out.push(toSource(view, from, to, 'literal'));
+    }
+  }
   // A needle of n bytes takes at least ceil(8n/6) base64 characters, 2n hex ones (more).
   const runs = runsOf(view.text, 1, needles.minBase64Chars, true);
   if (!decodedWhole) base64Hits(view, runs, needles, depth, out);
