@@ -3,6 +3,7 @@ import { probeTarget } from '../api/probe-target.js';
 import { HarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/index.js';
 import { loadProfile } from '../profile/load-profile.js';
+import { knownSecrets } from '../profile/known-secrets.js';
 import { resolveAgencies, secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import { startTargetReceiver, type Receiver } from '../receiver/index.js';
@@ -82,7 +83,8 @@ export async function certify(options: CertifyOptions): Promise<WrittenCertifica
       options.reportDir,
       draft,
       { runId, command: options.command ?? 'svc-harness certify', targetName: profile.name, baseUrl: profile.base_url, embedded },
-      { secrets: secretsOf([agency]), signKey: options.signKey },
+      // Every secret the profile holds: another agency's, echoed by the target, is not to be shown in this agency's certificate either.
+      { secrets: [...secretsOf([agency]), ...knownSecrets()], signKey: options.signKey },
     );
     return { ...written.certificate, reportDir: written.reports.dir };
   } finally {

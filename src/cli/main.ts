@@ -5,6 +5,8 @@ import { exitCodeOf } from './exit-codes.js';
 import { reportFatal } from './fatal.js';
 import { errorJson, wantsJson } from './json-output.js';
 import { buildParser } from './parser.js';
+import { redactWrites } from '../log/redacting-writes.js';
+import { knownSecretsRedactor } from '../profile/known-secrets.js';
 
 /*
  * The one place the process exits: commands return an outcome, errors
@@ -15,6 +17,9 @@ const context: CommandContext = {
     process.exit(exitCodeOf(outcome));
   },
 };
+
+// Every secret the profile holds stays off the console, whatever printed it.
+for (const stream of [process.stdout, process.stderr]) redactWrites(stream, (text) => knownSecretsRedactor()(text));
 
 const args = hideBin(process.argv);
 

@@ -5,6 +5,7 @@ import type { CommandOutcome } from './exit-codes.js';
 import { COMMANDS } from './specs/index.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { useLogger } from '../log/current-logger.js';
+import { knownSecretsRedactor } from '../profile/known-secrets.js';
 
 /** A yargs command over a spec; the outcome of its `run` goes to `settle`. */
 function toYargs(spec: CommandSpec<never>, context: CommandContext, settle: (o: CommandOutcome) => void, dryRun: boolean): CommandModule {
@@ -48,7 +49,7 @@ export function buildParser(args: readonly string[], context: CommandContext, op
     .option('log-format', { choices: ['json', 'pretty'] as const, global: true, describe: 'json (default off a terminal) or pretty (default on one)' })
     .middleware((argv) => {
       const format = argv['log-format'] ?? (process.stderr.isTTY ? 'pretty' : 'json');
-      useLogger(createLogger({ level: argv['log-level'], format }));
+      useLogger(createLogger({ level: argv['log-level'], format, redactLine: (line) => knownSecretsRedactor()(line) }));
     })
     .fail((msg, err) => {
       // yargs rewraps what a `coerce` threw as a YError that keeps only the message: our option parsers throw E_USAGE.

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { fromTransportError, type HarnessError } from '../errors/harness-error.js';
-import { bodyEvidence, DEFAULT_MAX_RESPONSE_BYTES, EVIDENCE_BODY_BYTES, responseTooLarge } from './body-capture.js';
+import { bodyEvidence, DEFAULT_MAX_RESPONSE_BYTES, evidencePrefix, EVIDENCE_BODY_BYTES, responseTooLarge } from './body-capture.js';
 import { flattenHeaders, headersToRecord } from './_internal/header-record.js';
 import type { Exchange, ExchangeRecorder } from './exchange.js';
 
@@ -99,7 +99,7 @@ class RecordingHandler implements Dispatcher.DispatchHandler {
     this.done = true;
     const all = Buffer.concat(this.chunks);
     this.chunks.length = 0;
-    const head = Buffer.from(all.subarray(0, Math.min(this.limits.evidenceBytes, all.length)));
+    const head = evidencePrefix(all, this.limits.evidenceBytes);
     const { id, request, startedAt, label } = this.sent;
     const x: Exchange = {
       id,

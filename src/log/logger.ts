@@ -16,6 +16,8 @@ export interface LoggerOptions {
   format?: 'json' | 'pretty';
   /** File descriptor to write to. @defaultValue 2 (stderr: stdout stays for results) */
   fd?: number;
+  /** Applied to each line before it is written: secrets a target echoed (in a header, a message) are cut out of any field, not only the paths below. */
+  redactLine?: (line: string) => string;
 }
 
 /**
@@ -42,11 +44,12 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const level = opts.level ?? 'warn';
   const fd = opts.fd ?? 2;
   const redact = { paths: REDACTED_PATHS, censor: REDACTED };
+  const hooks = opts.redactLine ? { streamWrite: opts.redactLine } : {};
   if (opts.format === 'pretty') {
     // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
-    return pino({ level, redact, base: null }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino({ level, redact, base: null, hooks }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
-  return pino({ level, redact, base: null }, pino.destination({ fd, sync: true }));
+  return pino({ level, redact, base: null, hooks }, pino.destination({ fd, sync: true }));
 }
 
 /** A logger that writes nothing (the default of library calls). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
+import { withoutExcerpt } from '../errors/parser-message.js';
 import { bundledOpenApiPath } from './bundled-document.js';
 
 /** An OpenAPI document as parsed JSON. */
@@ -22,7 +23,7 @@ export function parseOpenApiText(text: string, source: string): OpenApiDocument 
     // JSON first: YAML reads it too, but far more slowly.
     doc = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
   } catch (err) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: ${oneLine(err instanceof Error ? err.message : String(err))}`, { cause: err });
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: ${oneLine(withoutExcerpt(err instanceof Error ? err.message : String(err)))}`, { cause: err });
   }
   const o = doc as Partial<OpenApiDocument> | null;
   if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof o.openapi !== 'string' || !o.openapi.startsWith('3.')) {

@@ -2,17 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
+import { withoutExcerpt } from '../errors/parser-message.js';
+import { profileSecrets, rememberSecrets } from './known-secrets.js';
 import type { Profile } from './types.js';
 import { resolveProfile } from './validate-profile.js';
 import { isTargetUrl, profileFromUrl } from './url-profile.js';
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
-}
-
-/** A parser's message without the excerpt of the file it quotes: that line may hold a secret. */
-function withoutExcerpt(message: string): string {
-  return message.replace(/(at line \d+, column \d+):[\s\S]*$/, '$1').replace(/, [\s\S]* is not valid JSON$/, ' (not valid JSON)');
 }
 
 /** Parses profile text: JSON for `.json` files, YAML otherwise (YAML also reads JSON). */
@@ -42,7 +39,10 @@ export async function loadProfile(file: string): Promise<Readonly<Profile>> {
     const hint = code === 'ENOENT' ? ' (--target takes a profile file, YAML or JSON, such as profiles/staging.yaml, or the http(s) URL of the service)' : '';
     throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
   }
-  return resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
+  const profile = resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
+  // Known from here on: the console, the logs and every report redact them, whichever agency a command works for.
+  rememberSecrets(profileSecrets(profile));
+  return profile;
 }
 
 /** A relative `openapi:` file is relative to the profile file, not to the working directory. */

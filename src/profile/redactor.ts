@@ -1,80 +1,103 @@
 import { REDACTED } from '../log/redacted.js';
-import { base64Needles, looksBase64, MIN_SECRET_LENGTH, textForms } from './secret-forms.js';
+import { needlesOf, replaceSpans, secretSpans, type Needles } from './decoded-views.js';
+import { MIN_SECRET_LENGTH } from './secret-forms.js';
 
 export { REDACTED };
+
+/** What replaces a whole value whose secret could not be cut out of it (it would still show once redacted). */
+export const WITHHELD = '[REDACTED: value withheld, it carries a secret]';
 
 /** Replaces secrets in any string, array or plain object (deeply, returning a copy). */
 export type Redact = <T>(value: T) => T;
 
 /** A redactor that also works on raw bytes (binary evidence, decoded bodies). */
 export interface BytesRedact extends Redact {
-  /** The bytes with every secret (plain, JSON-escaped or URL-encoded) replaced by `[REDACTED]`. */
+  /** The bytes with every secret, in any decoded view, replaced by `[REDACTED]`. */
   bytes(data: Uint8Array): Buffer;
 }
 
-function replaceAll(s: string, forms: readonly string[], by: string): string {
-  let out = s;
-  for (const f of forms) if (out.includes(f)) out = out.split(f).join(by);
-  return out;
+// `scheme://user:password@`: the userinfo of a URL is a credential wherever it is printed.
+const USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@[\]"'<>]+@/g;
+
+/** `text` with the user and password of every URL in it masked. */
+export function withoutUserinfo(text: string): string {
+  return text.includes('@') ? text.replace(USERINFO, `$1${REDACTED}@`) : text;
+}
+
+const WHOLE_BASE64 = /^(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9_-]{8,})$/;
+
+/** Bytes as latin1 text (one character a byte) with every span of a secret replaced. */
+function redactLatin1(latin1: string, needles: Needles): string | undefined {
+  const spans = secretSpans(latin1, true, needles);
+  return spans.length === 0 ? undefined : replaceSpans(latin1, spans, REDACTED);
 }
 
 /**
- * A redactor for report writers and logs: every occurrence of each secret in
- * any string (keys included) becomes `[REDACTED]`, in every form a body can
- * carry it: plain, JSON-escaped, URL-encoded, and inside base64 or base64url
- * text (decoded, redacted, re-encoded, so `bodyBase64` stays a faithful copy
- * of the redacted body). Secrets shorter than 4 characters are ignored, since
- * replacing them would shred ordinary text.
+ * A redactor for report writers, certificates, the console and logs. Every
+ * occurrence of each secret in any string (keys included) or bytes is cut
+ * out in every form a value can carry it: plain, JSON escapes and percent
+ * escapes in any mix, base64 and base64url at any alignment (MIME-wrapped
+ * too), hex in either case, and any of these inside a decoded base64 or hex
+ * run (see decoded-views.ts). A string that is base64 as a whole (a
+ * `bodyBase64`) is decoded, redacted and re-encoded, so it stays a faithful
+ * copy of the redacted body. A value still carrying a secret once redacted
+ * is withheld whole ({@link WITHHELD}). The user and password of any URL are
+ * masked too. Secrets shorter than 4 characters are ignored, since replacing
+ * them would shred ordinary text.
  */
 export function redactor(secrets: Iterable<string>): BytesRedact {
-  // Longest first, so a secret containing another is replaced whole.
-  const list = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-  const forms = [...new Set(list.flatMap(textForms))].sort((a, b) => b.length - a.length);
-  // Needles of every text form, so a base64 body whose decoded text holds an escaped secret is caught by the one-pass test below.
-  const needles = [...new Set(forms.flatMap(base64Needles))].sort((a, b) => b.length - a.length);
-  // Byte-exact replacement: latin1 maps each byte to one character and back.
-  const latin1Forms = forms.map((f) => Buffer.from(f, 'utf8').toString('latin1'));
-  const redactedLatin1 = Buffer.from(REDACTED, 'utf8').toString('latin1');
-  // One pass to tell the common case (no secret in any form) from the rest, instead of a search per form.
-  const escape = (f: string): string => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const anyText = new RegExp([...forms, ...needles].map(escape).join('|') || '(?!)');
-  const anyLatin1 = new RegExp(latin1Forms.map(escape).join('|') || '(?!)');
+  const list = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+  const needles = needlesOf(list);
+  const none = list.length === 0;
 
   const bytes = (data: Uint8Array): Buffer => {
     const buf = Buffer.from(data);
+    if (none) return buf;
     const before = buf.toString('latin1');
-    if (!anyLatin1.test(before)) return buf;
-    const after = replaceAll(before, latin1Forms, redactedLatin1);
-    return after === before ? buf : Buffer.from(after, 'latin1');
+    const after = redactLatin1(before, needles);
+    if (after === undefined) return buf;
+    // A replacement that joins into a new form is withheld rather than shown.
+    return Buffer.from(redactLatin1(after, needles) === undefined ? after : WITHHELD, 'latin1');
   };
-  const decodedBase64 = (s: string): string | undefined => {
-    if (!looksBase64(s)) return undefined;
+  // A value that is base64 as a whole: its decoded bytes redacted and encoded again in the same alphabet and padding.
+  // A value that is base64 as a whole: its decoded bytes redacted (`clean` when they hold nothing) and encoded again in the same alphabet and padding.
+  const wholeBase64 = (s: string): { clean: true } | { reencoded: string } | undefined => {
+    if (!WHOLE_BASE64.test(s)) return undefined;
     const url = /[-_]/.test(s);
-    if (url && /[+/]/.test(s)) return undefined;
     const raw = Buffer.from(s, url ? 'base64url' : 'base64');
-    const clean = bytes(raw);
-    if (clean.equals(raw)) return undefined;
-    const padded = s.endsWith('=') || (!url && s.length % 4 === 0);
-    const enc = clean.toString(url ? 'base64url' : 'base64');
-    return padded || url ? enc : enc.replace(/=+$/, '');
+    const after = redactLatin1(raw.toString('latin1'), needles);
+    if (after === undefined) return { clean: true };
+    const enc = Buffer.from(after, 'latin1').toString(url ? 'base64url' : 'base64');
+    return { reencoded: s.endsWith('=') || url ? enc : enc.replace(/=+$/, '') };
   };
-  const text = (s: string): string => {
-    if (!anyText.test(s)) return s;
-    const plain = replaceAll(s, forms, REDACTED);
-    const reencoded = decodedBase64(plain) ?? plain;
-    // Base64 embedded in longer text (a header value, a data URL) cannot be re-encoded in place: cut the secret's characters out.
-    return replaceAll(reencoded, needles, REDACTED);
+  const text = (value: string): string => {
+    const s = withoutUserinfo(value);
+    if (none) return s;
+    const whole = wholeBase64(s);
+    const t = whole && 'reencoded' in whole ? whole.reencoded : s;
+    // Its base64 view was searched whole from its first character; other offsets decode to noise.
+    const spans = secretSpans(t, false, needles, 0, { decodedWhole: whole !== undefined });
+    if (spans.length === 0) return t;
+    const out = replaceSpans(t, spans, REDACTED);
+    return secretSpans(out, false, needles).length === 0 ? out : WITHHELD;
   };
+  // What this redactor returned: handed back to it (a result redacted when built, then again when written), it is already clean.
+  const produced = new WeakSet<object>();
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);
-    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object' && produced.has(value)) return value;
+    if (Array.isArray(value)) return kept(value.map(walk));
     if (value instanceof Uint8Array) return bytes(value);
     if (value !== null && typeof value === 'object' && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), walk(v)]));
+      return kept(Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), walk(v)])));
     }
     return value;
   };
-  const redact = (<T>(value: T): T => (list.length === 0 ? value : (walk(value) as T))) as BytesRedact;
-  redact.bytes = (data) => (list.length === 0 ? Buffer.from(data) : bytes(data));
+  const kept = (copy: object): object => {
+    produced.add(copy);
+    return copy;
+  };
+  const redact = (<T>(value: T): T => walk(value) as T) as BytesRedact;
+  redact.bytes = bytes;
   return redact;
 }

@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import { rememberSecrets } from './known-secrets.js';
 import type { AgencyDef, Profile, ResolvedAgency } from './types.js';
 
 /** Which secrets the selected work really needs; a missing one of these is an error, any other is left out. */
@@ -59,6 +60,7 @@ export function resolveAgencies(profile: Pick<Profile, 'agencies'>, env: NodeJS.
   if (profile.agencies.length < required) {
     missing.push(`a ${ordinal(required)} agency (the profile lists ${profile.agencies.length})`);
   }
+  rememberSecrets(secretsOf(out));
   if (missing.length > 0) {
     throw new HarnessError('E_SECRET_MISSING', `secret missing: set the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }

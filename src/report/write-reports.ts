@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
+import { knownSecretsRedactor } from '../profile/known-secrets.js';
 import type { CaseRunResult } from './run-result.js';
 import { assertLatestReplaceable, assertPointerReplaceable, assertRunFolderFree, markLatestCopy } from './safe-write.js';
 import { renderHtml } from './render-html.js';
@@ -126,7 +127,8 @@ export async function writeReports(result: CaseRunResult, baseDir = 'reports'): 
     throw new HarnessError('E_USAGE', `run id must be a plain folder name (no slashes, not "latest"), got ${JSON.stringify(runId)}`);
   }
   try {
-    return await writeRunFolder(result, REPORT_FILES, baseDir);
+    // Every secret this process knows, whichever command made the result (a load's answers are not redacted before).
+    return await writeRunFolder(knownSecretsRedactor()(result), REPORT_FILES, baseDir);
   } catch (err) {
     if (err instanceof HarnessError) throw err;
     const e = err as NodeJS.ErrnoException;

@@ -5,7 +5,7 @@ import { checkContext, type RunScope } from '../checks/check-context.js';
 import { createRunCache } from '../checks/run-cache.js';
 import type { Check, CheckContext, LearnedTarget } from '../checks/types.js';
 import { MemoryRecorder } from '../client/exchange.js';
-import { redactor } from '../profile/redactor.js';
+import { knownSecretsRedactor, rememberSecrets } from '../profile/known-secrets.js';
 import { secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { Receiver } from '../receiver/index.js';
@@ -277,7 +277,9 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     if (scheduleNote) notes.push(scheduleNote);
 
     const cases = [...regular.map((c) => results.get(c)!), ...partCases, ...last.map((c) => results.get(c)!)];
-    const redact = redactor([...secretsOf(agencies), ...(options.secrets ?? [])]);
+    // The process's redactor, which the report writer uses too: what it redacted here it knows as clean there.
+    rememberSecrets([...secretsOf(agencies), ...(options.secrets ?? [])]);
+    const redact = knownSecretsRedactor();
     const summary = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length } as Record<Verdict, number> & { total: number };
     for (const c of cases) summary[c.verdict] += 1;
     const verdict: ReturnType<typeof suiteVerdict> = signal?.aborted ? { verdict: 'INTERRUPTED' } : suiteVerdict(cases);

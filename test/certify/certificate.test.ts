@@ -12,6 +12,7 @@ import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { REDACTED } from '../../src/log/redacted.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
 import { leaksUnder } from '../helpers/secret-grep.js';
+import { secretFormsIn } from '../helpers/secret-scan.js';
 import { certifyMock } from './_helpers.js';
 
 let root: string;
@@ -151,15 +152,19 @@ describe('certificate writer and verifier', () => {
     expect(pinned.problems[0]).toMatch(/certificate.sig is missing/);
   });
 
-  it('refuses to write into a folder that already holds files, and refuses a secret that survives', async () => {
+  it('refuses to write into a folder that already holds files, and redacts a secret in an encoded form instead of refusing', async () => {
     const dir = await fresh();
     await expect(writeCertificate(dir, draft)).rejects.toThrow(/not empty/);
-    // Binary evidence is redacted like text; base64 of a secret inside it is what survives, and the guard decodes it.
+    // Binary evidence is redacted like text, through its decoded views: base64 of a secret, a percent escape.
     const hidden = Buffer.from(Buffer.from(`xy${secrets[0]}x`).toString('base64'));
-    const leaky: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content: hidden }] }] };
-    await expect(writeCertificate(path.join(root, 'leaky'), leaky, { secrets })).rejects.toThrow(/would contain a secret/);
-    const escaped: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content: Buffer.from(`q=%${secrets[1]!.charCodeAt(0).toString(16)}${secrets[1]!.slice(1)}`) }] }] };
-    await expect(writeCertificate(path.join(root, 'leaky-2'), escaped, { secrets })).rejects.toThrow(/would contain a secret/);
+    const escaped = Buffer.from(`q=%${secrets[1]!.charCodeAt(0).toString(16)}${secrets[1]!.slice(1)}`);
+    for (const [name, content] of [['leaky', hidden], ['leaky-2', escaped]] as const) {
+      const leaky: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content }] }] };
+      const written = await writeCertificate(path.join(root, name), leaky, { secrets });
+      const raw = await readFile(path.join(written.dir, 'evidence', 'raw.bin'), 'utf8');
+      expect(raw).toContain('[REDACTED]');
+      for (const s of secrets) expect(secretFormsIn(raw, s)).toEqual([]);
+    }
   });
 
   it('CLI: exit 0 with one line when intact, 1 naming the file when changed, 2 for a missing folder', async () => {

@@ -2,7 +2,7 @@ import { createHash, KeyObject } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
-import { redactor, type BytesRedact } from '../../profile/redactor.js';
+import { redactor, WITHHELD, type BytesRedact } from '../../profile/redactor.js';
 import { findSecret } from '../../profile/secret-forms.js';
 import type { Verdict } from '../../report/model.js';
 import { toolInfo } from '../../runner/tool-info.js';
@@ -13,7 +13,7 @@ import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, PRACTICE_MEANING, type Certifica
 
 /** Options of {@link writeCertificate}. */
 export interface WriteCertificateOptions {
-  /** Every secret that must never reach a file (agency secret, webhook secret, hotel key…): replaced by `[REDACTED]`, and any survivor is a refusal to write. */
+  /** Every secret that must never reach a file (agency secret, webhook secret, hotel key…): replaced by `[REDACTED]`; an evidence file that would still show one is withheld whole. */
   secrets?: readonly string[];
   /** Ed25519 private key (PEM text or key object) to sign `certificate.json` with. */
   signKey?: string | Buffer | KeyObject;
@@ -102,8 +102,9 @@ export async function writeCertificate(dir: string, draft: CertificateDraft, opt
     const names: string[] = [];
     for (const e of evidence) {
       const rel = `${CERTIFICATE_FILES.evidenceDir}/${e.name}`;
-      const bytes = encode(e.content, redact);
-      assertNoSecret(bytes, secrets, rel);
+      let bytes = encode(e.content, redact);
+      // Evidence that would still show a secret once redacted is withheld whole, and the certificate is written.
+      if (findSecret(bytes, secrets)) bytes = Buffer.from(`${WITHHELD}\n`, 'utf8');
       const abs = path.join(dir, CERTIFICATE_FILES.evidenceDir, e.name);
       await put(abs, bytes);
       written.push(abs);
