@@ -121,17 +121,23 @@ function throughputChart(base: readonly SecondFigures[], now: readonly SecondFig
  */
 export function renderCompareHtml(c: RunComparison): string {
   const parts: string[] = [];
+  /** The ids of the sections drawn, which the banner's counts may link to. */
+  const sections = new Set<string>();
+  const add = (id: string, title: string, body: string): void => {
+    sections.add(id);
+    parts.push(section(id, title, body));
+  };
   const by = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
-  if (by('newly-failing').length > 0) parts.push(section('newly-failing', `Newly failing (${by('newly-failing').length})`, failureCards(by('newly-failing'))));
+  if (by('newly-failing').length > 0) add('newly-failing', `Newly failing (${by('newly-failing').length})`, failureCards(by('newly-failing')));
   const notable = c.load ? notableMetrics(c.load.metrics) : undefined;
-  if (notable && notable.regressions.length > 0) parts.push(section('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions)));
+  if (notable && notable.regressions.length > 0) add('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions));
   if (c.gates.length > 0) {
     const rows = c.gates.map((g) => `<tr class="${g.newlyBroken ? 'worse' : ''}"><td><code>${html(g.source)}</code></td><td>${g.base.passed ? '✓' : '✗'} ${html(gateFigures(g.base).actual)}</td><td>${g.new.passed ? '✓' : '✗'} ${html(gateFigures(g.new).actual)}</td><td>${html(gateFigures(g.new).limit)}</td><td class="left">${g.newlyBroken ? '<span class="worse-text">newly broken</span>' : g.new.passed ? 'held' : g.base.passed ? 'broken' : 'still broken'}</td></tr>`);
-    parts.push(section('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th class="left">verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`));
+    add('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th class="left">verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
   }
   for (const change of CASE_CHANGES.filter((ch) => ch !== 'newly-failing')) {
     const list = by(change);
-    if (list.length > 0) parts.push(section(change, `${CASE_CHANGE_TITLE[change]} (${list.length})`, caseTable(list)));
+    if (list.length > 0) add(change, `${CASE_CHANGE_TITLE[change]} (${list.length})`, caseTable(list));
   }
   if (c.load) {
     const l = c.load;
@@ -140,11 +146,13 @@ export function renderCompareHtml(c: RunComparison): string {
       headlineTable(l.metrics),
       `<div class="charts">${l.spectra.filter((s) => s.base.length + s.new.length > 0).map((s) => spectrumChart(s.op, s.base, s.new)).join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
     ];
-    if (notable && notable.improvements.length > 0) body.push(`<h3 id="improvements">Improvements</h3>${metricTable(notable.improvements)}`);
+    if (notable && notable.improvements.length > 0) {
+      sections.add('improvements');
+      body.push(`<h3 id="improvements">Improvements</h3>${metricTable(notable.improvements)}`);
+    }
     body.push(`<details><summary>Every metric, by operation and outcome (${l.metrics.length})</summary>${metricTable(l.metrics)}</details>`);
-    parts.push(section('load', 'Load', body.join('\n')));
+    add('load', 'Load', body.join('\n'));
   }
-  const sections = new Set([...parts.join('').matchAll(/<(?:section|h3) id="([^"]+)"/g)].map((m) => m[1]!));
   parts.unshift(COMPARE_STYLES, banner(c, sections));
   parts.push(`<footer>BASE <code>${html(c.base.file)}</code> · <code>${html(c.base.command)}</code><br>NEW <code>${html(c.new.file)}</code> · <code>${html(c.new.command)}</code> · schema ${html(c.schema)}</footer>`);
   return renderLayout(`${c.regressed ? 'WORSE' : 'OK'} · compare ${c.base.runId} → ${c.new.runId}`, parts.join('\n'));
