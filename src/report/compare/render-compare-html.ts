@@ -22,9 +22,14 @@ function runMeta(side: string, r: RunLabel): string {
   return `<span>${html(side)} <b>${html(r.runId)}</b> · ${html(r.verdict)} · started ${html(r.startedAt)} · ${html(humanDuration(r.durationMs))}</span>`;
 }
 
-function banner(c: RunComparison): string {
+/** The banner's counts, each a link to its section when the page has one (`sections`: the ids rendered), as the run report's area cards link to their failures. */
+function banner(c: RunComparison, sections: ReadonlySet<string>): string {
   const k = c.counts;
-  const count = (v: number, label: string, cls: string): string => `<div class="count ${cls}${v === 0 ? ' zero' : ''}"><b>${v}</b><span>${html(label)}</span></div>`;
+  const count = (v: number, label: string, cls: string, target?: string): string => {
+    const inner = `<b>${v}</b><span>${html(label)}</span>`;
+    const classes = `count ${cls}${v === 0 ? ' zero' : ''}`;
+    return v > 0 && target && sections.has(target) ? `<a class="${classes}" href="#${html(target)}">${inner}</a>` : `<div class="${classes}">${inner}</div>`;
+  };
   const still = c.cases.filter((d) => d.change === 'still-failing').length;
   const sub = c.newlyInconclusive ? 'NEW proves nothing (INCONCLUSIVE)' : c.regressed ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse` : 'nothing newly fails or regresses';
   return `<section class="banner">
@@ -32,24 +37,25 @@ function banner(c: RunComparison): string {
 <div class="run">
 <h1>Comparison of two ${html(c.base.kind)} runs <span class="muted">· ${html(c.new.target)}</span></h1>
 <div class="meta">${runMeta('BASE', c.base)}${runMeta('NEW', c.new)}</div>
-<div class="counts">${count(k.newlyFailing, 'Newly failing', 'c-fail')}${c.load ? count(k.regressions, 'Regressions', 'c-fail') : ''}${c.gates.length > 0 ? count(k.newlyBrokenGates, 'Gates broken', 'c-fail') : ''}${count(still, 'Still failing', 'c-error')}${count(k.fixed, 'Fixed', 'c-pass')}${c.load ? count(k.improvements, 'Improvements', 'c-pass') : ''}${count(c.unchanged, 'Unchanged', 'c-skip')}</div>
+<div class="counts">${count(k.newlyFailing, 'Newly failing', 'c-fail', 'newly-failing')}${c.load ? count(k.regressions, 'Regressions', 'c-fail', 'regressions') : ''}${c.gates.length > 0 ? count(k.newlyBrokenGates, 'Gates broken', 'c-fail', 'gates') : ''}${count(still, 'Still failing', 'c-error', 'still-failing')}${count(k.fixed, 'Fixed', 'c-pass', 'fixed')}${c.load ? count(k.improvements, 'Improvements', 'c-pass', 'improvements') : ''}${count(c.unchanged, 'Unchanged', 'c-skip')}</div>
 </div>
 </section>
 ${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
 }
 
-function side(title: string, s: CaseDelta['base']): string {
-  return `<div><h4>${html(title)}</h4>${s ? `<b>${html(s.verdict)}</b> ${html(s.message)}` : '<span class="muted">absent from this run</span>'}</div>`;
+/** One run's side of a failure card; NEW's message is the card's `.msg`, the sentence saying what broke. */
+function side(title: string, s: CaseDelta['base'], broke = false): string {
+  return `<div><h4>${html(title)}</h4>${s ? `<b>${html(s.verdict)}</b> <span${broke ? ' class="msg"' : ''}>${html(s.message)}</span>` : '<span class="muted">absent from this run</span>'}</div>`;
 }
 
 /** Newly failing cases as the run report's failure cards, BASE and NEW messages side by side. */
 function failureCards(list: readonly CaseDelta[]): string {
-  return list.map((d) => `<article class="failure" id="case-${html(d.id)}"><header><code class="case-id">${html(d.id)}</code><span class="muted">${html(d.area)}</span><span>${html(d.title)}</span></header><div class="pair">${side('BASE', d.base)}${side('NEW', d.new)}</div></article>`).join('\n');
+  return list.map((d) => `<article class="failure" id="case-${html(d.id)}"><header><code class="case-id">${html(d.id)}</code><span class="muted">${html(d.area)}</span><span>${html(d.title)}</span></header><div class="pair">${side('BASE', d.base)}${side('NEW', d.new, true)}</div></article>`).join('\n');
 }
 
 function caseTable(list: readonly CaseDelta[]): string {
   const rows = list.map((d) => `<tr><td><code class="case-id">${html(d.id)}</code></td><td class="left">${html(d.area)}</td><td class="msg">${d.base ? `<b>${html(d.base.verdict)}</b> ${html(d.base.message)}` : '<span class="muted">absent</span>'}</td><td class="msg">${d.new ? `<b>${html(d.new.verdict)}</b> ${html(d.new.message)}` : '<span class="muted">absent</span>'}</td></tr>`);
-  return `<table class="delta"><thead><tr><th>case</th><th>area</th><th>BASE</th><th>NEW</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="delta"><thead><tr><th>case</th><th class="left">area</th><th class="left">BASE</th><th class="left">NEW</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function metricTable(list: readonly MetricDelta[]): string {
@@ -57,7 +63,7 @@ function metricTable(list: readonly MetricDelta[]): string {
     const cls = m.regression ? 'worse' : m.improvement ? 'better' : '';
     return `<tr class="${cls}"><td><code>${html(m.metric)}</code></td><td>${html(formatMetricValue(m, m.base))}</td><td>${html(formatMetricValue(m, m.new))}</td><td class="${m.regression ? 'worse-text' : m.improvement ? 'better-text' : ''}">${html(formatMetricChange(m))}</td><td>${html(formatInterval(m, m.baseInterval))}</td><td>${html(formatInterval(m, m.newInterval))}</td><td class="left">${html(metricJudgement(m))}</td></tr>`;
   });
-  return `<table class="delta"><thead><tr><th>metric</th><th>BASE</th><th>NEW</th><th>change</th><th>BASE 95% interval</th><th>NEW 95% interval</th><th>judged</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="delta"><thead><tr><th>metric</th><th>BASE</th><th>NEW</th><th>change</th><th>BASE 95% interval</th><th>NEW 95% interval</th><th class="left">judged</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function headlineTable(metrics: readonly MetricDelta[]): string {
@@ -87,7 +93,7 @@ function spectrumChart(op: string, base: Spectrum, now: Spectrum): string {
   const ticks: Array<[number, string]> = ([[Math.log10(2), '50%'], [1, '90%'], [2, '99%'], [3, '99.9%'], [4, '99.99%']] as Array<[number, string]>).filter(([v]) => v < kMax - 0.2);
   ticks.push([kMax, 'max']);
   const series = [spectrumSeries('BASE', BASE_COLOUR, true, base, kMax), spectrumSeries('NEW', NEW_COLOUR, false, now, kMax)].filter((s) => s.points.length > 0);
-  return renderLineChart({ title: `${opLabel(op)}: latency by percentile, BASE vs NEW (HDR histograms)`, series, xTitle: 'percentile', yTitle: 'latency (ms)', xTicks: ticks, xDomain: [0, kMax] });
+  return renderLineChart({ title: `${opLabel(op)}: latency by percentile, BASE vs NEW (HDR histograms)`, series, xTitle: 'percentile of responses (log scale of 1/(1−p))', yTitle: 'response latency (ms)', xTicks: ticks, xDomain: [0, kMax] });
 }
 
 function throughputChart(base: readonly SecondFigures[], now: readonly SecondFigures[]): string {
@@ -114,18 +120,24 @@ function throughputChart(base: readonly SecondFigures[], now: readonly SecondFig
  * charts overlaid (percentile spectrum per operation, throughput).
  */
 export function renderCompareHtml(c: RunComparison): string {
-  const parts = [COMPARE_STYLES, banner(c)];
+  const parts: string[] = [];
+  /** The ids of the sections drawn, which the banner's counts may link to. */
+  const sections = new Set<string>();
+  const add = (id: string, title: string, body: string): void => {
+    sections.add(id);
+    parts.push(section(id, title, body));
+  };
   const by = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
-  if (by('newly-failing').length > 0) parts.push(section('newly-failing', `Newly failing (${by('newly-failing').length})`, failureCards(by('newly-failing'))));
+  if (by('newly-failing').length > 0) add('newly-failing', `Newly failing (${by('newly-failing').length})`, failureCards(by('newly-failing')));
   const notable = c.load ? notableMetrics(c.load.metrics) : undefined;
-  if (notable && notable.regressions.length > 0) parts.push(section('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions)));
+  if (notable && notable.regressions.length > 0) add('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions));
   if (c.gates.length > 0) {
     const rows = c.gates.map((g) => `<tr class="${g.newlyBroken ? 'worse' : ''}"><td><code>${html(g.source)}</code></td><td>${g.base.passed ? '✓' : '✗'} ${html(gateFigures(g.base).actual)}</td><td>${g.new.passed ? '✓' : '✗'} ${html(gateFigures(g.new).actual)}</td><td>${html(gateFigures(g.new).limit)}</td><td class="left">${g.newlyBroken ? '<span class="worse-text">newly broken</span>' : g.new.passed ? 'held' : g.base.passed ? 'broken' : 'still broken'}</td></tr>`);
-    parts.push(section('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`));
+    add('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th class="left">verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
   }
   for (const change of CASE_CHANGES.filter((ch) => ch !== 'newly-failing')) {
     const list = by(change);
-    if (list.length > 0) parts.push(section(change, `${CASE_CHANGE_TITLE[change]} (${list.length})`, caseTable(list)));
+    if (list.length > 0) add(change, `${CASE_CHANGE_TITLE[change]} (${list.length})`, caseTable(list));
   }
   if (c.load) {
     const l = c.load;
@@ -134,10 +146,14 @@ export function renderCompareHtml(c: RunComparison): string {
       headlineTable(l.metrics),
       `<div class="charts">${l.spectra.filter((s) => s.base.length + s.new.length > 0).map((s) => spectrumChart(s.op, s.base, s.new)).join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
     ];
-    if (notable && notable.improvements.length > 0) body.push(`<h3>Improvements</h3>${metricTable(notable.improvements)}`);
+    if (notable && notable.improvements.length > 0) {
+      sections.add('improvements');
+      body.push(`<h3 id="improvements">Improvements</h3>${metricTable(notable.improvements)}`);
+    }
     body.push(`<details><summary>Every metric, by operation and outcome (${l.metrics.length})</summary>${metricTable(l.metrics)}</details>`);
-    parts.push(section('load', 'Load', body.join('\n')));
+    add('load', 'Load', body.join('\n'));
   }
+  parts.unshift(COMPARE_STYLES, banner(c, sections));
   parts.push(`<footer>BASE <code>${html(c.base.file)}</code> · <code>${html(c.base.command)}</code><br>NEW <code>${html(c.new.file)}</code> · <code>${html(c.new.command)}</code> · schema ${html(c.schema)}</footer>`);
   return renderLayout(`${c.regressed ? 'WORSE' : 'OK'} · compare ${c.base.runId} → ${c.new.runId}`, parts.join('\n'));
 }

@@ -66,6 +66,8 @@ export function renderLineChart(spec: LineChartSpec): string {
     .join('');
   const axes = `<line x1="${M.l}" x2="${M.l}" y1="${M.t}" y2="${H - M.b}" stroke="#57606a"/><line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#57606a"/>`;
   const titles = `<text class="y-title" transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle" font-size="10">${html(spec.yTitle)}</text><text class="x-title" x="${(M.l + W - M.r) / 2}" y="${H - 6}" text-anchor="middle" font-size="10">${html(spec.xTitle)}</text>`;
-  const legend = `<p class="legend">${spec.series.map((s) => `<span><i class="line" style="background:${html(s.colour)}${s.dashed ? ';opacity:.6' : ''}"></i>${html(s.label)}</span>`).join('')}</p>`;
+  // A dashed line's key is dashed too, so BASE reads as the dashed line in the legend as on the chart.
+  const key = (s: LineSeries): string => (s.dashed ? `height:0;background:none;border-top:2px dashed ${html(s.colour)}` : `background:${html(s.colour)}`);
+  const legend = `<p class="legend">${spec.series.map((s) => `<span><i class="line" style="${key(s)}"></i>${html(s.label)}</span>`).join('')}</p>`;
   return `<figure class="chart panel"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${html(spec.title)}" xmlns="http://www.w3.org/2000/svg">${grid}${xs}${lines}${axes}${titles}</svg><figcaption>${html(spec.title)}</figcaption>${legend}</figure>`;
 }

@@ -84,7 +84,7 @@ function loadCharts(points: readonly TrendPoint[]): string[] {
 }
 
 function runsTable(points: readonly TrendPoint[]): string {
-  const rows = points.map((p, i) => `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left"><code>${html(p.file)}</code></td></tr>`);
+  const rows = points.map((p, i) => `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left path"><code>${html(p.file)}</code></td></tr>`);
   return `<table class="delta"><thead><tr><th>#</th><th class="left">run</th><th class="left">kind</th><th class="left">started</th><th class="left">verdict</th><th>duration</th><th class="left">file</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
