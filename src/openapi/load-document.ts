@@ -44,7 +44,9 @@ export function parseOpenApiText(text: string, source: string): OpenApiDocument 
     // JSON first: YAML reads it too, but far more slowly.
     doc = isJson ? JSON.parse(text) : parseYaml(text, { maxAliasCount: MAX_OPENAPI_ALIASES });
   } catch (err) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: ${oneLine(err instanceof Error ? err.message : String(err))}`, { cause: err });
+    const message = err instanceof Error ? err.message : String(err);
+    const why = /excessive alias count/i.test(message) ? `YAML aliases expand past the bound of ${MAX_OPENAPI_ALIASES} (maxAliasCount)` : oneLine(message);
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: ${why}`, { cause: err });
   }
   const o = doc as Partial<OpenApiDocument> | null;
   if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof o.openapi !== 'string' || !o.openapi.startsWith('3.')) {
