@@ -1,9 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
+import { nestsDeeperThan } from '../files/nesting-depth.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import type { Profile } from './types.js';
 import { resolveProfile } from './validate-profile.js';
+
+/** Largest profile file read: the complete reference profile holds some 10 KB. */
+export const MAX_PROFILE_BYTES = 1024 * 1024;
+/** Deepest nesting of `[ ]` and `{ }` in a profile (request body templates nest a few levels). */
+export const MAX_PROFILE_NESTING = 64;
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
@@ -28,12 +34,15 @@ export function parseProfileText(text: string, file: string): unknown {
 export async function loadProfile(file: string): Promise<Readonly<Profile>> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, { maxBytes: MAX_PROFILE_BYTES, what: 'target profile' })).toString('utf8');
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err));
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}`, { cause: err });
+    // The common mistakes in plain words; the rest (a FIFO, a device, a size) as the reader says them.
+    const code = ((err as { cause?: { code?: string } }).cause ?? {}).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : undefined;
+    if (why) throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}`, { cause: err });
+    throw err;
   }
+  if (nestsDeeperThan(text, MAX_PROFILE_NESTING)) throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
   return resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
 }
 

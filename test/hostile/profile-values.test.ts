@@ -3,10 +3,12 @@
  * the key and the range, before a clock is moved or a request sent (a window
  * of 99999999999 s moved the mock's clock 31.7 million years).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/profile/load-profile.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import { clockBoundMs } from '../../src/runner/clock-bound.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -65,5 +67,38 @@ describe('hostile profile values', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('hostile profile files', () => {
+    let dir: string;
+    const refused = async (path: string): Promise<string> => {
+      try {
+        await loadProfile(path);
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('E_FILE_UNREADABLE');
+        return (err as Error).message;
+      }
+      throw new Error(`${path} loaded`);
+    };
+
+    it('a FIFO is refused at once (it blocked forever)', { timeout: 5_000 }, async () => {
+      dir = await mkdtemp(join(tmpdir(), 'hostile-profile-file-'));
+      const fifo = join(dir, 'target.yaml');
+      execFileSync('mkfifo', [fifo]);
+      expect(await refused(fifo)).toMatch(/FIFO.*not a regular file/);
+    });
+
+    it('a file over 1 MiB is refused before it is read', async () => {
+      const path = join(dir, 'big.yaml');
+      await writeFile(path, `name: ${'x'.repeat(2 * 1024 * 1024)}\n`);
+      expect(await refused(path)).toMatch(/more than the 1 MiB accepted/);
+    });
+
+    it('flow collections nested 300 000 deep are refused before parsing', async () => {
+      const path = join(dir, 'deep.yaml');
+      await writeFile(path, `search_body: ${'['.repeat(300_000)}${']'.repeat(300_000)}\n`);
+      expect(await refused(path)).toMatch(/nests deeper than 64 levels/);
+      await rm(dir, { recursive: true, force: true });
+    });
   });
 });
