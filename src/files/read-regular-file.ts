@@ -40,7 +40,8 @@ export async function readRegularFile(file: string, options: ReadRegularFileOpti
   try {
     handle = await open(file, OPEN_FLAGS);
   } catch (err) {
-    throw refuse((err as NodeJS.ErrnoException).code ?? String(err), err);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw refuse(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a regular file' : (code ?? String(err)), err);
   }
   try {
     const st = await handle.stat();
