@@ -12,6 +12,7 @@
  * adds ~100 MB of its own) instead of `dist/`.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,16 +48,31 @@ interface Figure {
 function measure(c: Case): Promise<Figure> {
   return new Promise((resolve) => {
     const argv = ['-f', 'BENCH %e %M', process.execPath, ...(c.script ?? [...CLI, ...c.args])];
-    const child = spawn('/usr/bin/time', argv, { env: { ...process.env, ...c.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: a case past the limit is stopped with the CLI under /usr/bin/time, not only the timer.
+    const child = spawn('/usr/bin/time', argv, { env: { ...process.env, ...c.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.resume();
-    const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_S * 1000);
+    let peakKb = 0;
+    // Sampled too: /usr/bin/time prints nothing for a case it did not see end.
+    const sampler = setInterval(() => {
+      try {
+        const kids = execFileSync('pgrep', ['-g', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+        for (const pid of kids) {
+          const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+        }
+      } catch {
+        // the case ended between two samples
+      }
+    }, 250);
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), LIMIT_S * 1000);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       const m = /BENCH ([\d.]+) (\d+)/.exec(err);
       const line = err.split('\n').find((l) => l.startsWith('svc-harness:') || l.startsWith('{')) ?? err.split('\n').find((l) => l.trim() !== '' && !l.startsWith('BENCH') && !l.startsWith('Command')) ?? '';
-      resolve({ seconds: m ? Number(m[1]) : LIMIT_S, peakMb: m ? Math.round(Number(m[2]) / 1024) : NaN, code: m ? code : null, line: line.slice(0, 160) });
+      resolve({ seconds: m ? Number(m[1]) : LIMIT_S, peakMb: Math.round((m ? Number(m[2]) : peakKb) / 1024), code: m ? code : null, line: line.slice(0, 160) });
     });
   });
 }
@@ -157,6 +173,8 @@ async function main(): Promise<void> {
       { area: 'profile values', name: 'limits.window_s: 99999999999', exit: 2, args: await badProfile('p-window.yaml', 'limits: { window_s: 99999999999 }\n') },
       { area: 'profile values', name: 'quotes.lifetime_s: 1e15', exit: 2, args: await badProfile('p-life.yaml', 'quotes: { lifetime_s: 1e15 }\n') },
       { area: 'profile values', name: 'webhooks factor 100, 100 attempts', exit: 2, args: await badProfile('p-wh.yaml', 'webhooks: { factor: 100, max_attempts: 100 }\n') },
+      { area: 'profile values', name: 'profile file is a FIFO', exit: 2, args: ['run', '--target', fifo('profile.fifo'), '--report-dir', join(dir, 'reports')] },
+      { area: 'profile values', name: 'profile [ nested 500 000 deep', exit: 2, args: ['run', '--target', await file('p-deep.yaml', `search_body: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`), '--report-dir', join(dir, 'reports')] },
     );
 
     // A mock whose first agency announces a write limit of 1 000 000 (the most a fixture allows), run against over its admin clock.
@@ -181,7 +199,7 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const f = await measure(c);
       const held = f.code === c.exit && f.seconds <= 30 && f.peakMb <= 300;
-      console.log(`| ${c.area} | ${c.name} | ${f.code ?? 'killed'} (${c.exit})${held ? '' : ' ✗'} | ${f.seconds.toFixed(2)} | ${f.peakMb} | ${f.line.replace(/\|/g, '\\|').replaceAll(dir, '…')} |`);
+      console.log(`| ${c.area} | ${c.name} | ${f.code ?? `stopped at ${LIMIT_S} s`} (${c.exit})${held ? '' : ' ✗'} | ${f.seconds.toFixed(2)} | ${f.code === null ? '≥ ' : ''}${f.peakMb} | ${f.line.replace(/\|/g, '\\|').replaceAll(dir, '…')} |`);
     }
     mockProc.kill('SIGTERM');
   } finally {
