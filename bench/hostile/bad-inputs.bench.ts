@@ -136,6 +136,21 @@ async function main(): Promise<void> {
     const zero = join(dir, 'zero.yaml');
     await symlink('/dev/zero', zero);
 
+    // A mock whose first agency announces a write limit of 1 000 000 (the most a fixture allows), run against over its admin clock.
+    const [first, ...rest] = structuredClone(DEFAULT_FIXTURE.agencies);
+    const fixture = await file('fixture.yaml', stringify({ ...structuredClone(DEFAULT_FIXTURE), agencies: [{ ...first!, limits: { read: 600, write: 1_000_000 } }, ...rest] }));
+    const mockProc = spawn(process.execPath, [...CLI, 'mock', '--fixture', fixture, '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const announced = await new Promise<{ base_url: string; hotel_base_url: string; admin_url: string; agencies: Array<Record<string, string>> }>((resolve) => {
+      let out = '';
+      mockProc.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const nl = out.indexOf('\n');
+        if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+      });
+    });
+    const agencies = announced.agencies.slice(0, 2).map((a) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret }));
+    const rlTarget = await file('rl-target.yaml', stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies }));
+
     const scenario = (path: string): string[] => ['scenario', path, '--report-dir', join(dir, 'reports')];
     const cases: Case[] = [
       { area: 'scenario files', name: 'alias bomb (10^9 nodes)', exit: 2, args: scenario(await file('laughs.yaml', laughs(['name: laughs', 'steps:', '  - set:']).replace(/^  a/gm, '      a'))) },
@@ -147,7 +162,8 @@ async function main(): Promise<void> {
       { area: 'scenario files', name: 'symlink to /dev/zero', exit: 2, args: scenario(zero) },
     ];
 
-    const target = async (name: string, extra: string): Promise<string> => file(name, `base_url: http://127.0.0.1:9/v1\nclock: { control: none }\n${extra}`);
+    // Against the live mock, so that a case the harness does not refuse runs for real.
+    const target = async (name: string, extra: string): Promise<string> => file(name, `${stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies })}${extra}`);
     const runSc01 = async (name: string, openapi: string): Promise<string[]> => ['run', '--target', await target(name, `openapi: ${JSON.stringify(openapi)}\n`), '--only', 'SC-01', '--report-dir', join(dir, 'reports')];
     cases.push(
       { area: 'OpenAPI documents', name: 'FIFO as openapi:', exit: 2, args: await runSc01('t-fifo.yaml', fifo('doc.fifo')) },
@@ -168,31 +184,18 @@ async function main(): Promise<void> {
       },
     );
 
+    // Before the profile values: a run of the old code that moved the mock's clock years on, stopped, never put it back.
+    // RL-01 alone as a WARN: no case passed, so the run is INCONCLUSIVE (exit 1).
+    cases.push({ area: 'runaway targets', name: 'account announces write 1 000 000: run --only RL-01', exit: 1, args: ['run', '--target', rlTarget, '--only', 'RL-01', '--report-dir', join(dir, 'reports')] });
     const badProfile = async (name: string, extra: string): Promise<string[]> => ['run', '--target', await target(name, extra), '--report-dir', join(dir, 'reports')];
     cases.push(
-      { area: 'profile values', name: 'limits.window_s: 99999999999', exit: 2, args: await badProfile('p-window.yaml', 'limits: { window_s: 99999999999 }\n') },
-      { area: 'profile values', name: 'quotes.lifetime_s: 1e15', exit: 2, args: await badProfile('p-life.yaml', 'quotes: { lifetime_s: 1e15 }\n') },
-      { area: 'profile values', name: 'webhooks factor 100, 100 attempts', exit: 2, args: await badProfile('p-wh.yaml', 'webhooks: { factor: 100, max_attempts: 100 }\n') },
+      { area: 'profile values', name: 'limits.window_s: 99999999999 (run --only QT-02)', exit: 2, args: [...(await badProfile('p-window.yaml', 'limits: { window_s: 99999999999 }\n')), '--only', 'QT-02'] },
+      { area: 'profile values', name: 'quotes.lifetime_s: 1e15 (run --only QT-02)', exit: 2, args: [...(await badProfile('p-life.yaml', 'quotes: { lifetime_s: 1e15 }\n')), '--only', 'QT-02'] },
+      { area: 'profile values', name: 'webhooks factor 100, 100 attempts (run --only WH-03)', exit: 2, args: [...(await badProfile('p-wh.yaml', 'webhooks: { factor: 100, max_attempts: 100 }\n')), '--only', 'WH-03'] },
       { area: 'profile values', name: 'profile file is a FIFO', exit: 2, args: ['run', '--target', fifo('profile.fifo'), '--report-dir', join(dir, 'reports')] },
       { area: 'profile values', name: 'profile [ nested 500 000 deep', exit: 2, args: ['run', '--target', await file('p-deep.yaml', `search_body: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`), '--report-dir', join(dir, 'reports')] },
     );
 
-    // A mock whose first agency announces a write limit of 1 000 000 (the most a fixture allows), run against over its admin clock.
-    const [first, ...rest] = structuredClone(DEFAULT_FIXTURE.agencies);
-    const fixture = await file('fixture.yaml', stringify({ ...structuredClone(DEFAULT_FIXTURE), agencies: [{ ...first!, limits: { read: 600, write: 1_000_000 } }, ...rest] }));
-    const mockProc = spawn(process.execPath, [...CLI, 'mock', '--fixture', fixture, '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const announced = await new Promise<{ base_url: string; hotel_base_url: string; admin_url: string; agencies: Array<Record<string, string>> }>((resolve) => {
-      let out = '';
-      mockProc.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const nl = out.indexOf('\n');
-        if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-      });
-    });
-    const agencies = announced.agencies.slice(0, 2).map((a) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret }));
-    const rlTarget = await file('rl-target.yaml', stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies }));
-    // RL-01 alone as a WARN: no case passed, so the run is INCONCLUSIVE (exit 1).
-    cases.push({ area: 'runaway targets', name: 'account announces write 1 000 000: run --only RL-01', exit: 1, args: ['run', '--target', rlTarget, '--only', 'RL-01', '--report-dir', join(dir, 'reports')] });
 
     console.log(`| area | case | exit (wanted) | time s | peak MB | first line |`);
     console.log(`| --- | --- | --- | --- | --- | --- |`);
