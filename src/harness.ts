@@ -4,6 +4,7 @@ import type { Check } from './checks/types.js';
 import { HarnessError, isHarnessError } from './errors/harness-error.js';
 import type { MockOptions, RunningMock } from './mock/index.js';
 import { loadOnTarget, type LoadOptions } from './load/load-on-target.js';
+import { loadOpenApiDocument } from './openapi/load-document.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
 import { loadProfile } from './profile/load-profile.js';
 import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
@@ -151,6 +152,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       const selection = registry.select(runOptions.only);
       const target = await prepare();
       const { profile } = target;
+      // A document that cannot be read is the user's mistake: said before the run starts, not as SC-01's ERROR at its end.
+      if (profile.openapi !== null && selection.checks.some((c) => c.id === 'SC-01')) await loadOpenApiDocument(profile.openapi);
       const agencies = resolveAgencies(profile, options.env ?? process.env, secretNeeds(selection.checks, profile));
       const notes: string[] = [];
       const probeNote = await probe(profile, agencies[0]!);

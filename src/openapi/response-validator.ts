@@ -4,6 +4,8 @@ import { openApiAjv } from './_ajv.js';
 import { fragmentOf, resolvePointer } from './json-pointer.js';
 import type { OpenApiDocument } from './load-document.js';
 import { OperationIndex, type IndexedOperation } from './operation-index.js';
+import { assertNoRefCycle } from './ref-cycles.js';
+import { UnusableSchemaError } from './unusable-schema.js';
 
 /** One rule of the document that a response breaks. */
 export interface SchemaViolation {
@@ -18,12 +20,16 @@ export interface SchemaViolation {
 /** How one exchange fares against the document. */
 export type ExchangeJudgement =
   | { judged: false; reason: 'no response' | 'operation not in the document' | 'status not in the document' }
+  /** The document's schema for the response cannot judge it (a `$ref` cycle, a pattern that cannot be evaluated safely): `problem` names it. */
+  | { judged: false; reason: 'schema unusable'; operation: string; status: string; problem: string }
   | { judged: true; operation: string; status: string; violations: SchemaViolation[] };
 
 const DOC_ID = 'urn:svc-harness:openapi';
 const PATH_OF_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)/i;
 /** Most violations reported per exchange (the first ones say enough). */
 const MAX_VIOLATIONS = 5;
+/** Longest chain of `$ref`s from a response or header object to the object itself. */
+const MAX_REF_HOPS = 20;
 
 interface CompiledResponse {
   /** Media type the body must have and its schema's validator; none when the document gives no content. */
@@ -53,9 +59,11 @@ function statusKey(responses: Record<string, unknown>, status: number): string |
 export class ResponseValidator {
   private readonly ajv = openApiAjv();
   private readonly index: OperationIndex;
-  private readonly compiled = new Map<string, CompiledResponse>();
+  private readonly compiled = new Map<string, CompiledResponse | UnusableSchemaError>();
   /** One validator per schema location: responses share their headers' and components' schemas. */
   private readonly validators = new Map<string, ValidateFunction>();
+  /** Schema locations already found free of `$ref` cycles. */
+  private readonly soundLocations = new Set<string>();
 
   constructor(private readonly doc: OpenApiDocument) {
     this.index = new OperationIndex(doc);
@@ -73,6 +81,7 @@ export class ResponseValidator {
     const key = statusKey(op.responses, res.status);
     if (key === undefined) return { judged: false, reason: 'status not in the document' };
     const spec = this.compile(op, key);
+    if (spec instanceof UnusableSchemaError) return { judged: false, reason: 'schema unusable', operation: op.name, status: key, problem: spec.message };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = v;
     const violations = [...this.headerViolations(spec, headers), ...this.bodyViolations(spec, headers, res.body)];
@@ -111,11 +120,25 @@ export class ResponseValidator {
     return spec.body.validate(value) ? [] : toViolations(spec.body.validate, '');
   }
 
-  private compile(op: IndexedOperation, key: string): CompiledResponse {
+  /** The compiled response, or why the document cannot judge it; either is kept, so each is worked out once. */
+  private compile(op: IndexedOperation, key: string): CompiledResponse | UnusableSchemaError {
     const cacheKey = `${op.segments.join('\u0000')}\u0000${key}`;
     let spec = this.compiled.get(cacheKey);
     if (spec) return spec;
-    spec = { headers: [] };
+    try {
+      spec = this.compileResponse(op, key);
+    } catch (err) {
+      if (err instanceof UnusableSchemaError) spec = err;
+      // A schema nested or chained so deep that compiling it overflows the stack cannot judge either.
+      else if (err instanceof RangeError) spec = new UnusableSchemaError(`the schema of ${op.name} ${key} nests too deeply to be compiled`);
+      else throw err;
+    }
+    this.compiled.set(cacheKey, spec);
+    return spec;
+  }
+
+  private compileResponse(op: IndexedOperation, key: string): CompiledResponse {
+    const spec: CompiledResponse = { headers: [] };
     const response = this.deref(op.responses[key], [...op.segments, 'responses', key]);
     if (response) {
       const content = response.value.content as Record<string, unknown> | undefined;
@@ -138,27 +161,44 @@ export class ResponseValidator {
         });
       }
     }
-    this.compiled.set(cacheKey, spec);
     return spec;
   }
 
-  /** Follows `$ref`s from a node; returns the object and where it lives. */
+  /**
+   * Follows `$ref`s from a node; returns the object and where it lives, or
+   * undefined when the node is no object. A chain of `$ref`s that comes back
+   * on itself, leads nowhere or runs past {@link MAX_REF_HOPS} throws an
+   * {@link UnusableSchemaError} naming it: the response it describes cannot
+   * be judged, and must not pass for judged.
+   */
   private deref(node: unknown, segments: string[]): { value: Record<string, unknown>; segments: string[] } | undefined {
-    let at: { value: unknown; segments: string[] } | undefined = { value: node, segments };
-    for (let hops = 0; at && hops < 20; hops++) {
+    let at: { value: unknown; segments: string[] } = { value: node, segments };
+    const chain = [fragmentOf(segments)];
+    for (let hops = 0; hops <= MAX_REF_HOPS; hops++) {
       const v = at.value as Record<string, unknown> | undefined;
       if (typeof v !== 'object' || v === null) return undefined;
       if (typeof v.$ref !== 'string') return { value: v, segments: at.segments };
-      at = resolvePointer(this.doc, v.$ref);
+      const next = resolvePointer(this.doc, v.$ref);
+      if (!next) throw new UnusableSchemaError(`$ref ${JSON.stringify(v.$ref)} at ${chain.at(-1)} leads nowhere in the document`);
+      const key = fragmentOf(next.segments);
+      if (chain.includes(key)) throw new UnusableSchemaError(`$ref cycle: ${[...chain.slice(chain.indexOf(key)), key].join(' → ')}`);
+      chain.push(key);
+      at = next;
     }
-    return undefined;
+    throw new UnusableSchemaError(`$ref chain from ${chain[0]} runs past ${MAX_REF_HOPS} hops`);
   }
 
   private validatorAt(segments: string[]): ValidateFunction {
     const ref = `${DOC_ID}${fragmentOf(segments)}`;
     let v = this.validators.get(ref);
     if (!v) {
-      v = this.ajv.compile({ $ref: ref });
+      assertNoRefCycle(this.doc, segments, this.soundLocations);
+      try {
+        v = this.ajv.compile({ $ref: ref });
+      } catch (err) {
+        if (err instanceof UnusableSchemaError || err instanceof RangeError) throw err;
+        throw new UnusableSchemaError(`the schema at ${fragmentOf(segments)} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+      }
       this.validators.set(ref, v);
     }
     return v;

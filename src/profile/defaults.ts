@@ -168,4 +168,5 @@ export const DEFAULT_PROFILE: Profile = {
   openapi: null,
   request_timeout_ms: 15_000,
   max_response_bytes: 16 * 1024 * 1024,
+  max_fill_requests: 10_000,
 };

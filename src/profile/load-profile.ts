@@ -1,12 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
 import { withoutExcerpt } from '../errors/parser-message.js';
 import { profileSecrets, rememberSecrets } from './known-secrets.js';
+import { nestsDeeperThan } from '../files/nesting-depth.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import type { Profile } from './types.js';
 import { resolveProfile } from './validate-profile.js';
 import { isTargetUrl, profileFromUrl } from './url-profile.js';
+
+/** Largest profile file read: the complete reference profile holds some 10 KB. */
+export const MAX_PROFILE_BYTES = 1024 * 1024;
+/** Deepest nesting of `[ ]` and `{ }` in a profile (request body templates nest a few levels). */
+export const MAX_PROFILE_NESTING = 64;
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
@@ -28,17 +34,24 @@ export function parseProfileText(text: string, file: string): unknown {
  * reference defaults at that address (see {@link profileFromUrl}).
  */
 export async function loadProfile(file: string): Promise<Readonly<Profile>> {
-  if (isTargetUrl(file)) return resolveProfile(profileFromUrl(file), file);
+  if (isTargetUrl(file)) {
+    const fromUrl = resolveProfile(profileFromUrl(file), file);
+    rememberSecrets(profileSecrets(fromUrl));
+    return fromUrl;
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, { maxBytes: MAX_PROFILE_BYTES, what: 'target profile' })).toString('utf8');
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err));
+    // The common mistakes in plain words; the rest (a FIFO, a device, a size) as the reader says them.
+    const code = ((err as { cause?: { code?: string } }).cause ?? {}).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : undefined;
     // A target is a profile file or the service's URL; say so where the name was neither.
     const hint = code === 'ENOENT' ? ' (--target takes a profile file, YAML or JSON, such as profiles/staging.yaml, or the http(s) URL of the service)' : '';
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
+    if (why) throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
+    throw err;
   }
+  if (nestsDeeperThan(text, MAX_PROFILE_NESTING)) throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
   const profile = resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
   // Known from here on: the console, the logs and every report redact them, whichever agency a command works for.
   rememberSecrets(profileSecrets(profile));

@@ -2,9 +2,18 @@ import { DEFAULT_PROFILE } from './defaults.js';
 import type { Schema } from './_internal/schema.js';
 
 const str: Schema = { kind: 'string', nonEmpty: true };
-const posInt = (what = 'a positive integer'): Schema => ({ kind: 'int', min: 1, what });
 const nonNegInt: Schema = { kind: 'int', min: 0, what: 'an integer ≥ 0' };
 const json: Schema = { kind: 'json' };
+/**
+ * An integer in a sane range, named in the message with its unit. The
+ * durations stay within a day: the clock bound of a run derives from them
+ * (twice the longest), and a mock's clock must never be moved years on.
+ */
+const intIn = (min: number, max: number, unit = ''): Schema => ({ kind: 'int', min, max, what: `an integer from ${min} to ${max}${unit}` });
+const DAY_S = 86_400;
+const DAY_MS = DAY_S * 1000;
+/** Largest rate limit per window a profile may name: a fill sends that many requests. */
+const MAX_LIMIT = 1_000_000;
 const ENV_NAME: Schema = { kind: 'string', pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, patternText: 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)' };
 const HEADER_NAME: Schema = { kind: 'string', pattern: /^[a-z0-9!#$%&'*+.^_`|~-]+$/, patternText: 'a lower-case header name' };
 const METHOD: Schema = { kind: 'enum', values: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
@@ -28,7 +37,7 @@ const agency: Schema = {
     hotel_api_key_env: ENV_NAME,
     hotel_webhook_secret: str,
     hotel_webhook_secret_env: ENV_NAME,
-    limits: { kind: 'object', fields: { read: posInt(), write: posInt() } },
+    limits: { kind: 'object', fields: { read: intIn(1, MAX_LIMIT, ' requests'), write: intIn(1, MAX_LIMIT, ' requests') } },
   },
   optional: ['secret', 'secret_env', 'webhook_secret', 'webhook_secret_env', 'hotel_api_key', 'hotel_api_key_env', 'hotel_webhook_secret', 'hotel_webhook_secret_env', 'limits'],
   check: (v, path) => {
@@ -78,25 +87,33 @@ const BASE_SCHEMA: Schema = {
     limits: {
       kind: 'object',
       fields: {
-        window_s: posInt(),
-        timestamp_tolerance_s: posInt(),
-        nonce_retention_s: posInt(),
-        max_body_bytes: posInt(),
-        statement_page_size: posInt(),
+        window_s: intIn(1, DAY_S, ' s'),
+        timestamp_tolerance_s: intIn(1, DAY_S, ' s'),
+        nonce_retention_s: intIn(1, DAY_S, ' s'),
+        max_body_bytes: intIn(1, 64 * 1024 * 1024, ' bytes'),
+        statement_page_size: intIn(1, 10_000),
       },
     },
-    quotes: { kind: 'object', fields: { lifetime_s: posInt() } },
+    quotes: { kind: 'object', fields: { lifetime_s: intIn(1, DAY_S, ' s') } },
     failure_trigger: { kind: 'nullable', of: { kind: 'object', fields: { client_reference_prefix: str } } },
     webhooks: {
       kind: 'object',
       fields: {
-        max_attempts: posInt(),
-        base_ms: nonNegInt,
-        factor: { kind: 'number', min: 1, what: 'a number ≥ 1' },
-        delivery_timeout_ms: posInt(),
+        max_attempts: intIn(1, 100),
+        base_ms: intIn(0, DAY_MS, ' ms'),
+        factor: { kind: 'number', min: 1, max: 100, what: 'a number from 1 to 100' },
+        delivery_timeout_ms: intIn(1, 600_000, ' ms'),
         event_booking_confirmed: str,
         event_booking_cancelled: str,
-        hotel_attempts: posInt(),
+        hotel_attempts: intIn(1, 100),
+      },
+      check: (v, path) => {
+        // The whole retry schedule bounds how long a run waits for a webhook: within a day too.
+        const { max_attempts: n, base_ms: base, factor } = v as { max_attempts: unknown; base_ms: unknown; factor: unknown };
+        if (typeof n !== 'number' || typeof base !== 'number' || typeof factor !== 'number') return [];
+        let total = 0;
+        for (let k = 0; k < n && total <= DAY_MS; k++) total += base * factor ** k;
+        return total > DAY_MS ? [`${path}: the retry schedule (base_ms ${base} × factor ${factor}^k over ${n} attempts) must take at most ${DAY_MS} ms (a day), it takes ${total > 1e15 ? 'more than 1e15' : Math.round(total)} ms`] : [];
       },
     },
     receiver: {
@@ -109,8 +126,9 @@ const BASE_SCHEMA: Schema = {
       check: (v, path) => (typeof v.port === 'number' && v.port > 65535 ? [`${path}.port must be a port number (0 to 65535), got ${v.port}`] : []),
     },
     openapi: { kind: 'nullable', of: str },
-    request_timeout_ms: posInt(),
-    max_response_bytes: posInt(),
+    request_timeout_ms: intIn(1, 600_000, ' ms'),
+    max_response_bytes: intIn(1, 256 * 1024 * 1024, ' bytes'),
+    max_fill_requests: intIn(1, MAX_LIMIT, ' requests'),
   },
   check: (v) => {
     const out: string[] = [];

@@ -282,4 +282,11 @@ export interface Profile {
   request_timeout_ms: number;
   /** Largest response body the client reads, bytes; a larger one is an ERROR for that exchange. */
   max_response_bytes: number;
+  /**
+   * Most requests a rate-limit check sends to fill one bucket: an agency whose
+   * limit is higher (say an account announcing `write: 1000000000`) is not
+   * filled, and the rate-limit checks are a WARN saying why.
+   * @defaultValue 10000
+   */
+  max_fill_requests: number;
 }

@@ -1,40 +1,78 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
+import { nestsDeeperThan } from '../files/nesting-depth.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import type { Profile } from '../profile/types.js';
+import { expansionProblems, MAX_EXPANDED_BODY_BYTES, MAX_EXPANDED_STEPS } from './_internal/expansion.js';
 import { validateScenario } from './_internal/validate.js';
 import type { Scenario } from './types.js';
 
+/** Largest scenario file read: the shipped ones hold a few kilobytes. */
+export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+
 /**
- * Parses and validates one scenario's YAML text; every problem is named as
- * `<file>: <step path>: <message>` in one `E_SCENARIO_INVALID` error.
+ * Most aliases a scenario's YAML may expand (yaml's `maxAliasCount`): a few
+ * anchors spare repeating a body, and a "billion laughs" file is refused
+ * before it is expanded.
  */
-export function parseScenario(text: string, file: string, profile: Profile = DEFAULT_PROFILE): Scenario {
+export const MAX_SCENARIO_ALIASES = 100;
+
+/** Deepest nesting of flow collections a scenario's YAML may have (the shipped ones nest three or four). */
+export const MAX_SCENARIO_NESTING = 64;
+
+/** A parsed document as plain data; an alias bomb or a nesting too deep for the parser is a problem of the file. */
+function scenarioData(text: string, file: string): unknown {
+  const invalid = (why: string): HarnessError => new HarnessError('E_SCENARIO_INVALID', `scenario ${file} is invalid: ${file}: ${why}`);
+  if (nestsDeeperThan(text, MAX_SCENARIO_NESTING)) throw invalid(`YAML nests deeper than ${MAX_SCENARIO_NESTING} levels of [ ] or { }`);
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) {
     const msgs = doc.errors.map((e) => `${file}: YAML ${e.message.split('\n')[0]}`);
     throw new HarnessError('E_SCENARIO_INVALID', `scenario ${file} is invalid: ${msgs.join('; ')}`);
   }
-  const { scenario, problems } = validateScenario(doc.toJS(), file, profile);
-  if (!scenario) {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_SCENARIO_ALIASES });
+  } catch (err) {
+    // yaml throws a ReferenceError for an alias count past the bound, and for an alias to nothing.
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+      throw invalid(/excessive/i.test(err.message) ? `YAML aliases expand past the bound of ${MAX_SCENARIO_ALIASES} (maxAliasCount)` : `YAML ${err.message.split('\n')[0]}`);
+    }
+    if (err instanceof RangeError) throw invalid('YAML nests too deeply to be read');
+    throw err;
+  }
+}
+
+/**
+ * Parses and validates one scenario's YAML text; every problem is named as
+ * `<file>: <step path>: <message>` in one `E_SCENARIO_INVALID` error. A
+ * scenario whose repeats expand past {@link MAX_EXPANDED_STEPS} steps or
+ * {@link MAX_EXPANDED_BODY_BYTES} bytes of bodies is invalid too.
+ */
+export function parseScenario(text: string, file: string, profile: Profile = DEFAULT_PROFILE): Scenario {
+  const data = scenarioData(text, file);
+  let result: ReturnType<typeof validateScenario>;
+  try {
+    result = validateScenario(data, file, profile);
+  } catch (err) {
+    if (err instanceof RangeError) throw new HarnessError('E_SCENARIO_INVALID', `scenario ${file} is invalid: ${file}: steps nest too deeply to be read`);
+    throw err;
+  }
+  const { scenario } = result;
+  const problems = scenario ? expansionProblems(scenario.steps) : result.problems;
+  if (!scenario || problems.length > 0) {
     throw new HarnessError('E_SCENARIO_INVALID', `scenario ${file} is invalid: ${problems.map((p) => `${file}: ${p}`).join('; ')}`);
   }
   return scenario;
 }
 
-/** Reads, parses and validates one scenario file. */
+/** Reads (a regular file of at most {@link MAX_SCENARIO_FILE_BYTES}), parses and validates one scenario file. */
 export async function loadScenarioFile(path: string, profile: Profile = DEFAULT_PROFILE): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read scenario ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
-  }
-  return parseScenario(text, path, profile);
+  const bytes = await readRegularFile(path, { maxBytes: MAX_SCENARIO_FILE_BYTES, what: 'scenario' });
+  return parseScenario(bytes.toString('utf8'), path, profile);
 }
 
 /** The scenarios shipped with the harness (`scenarios/` beside package.json). */

@@ -49,7 +49,7 @@ describe('svc-harness run', () => {
     expect(stdout).toBe('');
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('limits.window_s must be a positive integer, got "60s"');
+    expect(lines[0]).toContain('limits.window_s must be an integer from 1 to 86400 s, got "60s"');
     expect(lines[0]).toContain('base_url must be an http(s) URL, got "nowhere"');
     expect(lines[0]).toContain('clokc is not a known field (did you mean clock?)');
     noStack(stderr);

@@ -32,9 +32,9 @@ describe('profile validation', () => {
   });
 
   const cases: Array<[string, unknown, string]> = [
-    ['a string where an integer belongs', { limits: { window_s: '60s' } }, 'limits.window_s must be a positive integer, got "60s"'],
-    ['zero where a positive integer belongs', { quotes: { lifetime_s: 0 } }, 'quotes.lifetime_s must be a positive integer, got 0'],
-    ['a fraction where an integer belongs', { request_timeout_ms: 1.5 }, 'request_timeout_ms must be a positive integer, got 1.5'],
+    ['a string where an integer belongs', { limits: { window_s: '60s' } }, 'limits.window_s must be an integer from 1 to 86400 s, got "60s"'],
+    ['zero where a positive integer belongs', { quotes: { lifetime_s: 0 } }, 'quotes.lifetime_s must be an integer from 1 to 86400 s, got 0'],
+    ['a fraction where an integer belongs', { request_timeout_ms: 1.5 }, 'request_timeout_ms must be an integer from 1 to 600000 ms, got 1.5'],
     ['a base url that is no URL', { base_url: 'localhost:8480' }, 'base_url must be an http(s) URL, got "localhost:8480"'],
     ['a wrong HTTP method', { operations: { account: { method: 'FETCH', path: '/account' } } }, 'operations.account.method must be one of "GET", "POST", "PUT", "PATCH", "DELETE", got "FETCH"'],
     ['a path without its slash', { operations: { search: { method: 'POST', path: '{product}/search' } } }, 'operations.search.path must be a path starting with "/", got "{product}/search"'],
@@ -68,7 +68,7 @@ describe('profile validation', () => {
     expect(err.code).toBe('E_PROFILE_INVALID');
     expect(err.exitCode).toBe(2);
     expect(err.message).toMatch(/^target\.yaml is invalid \(5 problems\): /);
-    for (const m of ['limits.window_s must be a positive integer, got "60s"', 'limits.max_body_bytes must be a positive integer, got -1', 'base_url must be an http(s) URL, got "nope"', 'headers.nonce must be a lower-case header name, got "X-Nonce"', 'typo_key is not a known field']) {
+    for (const m of ['limits.window_s must be an integer from 1 to 86400 s, got "60s"', 'limits.max_body_bytes must be an integer from 1 to 67108864 bytes, got -1', 'base_url must be an http(s) URL, got "nope"', 'headers.nonce must be a lower-case header name, got "X-Nonce"', 'typo_key is not a known field']) {
       expect(err.message).toContain(m);
     }
     expect(err.message).not.toContain('\n');
@@ -120,7 +120,7 @@ describe('loadProfile', () => {
 
   it('names the file and the field in a validation error', async () => {
     const path = await file('bad.yaml', 'limits:\n  window_s: 60s\n');
-    await expect(loadProfile(path)).rejects.toMatchObject({ code: 'E_PROFILE_INVALID', message: expect.stringContaining(`${path} is invalid (1 problem): limits.window_s must be a positive integer, got "60s"`) });
+    await expect(loadProfile(path)).rejects.toMatchObject({ code: 'E_PROFILE_INVALID', message: expect.stringContaining(`${path} is invalid (1 problem): limits.window_s must be an integer from 1 to 86400 s, got "60s"`) });
   });
 
   it('reports unparsable text and missing files in one line', async () => {

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/types.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
-import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlProbes } from './rl-probes.js';
+import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlLimitsUnusable, type RlProbes } from './rl-probes.js';
 import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
 
 /** The episode the write-bucket checks of the primary agency share (see {@link Check.episode}). */
@@ -105,11 +105,8 @@ export interface WriteEpisode {
   stillCounted: RlShot[];
 }
 
-/** An episode that could not start: the limits are unknown. */
-export interface WriteEpisodeError {
-  error: string;
-  shots: RlShot[];
-}
+/** An episode that could not start: the limits are unknown, or over the fill ceiling. */
+export type WriteEpisodeError = RlLimitsUnusable;
 
 const KEY = new RunCacheKey<Promise<WriteEpisode | WriteEpisodeError>>(WRITE_EPISODE);
 

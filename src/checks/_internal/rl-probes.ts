@@ -47,6 +47,14 @@ export function rlProbes(ctx: CheckContext, index: number): RlProbes {
   return probes;
 }
 
+/** Why the limits of one agency cannot be used (unknown: ERROR; over the fill ceiling: WARN), and the shots spent learning them. */
+export interface RlLimitsUnusable {
+  error: string;
+  shots: RlShot[];
+  /** @defaultValue 'ERROR' */
+  verdict?: 'WARN';
+}
+
 /** The limits of one agency and the shots spent learning them. */
 export interface RlLimits {
   read: number;
@@ -62,9 +70,9 @@ export interface RlLimits {
  * otherwise read from the account response by the profile's field paths.
  * Returns a message instead when neither says.
  */
-export async function rlLimits(ctx: CheckContext, index: number): Promise<RlLimits | { error: string; shots: RlShot[] }> {
+export async function rlLimits(ctx: CheckContext, index: number): Promise<RlLimits | RlLimitsUnusable> {
   const given = ctx.agencies[index]?.limits ?? ctx.profile.agencies[index]?.limits;
-  if (given) return { read: given.read, write: given.write, source: 'profile', shots: [] };
+  if (given) return overCeiling(ctx, index, { read: given.read, write: given.write, source: 'profile', shots: [] });
   const res = await ctx.api(index).account({ label: ctx.label('read the rate limits') });
   const shot = toShot(res, ctx.profile, index, 'read', 'limits');
   const f = ctx.profile.fields;
@@ -76,7 +84,25 @@ export async function rlLimits(ctx: CheckContext, index: number): Promise<RlLimi
       shots: [shot],
     };
   }
-  return { read, write, source: 'account', shots: [shot] };
+  return overCeiling(ctx, index, { read, write, source: 'account', shots: [shot] });
+}
+
+/**
+ * The limits, or a WARN when a bucket's limit is above the profile's
+ * `max_fill_requests`: filling it would send that many requests and more (an
+ * account announcing `write: 1000000000` kept a fill sending for ever), so it
+ * is not filled, and nothing past the account read is sent.
+ */
+function overCeiling(ctx: CheckContext, index: number, limits: RlLimits): RlLimits | RlLimitsUnusable {
+  const ceiling = ctx.profile.max_fill_requests;
+  const over = (['read', 'write'] as const).filter((b) => limits[b] > ceiling);
+  if (over.length === 0) return limits;
+  const said = limits.source === 'profile' ? `the profile gives agencies[${index}].limits` : 'its account announces';
+  return {
+    error: `agency ${ctx.agencies[index]?.id ?? index}: ${said} ${over.map((b) => `${b} ${limits[b]}`).join(' and ')} per window, over the fill ceiling of ${ceiling} requests (max_fill_requests); the bucket is not filled, so its limit is not judged`,
+    shots: limits.shots,
+    verdict: 'WARN',
+  };
 }
 
 /**
@@ -142,7 +168,8 @@ export function windowMs(profile: Profile): number {
   return profile.limits.window_s * 1000;
 }
 
-/** An outcome for a check that could not learn its limits. */
-export function limitsUnknown(result: { error: string; shots: RlShot[] }): CheckOutcome {
-  return errored(result.error, ...result.shots);
+/** An outcome for a check that could not learn its limits (ERROR), or whose limits are over the fill ceiling (WARN). */
+export function limitsUnknown(result: RlLimitsUnusable): CheckOutcome {
+  const out = errored(result.error, ...result.shots);
+  return result.verdict === 'WARN' ? { ...out, verdict: 'WARN' } : out;
 }

@@ -22,19 +22,28 @@ function describeExchange(x: Exchange): string {
  * Judges SC-01: every response of the run that the document describes
  * (operation by method and path template, response by status) conforms to its
  * schema and declared headers. Exchanges the document does not describe are
- * counted, not judged.
+ * counted, not judged. A response whose schema cannot judge it (a `$ref`
+ * cycle, a pattern that cannot be evaluated safely) makes the check an ERROR
+ * naming the culprit: the document, not the target, is at fault.
  */
 export function judgeResponsesConform(exchanges: readonly Exchange[], validator: ResponseValidator): CheckOutcome {
   const f = new Findings();
   const t0 = performance.now();
   const notJudged: Record<string, number> = {};
   const violations: Record<string, unknown>[] = [];
+  /** Why the document cannot judge → the operation and the exchanges it left unjudged. */
+  const unusable = new Map<string, { where: string; ids: string[] }>();
   let judged = 0;
   let bad = 0;
   for (const x of exchanges) {
     const j = validator.judge(x);
     if (!j.judged) {
       notJudged[j.reason] = (notJudged[j.reason] ?? 0) + 1;
+      if (j.reason === 'schema unusable') {
+        const seen = unusable.get(j.problem) ?? { where: `${j.operation} ${j.status}`, ids: [] };
+        seen.ids.push(x.id);
+        unusable.set(j.problem, seen);
+      }
       continue;
     }
     judged += 1;
@@ -53,6 +62,12 @@ export function judgeResponsesConform(exchanges: readonly Exchange[], validator:
     .join(', ');
   const details = { judged, nonConforming: bad, notJudged, violations: violations.slice(0, 50), judgeMs: Math.round(performance.now() - t0) };
   const tail = skippedText ? `; not judged: ${skippedText}` : '';
+  if (unusable.size > 0) {
+    const named = [...unusable].map(([problem, u]) => `${problem} (in ${u.where}, ${u.ids.length} response${u.ids.length > 1 ? 's' : ''})`);
+    const judgedText = bad > 0 ? `; ${bad} of ${judged} judged responses do not conform` : judged > 0 ? `; the ${judged} judged responses conform` : '';
+    const evidence = [...unusable.values()].flatMap((u) => u.ids.slice(0, NAMED));
+    return { verdict: 'ERROR', message: `the OpenAPI document cannot judge ${notJudged['schema unusable']} responses: ${named.join('; ')}${judgedText}`, evidence, details: { ...details, unusable: [...unusable.keys()] } };
+  }
   if (bad > 0) {
     const o = f.outcome('', details);
     const named = o.message.split('; ').filter((m) => m !== '');

@@ -18,6 +18,14 @@ import { MOCK_DEFAULTS } from '../options.js';
 /** The header every admin request carries (REFERENCE-API.md section 11). */
 export const ADMIN_HEADER = 'x-svc-admin';
 
+/**
+ * Longest single move of `POST /__admin/clock/advance`: a week. The harness's
+ * own longest move is one wait, at most twice the longest duration a profile
+ * may name (each within a day) or 25 h, so about two days; `{"ms": 1e308}`
+ * would put the clock where no date can be written.
+ */
+export const MAX_ADVANCE_MS = 7 * 24 * 3_600_000;
+
 /** What the admin API drives. */
 export interface AdminControl {
   clock: MockClock;
@@ -79,6 +87,12 @@ export function createAdminApp(control: AdminControl, log?: Logger, limits: List
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
       return fail(reply, 422, 'VALIDATION_FAILED', 'ms must be a non-negative number of milliseconds', {
         fields: [{ field: 'ms', message: 'must be a non-negative number' }],
+      });
+    }
+    if (ms > MAX_ADVANCE_MS) {
+      return fail(reply, 400, 'BAD_REQUEST', `ms must be at most ${MAX_ADVANCE_MS} (7 days) per advance, got ${ms}`, {
+        fields: [{ field: 'ms', message: `must be at most ${MAX_ADVANCE_MS}` }],
+        max_ms: MAX_ADVANCE_MS,
       });
     }
     await control.advance(ms);

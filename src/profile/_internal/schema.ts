@@ -5,8 +5,8 @@ import { isSecretPath, typeOf } from './secret-fields.js';
 export type Schema =
   | { kind: 'string'; nonEmpty?: boolean; pattern?: RegExp; patternText?: string }
   | { kind: 'url' }
-  | { kind: 'int'; min: number; what: string }
-  | { kind: 'number'; min: number; exclusiveMin?: boolean; what: string }
+  | { kind: 'int'; min: number; max?: number; what: string }
+  | { kind: 'number'; min: number; max?: number; exclusiveMin?: boolean; what: string }
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'nullable'; of: Schema }
   | { kind: 'object'; fields: Record<string, Schema>; optional?: readonly string[]; check?: (value: Record<string, unknown>, path: string) => string[] }
@@ -107,9 +107,9 @@ export function validate(schema: Schema, value: unknown, path: string): string[]
       }
     }
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) && value >= schema.min ? [] : bad();
+      return typeof value === 'number' && Number.isInteger(value) && value >= schema.min && value <= (schema.max ?? Infinity) ? [] : bad();
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && (schema.exclusiveMin ? value > schema.min : value >= schema.min) ? [] : bad();
+      return typeof value === 'number' && Number.isFinite(value) && (schema.exclusiveMin ? value > schema.min : value >= schema.min) && value <= (schema.max ?? Infinity) ? [] : bad();
     case 'enum':
       return typeof value === 'string' && schema.values.includes(value) ? [] : bad();
     case 'nullable':
