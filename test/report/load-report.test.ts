@@ -41,7 +41,7 @@ describe('the load report', () => {
 
   it('labels the y-axes of its charts and draws latency gates as threshold lines', () => {
     // Latency over time and by percentile of every response, and by percentile of the searches that search.p95 measures.
-    expect(page.match(/rotate\(-90\)" text-anchor="middle" font-size="10">latency \(ms\)<\/text>/g)).toHaveLength(3);
+    expect(page.match(/rotate\(-90\)" text-anchor="middle" font-size="10">response latency \(ms\)<\/text>/g)).toHaveLength(3);
     expect(page).toContain('>responses per second</text>');
     // One line per latency gate, on the chart of the series it measures; none for rates or throughput.
     expect(page.match(/>gate search\.p95 &lt; 200 ms<\/text>/g)).toHaveLength(1);

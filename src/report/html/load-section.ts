@@ -139,7 +139,7 @@ function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[])
   const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
     `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series.filter((s) => s.requests > 0).map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`).join(' ')}"/>`;
   const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
-  return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
+  return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
 }
 
 /** Colour and name of each outcome, in charts and tables. */
@@ -190,7 +190,7 @@ function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], out
   xt.push([x(kMax), 'max']);
   const title = ownTitle !== undefined ? ownTitle : lines.length > 1 ? 'Latency by percentile, every response and each outcome (HDR histograms)' : 'Latency by percentile (HDR histogram of every response)';
   return (
-    frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'latency (ms)', 'percentile') +
+    frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'percentile of responses (log scale)') +
     (lines.length > 1 ? legend([...lines.map((l): [string, string] => [l.colour, l.label]), ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]) : '')
   );
 }
