@@ -18,7 +18,7 @@ export interface AutocannonLoadOptions {
   durationS: number;
   /** Stop after this many responses in all. */
   maxRequests?: number | undefined;
-  /** Scenario mode: connection i replays journey i mod J as agency i mod A. */
+  /** Scenario mode: connection i acts as agency i mod A and replays journey i mod J of those the agency's open products allow. */
   journeys?: readonly Journey[] | undefined;
   /** Fast mode: one signed search (template patched in place), for raw throughput. */
   search?: { product: string } | undefined;
@@ -134,7 +134,12 @@ export async function runAutocannonLoad(o: AutocannonLoadOptions): Promise<Autoc
     const i = clientIndex++;
     const agency = o.agencies[i % o.agencies.length]!;
     if (fixed) setupFixedClient(session, client, agency, fixed);
-    else client.requestIterator.setRequests(journeyRequests(session, journeys[i % journeys.length]!, agency));
+    else {
+      // An agency replays only the journeys its contract allows: a search of a closed product is the harness's mistake, not the service's error.
+      const fitting = agency.open === undefined ? journeys : journeys.filter((j) => [...j.products].every((p) => agency.open!.includes(p)));
+      const mine = fitting.length > 0 ? fitting : journeys;
+      client.requestIterator.setRequests(journeyRequests(session, mine[i % mine.length]!, agency));
+    }
   };
   const opts: Record<string, unknown> = {
     url: session.base.origin,

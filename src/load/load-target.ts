@@ -1,5 +1,5 @@
 import { createTargetApi } from '../api/target-api.js';
-import { getNumber } from '../api/fields.js';
+import { getArray, getField, getNumber, getString } from '../api/fields.js';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
@@ -27,7 +27,7 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
   };
   return {
     profile,
-    agencies: chosen.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: a.limits.read, write: a.limits.write } })),
+    agencies: chosen.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: a.limits.read, write: a.limits.write }, open: [...a.products] })),
     embedded: true,
     now: () => mock.clock.now(),
     advance: (ms) => mock.advance(ms),
@@ -51,6 +51,7 @@ export async function profileLoadTarget(
   const agencies: LoadAgency[] = [];
   for (const a of resolved) {
     let limits = a.limits;
+    let open: string[] | undefined;
     if (!limits) {
       const api = createTargetApi({ profile, agency: a });
       const policy = rateLimitRetry(profile, {
@@ -66,11 +67,20 @@ export async function profileLoadTarget(
           throw new HarnessError('E_PROFILE_INVALID', `limits of agency ${a.id} are unknown: set agencies[].limits in the profile (the account answered ${res.status} without them)`);
         }
         limits = { read, write };
+        open = openProducts(profile, res.json);
       } finally {
         await api.close();
       }
     }
-    agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits });
+    agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits, ...(open ? { open } : {}) });
   }
   return { profile, agencies, embedded: false, now: Date.now, ...(o.shard ? { sharded: true } : {}) };
+}
+
+/** The products an account answer lists as open, or undefined when it lists none the profile can read. */
+function openProducts(profile: Profile, account: unknown): string[] | undefined {
+  const f = profile.fields;
+  const items = getArray(account, f.account_products);
+  if (items.length === 0) return undefined;
+  return items.filter((item) => getField(item, f.account_product_enabled) === true).flatMap((item) => getString(item, f.account_product_name) ?? []);
 }

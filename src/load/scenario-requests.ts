@@ -47,11 +47,16 @@ export interface LoadStep {
 export interface Journey {
   name: string;
   steps: LoadStep[];
+  /** The products its steps need open (a step that expects the closed-product refusal needs nothing). */
+  products: ReadonlySet<string>;
   /** Steps left out under load, and why. */
   skipped: string[];
 }
 
 class Missing extends Error {}
+
+/** Scenario actions addressed to one product's endpoints. */
+const PRODUCT_ACTIONS: ReadonlySet<string> = new Set(['search', 'book', 'cancel', 'get_booking']);
 
 /** The failure statuses a scenario step expects on purpose: its `expect.status` and the status of its `expect.code`. */
 export function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
@@ -124,6 +129,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
   const h = profile.headers;
   const skipped: string[] = [];
   const steps: LoadStep[] = [];
+  const products = new Set<string>();
   let pendingSets: Array<Record<string, unknown>> = [];
 
   const flatten = (list: Step[]): Step[] =>
@@ -213,6 +219,8 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
         continue;
     }
     const bucket = bucketOf(profile, method, step.action === 'search');
+    const expected = expectedStatuses(step, profile);
+    if (PRODUCT_ACTIONS.has(step.action) && !expected.has(profile.errors.module_not_enabled.status)) products.add(product);
     const save = step.save;
     steps.push({
       op,
@@ -220,7 +228,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
       effect,
       at: step.at,
       needsBody: effect !== 'none' || save !== undefined,
-      expected: expectedStatuses(step, profile),
+      expected,
       build(ctx) {
         const r = resolver(ctx, profile);
         try {
@@ -250,7 +258,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
   // The first request is built before any response: it may use only built-in values.
   const first = scenario.steps.find((s) => s.action !== 'wait');
   if (first && referencedNames(first.params).some((n) => n !== 'unique' && !n.startsWith('profile.'))) {
-    return { name: scenario.name, steps: [], skipped: [...skipped, 'its first request needs a saved value'] };
+    return { name: scenario.name, steps: [], products, skipped: [...skipped, 'its first request needs a saved value'] };
   }
-  return { name: scenario.name, steps, skipped };
+  return { name: scenario.name, steps, products, skipped };
 }

@@ -50,3 +50,17 @@ describe('runLoad against the embedded mock', () => {
     expect(run.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').map((c) => c.message)).toEqual([]);
   }, 20_000);
 });
+
+describe('runLoad with agencies whose contracts differ', () => {
+  it('sends each agency only the journeys its open products allow: no search of a closed product', async () => {
+    // One agency with flights alone beside one with every product, as the reference fixture's beta and gamma.
+    const [narrow, wide] = generateAgencies(2, { limits: { read: 400, write: 40 } });
+    mock = await createMock({ fixture: { agencies: [{ ...narrow!, products: ['flights'] }, wide!] } });
+    const scenarios = await loadScenarios({});
+    expect(new Set(scenarios.map((s) => s.product ?? 'flights')).size).toBeGreaterThan(1);
+    const run = await runLoad({ target: mockLoadTarget(mock, { onlyGenerated: true }), scenarios, durationS: 1.5, connections: 8, pushLimits: false, settleMs: 200, thresholds: [] });
+    const load = run.load as LoadResult;
+    expect(load.operations.search!.count).toBeGreaterThan(0);
+    expect(load.operations.all!.statuses['403']).toBeUndefined();
+  }, 20_000);
+});
