@@ -13,7 +13,7 @@ import { fillPath, getArray, getField, getNumber, getString, setTemplate } from 
 import type { ApiResponse, CallOptions, Offer, StatementEntry, TargetApi } from './types.js';
 
 /** Options of {@link createTargetApi}. */
-export interface TargetApiOptions {
+interface TargetApiOptions {
   profile: Profile;
   agency: ResolvedAgency;
   recorder?: ExchangeRecorder;

@@ -15,7 +15,7 @@ import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.
 import { DEFAULT_MAX_WAIT_S, runCertification, type RunCertificationOptions } from './run-certification.js';
 
 /** Options of {@link certify}. */
-export interface CertifyOptions {
+interface CertifyOptions {
   /** A YAML or JSON target profile; without it the embedded mock is started. */
   targetFile?: string;
   /** Agency to certify. @defaultValue the first of the profile; agency-alpha on the embedded mock */

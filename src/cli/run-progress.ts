@@ -12,7 +12,7 @@ const TICK_MS = 1000;
 const BAR_WIDTH = 24;
 
 /** Where a run's progress goes, and the clock it is timed by (a test gives its own). */
-export interface RunProgressOptions {
+interface RunProgressOptions {
   /** Progress and waits go here. @defaultValue process.stderr */
   stream?: Pick<NodeJS.WriteStream, 'write' | 'isTTY'>;
   /** Result lines go to the other stream; when it is the same terminal the bar is cleared before each. @defaultValue process.stdout.isTTY */
@@ -26,7 +26,7 @@ export interface RunProgressOptions {
 }
 
 /** The progress of a `run`: fed run events, it shows what is done, what is left, and the waits in progress. */
-export interface RunProgress {
+interface RunProgress {
   /** Takes a run event. */
   update(event: RunEvent): void;
   /** Clears the bar before a result line is written to the other stream (they may share a terminal). */

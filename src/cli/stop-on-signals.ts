@@ -2,10 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { CommandContext } from './command-spec.js';
 
 /** The signals that stop a run: Ctrl-C, and what CI runners and Kubernetes send. */
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /** What a command listening for a stop sees. */
-export interface SignalStop {
+interface SignalStop {
   /** Aborts at the first signal: hand it to what runs so that it ends and hands back what it did. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */

@@ -40,7 +40,7 @@ export interface ExchangeClientOptions {
 const CLOSE_GRACE_MS = 2_000;
 
 /** One request, path already absolute (as sent on the wire). */
-export interface WireRequest {
+interface WireRequest {
   method: string;
   /** Absolute path as sent, without the query. */
   path: string;

@@ -4,7 +4,7 @@ import { splitPathQuery } from './split-path-query.js';
 import type { ClientRequest } from './service-client.js';
 
 /** Options of a hotel API client. */
-export interface HotelClientOptions extends ExchangeClientOptions {
+interface HotelClientOptions extends ExchangeClientOptions {
   /** The agency's hotel API key; recorded redacted. */
   apiKey: string | undefined;
   /** Name of the API key header (`profile.headers.hotel_api_key`). @defaultValue `x-api-key` */
@@ -12,7 +12,7 @@ export interface HotelClientOptions extends ExchangeClientOptions {
 }
 
 /** One request to the hotel API (its `path` is relative to the hotel base address). */
-export interface HotelRequest extends ClientRequest {
+interface HotelRequest extends ClientRequest {
   /** Key to send instead of the agency's; `null` sends no key header at all. */
   apiKey?: string | null | undefined;
 }
@@ -60,7 +60,3 @@ export class HotelClient {
   }
 }
 
-/** A hotel API client. */
-export function createHotelClient(options: HotelClientOptions): HotelClient {
-  return new HotelClient(options);
-}

@@ -33,7 +33,7 @@ export interface RecordingDispatchOptions {
 }
 
 /** Options of {@link createRecordingInterceptor}. */
-export interface RecordingInterceptorOptions {
+interface RecordingInterceptorOptions {
   /** Receives every exchange; without one, exchanges are still made but bodies are not base64-copied. */
   recorder?: ExchangeRecorder | undefined;
   /** Target clock, ms since epoch (stamps `startedAt`). @defaultValue `Date.now` */

@@ -4,7 +4,7 @@ import { createSigningInterceptor, type SigningOverrides } from './signing-inter
 import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a signed service client. */
-export interface ServiceClientOptions extends ExchangeClientOptions {
+interface ServiceClientOptions extends ExchangeClientOptions {
   keyId: string;
   /** The agency secret; used to sign, never recorded. */
   secret: string;
@@ -27,7 +27,7 @@ export interface ClientRequest {
 }
 
 /** One request to the service. */
-export interface ServiceRequest extends ClientRequest {
+interface ServiceRequest extends ClientRequest {
   signing?: SigningOverrides | undefined;
   /** Told of every whole response, one per attempt (see {@link ExchangeClient.send}). */
   onResponse?: ((res: RawResponse) => void) | undefined;
@@ -79,7 +79,3 @@ export class ServiceClient {
   }
 }
 
-/** A signed service client. */
-export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  return new ServiceClient(options);
-}

@@ -11,7 +11,7 @@ import type { Journey } from './scenario-requests.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Options of {@link runAutocannonLoad}. */
-export interface AutocannonLoadOptions {
+interface AutocannonLoadOptions {
   profile: Profile;
   agencies: readonly LoadAgency[];
   connections: number;
@@ -39,7 +39,7 @@ export interface AutocannonLoadOptions {
 }
 
 /** What autocannon itself counted. */
-export interface AutocannonSummary {
+interface AutocannonSummary {
   errors: number;
   timeouts: number;
   sent: number;

@@ -20,7 +20,7 @@ export interface LoadProgress {
 }
 
 /** What drives the load and where its outcomes go. */
-export interface DriveLoadOptions {
+interface DriveLoadOptions {
   profile: Profile;
   agencies: readonly LoadAgency[];
   apis: ReadonlyMap<string, ClosableTargetApi>;

@@ -61,7 +61,7 @@ export function loadMetricLookup(result: LoadResult): MetricLookup {
 }
 
 /** Metric names a load result can answer (for messages and baseline comparison). */
-export function knownLoadMetrics(result: LoadResult): string[] {
+function knownLoadMetrics(result: LoadResult): string[] {
   const out: string[] = [...RUN_METRICS];
   for (const name of Object.keys(result.operations)) {
     const op = name === 'all' ? 'latency' : name;

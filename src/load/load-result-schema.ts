@@ -9,9 +9,9 @@
 /** Largest count of anything (requests, statuses, histogram values) a load result may hold. */
 export const MAX_COUNT = 1e12;
 /** Most shards a load may be cut into. */
-export const MAX_SHARDS = 1024;
+const MAX_SHARDS = 1024;
 /** Longest encoded histogram accepted, in characters (a full one of this harness is about 300 KB). */
-export const MAX_HISTOGRAM_CHARS = 1024 * 1024;
+const MAX_HISTOGRAM_CHARS = 1024 * 1024;
 
 const count = { type: 'integer', minimum: 0, maximum: MAX_COUNT } as const;
 const ms = { type: 'number', minimum: 0, maximum: 1e10 } as const;

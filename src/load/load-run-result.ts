@@ -6,7 +6,7 @@ import { toolInfo } from '../runner/tool-info.js';
 import type { LoadResult } from '../report/load-result.js';
 
 /** The case results of a load: one per verdict under load, one per gate. */
-export function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
+function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
   const durationMs = Math.round(load.durationS * 1000);
   const cases: CaseResult[] = load.verdicts.map((v) => ({
     id: v.id,

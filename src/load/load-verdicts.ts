@@ -8,10 +8,10 @@ import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetr
  * X-RateLimit-* headers of its first answer, assumed empty because the
  * harness started the mock for this load, or not at all.
  */
-export type BucketStartKnown = 'headers' | 'fresh-mock' | 'unknown';
+type BucketStartKnown = 'headers' | 'fresh-mock' | 'unknown';
 
 /** What a bucket held when the load began, as the early-throttle verdict uses it. */
-export interface BucketStart {
+interface BucketStart {
   known: BucketStartKnown;
   /** Requests admitted before the load and possibly still in the window (0 unless known from headers). */
   priorAdmitted: number;
@@ -48,9 +48,9 @@ function startWords(start: BucketStart): string {
 }
 
 /** Above this many refusals in one bucket, refusals are thinned to the first per slot (see {@link judgeBucket}). */
-export const THIN_ABOVE = 5_000;
+const THIN_ABOVE = 5_000;
 /** Width of a thinning slot, ms. */
-export const THIN_SLOT_MS = 20;
+const THIN_SLOT_MS = 20;
 
 /**
  * Judges one agency's bucket from what the load recorded: no window admitted

@@ -9,7 +9,7 @@ import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
-export interface OpeningWallet {
+interface OpeningWallet {
   balance?: number | undefined;
   currency?: string | undefined;
   ids: Set<string>;

@@ -8,7 +8,7 @@ import type { Profile } from '../profile/types.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Options of {@link pushLimits}. */
-export interface PushLimitsOptions {
+interface PushLimitsOptions {
   profile: Profile;
   agencies: ReadonlyArray<{ agency: LoadAgency; api: TargetApi; product: string }>;
   /** Real ms over which each agency's limit + extra requests are spread. */
@@ -22,7 +22,7 @@ export interface PushLimitsOptions {
 }
 
 /** What the paced push did. */
-export interface PushSummary {
+interface PushSummary {
   planned: number;
   sent: number;
   probes: number;
@@ -35,7 +35,7 @@ export interface PushSummary {
 type Item = { a: number; kind: 'read' | 'write'; n: number };
 
 /** Requests over the limit each bucket gets: 5%, at least 5. */
-export function extraOver(limit: number): number {
+function extraOver(limit: number): number {
   return Math.max(5, Math.ceil(limit * 0.05));
 }
 

@@ -19,10 +19,10 @@ import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { WalletTally } from './wallet-reconciliation.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
-export const SETTLE_MS = 1000;
+const SETTLE_MS = 1000;
 
 /** Seconds the requests in flight at the end of the duration get to finish before they are cut off (k6's gracefulStop). */
-export const GRACEFUL_STOP_S = 5;
+const GRACEFUL_STOP_S = 5;
 
 /** The service a load runs against. */
 export interface LoadTarget {
@@ -40,7 +40,7 @@ export interface LoadTarget {
 }
 
 /** Options of {@link runLoad}. */
-export interface LoadRunOptions {
+interface LoadRunOptions {
   target: LoadTarget;
   /** Scenario mode: the journeys to replay; search mode when absent or `search` is set. */
   scenarios?: Scenario[] | undefined;

@@ -5,7 +5,7 @@ import type { Scenario, Step } from '../scenario/types.js';
 import { interpolate, readPath, referencedNames } from '../scenario/values.js';
 
 /** Inner steps of a `repeat` are inlined at most this many times per journey. */
-export const MAX_REPEAT = 50;
+const MAX_REPEAT = 50;
 
 /** A request a journey step sends, before signing. */
 export interface BuiltRequest {
@@ -54,7 +54,7 @@ export interface Journey {
 class Missing extends Error {}
 
 /** The failure statuses a scenario step expects on purpose: its `expect.status` and the status of its `expect.code`. */
-export function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
+function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
   const out = new Set<number>();
   const e = step.expect;
   if (!e) return out;

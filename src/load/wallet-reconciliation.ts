@@ -3,7 +3,7 @@ import { formatMoney } from '../report/units.js';
 import { formatMoneyChange } from '../report/wallet-figures.js';
 
 /** What the load saw of one agency's money-moving requests. */
-export interface AgencyWalletTally {
+interface AgencyWalletTally {
   /** Booking id → amount charged, per 201 booking response. */
   booked: Map<string, number>;
   /** Booking id → amount refunded, per 201 cancellation response. */
@@ -54,7 +54,7 @@ export interface LedgerLine {
 }
 
 /** The wallet of one agency before and after the load. */
-export interface WalletReading {
+interface WalletReading {
   agency: string;
   opening: number;
   closing: number;

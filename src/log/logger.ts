@@ -9,7 +9,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Where and how logs are written. */
-export interface LoggerOptions {
+interface LoggerOptions {
   /** @defaultValue 'warn' */
   level?: LogLevel;
   /** `json` (one object per line, for machines) or `pretty` (for a person at a terminal). @defaultValue 'json' */
@@ -24,7 +24,7 @@ export interface LoggerOptions {
  * Paths whose values are secrets wherever they appear in a log object: the
  * signature header and the API key of requests, and credential fields.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'headers.authorization',

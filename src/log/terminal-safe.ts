@@ -15,7 +15,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202
 const NEWLINE = /\n/g;
 
 /** Options of {@link terminalSafe}. */
-export interface TerminalSafeOptions {
+interface TerminalSafeOptions {
   /** Keep newlines (a block of lines); otherwise each becomes a space. @defaultValue false */
   multiline?: boolean | undefined;
 }

@@ -55,7 +55,7 @@ export interface MockOptions {
 }
 
 /** Options with every default filled in, validated. */
-export interface ResolvedMockOptions {
+interface ResolvedMockOptions {
   host: string;
   port: number;
   hotelPort: number;
@@ -100,9 +100,6 @@ export const MOCK_DEFAULTS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
 });
-
-/** The ports the CLI uses (REFERENCE-API.md section 1). */
-export const CLI_PORTS = Object.freeze({ port: 8480, hotelPort: 8481, adminPort: 8489 });
 
 /** Fills defaults and validates; a wrong option is an `E_USAGE` error naming it and the value received. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {

@@ -6,7 +6,7 @@ const MAX_REDIRECTS = 5;
 const FETCH_TIMEOUT_MS = 15_000;
 
 /** Options of {@link fetchBounded}. */
-export interface FetchBoundedOptions {
+interface FetchBoundedOptions {
   /** What is fetched, for messages (`OpenAPI document`). */
   what: string;
   /** Largest body accepted, as sent (Content-Length) and as decoded. */

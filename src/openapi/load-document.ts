@@ -8,16 +8,16 @@ import { bundledOpenApiPath } from './bundled-document.js';
 import { fetchBounded } from './fetch-bounded.js';
 
 /** Largest OpenAPI document read, as a file or as a URL's body (compressed and decompressed alike). */
-export const MAX_OPENAPI_BYTES = 8 * 1024 * 1024;
+const MAX_OPENAPI_BYTES = 8 * 1024 * 1024;
 /**
  * Largest OpenAPI document given as YAML: parsing YAML takes some fifty times
  * the text in memory (JSON five), so a larger document is asked for as JSON.
  */
-export const MAX_OPENAPI_YAML_BYTES = 2 * 1024 * 1024;
+const MAX_OPENAPI_YAML_BYTES = 2 * 1024 * 1024;
 /** Most aliases a YAML document may expand (an alias bomb is refused before it is expanded). */
-export const MAX_OPENAPI_ALIASES = 10_000;
+const MAX_OPENAPI_ALIASES = 10_000;
 /** Deepest nesting of `[ ]` and `{ }` read: OpenAPI documents nest a few dozen levels. */
-export const MAX_OPENAPI_NESTING = 256;
+const MAX_OPENAPI_NESTING = 256;
 
 /** An OpenAPI document as parsed JSON. */
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths?: Record<string, unknown> };

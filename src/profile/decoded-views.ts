@@ -14,7 +14,7 @@
  */
 
 /** A half-open range `[start, end)` of positions, with the view that found it (`literal`, `base64`, `hex`). */
-export type Span = readonly [number, number, string?];
+type Span = readonly [number, number, string?];
 
 /** A view as latin1 text (one character per byte); byte i came from source positions `[start[i], end[i])`, identity when absent. */
 interface View {
@@ -140,7 +140,7 @@ function codePoint(hi: number, lo: number | undefined): { cp: number; pair: bool
  * in place. `bytes` says each character of `s` is one byte (latin1 text of
  * raw bytes) rather than a character to encode as UTF-8.
  */
-export function literalView(s: string, bytes: boolean): View {
+function literalView(s: string, bytes: boolean): View {
   if (!(bytes ? NEEDS_DECODING_BYTES : NEEDS_DECODING_TEXT).test(s)) return { text: s };
   const out: number[] = [];
   const start: number[] = [];
@@ -301,7 +301,7 @@ function hexHits(view: View, runs: readonly [number, number][], needles: Needles
 }
 
 /** Options of {@link secretSpans}. */
-export interface SpanOptions {
+interface SpanOptions {
   /** `s` is base64 as a whole and what it decodes to was searched already: its base64 view is not searched again. */
   decodedWhole?: boolean;
 }
@@ -348,7 +348,7 @@ function spansOf(s: string, bytes: boolean, needles: Needles, depth: number, dec
 }
 
 /** `spans` sorted and merged where they overlap or touch. */
-export function mergeSpans(spans: readonly Span[]): Span[] {
+function mergeSpans(spans: readonly Span[]): Span[] {
   const sorted = [...spans].sort((x, y) => x[0] - y[0]);
   const out: [number, number][] = [];
   for (const [a, b] of sorted) {

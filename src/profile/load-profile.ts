@@ -10,16 +10,16 @@ import { resolveProfile } from './validate-profile.js';
 import { isTargetUrl, profileFromUrl } from './url-profile.js';
 
 /** Largest profile file read: the complete reference profile holds some 10 KB. */
-export const MAX_PROFILE_BYTES = 1024 * 1024;
+const MAX_PROFILE_BYTES = 1024 * 1024;
 /** Deepest nesting of `[ ]` and `{ }` in a profile (request body templates nest a few levels). */
-export const MAX_PROFILE_NESTING = 64;
+const MAX_PROFILE_NESTING = 64;
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** Parses profile text: JSON for `.json` files, YAML otherwise (YAML also reads JSON). */
-export function parseProfileText(text: string, file: string): unknown {
+function parseProfileText(text: string, file: string): unknown {
   try {
     return extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
   } catch (err) {

@@ -1,10 +1,10 @@
 import { bodyEvidence, EVIDENCE_BODY_BYTES } from '../client/body-capture.js';
 
 /** Total bytes of bodies over the evidence size the receiver keeps whole, across its deliveries. */
-export const RECEIVER_LARGE_BODY_BUDGET = 32 * 1024 * 1024;
+const RECEIVER_LARGE_BODY_BUDGET = 32 * 1024 * 1024;
 
 /** How a delivery's body is kept: whole, or a prefix with the whole's size and hash. */
-export interface KeptBody {
+interface KeptBody {
   body: Buffer;
   /** The whole body's byte count, when only a prefix is kept. */
   bytes?: number;
@@ -15,7 +15,7 @@ export interface KeptBody {
 }
 
 /** Decides, delivery by delivery, how much of each body to keep. */
-export interface DeliveryKeeper {
+interface DeliveryKeeper {
   keep(body: Buffer): KeptBody;
   /** Forgets what was kept (the receiver dropped its deliveries). */
   reset(): void;

@@ -10,7 +10,7 @@
 const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Removes characters that XML 1.0 does not allow at all. */
-export function stripXmlIllegal(text: string): string {
+function stripXmlIllegal(text: string): string {
   return text.replace(XML_ILLEGAL, '');
 }
 

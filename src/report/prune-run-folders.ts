@@ -19,14 +19,14 @@ export interface LegacyRunLayout {
 }
 
 /** A run folder past the N newest that was not removed, since it holds files the harness did not write (or changed since). */
-export interface LeftRunFolder {
+interface LeftRunFolder {
   folder: string;
   /** Paths inside the folder left in place, `/`-separated (a folder ends in `/`). */
   files: string[];
 }
 
 /** What pruning a reports folder did. */
-export interface PruneOutcome {
+interface PruneOutcome {
   /** Run folders removed, oldest first. */
   removed: string[];
   /** Run folders kept, newest first. */

@@ -7,7 +7,7 @@ import { knownNote } from './known-note.js';
 import type { Exchange } from '../client/exchange.js';
 
 /** Prefix of every testcase classname, so CI groups the harness's cases together. */
-export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
+const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
 
 /**
  * Renders `junit.xml` in the dialect Jenkins, GitLab and GitHub test
@@ -47,7 +47,7 @@ export function renderJunit(result: CaseRunResult): string {
 }
 
 /** A case's JUnit name: stable across runs whatever the verdict, since CI history follows a case by it. A gate is named by its expression alone (`gate:rps>=500`). */
-export function junitCaseName(c: Pick<CaseResult, 'id' | 'kind' | 'title'>): string {
+function junitCaseName(c: Pick<CaseResult, 'id' | 'kind' | 'title'>): string {
   return c.kind === 'gate' ? c.id : `${c.id} ${c.title}`;
 }
 

@@ -20,7 +20,7 @@ export const REPORT_FILES = {
 } as const satisfies Record<string, (result: CaseRunResult) => string>;
 
 /** Contents of `<baseDir>/latest.json`: which run is the latest; `dir` is relative to `baseDir`. */
-export interface LatestPointer {
+interface LatestPointer {
   runId: string;
   dir: string;
   verdict: CaseRunResult['verdict'];

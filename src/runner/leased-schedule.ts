@@ -11,7 +11,7 @@ export interface Bindable {
 }
 
 /** The first binding of `item` whose lease may start at `now`, with that lease. */
-export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
+function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
   for (const binding of item.bindings) {
     const lease = leaseFor(item.check, binding, agencyCount);
     if (planner.canStart(lease, now)) return { binding, lease };
@@ -51,7 +51,7 @@ export interface LeaseChange {
 }
 
 /** What the leased runner measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
-export interface LeaseMeter {
+interface LeaseMeter {
   mark(buckets: readonly string[]): ReadonlyMap<string, number>;
   usedSince(since: ReadonlyMap<string, number>, buckets: readonly string[]): BucketUse;
 }

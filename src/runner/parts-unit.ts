@@ -17,10 +17,10 @@ function roleResources(role: number): ResourceRef[] {
 }
 
 /** A part of the suite beyond checks. */
-export type PartName = 'scenarios' | 'properties';
+type PartName = 'scenarios' | 'properties';
 
 /** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known. */
-export interface PartsPlan {
+interface PartsPlan {
   unit: Check;
   binding: number[];
   uses: Map<PartName, Array<number | null>> | undefined;

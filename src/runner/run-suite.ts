@@ -31,7 +31,7 @@ import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 
 /** Everything one run of the suite needs; the caller owns (and closes) the target, clock and receiver. */
-export interface RunSuiteOptions {
+interface RunSuiteOptions {
   profile: Readonly<Profile>;
   agencies: readonly ResolvedAgency[];
   checks: readonly Check[];
@@ -359,7 +359,7 @@ function targetFacts(options: RunSuiteOptions, first: AgencyFacts | undefined): 
 }
 
 /** The checks in order, the members of an episode moved up behind its first member so that they run together. */
-export function episodesTogether(list: readonly Check[]): Check[] {
+function episodesTogether(list: readonly Check[]): Check[] {
   const out: Check[] = [];
   for (const check of list) {
     if (out.includes(check)) continue;

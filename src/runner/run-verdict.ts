@@ -4,7 +4,7 @@ import type { CaseResult, RunVerdict } from '../report/model.js';
 export const BASELINE_CHECK_ID = 'AU-01';
 
 /** A run's verdict and, when INCONCLUSIVE, why. */
-export interface RunVerdictOf {
+interface RunVerdictOf {
   verdict: RunVerdict;
   reason?: string | undefined;
 }

@@ -1,6 +1,6 @@
 import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-types.js';
 
-export type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts, SuitePartOptions } from './suite-part-types.js';
+export type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts,  } from './suite-part-types.js';
 
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {

@@ -15,7 +15,7 @@ export interface TargetFacts {
 }
 
 /** Why `need` is not met, or undefined when it is. */
-export function unmetReason(need: Need, facts: TargetFacts): string | undefined {
+function unmetReason(need: Need, facts: TargetFacts): string | undefined {
   switch (need) {
     case 'clock-control':
       return facts.clock === 'mock' ? undefined : 'needs clock control: the target clock cannot be moved (profile clock.control is "none")';

@@ -13,17 +13,17 @@ import { validateScenario } from './_internal/validate.js';
 import type { Scenario } from './types.js';
 
 /** Largest scenario file read: the shipped ones hold a few kilobytes. */
-export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 
 /**
  * Most aliases a scenario's YAML may expand (yaml's `maxAliasCount`): a few
  * anchors spare repeating a body, and a "billion laughs" file is refused
  * before it is expanded.
  */
-export const MAX_SCENARIO_ALIASES = 100;
+const MAX_SCENARIO_ALIASES = 100;
 
 /** Deepest nesting of flow collections a scenario's YAML may have (the shipped ones nest three or four). */
-export const MAX_SCENARIO_NESTING = 64;
+const MAX_SCENARIO_NESTING = 64;
 
 /** A parsed document as plain data; an alias bomb or a nesting too deep for the parser is a problem of the file. */
 function scenarioData(text: string, file: string): unknown {
@@ -76,7 +76,7 @@ export async function loadScenarioFile(path: string, profile: Profile = DEFAULT_
 }
 
 /** The scenarios shipped with the harness (`scenarios/` beside package.json). */
-export function defaultScenarioDir(): string {
+function defaultScenarioDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i += 1) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios'))) return join(dir, 'scenarios');

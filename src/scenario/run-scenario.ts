@@ -246,7 +246,7 @@ type BucketKind = 'read' | 'write';
  * sent since the target was reset). Without the runner's count, a window
  * from now: a bucket may be full.
  */
-export function restedAt(ctx: CheckContext, buckets: readonly BucketKind[], agency: number): number {
+function restedAt(ctx: CheckContext, buckets: readonly BucketKind[], agency: number): number {
   const now = ctx.clock.now();
   const windowMs = ctx.profile.limits.window_s * 1000;
   if (!ctx.lastRequestAt) return now + windowMs;

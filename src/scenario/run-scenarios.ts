@@ -7,7 +7,7 @@ import { runScenario } from './run-scenario.js';
 import { runOrder } from './scenario-plan.js';
 
 /** Options of {@link runScenarios}. */
-export interface RunScenariosOptions {
+interface RunScenariosOptions {
   /** Scenario files to run; when empty, every scenario of `dir`. */
   files?: string[];
   /** Folder of scenarios. @defaultValue the shipped `scenarios/` */

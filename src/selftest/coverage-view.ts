@@ -1,7 +1,7 @@
 import type { CheckCoverage, SelftestResult } from '../report/selftest-result.js';
 
 /** The per-check rows a self-test report shows, and what they mean. */
-export interface CoverageView {
+interface CoverageView {
   rows: CheckCoverage[];
   /** One sentence saying what the rows are. */
   caption: string;

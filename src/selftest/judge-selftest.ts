@@ -3,12 +3,12 @@ import type { SuiteResult } from '../report/run-result.js';
 import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../report/selftest-result.js';
 
 /** A case counts as failed when its verdict is FAIL or ERROR. */
-export function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
+function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
   return c.verdict === 'FAIL' || c.verdict === 'ERROR';
 }
 
 /** The failed cases of a run, each with the evidence ids that are not among its exchanges. */
-export function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): FailedCase[] {
+function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): FailedCase[] {
   const known = new Set(run.exchanges.map((x) => x.id));
   return run.cases.filter(isFailure).map((c) => ({
     id: c.id,
@@ -21,7 +21,7 @@ export function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): Fail
 }
 
 /** True when a failed case proves its verdict: a FAIL (not a crash) naming at least one exchange of the run, all of them present. */
-export function hasEvidence(f: FailedCase): boolean {
+function hasEvidence(f: FailedCase): boolean {
   return f.verdict === 'FAIL' && f.evidence.length > 0 && f.missingEvidence.length === 0;
 }
 

@@ -16,7 +16,7 @@ function section(id: string, title: string, body: string): string {
 }
 
 /** The anchor of a defect's row, so the failures list and other pages can link to it. */
-export function defectAnchor(defect: string): string {
+function defectAnchor(defect: string): string {
   return `defect-${defect.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 

@@ -11,7 +11,7 @@ import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type D
 import type { CleanOutcome, DefectOutcome, SelftestResult } from '../report/selftest-result.js';
 
 /** Options of `runSelftest`. */
-export interface SelftestOptions {
+interface SelftestOptions {
   /** Defects to try. @defaultValue every defect of the catalogue */
   defects?: readonly string[];
   /** Clean runs (no defect) to look for false alarms. @defaultValue 1 */
@@ -31,14 +31,14 @@ export interface SelftestOptions {
 }
 
 /** One finished run of the self-test. */
-export type SelftestProgress =
+type SelftestProgress =
   | { type: 'defect'; outcome: DefectOutcome; done: number; total: number }
   | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
 
 type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
 
 /** The spec of every defect named (all when none), in catalogue order; an unknown name is a usage error. */
-export function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
+function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
   const wanted = names && names.length > 0 ? names : DEFECT_NAMES;
   const unknown = wanted.filter((n) => !isDefectName(n));
   if (unknown.length > 0) throw new HarnessError('E_USAGE', `unknown defect ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${DEFECT_NAMES.join(', ')}`);

@@ -12,7 +12,7 @@ import {
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** What a service webhook signature covers (REFERENCE-API.md section 9, Standard Webhooks). */
-export interface ServiceSignInput {
+interface ServiceSignInput {
   /** The event id, `evt_…`. */
   id: string;
   /** Unix seconds of this attempt. */
@@ -50,7 +50,7 @@ export function signServiceWebhook(input: ServiceSignInput): string {
 }
 
 /** What verifying a service webhook needs. */
-export interface ServiceVerifyInput {
+interface ServiceVerifyInput {
   id: string;
   timestamp: number | string;
   body: Uint8Array | string;

@@ -3,7 +3,7 @@ import { parseRateLimit, type RateLimitHeaderNames } from '../../client/rate-lim
 import type { ApiResponse } from '../types.js';
 
 /** JSON of a body, or `undefined` when empty or not JSON. */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -5,7 +5,7 @@ import { HarnessError } from '../../errors/harness-error.js';
 import { readRegularFile } from '../../files/read-regular-file.js';
 
 /** File names written by {@link generateSigningKeyPair}. */
-export const KEY_PAIR_FILES = Object.freeze({ private: 'certify-signing-key.pem', public: 'certify-signing-key.pub.pem' });
+const KEY_PAIR_FILES = Object.freeze({ private: 'certify-signing-key.pem', public: 'certify-signing-key.pub.pem' });
 
 /** Parses an Ed25519 private key (PKCS#8 PEM); anything else is an E_USAGE error naming `source`. */
 export function parseSigningKey(pem: string | Buffer, source = 'signing key'): KeyObject {

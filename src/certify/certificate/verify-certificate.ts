@@ -7,13 +7,13 @@ import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, type Certificate } from './types
 import { sha256Hex } from './write-certificate.js';
 
 /** Options of {@link verifyCertificate}. */
-export interface VerifyCertificateOptions {
+interface VerifyCertificateOptions {
   /** PEM of the public key the signer is expected to hold (pins the signer). Without it, the key written beside the certificate is used. */
   publicKeyPem?: string | Buffer;
 }
 
 /** The outcome of verifying a certificate folder. */
-export interface CertificateVerification {
+interface CertificateVerification {
   /** True when every file matches its SHA-256, none is missing or extra, and the signature (when present, or when a key was given) is valid. */
   ok: boolean;
   /** Every problem found, the first one first (hash mismatches in the certificate's file order). */

@@ -12,7 +12,7 @@ import { parseSigningKey, publicKeyFingerprint, publicKeyPem, signBytes } from '
 import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, PRACTICE_MEANING, type Certificate, type CertificateDraft, type CertifiedFile, type CertificateTest, type EvidenceDraft } from './types.js';
 
 /** Options of {@link writeCertificate}. */
-export interface WriteCertificateOptions {
+interface WriteCertificateOptions {
   /** Every secret that must never reach a file (agency secret, webhook secret, hotel key…): replaced by `[REDACTED]`; an evidence file that would still show one is withheld whole. */
   secrets?: readonly string[];
   /** Ed25519 private key (PEM text or key object) to sign `certificate.json` with. */

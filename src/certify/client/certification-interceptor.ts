@@ -5,7 +5,7 @@ import type { InjectedSituation, Observation, ObservedRequest, WebhookProbe } fr
 import { sendWebhookProbes } from './webhook-probes.js';
 
 /** Options of {@link CertificationInterceptor}. */
-export interface CertificationInterceptorOptions {
+interface CertificationInterceptorOptions {
   /** The agency whose client is certified; other agencies' requests are left alone. */
   agencyId: string;
   webhookSecret: string;

@@ -30,7 +30,7 @@ export const CERTIFY_CLIENT_DEFAULTS = Object.freeze({
 });
 
 /** Options of {@link certifyClient}. */
-export interface CertifyClientOptions {
+interface CertifyClientOptions {
   /** The agency whose credentials the client uses. @defaultValue 'agency-alpha' */
   agency?: string;
   /** A shell command that runs the client's flows; without it, the run is interactive (`waitForClient`). */
@@ -61,7 +61,7 @@ export interface CertifyClientOptions {
 }
 
 /** What a client certification produced. */
-export interface CertifyClientResult {
+interface CertifyClientResult {
   runId: string;
   granted: boolean;
   items: GradedItem[];
@@ -92,7 +92,7 @@ function positive(name: string, v: number | undefined, fallback: number): number
 }
 
 /** The lines that tell an agency where to point its client. */
-export function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
+function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
   const secret = new Set([agency.secret, agency.webhook_secret, agency.hotel_api_key, agency.hotel_webhook_secret]);
   return Object.entries(clientEnv({ baseUrl: mock.baseUrl, hotelBaseUrl: mock.hotelBaseUrl, agency, runId })).map(
     ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? '(in the command\'s environment)' : v}`,

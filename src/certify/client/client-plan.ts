@@ -31,6 +31,3 @@ export const CLIENT_ITEMS = Object.freeze({
   webhookForged: { slug: 'webhook-forged', id: 'CC-09', title: 'a webhook delivery with a forged signature is refused', area: 'webhooks', clause: 'SPEC §6 signed events' },
   webhookStale: { slug: 'webhook-stale', id: 'CC-10', title: 'a webhook delivery with a stale timestamp (beyond 300 s) is refused', area: 'webhooks', clause: 'SPEC §6 signed events' },
 } satisfies Record<string, ClientItem>);
-
-/** Name of a graded item. */
-export type ClientItemName = keyof typeof CLIENT_ITEMS;

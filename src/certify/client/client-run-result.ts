@@ -10,7 +10,7 @@ import type { Observation, ObservedRequest, WebhookProbe } from './observed.js';
 import type { ClientCommandOutcome } from './run-client-command.js';
 
 /** What a finished client certification run knows, to be rendered as reports and a certificate. */
-export interface ClientRunFacts {
+interface ClientRunFacts {
   runId: string;
   agencyId: string;
   baseUrl: string;
@@ -33,7 +33,7 @@ function flat(headers: Record<string, string | string[] | undefined>): Record<st
 }
 
 /** A request of the client as an evidence exchange. */
-export function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
+function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
   const origin = new URL(baseUrl).origin;
   return {
     id: r.id,
@@ -47,7 +47,7 @@ export function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
 }
 
 /** A webhook probe (the mock calling the client) as an evidence exchange. */
-export function probeExchange(p: WebhookProbe): Exchange {
+function probeExchange(p: WebhookProbe): Exchange {
   return {
     id: p.id,
     label: `webhook probe: ${p.kind}`,

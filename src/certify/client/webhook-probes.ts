@@ -4,13 +4,13 @@ import { serviceWebhookHeaders } from '../../webhook/service-signature.js';
 import type { WebhookProbe } from './observed.js';
 
 /** How far in the past the stale delivery is stamped, s: well beyond the 300 s tolerance. */
-export const STALE_BY_S = 600;
+const STALE_BY_S = 600;
 
 /** Real time the client's endpoint has to answer one probe, ms. */
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** What the probes need to know. */
-export interface ProbeInput {
+interface ProbeInput {
   url: string;
   agencyId: string;
   /** The agency's `whsec_` secret. */

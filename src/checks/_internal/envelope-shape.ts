@@ -2,7 +2,7 @@ import { getField } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 
 /** What an error response is judged on: its headers (lower-case names) and raw body. */
-export interface ErrorResponseView {
+interface ErrorResponseView {
   status: number;
   headers: Record<string, string>;
   body: string;

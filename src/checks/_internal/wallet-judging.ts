@@ -4,7 +4,7 @@ import type { WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 
 /** What a judge expects the wallet to have seen between two snapshots. */
-export interface LedgerExpectation {
+interface LedgerExpectation {
   /** Bookings that must be debited exactly once at `amount`. */
   debits?: Array<{ bookingId: string; amount: number | undefined; what: string }>;
   /** Bookings that must be refunded exactly once at `amount`. */

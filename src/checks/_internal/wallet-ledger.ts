@@ -2,7 +2,7 @@ import type { StatementEntry } from '../../api/types.js';
 import type { Profile } from '../../profile/types.js';
 
 /** What the entry does to the balance: minus for a debit, plus for a refund, undefined when unreadable. */
-export function signedAmount(entry: StatementEntry, profile: Profile): number | undefined {
+function signedAmount(entry: StatementEntry, profile: Profile): number | undefined {
   if (typeof entry.amount !== 'number') return undefined;
   if (entry.type === profile.values.entry_debit) return -entry.amount;
   if (entry.type === profile.values.entry_refund) return entry.amount;

@@ -58,7 +58,7 @@ export function whHeader(a: WhAttempt, name: string): string | undefined {
 }
 
 /** The parsed JSON body of an attempt, or undefined. */
-export function whJson(a: WhAttempt): unknown {
+function whJson(a: WhAttempt): unknown {
   try {
     return JSON.parse(a.text) as unknown;
   } catch {

@@ -5,7 +5,7 @@ import { uniqueNonce } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-06 saw. */
-export interface JudgingOrderObservations {
+interface JudgingOrderObservations {
   /** Bad signature and stale timestamp together. */
   forgedAndStale: Answer;
   /** Forged request with nonce N, then a valid one with N. */

@@ -4,7 +4,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-04 saw: requests signed with a shifted timestamp. */
-export interface TimestampObservations {
+interface TimestampObservations {
   /** Shifted beyond the tolerance: must be refused. */
   outside: Array<{ skewS: number; res: Answer }>;
   /** Shifted but within the tolerance: must be accepted. */

@@ -18,7 +18,7 @@ function under(url: string, base: string | null): boolean {
 }
 
 /** The error responses of the service and the hotel API among `exchanges` that can carry a body (HEAD cannot). */
-export function errorExchanges(exchanges: readonly Exchange[], profile: Profile): Exchange[] {
+function errorExchanges(exchanges: readonly Exchange[], profile: Profile): Exchange[] {
   return exchanges.filter(
     (x) =>
       x.response !== undefined &&

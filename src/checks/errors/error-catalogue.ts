@@ -7,7 +7,7 @@ import { searchableProducts } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One provoked error: what was sent, what should come back, and what came. */
-export interface ProvokedError {
+interface ProvokedError {
   what: string;
   expected: ErrorDef;
   res: Answer;

@@ -4,7 +4,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-02 saw: availability, a booking, its cancellation and a second cancellation. */
-export interface HotelLifecycleObservations {
+interface HotelLifecycleObservations {
   availability: Answer & { rateKeys: string[] };
   booking?: Answer & { reference?: string };
   cancellation?: Answer;

@@ -8,7 +8,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-05 saw: a cancellation sent twice with one key and body. */
-export interface CancelReplayObservations {
+interface CancelReplayObservations {
   bookingId: string;
   price: number | undefined;
   before: WalletSnapshot;

@@ -8,10 +8,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** How many requests ID-04 sends at once. */
-export const CONCURRENT_REQUESTS = 5;
+const CONCURRENT_REQUESTS = 5;
 
 /** What ID-04 saw: one booking fired several times at once with one key and body. */
-export interface ConcurrentObservations {
+interface ConcurrentObservations {
   price: number | undefined;
   before: WalletSnapshot;
   responses: Array<ByteAnswer & { bookingId?: string; chargedAmount?: number }>;

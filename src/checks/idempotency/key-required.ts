@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-01 saw: a booking and a cancellation sent without an idempotency key. */
-export interface KeyRequiredObservations {
+interface KeyRequiredObservations {
   before: WalletSnapshot;
   bookingWithoutKey: Answer;
   afterBooking: WalletSnapshot;

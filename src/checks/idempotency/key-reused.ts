@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-03 saw: one key sent with two different bodies. */
-export interface KeyReusedObservations {
+interface KeyReusedObservations {
   price: number | undefined;
   before: WalletSnapshot;
   first: Answer & { bookingId?: string; chargedAmount?: number };

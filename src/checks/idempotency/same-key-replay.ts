@@ -8,7 +8,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-02 saw: one booking sent twice with the same key and body. */
-export interface SameKeyReplayObservations {
+interface SameKeyReplayObservations {
   price: number | undefined;
   before: WalletSnapshot;
   original: ByteAnswer & { bookingId?: string; chargedAmount?: number };

@@ -7,10 +7,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Longest quote lifetime the check waits through in real time, s. */
-export const REAL_WAIT_LIMIT_S = 120;
+const REAL_WAIT_LIMIT_S = 120;
 
 /** What QT-02 saw: a booking sent after its quote expired, with the wallet around it. */
-export interface ExpiredQuoteObservations {
+interface ExpiredQuoteObservations {
   waitedMs: number;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };

@@ -8,10 +8,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** How long to wait for the next clock minute, ms. */
-export const MINUTE_STEP_MS = 61_000;
+const MINUTE_STEP_MS = 61_000;
 
 /** What QT-03 saw: a quote, a later search of the same criteria, and (if the price moved) the booking of the first quote. */
-export interface LockedPriceObservations {
+interface LockedPriceObservations {
   first: Answer & { offers: Offer[] };
   later: Array<Answer & { offers: Offer[] }>;
   /** Index of the offer whose price moved, and what was booked; absent when no price moved. */
@@ -26,7 +26,7 @@ export interface LockedPriceObservations {
 }
 
 /** Clock minutes (at most 2) a quote of `lifetimeS` outlives with time to book it: each wait must leave the first quote valid. */
-export function minuteSteps(lifetimeS: number): number {
+function minuteSteps(lifetimeS: number): number {
   return Math.max(0, Math.min(2, Math.floor((lifetimeS * 1000 - 10_000) / MINUTE_STEP_MS)));
 }
 

@@ -7,10 +7,10 @@ import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Leeway for clocks of harness and target that differ a little, ms. */
-export const CLOCK_LEEWAY_MS = 5_000;
+const CLOCK_LEEWAY_MS = 5_000;
 
 /** What QT-01 saw: searches of open products. */
-export interface QuoteFieldsObservations {
+interface QuoteFieldsObservations {
   searches: Array<{ product: string; res: Answer & { offers: Offer[] } }>;
 }
 

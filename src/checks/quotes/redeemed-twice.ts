@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What QT-05 saw: one quote booked twice under two keys, with the wallet around it. */
-export interface RedeemedTwiceObservations {
+interface RedeemedTwiceObservations {
   price: number | undefined;
   before: WalletSnapshot;
   first: Answer & { bookingId?: string; chargedAmount?: number };

@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-01 saw: per bucket, a burst from an empty window (the write burst one after the other, the read burst sent at once). */
-export interface ExactLimitObservations {
+interface ExactLimitObservations {
   limits: { read: number; write: number };
   read: RlShot[];
   write: RlShot[];

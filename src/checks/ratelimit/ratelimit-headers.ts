@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-07 saw: a few reads, and writes from an empty window until the first refusal. */
-export interface RateLimitHeadersObservations {
+interface RateLimitHeadersObservations {
   limits: { read: number; write: number };
   read: RlShot[];
   write: RlShot[];

@@ -8,7 +8,7 @@ import type { Check, CheckOutcome } from '../types.js';
 export type { WalletView } from '../_internal/rl-episode.js';
 
 /** What RL-02 saw. */
-export interface RefusalChargesNothingObservations {
+interface RefusalChargesNothingObservations {
   writeLimit: number;
   /** Write probes sent until the first refusal. */
   fill: RlShot[];

@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-08 saw (write bucket of the primary agency). */
-export interface RefusalsNotCountedObservations {
+interface RefusalsNotCountedObservations {
   limit: number;
   /** Writes from an empty window until the first refusal. */
   fill: RlShot[];

@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-03 saw. */
-export interface RetryAfterObservations {
+interface RetryAfterObservations {
   /** Write probes until the first refusal; the last is the 429 whose Retry-After is judged. */
   fill: RlShot[];
   /** Target time the 429 arrived, ms. */

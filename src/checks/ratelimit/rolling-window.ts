@@ -5,7 +5,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-04 saw (write bucket of the primary agency, from an empty window). */
-export interface RollingWindowObservations {
+interface RollingWindowObservations {
   limit: number;
   /** `floor(limit / 2)` requests at t0. */
   firstHalf: RlShot[];

@@ -5,7 +5,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-05 saw: the currency rates, and the balance that names the wallet currency. */
-export interface RatesObservations {
+interface RatesObservations {
   rates: Answer;
   /** The balance read beside the rates; its currency is the base the rates must have. */
   balance?: Answer | undefined;

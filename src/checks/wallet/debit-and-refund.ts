@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-02 saw: a booking at a quoted price and its cancellation, with the wallet around each. */
-export interface DebitRefundObservations {
+interface DebitRefundObservations {
   quotedPrice: number | undefined;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string; chargedAmount?: number };

@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-03 saw: a booking the supplier refused, with the wallet around it. */
-export interface FailedBookingObservations {
+interface FailedBookingObservations {
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };
   after: WalletSnapshot;

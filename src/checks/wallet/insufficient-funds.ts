@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-04 saw: a booking priced above the balance, with the wallet around it. */
-export interface InsufficientFundsObservations {
+interface InsufficientFundsObservations {
   price: number;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };

@@ -6,7 +6,7 @@ import { chainProblems } from '../_internal/wallet-ledger.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-01 saw: the wallet after a booking and its cancellation. */
-export interface StatementChainObservations {
+interface StatementChainObservations {
   wallet: WalletSnapshot;
 }
 

@@ -6,7 +6,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-09 judges: a hotel booking's event attempts and the agency's hotel webhook secret. */
-export interface HotelSignatureObservations {
+interface HotelSignatureObservations {
   run: WhRun;
   secret: string | undefined;
 }

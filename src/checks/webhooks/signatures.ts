@@ -6,7 +6,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-02 judges: the attempts of a failing delivery (so retries are signed too) and the agency's webhook secret. */
-export interface ServiceSignatureObservations {
+interface ServiceSignatureObservations {
   run: WhRun;
   secret: string | undefined;
 }

@@ -6,7 +6,7 @@ import { ApiError } from './api-error.js';
 import type { NonceCache } from './nonce-cache.js';
 
 /** What authentication looks at: the request as it came over the wire. */
-export interface AuthInput {
+interface AuthInput {
   method: string;
   /** Path as sent, without the query. */
   path: string;
@@ -19,7 +19,7 @@ export interface AuthInput {
 }
 
 /** Accepted clock skew of `X-SVC-Timestamp`, in seconds. */
-export const TIMESTAMP_TOLERANCE_S = 300;
+const TIMESTAMP_TOLERANCE_S = 300;
 
 const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
 const TIMESTAMP_RE = /^\d{1,15}$/;

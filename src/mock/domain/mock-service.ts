@@ -31,10 +31,10 @@ export interface OpResult {
 }
 
 /** Where the service hands its events (the webhook dispatcher). */
-export type EventSink = (agency: Agency, event: ServiceEvent) => void;
+type EventSink = (agency: Agency, event: ServiceEvent) => void;
 
 /** Settings of the service's domain. */
-export interface MockServiceOptions {
+interface MockServiceOptions {
   clock: MockClock;
   defects: DefectSet;
   fixture: Fixture;

@@ -10,7 +10,7 @@ const BANDS: Readonly<Record<Product, [number, number]>> = {
 };
 
 /** One priced offer of a search, before a quote is attached. */
-export interface Offer {
+interface Offer {
   resultId: string;
   summary: string;
   /** Index of the offer within its search (0-based). */
@@ -28,7 +28,7 @@ function seed(digest: string, index: number): number {
 }
 
 /** Number of offers a search returns, 1 to 5, fixed by its criteria. */
-export function offerCount(digest: string): number {
+function offerCount(digest: string): number {
   return (parseInt(digest.slice(0, 2), 16) % 5) + 1;
 }
 

@@ -21,7 +21,7 @@ import { MOCK_DEFAULTS } from '../options.js';
 export type { HotelAgency } from './hotel-agency.js';
 
 /** Largest request body the hotel API reads (REFERENCE-API.md section 4). */
-export const HOTEL_BODY_LIMIT = 64 * 1024;
+const HOTEL_BODY_LIMIT = 64 * 1024;
 
 /** The hotel API's routes as path templates (the OpenAPI document must name each); also tell 405 from 404. */
 export const HOTEL_ROUTES: readonly { path: string; methods: readonly string[] }[] = [
@@ -34,7 +34,7 @@ export const HOTEL_ROUTES: readonly { path: string; methods: readonly string[] }
 const ROUTES = HOTEL_ROUTES.map((r) => ({ pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), methods: [...r.methods] }));
 
 /** Options of the hotel API app. */
-export interface HotelAppOptions {
+interface HotelAppOptions {
   clock: MockClock;
   defects: DefectSet;
   agencies: HotelAgency[];

@@ -16,7 +16,7 @@ import { installClientErrorEnvelope, installConnectAnswer, refusal } from './raw
 import { MOCK_DEFAULTS } from '../options.js';
 
 /** The header every admin request carries (REFERENCE-API.md section 11). */
-export const ADMIN_HEADER = 'x-svc-admin';
+const ADMIN_HEADER = 'x-svc-admin';
 
 /**
  * Longest single move of `POST /__admin/clock/advance`: a week. The harness's
@@ -27,7 +27,7 @@ export const ADMIN_HEADER = 'x-svc-admin';
 export const MAX_ADVANCE_MS = 7 * 24 * 3_600_000;
 
 /** What the admin API drives. */
-export interface AdminControl {
+interface AdminControl {
   clock: MockClock;
   defects: DefectSet;
   /** State back to the fixture; clock offset and defects stay. */

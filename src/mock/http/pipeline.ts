@@ -15,7 +15,7 @@ import { isRead, matchRoute, productOfPath, type Route, type RouteParams } from 
 import type { WireRequest, WireResponse } from './wire.js';
 
 /** Largest body the service accepts (step 5). */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -29,7 +29,7 @@ export interface RouteParams {
 }
 
 /** A path's match: the route for the method, or the methods the path allows. */
-export type RouteMatch = { route: Route; params: RouteParams } | { allow: string[] } | undefined;
+type RouteMatch = { route: Route; params: RouteParams } | { allow: string[] } | undefined;
 
 const none = (): undefined => undefined;
 

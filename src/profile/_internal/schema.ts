@@ -16,7 +16,7 @@ export type Schema =
   | { kind: 'json' };
 
 /** How a received value is shown in a message: strings quoted, shapes named. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -66,7 +66,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known key closest to a typo, when close enough to be a likely typo. */
-export function suggest(key: string, known: readonly string[]): string | undefined {
+function suggest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {

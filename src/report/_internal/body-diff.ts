@@ -7,7 +7,7 @@ export interface DifferingPair {
 }
 
 /** One line of a line diff: kept, removed (only in the first body) or added (only in the second). */
-export interface DiffLine { op: ' ' | '-' | '+'; text: string }
+interface DiffLine { op: ' ' | '-' | '+'; text: string }
 
 /** Lines beyond this per body are not diffed (the bodies themselves are still shown). */
 const MAX_DIFF_LINES = 400;

@@ -6,10 +6,10 @@ import { LATENCY_OUTCOMES, type LatencySummary, type LoadResult, type OperationF
  */
 
 /** One row of the per-operation table. */
-export interface LoadRow { name: string; values: Record<string, string> }
+interface LoadRow { name: string; values: Record<string, string> }
 
 /** What the text writers show of a load result. */
-export interface LoadTables {
+interface LoadTables {
   scalars: [string, string][];
   operations: { columns: string[]; rows: LoadRow[] };
 }

@@ -1,7 +1,7 @@
 import type { Area, CaseResult, Verdict } from '../model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
-export const AREA_ORDER: readonly Area[] = [
+const AREA_ORDER: readonly Area[] = [
   'auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema', 'scenarios', 'properties', 'load',
 ];
 
@@ -29,14 +29,14 @@ export function compareAreas(a: string, b: string): number {
 }
 
 /** One area and its cases, in run order. */
-export interface AreaGroup {
+interface AreaGroup {
   area: string;
   cases: CaseResult[];
   counts: Record<Verdict, number>;
 }
 
 /** An all-zero verdict count. */
-export function zeroCounts(): Record<Verdict, number> {
+function zeroCounts(): Record<Verdict, number> {
   return { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, KNOWN: 0 };
 }
 

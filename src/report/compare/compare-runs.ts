@@ -55,7 +55,7 @@ function labelOf(read: ReadRun): RunLabel {
 }
 
 /** Options of a comparison. */
-export interface CompareOptions {
+interface CompareOptions {
   /** Gates evaluated on both runs (load runs only). */
   thresholds: readonly Threshold[];
   limits: RegressionLimits;

@@ -66,11 +66,6 @@ export function opLabel(op: string): string {
   return op === 'all' ? 'every operation' : op;
 }
 
-/** The outcome as reports name it. */
-export function outcomeLabel(o: MetricDelta['outcome']): string {
-  return o === 'any' ? 'every answer' : o === 'other' ? 'other status' : o;
-}
-
 /** Metrics worth a line of their own: regressions, then improvements, then changes past the limit that the noise explains. */
 export function notableMetrics(metrics: readonly MetricDelta[]): { regressions: MetricDelta[]; improvements: MetricDelta[]; withinNoise: MetricDelta[] } {
   return {

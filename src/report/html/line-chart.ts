@@ -19,7 +19,7 @@ export interface LineSeries {
 }
 
 /** What to draw. */
-export interface LineChartSpec {
+interface LineChartSpec {
   title: string;
   series: LineSeries[];
   /** Axis titles, with the unit: `latency (ms)`. */

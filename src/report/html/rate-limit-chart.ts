@@ -110,7 +110,7 @@ export function burstOf(seconds: readonly number[]): { fromS: number; toS: numbe
  * request admitted beyond the limit. A burst too dense to read at the scale
  * of the whole run gets a second plot zoomed onto it.
  */
-export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
+function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
   const axis = clock.control === 'mock-admin' ? 'time since first request, on the mock\'s clock' : clock.control === 'none' ? 'time since first request (real time)' : 'time since first request';
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const t0 = sorted[0]?.at ?? 0;
@@ -139,7 +139,7 @@ ${parts.join('\n')}
 const QUIET_SHARE = 0.5;
 
 /** True when a panel shows something: a refusal, or use reaching half the limit (a lone probe answered 4xx is not activity). */
-export function isActive(points: readonly RateLimitPoint[]): boolean {
+function isActive(points: readonly RateLimitPoint[]): boolean {
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const limit = reportedLimit(sorted);
   if (sorted.some((p) => p.status === 429)) return true;
@@ -148,7 +148,7 @@ export function isActive(points: readonly RateLimitPoint[]): boolean {
 }
 
 /** Which clock the timeline's instants are on, and how long the run took in real time, so the axis is read right. */
-export interface TimelineClock {
+interface TimelineClock {
   /** The target's clock control: `mock-admin` when the harness moved the mock's clock instead of waiting. */
   control?: 'mock-admin' | 'none' | undefined;
   /** The run's real duration, ms. */

@@ -11,7 +11,7 @@ export const MAX_EXPANDED_STEPS = 2_000;
 export const MAX_EXPANDED_BODY_BYTES = 1024 * 1024;
 
 /** What a scenario amounts to once every repeat is counted out. */
-export interface Expansion {
+interface Expansion {
   steps: number;
   bodyBytes: number;
 }
@@ -21,7 +21,7 @@ export interface Expansion {
  * without expanding them: a repeat costs its count times its inner steps
  * (concurrent or not, each iteration is sent).
  */
-export function expansionOf(steps: readonly Step[]): Expansion {
+function expansionOf(steps: readonly Step[]): Expansion {
   let total: Expansion = { steps: 0, bodyBytes: 0 };
   for (const step of steps) {
     if (step.action === 'repeat') {

@@ -8,17 +8,17 @@ import type { ObservedRequest } from '../observed.js';
  * ms: timers may fire a millisecond early, and the service stamps a request
  * when it arrives, not when its 429 left.
  */
-export const RETRY_AFTER_TOLERANCE_MS = 10;
+const RETRY_AFTER_TOLERANCE_MS = 10;
 
 /**
  * Requests arriving this soon after a 429 are taken to have been in flight
  * already (sent before the client could read the 429), so they are not
  * counted as hammering, ms.
  */
-export const IN_FLIGHT_GRACE_MS = 50;
+const IN_FLIGHT_GRACE_MS = 50;
 
 /** How many requests sent while a Retry-After was running are tolerated. */
-export const HAMMERING_TOLERANCE = 0;
+const HAMMERING_TOLERANCE = 0;
 
 function retryAfterMs(r: ObservedRequest): number {
   const v = Number(r.responseHeaders['retry-after']);
