@@ -22,7 +22,8 @@ import { RealClockDriver } from './runner/real-clock-driver.js';
 import type { RunListener } from './runner/run-events.js';
 import { runSuite } from './runner/run-suite.js';
 import { replayContext } from './runner/replay-context.js';
-import { loadSuiteParts, type SuiteParts } from './runner/suite-parts.js';
+import { loadSuiteParts } from './runner/suite-parts.js';
+import type { SuiteParts } from './runner/suite-part-types.js';
 
 /** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
 export interface HarnessOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
-import type { RawResponse } from '../client/exchange-client.js';
+import type { RawResponse } from '../client/recording-interceptor.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
 import { splitPathQuery } from '../client/split-path-query.js';

@@ -9,7 +9,6 @@ import { currentAbortSignal } from './abort-scope.js';
 import { createDeadlineInterceptor, type DeadlineDispatchOptions } from './deadline-interceptor.js';
 import type { SigningDispatchOptions, SigningOverrides } from './signing-interceptor.js';
 
-export type { RawResponse } from './recording-interceptor.js';
 
 /** How an exchange client reaches its target and where it files evidence. */
 export interface ExchangeClientOptions {

@@ -1,5 +1,6 @@
 import { REDACTED } from '../log/redacted.js';
-import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
+import type { RawResponse } from './recording-interceptor.js';
 import { splitPathQuery } from './split-path-query.js';
 import type { ClientRequest } from './service-client.js';
 

@@ -1,4 +1,5 @@
-import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
+import type { RawResponse } from './recording-interceptor.js';
 import type { SigningHeaderNames } from './signer.js';
 import { createSigningInterceptor, type SigningOverrides } from './signing-interceptor.js';
 import { splitPathQuery } from './split-path-query.js';

@@ -21,12 +21,13 @@ import { bucketMeter } from './bucket-meter.js';
 import { agencyReleaser, planParts } from './parts-unit.js';
 import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
-import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
+import { newRunId } from '../report/run-id.js';
+import { randomSeed, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
 import { announcedClock } from './announced-clock.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
+import type { SuitePart, SuitePartContext, SuiteParts } from './suite-part-types.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 

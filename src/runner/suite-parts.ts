@@ -1,7 +1,5 @@
 import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-types.js';
 
-export type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts,  } from './suite-part-types.js';
-
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.

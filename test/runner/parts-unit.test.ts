@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgencyFacts } from '../../src/runner/agency-facts.js';
 import { agencyReleaser, planParts } from '../../src/runner/parts-unit.js';
-import type { SuiteParts } from '../../src/runner/suite-parts.js';
+import type { SuiteParts } from '../../src/runner/suite-part-types.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 
 const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });

@@ -1,4 +1,4 @@
-import type { RawResponse } from '../../client/exchange-client.js';
+import type { RawResponse } from '../../client/recording-interceptor.js';
 import { parseRateLimit, type RateLimitHeaderNames } from '../../client/rate-limit.js';
 import type { ApiResponse } from '../types.js';
 

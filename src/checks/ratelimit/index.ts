@@ -21,7 +21,8 @@ export const ratelimitChecks: Check[] = [
 ];
 
 export { judgeExactLimit,  } from './exact-limit.js';
-export { judgeRefusalChargesNothing,  type WalletView } from './refusal-charges-nothing.js';
+export { judgeRefusalChargesNothing } from './refusal-charges-nothing.js';
+export type { WalletView } from '../_internal/rl-episode.js';
 export { judgeRetryAfter,  } from './retry-after.js';
 export { judgeRollingWindow,  } from './rolling-window.js';
 export { judgeBucketsApart,  } from './buckets-apart.js';

@@ -5,8 +5,6 @@ import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_in
 import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
-export type { WalletView } from '../_internal/rl-episode.js';
-
 /** What RL-02 saw. */
 interface RefusalChargesNothingObservations {
   writeLimit: number;

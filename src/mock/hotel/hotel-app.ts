@@ -18,7 +18,6 @@ import { lacksHost, listenerOptions, type ListenerLimits } from '../http/listene
 import { installClientErrorEnvelope, installConnectAnswer, refusal } from '../http/raw-answers.js';
 import { MOCK_DEFAULTS } from '../options.js';
 
-export type { HotelAgency } from './hotel-agency.js';
 
 /** Largest request body the hotel API reads (REFERENCE-API.md section 4). */
 const HOTEL_BODY_LIMIT = 64 * 1024;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockClock } from '../../../src/clock/mock-clock.js';
 import { DefectSet } from '../../../src/mock/defects/defect-set.js';
-import { createHotelApp, type HotelAgency, type HotelApp } from '../../../src/mock/hotel/hotel-app.js';
+import { createHotelApp, type HotelApp } from '../../../src/mock/hotel/hotel-app.js';
+import type { HotelAgency } from '../../../src/mock/hotel/hotel-agency.js';
 
 const AGENCIES: HotelAgency[] = [
   { agencyId: 'agency-alpha', currency: 'EUR', hotelApiKey: 'hk_alpha_test', hotelWebhookSecret: 'hwsec_alpha', hotelWebhookUrl: null },
