@@ -26,6 +26,16 @@ export type { SelftestResult } from './report/selftest-result.js';
 export type { LoadOptions } from './load/load-on-target.js';
 export type { Exchange } from './client/exchange.js';
 
+// Report writers: a program writes the CLI's reports from any RunResult but a self-test's.
+// `writeReports` writes report.json, junit.xml, summary.md and report.html into `<baseDir>/<runId>/`,
+// points `<baseDir>/latest` at them and redacts every secret the process knows; each `render*`
+// returns one file's text as is (redacting is the caller's part then).
+export { writeReports, type WrittenReports } from './report/write-reports.js';
+export { renderHtml } from './report/render-html.js';
+export { renderJson } from './report/render-json.js';
+export { renderJunit } from './report/render-junit.js';
+export { renderMarkdown } from './report/render-markdown.js';
+
 // The webhook receiver, for a test that watches deliveries itself.
 export { startReceiver, type ReceivedDelivery, type Receiver, type ResponsePlan } from './receiver/index.js';
 
