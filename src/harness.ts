@@ -135,7 +135,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const prepare = (): Promise<PreparedTarget> => {
     prepared ??= (async () => {
       let profile =
-        options.profile !== undefined ? resolveProfile(options.profile) : options.targetFile !== undefined ? await loadProfile(options.targetFile) : resolveProfile({});
+        options.profile !== undefined
+          ? resolveProfile(options.profile)
+          : options.targetFile !== undefined
+            ? await loadProfile(options.targetFile)
+            : resolveProfile({});
       if (embedded) {
         const { createMock } = await import('./mock/index.js');
         const mockOptions: MockOptions = { port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options.mock };
@@ -171,7 +175,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
         const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
-            ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
+            ? new HarnessError(
+                'E_TARGET_UNREACHABLE',
+                `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`,
+                { cause: err },
+              )
             : err;
         });
         clock = driver;
@@ -182,10 +190,15 @@ export function createHarness(options: HarnessOptions = {}): Harness {
 
       const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });
       if (!receiver) {
-        notes.push('No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.');
+        notes.push(
+          'No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.',
+        );
       }
 
-      const found = options.parts === false || !(selection.scenarios || selection.properties) ? {} : (options.parts ??
+      const found =
+        options.parts === false || !(selection.scenarios || selection.properties)
+          ? {}
+          : (options.parts ??
             (await loadSuiteParts({
               scenarioNames: selection.scenarioNames,
               propertyNames: selection.propertyNames,

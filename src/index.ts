@@ -16,7 +16,16 @@ export { loadProfile, resolveProfile } from './profile/index.js';
 export type { Profile, ResolvedAgency } from './profile/types.js';
 
 // The SVC-HMAC-SHA256 request signer.
-export { SIGNING_SCHEME, buildStringToSign, freshNonce, parseAuthorization, signRequest, type ParsedAuthorization, type SignInput, type Signature } from './client/signer.js';
+export {
+  SIGNING_SCHEME,
+  buildStringToSign,
+  freshNonce,
+  parseAuthorization,
+  signRequest,
+  type ParsedAuthorization,
+  type SignInput,
+  type Signature,
+} from './client/signer.js';
 
 // What a run returns: one result type per kind of run, tagged by `kind`.
 export type { Area, CaseResult, Verdict } from './report/model.js';

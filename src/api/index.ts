@@ -1,6 +1,1 @@
-;
-export { createTargetApi,  type ClosableTargetApi,  } from './target-api.js';
-;
-;
-;
-;
+export { createTargetApi, type ClosableTargetApi } from './target-api.js';

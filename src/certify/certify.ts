@@ -39,7 +39,8 @@ interface CertifyOptions {
 function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {
   const id = wanted ?? (embedded ? EMBEDDED_DEFAULT_AGENCY : profile.agencies[0]?.id);
   const def = profile.agencies.find((a) => a.id === id);
-  if (!def) throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
+  if (!def)
+    throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
   return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
 }
 

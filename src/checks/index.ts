@@ -4,12 +4,7 @@ import { defineRegistry, type Registry } from './registry.js';
 import type { Check } from './types.js';
 
 export { AREA_CHECKS } from './areas.js';
-export { defineRegistry,    } from './registry.js';
-;
-;
-;
-;
-
+export { defineRegistry } from './registry.js';
 /** The order areas appear in runs and reports: the order of the specification. */
 export const AREA_ORDER: readonly Area[] = Object.freeze(AREA_CHECKS.map(([area]) => area));
 

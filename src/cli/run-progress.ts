@@ -85,7 +85,10 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
   };
   const status = (at: number): string => {
     const { share, leftMs } = progress(at);
-    const parts = [`${checksDone}/${checks} checks${casesDone > checksDone ? `, ${casesDone - checksDone} other cases` : ''}`, `${formatMs(at - startedAt)} elapsed`];
+    const parts = [
+      `${checksDone}/${checks} checks${casesDone > checksDone ? `, ${casesDone - checksDone} other cases` : ''}`,
+      `${formatMs(at - startedAt)} elapsed`,
+    ];
     if (leftMs !== undefined) parts.push(estimateMs !== undefined && leftMs === 0 ? 'past the estimate' : `about ${formatMs(leftMs)} left`);
     const open = activeWaits(at);
     const first = open[0];
@@ -124,8 +127,13 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
           checks = event.checks;
           estimateMs = event.estimateMs;
           if (event.mode === 'real-time' && event.estimateMs !== undefined) {
-            line(`The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`);
-          } else line(`Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`);
+            line(
+              `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`,
+            );
+          } else
+            line(
+              `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`,
+            );
           break;
         case 'case-finished':
           casesDone += 1;

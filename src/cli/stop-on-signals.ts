@@ -28,7 +28,9 @@ export function stopOnSignals(context: CommandContext, what: string, stream: Pic
   const onSignal = (signal: StopSignal): void => {
     if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
     stoppedBy = signal;
-    stream.write(`\nsvc-harness: ${signal} received, stopping ${what} (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit at once); the report of what ran is still written\n`);
+    stream.write(
+      `\nsvc-harness: ${signal} received, stopping ${what} (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit at once); the report of what ran is still written\n`,
+    );
     ac.abort(new Error(`interrupted by ${signal}`));
   };
   const onSigint = (): void => onSignal('SIGINT');

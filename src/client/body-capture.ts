@@ -58,7 +58,11 @@ type CappedRead = { complete: true; bytes: Buffer } | { complete: false; head: B
  * destroys the stream (the connection is dropped, not drained), keeping only
  * the first `keep` bytes, so a huge answer never sits in memory whole.
  */
-async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy?(err?: Error): unknown }, max: number, keep: number = EVIDENCE_BODY_BYTES): Promise<CappedRead> {
+async function readCapped(
+  stream: AsyncIterable<Uint8Array> & { destroy?(err?: Error): unknown },
+  max: number,
+  keep: number = EVIDENCE_BODY_BYTES,
+): Promise<CappedRead> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

@@ -60,4 +60,3 @@ export class HotelClient {
     return this.transport.close();
   }
 }
-

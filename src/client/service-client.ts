@@ -71,7 +71,16 @@ export class ServiceClient {
     const headers: Record<string, string> = {};
     if (req.body !== undefined && req.body.length > 0) headers['content-type'] = 'application/json';
     if (req.headers) Object.assign(headers, req.headers);
-    return this.transport.send({ method: req.method, path, query: split.query, headers, body: req.body, label: req.label, signing: req.signing, onResponse: req.onResponse });
+    return this.transport.send({
+      method: req.method,
+      path,
+      query: split.query,
+      headers,
+      body: req.body,
+      label: req.label,
+      signing: req.signing,
+      onResponse: req.onResponse,
+    });
   }
 
   /** Closes the connection pool it owns. */
@@ -79,4 +88,3 @@ export class ServiceClient {
     return this.transport.close();
   }
 }
-

@@ -78,7 +78,17 @@ export function createSigningInterceptor(options: SigningInterceptorOptions): Di
     }
     if (opts.query) throw new TypeError('the signing interceptor signs the path as given: put the query in `path`, not `query`');
     const { path, query } = splitPathQuery(opts.path);
-    const signed = signingHeaders({ method: opts.method, path, query, body, keyId: options.keyId, secret: options.secret, nowMs: now(), names, overrides: opts.signing });
+    const signed = signingHeaders({
+      method: opts.method,
+      path,
+      query,
+      body,
+      keyId: options.keyId,
+      secret: options.secret,
+      nowMs: now(),
+      names,
+      overrides: opts.signing,
+    });
     return dispatch({ ...opts, headers: { ...signed, ...headersToRecord(opts.headers) } }, handler);
   };
 }

@@ -102,7 +102,10 @@ function runInstance(
         // Most stops drain in milliseconds; one that takes longer than a second is a wait worth naming.
         if (!told && t - started > ANNOUNCE_ABOVE_MS) {
           told = true;
-          run.onWait?.({ ms: until - t, why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest` });
+          run.onWait?.({
+            ms: until - t,
+            why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest`,
+          });
         }
       };
       check();

@@ -18,7 +18,22 @@ const RUN_ALIASES: Readonly<Record<string, string>> = { 'rate_limited.rate': '42
 const KEY_ALIASES: Readonly<Record<string, string>> = { ...RUN_ALIASES, 'p99.9': 'p99_9', errors: 'errors.count', requests: 'count' };
 
 /** What one operation (or `latency`, every operation together) answers: latencies in ms, counts, rates. */
-export const OPERATION_METRICS = ['count', 'rps', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max', 'errors.rate', 'errors.count', '429.rate', '429.count'] as const;
+export const OPERATION_METRICS = [
+  'count',
+  'rps',
+  'min',
+  'mean',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p99_9',
+  'max',
+  'errors.rate',
+  'errors.count',
+  '429.rate',
+  '429.count',
+] as const;
 
 /** An operation key, after aliases. */
 export type OperationMetric = (typeof OPERATION_METRICS)[number];
@@ -75,5 +90,8 @@ export function assertGateMetrics(thresholds: readonly Threshold[]): void {
     return m === undefined || (m.scope === 'operation' && !LOAD_OPERATIONS.includes(m.op));
   });
   if (wrong.length === 0) return;
-  throw new HarnessError('E_USAGE', `unknown gate metric${wrong.length > 1 ? 's' : ''} ${wrong.map((t) => `"${t.metric}" (in ${t.source})`).join(', ')}; the metrics are ${describeGateMetrics()}`);
+  throw new HarnessError(
+    'E_USAGE',
+    `unknown gate metric${wrong.length > 1 ? 's' : ''} ${wrong.map((t) => `"${t.metric}" (in ${t.source})`).join(', ')}; the metrics are ${describeGateMetrics()}`,
+  );
 }

@@ -71,11 +71,23 @@ function knownLoadMetrics(result: LoadResult): string[] {
 }
 
 /** Gates of a load run: thresholds, then (when a baseline is given) regression against it. */
-export function evaluateLoadGates(result: LoadResult, thresholds: readonly Threshold[], baseline?: { result: LoadResult; maxRegression: number }): GateResult[] {
+export function evaluateLoadGates(
+  result: LoadResult,
+  thresholds: readonly Threshold[],
+  baseline?: { result: LoadResult; maxRegression: number },
+): GateResult[] {
   const lookup = loadMetricLookup(result);
   const gates = evaluateThresholds(thresholds, lookup, knownLoadMetrics(result));
   if (baseline) {
-    const compared = ['rps', 'errors.rate', 'latency.p50', 'latency.p99', ...Object.keys(result.operations).filter((n) => n !== 'all').flatMap((n) => [`${n}.p50`, `${n}.p99`])];
+    const compared = [
+      'rps',
+      'errors.rate',
+      'latency.p50',
+      'latency.p99',
+      ...Object.keys(result.operations)
+        .filter((n) => n !== 'all')
+        .flatMap((n) => [`${n}.p50`, `${n}.p99`]),
+    ];
     gates.push(...compareWithBaseline(compared, lookup, loadMetricLookup(baseline.result), baseline.maxRegression));
   }
   return gates;

@@ -42,7 +42,8 @@ export function bucketStart(log: BucketLog, windowMs: number, unread: 'fresh-moc
 }
 
 function startWords(start: BucketStart): string {
-  if (start.known === 'headers') return `start known from the X-RateLimit-* headers of its first answer: ${start.priorAdmitted} request(s) from before the load in the window`;
+  if (start.known === 'headers')
+    return `start known from the X-RateLimit-* headers of its first answer: ${start.priorAdmitted} request(s) from before the load in the window`;
   if (start.known === 'fresh-mock') return 'start assumed empty: the harness started this mock for the load';
   return 'start unknown';
 }
@@ -100,7 +101,15 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
     });
   }
   const where = `${log.agency} ${log.bucket}`;
-  const counts = { admitted: proven.length, refused: totalRefusals, judgedRefusals: refusals.length, unknown: possible.length - proven.length, limit, windowMs, start };
+  const counts = {
+    admitted: proven.length,
+    refused: totalRefusals,
+    judgedRefusals: refusals.length,
+    unknown: possible.length - proven.length,
+    limit,
+    windowMs,
+    start,
+  };
   const over = findOverAdmissions(proven, limit, windowMs);
   // A refusal sent before the reading arrived may have been decided before it, when others' admissions could still count: only later ones are judged.
   const prior: PriorAdmissions | undefined = start.readAt !== undefined ? { count: start.priorAdmitted, admittedBy: start.readAt } : undefined;
@@ -158,7 +167,10 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           : {
               ...earlyBase,
               verdict: 'PASS',
-              message: totalRefusals === 0 ? `${where}: never refused (limit ${limit} not reached; ${startText})` : `${where}: no refusal before the limit (tolerance one request; ${startText})`,
+              message:
+                totalRefusals === 0
+                  ? `${where}: never refused (limit ${limit} not reached; ${startText})`
+                  : `${where}: no refusal before the limit (tolerance one request; ${startText})`,
               details: counts,
             },
   );

@@ -101,7 +101,13 @@ function viewOf(profile: Profile, effect: StepEffect, status: number, json: unkn
     const cheapest = priced.length ? priced.reduce((a, b) => ((b.price ?? Infinity) < (a.price ?? Infinity) ? b : a)) : offers[0];
     return { ...base, offers, cheapest };
   }
-  if (effect === 'book') return { ...base, booking_id: getField(json, f.booking_id), booking_status: getField(json, f.booking_status), price: getField(json, f.booking_price_amount) };
+  if (effect === 'book')
+    return {
+      ...base,
+      booking_id: getField(json, f.booking_id),
+      booking_status: getField(json, f.booking_status),
+      price: getField(json, f.booking_price_amount),
+    };
   if (effect === 'cancel') return { ...base, refund: getField(json, f.cancellation_refund_amount), cancellation_status: getField(json, f.cancellation_status) };
   return base;
 }
@@ -190,7 +196,10 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
         make = (r) => {
           const quote = interpolate(p.quote, r);
           const ref = p.client_reference !== undefined ? interpolate(p.client_reference, r) : loadUnique('ref');
-          const body = p.body !== undefined ? bodyText(interpolate(p.body, r)) : JSON.stringify(setTemplate(profile.booking_body, { quote_token: quote, client_reference: ref }));
+          const body =
+            p.body !== undefined
+              ? bodyText(interpolate(p.body, r))
+              : JSON.stringify(setTemplate(profile.booking_body, { quote_token: quote, client_reference: ref }));
           return { path: fillPath(ops.create_booking.path, { product }), body, headers: idem(r) };
         };
         break;

@@ -92,7 +92,9 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   }
   if (!Number.isFinite(debits) || !Number.isFinite(refunds)) problems.push('a statement entry has no numeric amount');
   else if (reading.closing !== reading.opening - debits + refunds) {
-    problems.push(`balance ${money(reading.closing)} ≠ opening ${money(reading.opening)} − debits ${money(debits)} + refunds ${money(refunds)} = ${money(reading.opening - debits + refunds)}`);
+    problems.push(
+      `balance ${money(reading.closing)} ≠ opening ${money(reading.opening)} − debits ${money(debits)} + refunds ${money(refunds)} = ${money(reading.opening - debits + refunds)}`,
+    );
   }
   const missing: string[] = [];
   const doubled: string[] = [];
@@ -111,7 +113,8 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
     const found = refundsByBooking.get(id) ?? [];
     if (found.length !== 1 || (Number.isFinite(refund) && found[0] !== refund)) missingRefunds.push(`${id} (${found.length} refund entries)`);
   }
-  if (missingRefunds.length) problems.push(`${missingRefunds.length} cancellation(s) answered 201 without exactly one matching refund, e.g. ${missingRefunds.slice(0, 3).join(', ')}`);
+  if (missingRefunds.length)
+    problems.push(`${missingRefunds.length} cancellation(s) answered 201 without exactly one matching refund, e.g. ${missingRefunds.slice(0, 3).join(', ')}`);
 
   const details: Record<string, unknown> = {
     currency: reading.currency ?? null,

@@ -47,7 +47,10 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const hooks = opts.redactLine ? { streamWrite: opts.redactLine } : {};
   if (opts.format === 'pretty') {
     // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
-    return pino({ level, redact, base: null, hooks }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino(
+      { level, redact, base: null, hooks },
+      pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    );
   }
   return pino({ level, redact, base: null, hooks }, pino.destination({ fd, sync: true }));
 }

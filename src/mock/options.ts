@@ -131,7 +131,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   int('headersTimeoutMs', o.headersTimeoutMs, 1, 2 ** 31 - 1);
   int('requestTimeoutMs', o.requestTimeoutMs, 1, 2 ** 31 - 1);
   // node refuses a server whose headers timeout is longer than its request timeout.
-  if (o.headersTimeoutMs > o.requestTimeoutMs) problems.push(`headersTimeoutMs (${o.headersTimeoutMs}) must not be longer than requestTimeoutMs (${o.requestTimeoutMs})`);
+  if (o.headersTimeoutMs > o.requestTimeoutMs)
+    problems.push(`headersTimeoutMs (${o.headersTimeoutMs}) must not be longer than requestTimeoutMs (${o.requestTimeoutMs})`);
   if (typeof o.host !== 'string' || o.host === '') problems.push(`host must be a non-empty string, got ${String(o.host)}`);
   if (problems.length > 0) throw new HarnessError('E_USAGE', `mock options: ${problems.join('; ')}`);
   return Object.freeze({

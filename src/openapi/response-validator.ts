@@ -142,7 +142,9 @@ export class ResponseValidator {
     const response = this.deref(op.responses[key], [...op.segments, 'responses', key]);
     if (response) {
       const content = response.value.content as Record<string, unknown> | undefined;
-      const media = content ? (Object.keys(content).find((m) => m.toLowerCase() === 'application/json') ?? Object.keys(content).find(isJsonMedia) ?? Object.keys(content)[0]) : undefined;
+      const media = content
+        ? (Object.keys(content).find((m) => m.toLowerCase() === 'application/json') ?? Object.keys(content).find(isJsonMedia) ?? Object.keys(content)[0])
+        : undefined;
       if (content && media !== undefined) {
         const mediaObj = content[media] as { schema?: unknown } | undefined;
         spec.body = { media, validate: mediaObj?.schema !== undefined ? this.validatorAt([...response.segments, 'content', media, 'schema']) : undefined };

@@ -51,7 +51,8 @@ export async function loadProfile(file: string): Promise<Readonly<Profile>> {
     if (why) throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
     throw err;
   }
-  if (nestsDeeperThan(text, MAX_PROFILE_NESTING)) throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
+  if (nestsDeeperThan(text, MAX_PROFILE_NESTING))
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
   const profile = resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
   // Known from here on: the console, the logs and every report redact them, whichever agency a command works for.
   rememberSecrets(profileSecrets(profile));

@@ -47,5 +47,10 @@ export function deliveryKeeper(evidenceBytes = EVIDENCE_BODY_BYTES, budgetBytes 
 
 /** Defines `text` on a delivery as the UTF-8 of its kept body, decoded on use rather than held twice. */
 export function withLazyText<T extends { body: Buffer }>(delivery: T): T & { readonly text: string } {
-  return Object.defineProperty(delivery, 'text', { enumerable: true, get(this: T) { return this.body.toString('utf8'); } }) as T & { readonly text: string };
+  return Object.defineProperty(delivery, 'text', {
+    enumerable: true,
+    get(this: T) {
+      return this.body.toString('utf8');
+    },
+  }) as T & { readonly text: string };
 }

@@ -62,11 +62,24 @@ function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
     case 'SKIP':
       return [open + '>', `      <skipped message="${xmlAttr(c.message)}"/>`, '    </testcase>'];
     case 'KNOWN':
-      return [open + '>', `      <skipped message="${xmlAttr(`KNOWN (${knownNote(c) ?? 'known issue'}): ${c.message}`)}"/>`, `      <system-out>${cdata(caseText(c, index))}</system-out>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <skipped message="${xmlAttr(`KNOWN (${knownNote(c) ?? 'known issue'}): ${c.message}`)}"/>`,
+        `      <system-out>${cdata(caseText(c, index))}</system-out>`,
+        '    </testcase>',
+      ];
     case 'FAIL':
-      return [open + '>', `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`,
+        '    </testcase>',
+      ];
     case 'ERROR':
-      return [open + '>', `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.ERROR`)}">${cdata(caseText(c, index))}</error>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.ERROR`)}">${cdata(caseText(c, index))}</error>`,
+        '    </testcase>',
+      ];
     default:
       // An unknown verdict from a newer producer: report it rather than pass it silently.
       return [open + '>', `      <error message="${xmlAttr(`unknown verdict ${String(c.verdict)}: ${c.message}`)}" type="unknown"/>`, '    </testcase>'];
@@ -94,7 +107,13 @@ function suiteProperties(result: CaseRunResult): [string, string][] {
   ];
 }
 
-interface Tally { tests: number; failures: number; errors: number; skipped: number; timeMs: number }
+interface Tally {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  timeMs: number;
+}
 
 /**
  * A suite's time is the wall time its cases spanned, not the sum of their

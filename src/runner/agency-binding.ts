@@ -61,7 +61,10 @@ export function leaseFor(check: Planned, binding: readonly number[], agencyCount
   const lease: Lease = { holder: check.id, resources, fills: resourcesOf(check, check.fills ?? [], binding, agencyCount), requests: requestCount(check) };
   if (check.rests) lease.rested = resourcesOf(check, check.rests, binding, agencyCount);
   const split = check.requests;
-  if (typeof split === 'object') lease.perBucket = Object.fromEntries(resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]));
+  if (typeof split === 'object')
+    lease.perBucket = Object.fromEntries(
+      resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]),
+    );
   return lease;
 }
 

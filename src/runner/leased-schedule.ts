@@ -26,9 +26,15 @@ function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: number, n
  * buckets from the items after it: one of them using a bucket would push its
  * rest back a window, again and again.
  */
-export function startInOrder(pending: Bindable[], planner: LeasePlanner, agencyCount: number, now: number, start: (item: Bindable, free: { binding: number[]; lease: Lease }) => void): void {
+export function startInOrder(
+  pending: Bindable[],
+  planner: LeasePlanner,
+  agencyCount: number,
+  now: number,
+  start: (item: Bindable, free: { binding: number[]; lease: Lease }) => void,
+): void {
   const reserved = new Set<string>();
-  for (let i = 0; i < pending.length; ) {
+  for (let i = 0; i < pending.length;) {
     const item = pending[i]!;
     const free = firstFree(item, planner, agencyCount, now);
     if (free && !free.lease.resources.some((r) => reserved.has(r))) {
@@ -108,7 +114,7 @@ export async function runLeased(
   };
   while (pending.length > 0 || running.size > 0) {
     const now = clock.now();
-    for (let i = 0; i < resuming.length; ) {
+    for (let i = 0; i < resuming.length;) {
       const r = resuming[i]!;
       // It holds a running slot already: only its resources are asked for.
       if (!planner.canTake(r.lease, now)) {

@@ -39,7 +39,9 @@ function scenarioData(text: string, file: string): unknown {
   } catch (err) {
     // yaml throws a ReferenceError for an alias count past the bound, and for an alias to nothing.
     if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-      throw invalid(/excessive/i.test(err.message) ? `YAML aliases expand past the bound of ${MAX_SCENARIO_ALIASES} (maxAliasCount)` : `YAML ${err.message.split('\n')[0]}`);
+      throw invalid(
+        /excessive/i.test(err.message) ? `YAML aliases expand past the bound of ${MAX_SCENARIO_ALIASES} (maxAliasCount)` : `YAML ${err.message.split('\n')[0]}`,
+      );
     }
     if (err instanceof RangeError) throw invalid('YAML nests too deeply to be read');
     throw err;
@@ -86,7 +88,10 @@ function defaultScenarioDir(): string {
 }
 
 /** Loads the named files, or every `*.yaml`/`*.yml` of `dir` (default: the shipped scenarios) in name order; the first invalid file throws. */
-export async function loadScenarios(opts: { files?: string[] | undefined; dir?: string | undefined } = {}, profile: Profile = DEFAULT_PROFILE): Promise<Scenario[]> {
+export async function loadScenarios(
+  opts: { files?: string[] | undefined; dir?: string | undefined } = {},
+  profile: Profile = DEFAULT_PROFILE,
+): Promise<Scenario[]> {
   let files = opts.files;
   if (!files || files.length === 0) {
     const dir = opts.dir ?? defaultScenarioDir();
@@ -96,7 +101,10 @@ export async function loadScenarios(opts: { files?: string[] | undefined; dir?: 
     } catch (err) {
       throw new HarnessError('E_FILE_UNREADABLE', `cannot read scenario folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
     }
-    files = names.filter((n) => /\.ya?ml$/i.test(n)).sort().map((n) => join(dir, n));
+    files = names
+      .filter((n) => /\.ya?ml$/i.test(n))
+      .sort()
+      .map((n) => join(dir, n));
   }
   const out: Scenario[] = [];
   for (const f of files) out.push(await loadScenarioFile(f, profile));

@@ -24,7 +24,10 @@ interface RunScenariosOptions {
  * the target is reset before each scenario and each result is reported as
  * it finishes.
  */
-export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
+export async function runScenarios(
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
+  opts: RunScenariosOptions = {},
+): Promise<CaseResult[]> {
   const loaded = await loadScenarios(opts, ctx.profile);
   const names = (opts.names ?? []).map((n) => n.replace(/^scenario:/, ''));
   const unknown = names.filter((n) => !loaded.some((s) => s.name === n));

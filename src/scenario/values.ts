@@ -109,7 +109,9 @@ const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists'] as const;
 
 /** True when `m` is a comparison object rather than a plain expected value. */
 function isComparison(m: unknown): m is Record<string, unknown> {
-  return m !== null && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => (OPS as readonly string[]).includes(k));
+  return (
+    m !== null && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => (OPS as readonly string[]).includes(k))
+  );
 }
 
 /** Judges one value against one (interpolated) matcher; undefined when it matches, else why not. */

@@ -17,7 +17,11 @@ interface CoverageView {
  */
 export function coverageView(r: SelftestResult): CoverageView {
   if (r.wholeCatalogue) {
-    return { rows: r.coverage, caption: 'Every check, with the defects only it catches; a check that alone catches none needs a documented reason.', judgesNeed: true };
+    return {
+      rows: r.coverage,
+      caption: 'Every check, with the defects only it catches; a check that alone catches none needs a documented reason.',
+      judgesNeed: true,
+    };
   }
   return {
     rows: r.coverage.filter((c) => c.catches.length > 0),

@@ -32,8 +32,7 @@ interface SelftestOptions {
 
 /** One finished run of the self-test. */
 type SelftestProgress =
-  | { type: 'defect'; outcome: DefectOutcome; done: number; total: number }
-  | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
+  { type: 'defect'; outcome: DefectOutcome; done: number; total: number } | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
 
 type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
 
@@ -94,7 +93,10 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
   const startedAt = new Date();
   const t0 = performance.now();
 
-  const jobs: Job[] = [...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })), ...specs.map((spec): Job => ({ kind: 'defect', spec }))];
+  const jobs: Job[] = [
+    ...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })),
+    ...specs.map((spec): Job => ({ kind: 'defect', spec })),
+  ];
   const total = jobs.length;
   const defects: DefectOutcome[] = [];
   const clean: CleanOutcome[] = [];
@@ -138,7 +140,11 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
   const order = new Map(specs.map((s, i) => [s.defect, i]));
   defects.sort((a, b) => (order.get(a.defect as DefectName) ?? 0) - (order.get(b.defect as DefectName) ?? 0));
   clean.sort((a, b) => a.index - b.index);
-  const coverage = coverageOf(defects, ALL_CHECKS.map((c) => c.id), CHECKS_WITHOUT_OWN_DEFECT);
+  const coverage = coverageOf(
+    defects,
+    ALL_CHECKS.map((c) => c.id),
+    CHECKS_WITHOUT_OWN_DEFECT,
+  );
   const caught = defects.filter((d) => d.caught).length;
   const falseAlarmRuns = clean.filter((c) => c.falseAlarms.length > 0 || c.error !== undefined).length;
   // Which checks are needed can only be judged over the whole catalogue.

@@ -76,7 +76,8 @@ interface CertifyClientResult {
 function certificationFixture(agencyId: string): Fixture {
   const fixture = structuredClone(DEFAULT_FIXTURE) as Fixture;
   const agency = fixture.agencies.find((a) => a.agency_id === agencyId);
-  if (!agency) throw new HarnessError('E_USAGE', `--agency ${agencyId} is not an agency of the mock (agencies: ${fixture.agencies.map((a) => a.agency_id).join(', ')})`);
+  if (!agency)
+    throw new HarnessError('E_USAGE', `--agency ${agencyId} is not an agency of the mock (agencies: ${fixture.agencies.map((a) => a.agency_id).join(', ')})`);
   const tag = randomBytes(6).toString('hex');
   agency.secret = `svc_cert_${randomBytes(24).toString('base64url')}`;
   agency.webhook_secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -96,7 +97,7 @@ function positive(name: string, v: number | undefined, fallback: number): number
 function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
   const secret = new Set([agency.secret, agency.webhook_secret, agency.hotel_api_key, agency.hotel_webhook_secret]);
   return Object.entries(clientEnv({ baseUrl: mock.baseUrl, hotelBaseUrl: mock.hotelBaseUrl, agency, runId })).map(
-    ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? '(in the command\'s environment)' : v}`,
+    ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? "(in the command's environment)" : v}`,
   );
 }
 
@@ -151,7 +152,9 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
       if (command.error !== undefined) notes.push(`the client command could not be started: ${command.error}`);
       else if (command.timedOut) notes.push(`the client command was stopped after the ${timeoutS} s timeout`);
       else if (command.exitCode !== 0) notes.push(`the client command exited with ${command.exitCode ?? `signal ${command.signal ?? '?'}`}`);
-      print(`client command ended: ${command.timedOut ? 'timed out' : `exit ${command.exitCode ?? command.signal ?? '?'}`} after ${(command.durationMs / 1000).toFixed(1)} s`);
+      print(
+        `client command ended: ${command.timedOut ? 'timed out' : `exit ${command.exitCode ?? command.signal ?? '?'}`} after ${(command.durationMs / 1000).toFixed(1)} s`,
+      );
     } else {
       await options.waitForClient!();
     }

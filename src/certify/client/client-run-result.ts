@@ -100,7 +100,11 @@ export function clientRunResult(f: ClientRunFacts): CertificationResult {
     attempt: Number(p.headers['X-SVC-Webhook-Attempt'] ?? 1),
     status: p.status ?? 0,
     scheme: 'service',
-    check: p.kind.startsWith('duplicate') ? CLIENT_ITEMS.webhookDuplicate.id : p.kind === 'forged-signature' ? CLIENT_ITEMS.webhookForged.id : CLIENT_ITEMS.webhookStale.id,
+    check: p.kind.startsWith('duplicate')
+      ? CLIENT_ITEMS.webhookDuplicate.id
+      : p.kind === 'forged-signature'
+        ? CLIENT_ITEMS.webhookForged.id
+        : CLIENT_ITEMS.webhookStale.id,
   }));
   const failed = cases.some((c) => c.verdict !== 'PASS');
   return {
@@ -148,8 +152,21 @@ export function clientCertificateDraft(f: ClientRunFacts): CertificateDraft {
     return { id: g.item.id, title: g.item.title, clause: g.item.clause, required: true, verdict: g.verdict, message: g.message, evidence };
   });
   const attachments: EvidenceDraft[] = [
-    { name: 'all-requests.json', content: { what: "every request the client sent, with the answer it got, in arrival order; the mock's request log", exchanges: f.observation.requests.map((r) => requestExchange(r, f.baseUrl)) } },
-    { name: 'webhook-probes.json', content: { what: "the deliveries the mock made to the client's webhook endpoint", webhook_url: f.observation.webhookUrl ?? null, exchanges: f.observation.probes.map(probeExchange) } },
+    {
+      name: 'all-requests.json',
+      content: {
+        what: "every request the client sent, with the answer it got, in arrival order; the mock's request log",
+        exchanges: f.observation.requests.map((r) => requestExchange(r, f.baseUrl)),
+      },
+    },
+    {
+      name: 'webhook-probes.json',
+      content: {
+        what: "the deliveries the mock made to the client's webhook endpoint",
+        webhook_url: f.observation.webhookUrl ?? null,
+        exchanges: f.observation.probes.map(probeExchange),
+      },
+    },
   ];
   if (f.command) {
     const c = f.command;

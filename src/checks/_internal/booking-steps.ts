@@ -26,7 +26,9 @@ type BookableQuote = FreshQuote & { offer: Offer };
  * The `run` of a check that books: it gets agency 0's API and a fresh quote
  * of its first open product, or is skipped when no open product gives one.
  */
-export function withFreshQuote(run: (ctx: CheckContext, api: TargetApi, q: BookableQuote) => Promise<CheckOutcome>): (ctx: CheckContext) => Promise<CheckOutcome> {
+export function withFreshQuote(
+  run: (ctx: CheckContext, api: TargetApi, q: BookableQuote) => Promise<CheckOutcome>,
+): (ctx: CheckContext) => Promise<CheckOutcome> {
   return async (ctx) => {
     const api = ctx.api(0);
     const q = await freshQuote(ctx);

@@ -25,5 +25,9 @@ export function judgeReplay(f: Findings, original: ByteAnswer, replay: ByteAnswe
   const at = firstDifference(original.bytes, replay.bytes);
   f.expect(at < 0, `${what}: its body differs from the original's at byte ${at} (${replay.bytes.length} bytes vs ${original.bytes.length})`, original, replay);
   const flag = headerValue(replay.headers, profile.headers.idempotent_replayed);
-  f.expect(flag === profile.values.replayed_true, `${what}: it carries ${profile.headers.idempotent_replayed}: ${flag ?? '(absent)'}, expected ${profile.values.replayed_true}`, replay);
+  f.expect(
+    flag === profile.values.replayed_true,
+    `${what}: it carries ${profile.headers.idempotent_replayed}: ${flag ?? '(absent)'}, expected ${profile.values.replayed_true}`,
+    replay,
+  );
 }

@@ -2,7 +2,18 @@ import type { Profile } from '../../profile/types.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
-import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlLimitsUnusable, type RlProbes } from './rl-probes.js';
+import {
+  fillUntilRefused,
+  RL_EDGE_MARGIN_MS,
+  rlLimits,
+  rlProbes,
+  sendConcurrently,
+  sendMany,
+  waitUntil,
+  windowMs,
+  type RlLimitsUnusable,
+  type RlProbes,
+} from './rl-probes.js';
 import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
 
 /** The episode the write-bucket checks of the primary agency share (see {@link Check.episode}). */
@@ -65,7 +76,9 @@ export function retryAfterSeconds(shot: RlShot, profile: Profile): { seconds: nu
 /** The problem with a Retry-After longer than the window, or undefined: a slot always frees within one window, so such a wait is never made. */
 export function retryAfterBeyondWindow(seconds: number, profile: Profile): string | undefined {
   const w = profile.limits.window_s;
-  return Number.isFinite(seconds) && seconds <= w ? undefined : `${profile.headers.retry_after} of ${seconds} s is longer than the window of ${w} s (a slot frees within one window)`;
+  return Number.isFinite(seconds) && seconds <= w
+    ? undefined
+    : `${profile.headers.retry_after} of ${seconds} s is longer than the window of ${w} s (a slot frees within one window)`;
 }
 
 /**

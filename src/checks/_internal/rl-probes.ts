@@ -156,7 +156,8 @@ function maxRlWaitMs(profile: Profile): number {
  */
 export async function waitUntil(ctx: CheckContext, instant: number): Promise<void> {
   const left = instant - ctx.clock.now();
-  if (!(left <= maxRlWaitMs(ctx.profile))) throw new RangeError(`a rate-limit check asked to wait ${left} ms, more than one window (${windowMs(ctx.profile)} ms)`);
+  if (!(left <= maxRlWaitMs(ctx.profile)))
+    throw new RangeError(`a rate-limit check asked to wait ${left} ms, more than one window (${windowMs(ctx.profile)} ms)`);
   if (left > 0) await ctx.clock.wait(left, 'the rate-limit window to roll on');
 }
 

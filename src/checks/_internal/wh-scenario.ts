@@ -126,7 +126,10 @@ export function whQueueWaitMs(scheme: 'service' | 'hotel', p: Profile): number {
 const SETTLE_MS = 30;
 
 // One run of each scenario per harness run, and one queue per scheme: the scenarios of a scheme share the agency's single endpoint.
-const RUN_KEYS = Object.fromEntries((Object.keys(SPECS) as WhKind[]).map((k) => [k, new RunCacheKey<Promise<WhRun>>(`webhook scenario ${k}`)])) as Record<WhKind, RunCacheKey<Promise<WhRun>>>;
+const RUN_KEYS = Object.fromEntries((Object.keys(SPECS) as WhKind[]).map((k) => [k, new RunCacheKey<Promise<WhRun>>(`webhook scenario ${k}`)])) as Record<
+  WhKind,
+  RunCacheKey<Promise<WhRun>>
+>;
 const QUEUE_KEYS = {
   service: new RunCacheKey<SerialQueue>('service webhook endpoint'),
   hotel: new RunCacheKey<SerialQueue>('hotel webhook endpoint'),

@@ -58,10 +58,16 @@ export function judgeEnvelopeEverywhere(exchanges: readonly Exchange[], profile:
   const codes = new Set(errors.map((x) => x.response!.status));
   if (bad.length > 0) {
     const o = f.outcome('');
-    return { ...o, message: `${bad.length} of ${errors.length} error responses are outside the envelope: ${o.message}`, details: { outside: bad.length, total: errors.length } };
+    return {
+      ...o,
+      message: `${bad.length} of ${errors.length} error responses are outside the envelope: ${o.message}`,
+      details: { outside: bad.length, total: errors.length },
+    };
   }
   // Evidence of a pass: a sample, not thousands of ids.
-  const o = f.outcome(`all ${errors.length} error responses of the run (statuses ${[...codes].sort().join(', ')}) are in the envelope`, { total: errors.length });
+  const o = f.outcome(`all ${errors.length} error responses of the run (statuses ${[...codes].sort().join(', ')}) are in the envelope`, {
+    total: errors.length,
+  });
   return { ...o, evidence: (o.evidence ?? []).slice(0, 20) };
 }
 

@@ -66,7 +66,10 @@ export const hotelEnvelopeCheck: Check = {
     const op = ctx.profile.operations.hotel_availability;
     const errors: HotelEnvelopeObservations['errors'] = [];
     errors.push({ what: 'hotel availability without key', res: await hotel.raw(op.method, op.path, {}, { label: ctx.label('no key'), apiKey: null }) });
-    errors.push({ what: 'hotel cancellation of an unknown reference', res: await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('unknown reference') }) });
+    errors.push({
+      what: 'hotel cancellation of an unknown reference',
+      res: await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('unknown reference') }),
+    });
     return judgeHotelEnvelope({ errors }, ctx.profile);
   },
 };

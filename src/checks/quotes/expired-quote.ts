@@ -20,7 +20,10 @@ interface ExpiredQuoteObservations {
 /** Judges QT-02: a booking after the quote expired answers quote_expired and charges nothing. */
 export function judgeExpiredQuote(obs: ExpiredQuoteObservations, profile: Profile): CheckOutcome {
   const f = new Findings();
-  f.check(errorMismatch(obs.booking, profile.errors.quote_expired, `booking with a quote expired ${Math.round(obs.waitedMs / 1000)} s after its search`, profile), obs.booking);
+  f.check(
+    errorMismatch(obs.booking, profile.errors.quote_expired, `booking with a quote expired ${Math.round(obs.waitedMs / 1000)} s after its search`, profile),
+    obs.booking,
+  );
   judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking with an expired quote' }, profile);
   return f.outcome('a booking with an expired quote was refused and charged nothing');
 }

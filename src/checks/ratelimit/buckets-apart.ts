@@ -25,7 +25,10 @@ export function judgeCrossPhases(phases: readonly CrossPhase[], profile: Profile
     // A burst sent at once may answer its refusal anywhere in it.
     const last = p.fill.find((s) => isRefused(s, profile));
     if (!last) {
-      v.fail(`${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`, p.fill[p.fill.length - 1]?.exchangeId);
+      v.fail(
+        `${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`,
+        p.fill[p.fill.length - 1]?.exchangeId,
+      );
       continue;
     }
     if (isRefused(p.cross, profile)) {

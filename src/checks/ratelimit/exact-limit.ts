@@ -35,7 +35,11 @@ export function judgeExactLimit(obs: ExactLimitObservations, profile: Profile): 
         refusal?.exchangeId,
       );
     } else if (admitted > limit) {
-      v.fail(`${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}; request ${limit + 1} should have been refused`, admittedShots[limit]?.exchangeId, admittedShots[limit - 1]?.exchangeId);
+      v.fail(
+        `${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}; request ${limit + 1} should have been refused`,
+        admittedShots[limit]?.exchangeId,
+        admittedShots[limit - 1]?.exchangeId,
+      );
     } else if (!refusal) {
       v.fail(`${bucket} bucket: the burst ended after ${shots.length} requests without a refusal`, lastAdmitted?.exchangeId);
     } else {

@@ -20,12 +20,12 @@ export const ratelimitChecks: Check[] = [
   refusalsNotCountedCheck,
 ];
 
-export { judgeExactLimit,  } from './exact-limit.js';
+export { judgeExactLimit } from './exact-limit.js';
 export { judgeRefusalChargesNothing } from './refusal-charges-nothing.js';
 export type { WalletView } from '../_internal/rl-episode.js';
-export { judgeRetryAfter,  } from './retry-after.js';
-export { judgeRollingWindow,  } from './rolling-window.js';
-export { judgeBucketsApart,  } from './buckets-apart.js';
-export { judgeAgenciesApart,  } from './agencies-apart.js';
-export { judgeRateLimitHeaders,  } from './ratelimit-headers.js';
-export { judgeRefusalsNotCounted,  } from './refusals-not-counted.js';
+export { judgeRetryAfter } from './retry-after.js';
+export { judgeRollingWindow } from './rolling-window.js';
+export { judgeBucketsApart } from './buckets-apart.js';
+export { judgeAgenciesApart } from './agencies-apart.js';
+export { judgeRateLimitHeaders } from './ratelimit-headers.js';
+export { judgeRefusalsNotCounted } from './refusals-not-counted.js';

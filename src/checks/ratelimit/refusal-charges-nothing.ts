@@ -27,7 +27,10 @@ export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservation
   const filled = obs.fill.some((s) => isRefused(s, profile));
   v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
   if (!filled) {
-    v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`, obs.fill[obs.fill.length - 1]?.exchangeId);
+    v.fail(
+      `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`,
+      obs.fill[obs.fill.length - 1]?.exchangeId,
+    );
   }
   const b = obs.booking;
   if (b.status !== rl.status) {

@@ -71,7 +71,9 @@ export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): 
       onTime.exchangeId,
     );
   } else v.see(onTime.exchangeId);
-  return v.outcome(`${profile.headers.retry_after} ${ra.seconds} was exact: refused 1.25 s before it elapsed, admitted when it did`, { retryAfterS: ra.seconds });
+  return v.outcome(`${profile.headers.retry_after} ${ra.seconds} was exact: refused 1.25 s before it elapsed, admitted when it did`, {
+    retryAfterS: ra.seconds,
+  });
 }
 
 /** RL-03: Retry-After present, integer, and right. */

@@ -31,7 +31,8 @@ export function judgeDebitAndRefund(obs: DebitRefundObservations, profile: Profi
   const c = obs.cancellation;
   if (f.expect(c !== undefined, 'the booking was not cancelled') && c) {
     if (f.check(successMismatch(c, 'cancellation', profile), c)) {
-      if (c.refundAmount !== undefined && price !== undefined) f.expect(c.refundAmount === price, `cancellation refund ${c.refundAmount} differs from the price ${price}`, c);
+      if (c.refundAmount !== undefined && price !== undefined)
+        f.expect(c.refundAmount === price, `cancellation refund ${c.refundAmount} differs from the price ${price}`, c);
       if (obs.afterCancel) judgeLedger(f, obs.afterBooking, obs.afterCancel, { refunds: [{ bookingId: id!, amount: price, what: 'cancellation' }] }, profile);
     }
   }

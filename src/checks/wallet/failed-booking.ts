@@ -37,7 +37,14 @@ export const failedBookingCheck: Check = {
     const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const before = await snapshotWallet(ctx, api, 'before');
-    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking the supplier refuses', `${trigger.client_reference_prefix}-${ctx.unique('ref')}`);
+    const booking = await bookFresh(
+      ctx,
+      api,
+      q.product,
+      q.offer.quoteToken,
+      'booking the supplier refuses',
+      `${trigger.client_reference_prefix}-${ctx.unique('ref')}`,
+    );
     const after = await snapshotWallet(ctx, api, 'after');
     return judgeFailedBooking({ before, booking, after }, ctx.profile);
   },

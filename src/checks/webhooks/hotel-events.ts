@@ -25,7 +25,8 @@ export function judgeHotelSignatures(obs: HotelSignatureObservations, profile: P
   }
   run.attempts.forEach((a, i) => {
     const res = verifyHotelWebhookRequest({ headers: a.headers, body: a.text, secret: obs.secret!, headerName: name, nowS: Math.floor(a.receivedAt / 1000) });
-    if (!res.ok) v.fail(`hotel event attempt ${i + 1}: signature refused (${res.reason}), ${name} ${JSON.stringify(whHeader(a, name) ?? null)}`, run.exchanges.booking);
+    if (!res.ok)
+      v.fail(`hotel event attempt ${i + 1}: signature refused (${res.reason}), ${name} ${JSON.stringify(whHeader(a, name) ?? null)}`, run.exchanges.booking);
   });
   return v.outcome(`the hotel event carried a valid ${name}`, { attempts: run.attempts.length });
 }

@@ -39,13 +39,7 @@ function unauthenticated(message: string): ApiError {
  * key id, signature (constant time), timestamp, nonce; the nonce is recorded
  * only once signature and timestamp have passed.
  */
-export function authenticate(
-  input: AuthInput,
-  agencyByKey: ReadonlyMap<string, Agency>,
-  nonces: NonceCache,
-  now: number,
-  defects: DefectSet,
-): Agency {
+export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, Agency>, nonces: NonceCache, now: number, defects: DefectSet): Agency {
   const parsed = parseAuthorization(input.authorization);
   if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
   if (!signsHeader(parsed.signedHeaders, 'x-svc-nonce') || !signsHeader(parsed.signedHeaders, 'x-svc-timestamp')) {

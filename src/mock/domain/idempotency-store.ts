@@ -18,11 +18,7 @@ interface Entry {
 }
 
 /** What the store says about a request carrying a key. */
-type IdempotencyVerdict =
-  | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'in-use' }
-  | { kind: 'reused'; response?: StoredResponse };
+type IdempotencyVerdict = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'in-use' } | { kind: 'reused'; response?: StoredResponse };
 
 /**
  * Idempotency keys per scope `(agency, method, path, key)` with the SHA-256

@@ -24,7 +24,7 @@ export function criteriaDigest(product: Product, criteria: Record<string, string
 }
 
 function seed(digest: string, index: number): number {
-  return parseInt(digest.slice((index * 4) % 16, (index * 4) % 16 + 8), 16);
+  return parseInt(digest.slice((index * 4) % 16, ((index * 4) % 16) + 8), 16);
 }
 
 /** Number of offers a search returns, 1 to 5, fixed by its criteria. */

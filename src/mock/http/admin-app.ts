@@ -42,7 +42,10 @@ interface AdminControl {
 
 function fail(reply: FastifyReply, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
   const id = newRequestId();
-  reply.code(status).header('x-request-id', id).send(errorEnvelope(code, message, details, id));
+  reply
+    .code(status)
+    .header('x-request-id', id)
+    .send(errorEnvelope(code, message, details, id));
 }
 
 function isStringList(v: unknown): v is string[] {
@@ -57,7 +60,8 @@ function isStringList(v: unknown): v is string[] {
  */
 function refusedAdmin(method: string, headers: Record<string, string | string[] | undefined>): ApiError | undefined {
   if (headers[ADMIN_HEADER] !== '1') return new ApiError(403, 'ADMIN_HEADER_REQUIRED', `every admin request carries the header X-SVC-Admin: 1`);
-  if (method === 'OPTIONS' || method === 'CONNECT') return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the admin API`, { allow: ['GET', 'POST', 'PUT'] });
+  if (method === 'OPTIONS' || method === 'CONNECT')
+    return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the admin API`, { allow: ['GET', 'POST', 'PUT'] });
   return undefined;
 }
 

@@ -2,7 +2,19 @@ import type { Area, CaseResult, Verdict } from '../model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
 const AREA_ORDER: readonly Area[] = [
-  'auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema', 'scenarios', 'properties', 'load',
+  'auth',
+  'contract',
+  'errors',
+  'ratelimit',
+  'idempotency',
+  'quotes',
+  'wallet',
+  'webhooks',
+  'hotel',
+  'schema',
+  'scenarios',
+  'properties',
+  'load',
 ];
 
 /** Verdicts from most to least urgent: failures are read first. */
@@ -59,10 +71,7 @@ export function groupByArea(cases: readonly CaseResult[]): AreaGroup[] {
 export function urgentFirst(cases: readonly CaseResult[]): CaseResult[] {
   return cases
     .map((c, i) => ({ c, i }))
-    .sort((x, y) =>
-      VERDICT_ORDER.indexOf(x.c.verdict) - VERDICT_ORDER.indexOf(y.c.verdict) ||
-      compareAreas(x.c.area, y.c.area) ||
-      x.i - y.i)
+    .sort((x, y) => VERDICT_ORDER.indexOf(x.c.verdict) - VERDICT_ORDER.indexOf(y.c.verdict) || compareAreas(x.c.area, y.c.area) || x.i - y.i)
     .map((x) => x.c);
 }
 

@@ -27,7 +27,10 @@ function signed(v: number, decimals: number): string {
 export function formatMetricChange(m: MetricDelta, inParens = false): string {
   if (m.change === undefined) return m.base === undefined ? 'new' : 'gone';
   if (m.kind === 'errors' || m.kind === '429') return `${signed(m.change * 100, 2)} pt`;
-  const abs = m.kind === 'latency' ? `${signed(m.change, Math.abs(m.change) < 1 ? 2 : 1)} ms` : `${signed(m.change, Math.abs(m.change) >= 100 ? 0 : Math.abs(m.change) < 1 ? 2 : 1)} rps`;
+  const abs =
+    m.kind === 'latency'
+      ? `${signed(m.change, Math.abs(m.change) < 1 ? 2 : 1)} ms`
+      : `${signed(m.change, Math.abs(m.change) >= 100 ? 0 : Math.abs(m.change) < 1 ? 2 : 1)} rps`;
   const rel = m.relative === undefined ? undefined : `${signed(m.relative * 100, 1)}%`;
   return rel === undefined ? abs : inParens ? `${abs}, ${rel}` : `${abs} (${rel})`;
 }

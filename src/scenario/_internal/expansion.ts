@@ -41,6 +41,7 @@ export function expansionProblems(steps: readonly Step[]): string[] {
   const { steps: n, bodyBytes } = expansionOf(steps);
   const out: string[] = [];
   if (n > MAX_EXPANDED_STEPS) out.push(`steps: the repeats expand to ${n} steps, over the bound of ${MAX_EXPANDED_STEPS} steps per scenario`);
-  if (bodyBytes > MAX_EXPANDED_BODY_BYTES) out.push(`steps: the "body" texts come to ${bodyBytes} bytes once repeats are counted, over the bound of ${MAX_EXPANDED_BODY_BYTES} bytes per scenario`);
+  if (bodyBytes > MAX_EXPANDED_BODY_BYTES)
+    out.push(`steps: the "body" texts come to ${bodyBytes} bytes once repeats are counted, over the bound of ${MAX_EXPANDED_BODY_BYTES} bytes per scenario`);
   return out;
 }

@@ -141,7 +141,11 @@ describe('hotel API: routes and methods', () => {
 describe('hotel API: bookings', () => {
   it('books a rate (201 CONFIRMED at its net), cancels it (200 CANCELLED), then 409 on a second cancel', async () => {
     const rate = await firstRate(hotel);
-    const booked = await call(hotel, 'POST', '/hotels/v1/bookings', ALPHA, { rate_key: rate.rate_key, holder: { first_name: 'Ana', last_name: 'Sousa' }, client_reference: 'C-1' });
+    const booked = await call(hotel, 'POST', '/hotels/v1/bookings', ALPHA, {
+      rate_key: rate.rate_key,
+      holder: { first_name: 'Ana', last_name: 'Sousa' },
+      client_reference: 'C-1',
+    });
     expect(booked.status).toBe(201);
     expect(booked.json).toEqual({ reference: booked.json.reference, status: 'CONFIRMED', net: rate.net });
     expect(booked.headers['x-request-id']).toMatch(/^req_/);
