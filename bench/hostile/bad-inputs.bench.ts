@@ -160,16 +160,14 @@ async function main(): Promise<void> {
         if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
       });
     });
-    const agencies = announced.agencies
-      .slice(0, 2)
-      .map((a) => ({
-        id: a.agency_id,
-        key_id: a.key_id,
-        secret: a.secret,
-        webhook_secret: a.webhook_secret,
-        hotel_api_key: a.hotel_api_key,
-        hotel_webhook_secret: a.hotel_webhook_secret,
-      }));
+    const agencies = announced.agencies.slice(0, 2).map((a) => ({
+      id: a.agency_id,
+      key_id: a.key_id,
+      secret: a.secret,
+      webhook_secret: a.webhook_secret,
+      hotel_api_key: a.hotel_api_key,
+      hotel_webhook_secret: a.hotel_webhook_secret,
+    }));
     const rlTarget = await file(
       'rl-target.yaml',
       stringify({
@@ -186,7 +184,7 @@ async function main(): Promise<void> {
         area: 'scenario files',
         name: 'alias bomb (10^9 nodes)',
         exit: 2,
-        args: scenario(await file('laughs.yaml', laughs(['name: laughs', 'steps:', '  - set:']).replace(/^  a/gm, '      a'))),
+        args: scenario(await file('laughs.yaml', laughs(['name: laughs', 'steps:', '  - set:']).replace(/^ {2}a/gm, '      a'))),
       },
       {
         area: 'scenario files',

@@ -50,35 +50,6 @@ export function bodyEvidence(whole: Buffer, limit: number = EVIDENCE_BODY_BYTES)
   return { body: kept.toString('utf8'), kept, bytes: whole.length, sha256: createHash('sha256').update(whole).digest('hex'), truncated: true };
 }
 
-/** What {@link readCapped} read: the whole body, or the first bytes of one that went over the cap. */
-type CappedRead = { complete: true; bytes: Buffer } | { complete: false; head: Buffer; seen: number };
-
-/**
- * Reads a body stream up to `max` bytes. Past the cap it stops reading and
- * destroys the stream (the connection is dropped, not drained), keeping only
- * the first `keep` bytes, so a huge answer never sits in memory whole.
- */
-async function readCapped(
-  stream: AsyncIterable<Uint8Array> & { destroy?(err?: Error): unknown },
-  max: number,
-  keep: number = EVIDENCE_BODY_BYTES,
-): Promise<CappedRead> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    size += buf.length;
-    if (size > max) {
-      chunks.push(buf);
-      stream.destroy?.();
-      const all = Buffer.concat(chunks);
-      return { complete: false, head: evidencePrefix(all, keep), seen: size };
-    }
-    chunks.push(buf);
-  }
-  return { complete: true, bytes: Buffer.concat(chunks, size) };
-}
-
 /** The error for a response body over the cap: an ERROR for the check that sent it, never a crash. */
 export function responseTooLarge(max: number, origin: string): HarnessError {
   return new HarnessError('E_RESPONSE_TOO_LARGE', `response body from ${origin} exceeds ${max} bytes (the harness reads at most that much)`);

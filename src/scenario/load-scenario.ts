@@ -8,7 +8,7 @@ import { nestsDeeperThan } from '../files/nesting-depth.js';
 import { readRegularFile } from '../files/read-regular-file.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import type { Profile } from '../profile/types.js';
-import { expansionProblems, MAX_EXPANDED_BODY_BYTES, MAX_EXPANDED_STEPS } from './_internal/expansion.js';
+import { expansionProblems } from './_internal/expansion.js';
 import { validateScenario } from './_internal/validate.js';
 import type { Scenario } from './types.js';
 
@@ -51,8 +51,8 @@ function scenarioData(text: string, file: string): unknown {
 /**
  * Parses and validates one scenario's YAML text; every problem is named as
  * `<file>: <step path>: <message>` in one `E_SCENARIO_INVALID` error. A
- * scenario whose repeats expand past {@link MAX_EXPANDED_STEPS} steps or
- * {@link MAX_EXPANDED_BODY_BYTES} bytes of bodies is invalid too.
+ * scenario whose repeats expand past `MAX_EXPANDED_STEPS` steps or
+ * `MAX_EXPANDED_BODY_BYTES` bytes of bodies is invalid too.
  */
 export function parseScenario(text: string, file: string, profile: Profile = DEFAULT_PROFILE): Scenario {
   const data = scenarioData(text, file);

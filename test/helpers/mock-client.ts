@@ -9,7 +9,6 @@ export interface TestResponse {
   headers: Record<string, string>;
   raw: Buffer;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

@@ -5,10 +5,10 @@ import type { Step } from '../types.js';
  * of the shipped scenarios takes a few dozen, and each step is a request whose
  * exchange the run keeps.
  */
-export const MAX_EXPANDED_STEPS = 2_000;
+const MAX_EXPANDED_STEPS = 2_000;
 
 /** Most bytes of `body` texts a scenario may send once its repeats are counted out (a body is sent again at each repeat). */
-export const MAX_EXPANDED_BODY_BYTES = 1024 * 1024;
+const MAX_EXPANDED_BODY_BYTES = 1024 * 1024;
 
 /** What a scenario amounts to once every repeat is counted out. */
 interface Expansion {
