@@ -26,7 +26,17 @@ async function trial(label, opts) {
   const slots = new Array(10).fill(0);
   for (const t of rel) if (t < 1000) slots[Math.floor(t / 100)]++;
   const lat = result.latency;
-  console.log(JSON.stringify({ label, opts, arrivals: rel.length, perSecond, firstSecondBy100ms: slots, latency: { p50: lat.p50, p99: lat.p99, max: lat.max }, requestsAvg: result.requests.average }));
+  console.log(
+    JSON.stringify({
+      label,
+      opts,
+      arrivals: rel.length,
+      perSecond,
+      firstSecondBy100ms: slots,
+      latency: { p50: lat.p50, p99: lat.p99, max: lat.max },
+      requestsAvg: result.requests.average,
+    }),
+  );
 }
 
 await trial('overallRate 100, 10 connections', { connections: 10, overallRate: 100 });

@@ -27,27 +27,88 @@ const code = "const s=require('http').createServer((q,r)=>r.end('ok'));s.listen(
 const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
 const port = await new Promise<string>((r) => createInterface({ input: child.stdout! }).once('line', r));
 const url = `http://127.0.0.1:${port}/`;
-function tmpl() { return new SignedTemplate({ method: 'GET', path: '/v1/wallet/balance', host: `127.0.0.1:${port}`, keyId: 'key-agency-001', secret: 'secret-secret-secret' }, Date.now); }
+function tmpl() {
+  return new SignedTemplate(
+    { method: 'GET', path: '/v1/wallet/balance', host: `127.0.0.1:${port}`, keyId: 'key-agency-001', secret: 'secret-secret-secret' },
+    Date.now,
+  );
+}
 async function run(mode: string): Promise<number> {
   if (mode === 'harness') {
     const recorder = new LoadRecorder();
-    await runAutocannonLoad({ profile: { ...DEFAULT_PROFILE, base_url: `${url}v1` }, agencies: [{ id: 'a', keyId: 'k', secret: 's', limits: { read: 1e9, write: 1e9 } }] as any, connections: 10, durationS: secs, fixed: { op: 'balance', method: 'GET', path: '/wallet/balance' }, recorder, wallet: new WalletTally(), now: Date.now });
+    await runAutocannonLoad({
+      profile: { ...DEFAULT_PROFILE, base_url: `${url}v1` },
+      agencies: [{ id: 'a', keyId: 'k', secret: 's', limits: { read: 1e9, write: 1e9 } }] as any,
+      connections: 10,
+      durationS: secs,
+      fixed: { op: 'balance', method: 'GET', path: '/wallet/balance' },
+      recorder,
+      wallet: new WalletTally(),
+      now: Date.now,
+    });
     return recorder.requests;
   }
   const opts: any = { url, connections: 10, duration: secs };
-  if (mode === 'static') opts.setupClient = (c: any) => { const t = tmpl(); t.next(); c.getRequestBuffer = () => t.buffer; };
-  if (mode === 'static-copy') opts.setupClient = (c: any) => { const t = tmpl(); t.next(); const b = Buffer.from(t.buffer); c.getRequestBuffer = () => b; };
-  if (mode === 'sign') opts.setupClient = (c: any) => { const t = tmpl(); c.getRequestBuffer = () => t.next(); };
-  if (mode === 'sign-copy') opts.setupClient = (c: any) => { const t = tmpl(); c.getRequestBuffer = () => Buffer.from(t.next()); };
-  if (mode === 'sign-listen') opts.setupClient = (c: any) => { const t = tmpl(); c.getRequestBuffer = () => t.next(); c.on('headers', (i: any) => { void i.statusCode; }); c.on('response', (s: number) => { void s; }); };
-  if (mode === 'sign-rec') { const rec = new LoadRecorder(); opts.setupClient = (c: any) => { const t = tmpl(); let t0 = 0; let sent = 0; c.getRequestBuffer = () => { sent = Date.now(); t0 = performance.now(); return t.next(); }; c.on('response', (s: number) => { rec.record('balance', 'a', 'read', sent, Date.now() + 1, performance.now() - t0, s); }); }; }
+  if (mode === 'static')
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      t.next();
+      c.getRequestBuffer = () => t.buffer;
+    };
+  if (mode === 'static-copy')
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      t.next();
+      const b = Buffer.from(t.buffer);
+      c.getRequestBuffer = () => b;
+    };
+  if (mode === 'sign')
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      c.getRequestBuffer = () => t.next();
+    };
+  if (mode === 'sign-copy')
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      c.getRequestBuffer = () => Buffer.from(t.next());
+    };
+  if (mode === 'sign-listen')
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      c.getRequestBuffer = () => t.next();
+      c.on('headers', (i: any) => {
+        void i.statusCode;
+      });
+      c.on('response', (s: number) => {
+        void s;
+      });
+    };
+  if (mode === 'sign-rec') {
+    const rec = new LoadRecorder();
+    opts.setupClient = (c: any) => {
+      const t = tmpl();
+      let t0 = 0;
+      let sent = 0;
+      c.getRequestBuffer = () => {
+        sent = Date.now();
+        t0 = performance.now();
+        return t.next();
+      };
+      c.on('response', (s: number) => {
+        rec.record('balance', 'a', 'read', sent, Date.now() + 1, performance.now() - t0, s);
+      });
+    };
+  }
   const r = await autocannon(opts);
   return r.requests.total;
 }
-for (let round = 0; round < 2; round++) for (const m of modes) {
-  const c0 = process.cpuUsage(); const t0 = Date.now();
-  const n = await run(m);
-  const c = process.cpuUsage(c0); const s = (Date.now() - t0) / 1000;
-  console.log(m.padEnd(12), String(n).padStart(7), 'req', (n / s).toFixed(0).padStart(6), 'rps', ((c.user + c.system) / n).toFixed(1), 'µs/req');
-}
+for (let round = 0; round < 2; round++)
+  for (const m of modes) {
+    const c0 = process.cpuUsage();
+    const t0 = Date.now();
+    const n = await run(m);
+    const c = process.cpuUsage(c0);
+    const s = (Date.now() - t0) / 1000;
+    console.log(m.padEnd(12), String(n).padStart(7), 'req', (n / s).toFixed(0).padStart(6), 'rps', ((c.user + c.system) / n).toFixed(1), 'µs/req');
+  }
 child.kill();

@@ -50,7 +50,10 @@ const { values } = parseArgs({
   },
 });
 
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' / ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
 
 /** Runs one bench script, echoing its output, and returns its `bench-figures` line. */
 function runBench(script: string, args: string[]): Promise<BenchFigures> {
@@ -120,7 +123,10 @@ for (const [name, value] of Object.entries(ratios)) {
   const accepted = baseline?.ratios[name];
   const floor = accepted === undefined ? undefined : accepted * (1 - TOLERANCE);
   const fell = floor !== undefined && value < floor;
-  if (fell) regressions.push(`BENCH REGRESSION: ${name} = ${value.toFixed(3)}, more than ${TOLERANCE * 100}% below the accepted ${accepted!.toFixed(3)} (floor ${floor.toFixed(3)})`);
+  if (fell)
+    regressions.push(
+      `BENCH REGRESSION: ${name} = ${value.toFixed(3)}, more than ${TOLERANCE * 100}% below the accepted ${accepted!.toFixed(3)} (floor ${floor.toFixed(3)})`,
+    );
   rows.push(`| ${name} | ${value.toFixed(3)} | ${accepted?.toFixed(3) ?? '—'} | ${fell ? '**fell**' : accepted === undefined ? 'new' : 'ok'} |`);
 }
 const figureRows = Object.entries(figures).map(([name, v]) => `| ${name} | ${v === undefined ? '—' : v.toFixed(1)} |`);
@@ -131,13 +137,15 @@ const section = [
   '',
   `Run ${startedAt}, ${values.seconds} s per arm, ${values.connections} connections, ${values.rounds} round(s) of each bench (throughput: rounds added up; signed load: median of rounds), Node ${process.version}.`,
   `Load average (1/5/15 min): ${loadBefore} at start, ${loadAfter} at end.`,
-  baseline ? `Baseline: \`bench/baseline.json\`, accepted ${baseline.accepted} (load average ${baseline.loadAverage}); a ratio more than ${TOLERANCE * 100}% below it fails the run.` : 'No baseline yet.',
+  baseline
+    ? `Baseline: \`bench/baseline.json\`, accepted ${baseline.accepted} (load average ${baseline.loadAverage}); a ratio more than ${TOLERANCE * 100}% below it fails the run.`
+    : 'No baseline yet.',
   '',
   '| ratio (same run) | this run | baseline | |',
   '|---|---:|---:|---|',
   ...rows,
   '',
-  '| figure (moves with the machine\'s load; not judged) | value |',
+  "| figure (moves with the machine's load; not judged) | value |",
   '|---|---:|',
   ...figureRows,
   END,
@@ -148,9 +156,7 @@ const results = readFileSync(RESULTS, 'utf8');
 const at = results.indexOf(BEGIN);
 const until = results.indexOf(END);
 const updated =
-  at !== -1 && until > at
-    ? `${results.slice(0, at)}${section}${results.slice(until + END.length)}`
-    : results.replace(/^(# .*\n)/, `$1\n${section}\n`);
+  at !== -1 && until > at ? `${results.slice(0, at)}${section}${results.slice(until + END.length)}` : results.replace(/^(# .*\n)/, `$1\n${section}\n`);
 writeFileSync(RESULTS, updated);
 console.log(`${RESULTS}: generated section rewritten`);
 

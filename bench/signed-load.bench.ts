@@ -40,7 +40,11 @@ function firstLine(child: ChildProcess): Promise<string> {
 async function startMock(): Promise<{ child: ChildProcess; baseUrl: string; agency: { keyId: string; secret: string; id: string } }> {
   const fixture = join(tmpdir(), `bench-fixture-${process.pid}.json`);
   await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(1, { limits: { read: 1_000_000, write: 1_000_000 } }) }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', fixture, '--defects', 'nonce-unchecked'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', fixture, '--defects', 'nonce-unchecked'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const info = JSON.parse(await firstLine(child)) as { base_url: string; agencies: Array<{ agency_id: string; key_id: string; secret: string }> };
   const a = info.agencies[0]!;
   return { child, baseUrl: info.base_url, agency: { id: a.agency_id, keyId: a.key_id, secret: a.secret } };
@@ -62,7 +66,6 @@ interface Figures {
   /** CPU time of the server process per request, µs. */
   serverUs?: number;
 }
-
 
 /** Runs `arm`, adding the CPU time per request of this process and of `server`. */
 async function withCpu(server: ChildProcess, arm: () => Promise<Figures & { requests: number }>): Promise<Figures> {
@@ -117,18 +120,31 @@ const bare = await startBare();
 try {
   const base = new URL(mock.baseUrl);
   const path = `${base.pathname}${PATH}`;
-  const signed = signRequest({ method: 'GET', path, keyId: mock.agency.keyId, secret: mock.agency.secret, timestamp: Math.floor(Date.now() / 1000), nonce: 'bench-static-nonce-0000000000000' }).headers;
+  const signed = signRequest({
+    method: 'GET',
+    path,
+    keyId: mock.agency.keyId,
+    secret: mock.agency.secret,
+    timestamp: Math.floor(Date.now() / 1000),
+    nonce: 'bench-static-nonce-0000000000000',
+  }).headers;
   const rows: Array<[string, Figures | string]> = [];
   // Warm both servers up, then measure.
   await autocannon({ url: `${base.origin}${path}`, connections: CONNECTIONS, duration: 1, headers: signed });
   await harness(`${bare.url}v1`, mock.agency);
   rows.push(['plain autocannon, one pre-signed request, mock GET /v1/wallet/balance', await withCpu(mock.child, () => plain(`${base.origin}${path}`, signed))]);
-  rows.push(['harness signed load (fresh nonce, timestamp, HMAC per request), same endpoint', await withCpu(mock.child, () => harness(mock.baseUrl, mock.agency))]);
+  rows.push([
+    'harness signed load (fresh nonce, timestamp, HMAC per request), same endpoint',
+    await withCpu(mock.child, () => harness(mock.baseUrl, mock.agency)),
+  ]);
   rows.push(['plain autocannon, bare node:http server', await withCpu(bare.child, () => plain(bare.url))]);
   rows.push(['harness signed load, bare node:http server (client cost alone)', await withCpu(bare.child, () => harness(`${bare.url}v1`, mock.agency))]);
   rows.push(['wrk, bare node:http server', await wrk(bare.url)]);
   // The harness's request bytes (path and signed headers) repeated by plain autocannon: what the bare server pays for the longer request, without the harness.
-  rows.push(['plain autocannon, bare node:http server, one pre-signed request of the harness\'s size', await withCpu(bare.child, () => plain(`${bare.url}v1${PATH}`, signed))]);
+  rows.push([
+    "plain autocannon, bare node:http server, one pre-signed request of the harness's size",
+    await withCpu(bare.child, () => plain(`${bare.url}v1${PATH}`, signed)),
+  ]);
   const [plainMock, harnessMock] = [rows[0]![1], rows[1]![1]] as [Figures, Figures];
   console.log(`# ${SECONDS} s per run, ${CONNECTIONS} connections, Node ${process.version}\n`);
   console.log('| run | requests/s | p50 ms | p99 ms | non-2xx | load generator CPU µs/req | server CPU µs/req |');
@@ -149,7 +165,9 @@ try {
   }
   const sameSize = rows[5]![1] as Figures;
   console.log(`harness signed / plain autocannon with a request of the same size, bare server: ${(bareHarness.rps / sameSize.rps).toFixed(3)}`);
-  console.log(`load generator CPU per request, bare server: harness ${us(bareHarness.clientUs)} µs, plain autocannon ${us(bareAc.clientUs)} µs (same-size request ${us(sameSize.clientUs)} µs)`);
+  console.log(
+    `load generator CPU per request, bare server: harness ${us(bareHarness.clientUs)} µs, plain autocannon ${us(bareAc.clientUs)} µs (same-size request ${us(sameSize.clientUs)} µs)`,
+  );
   // One machine-readable line for `npm run bench` (bench/run-benches.ts).
   console.log(
     `bench-figures ${JSON.stringify({

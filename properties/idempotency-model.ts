@@ -76,7 +76,8 @@ function judgeFirst(m: Model, r: Real, k: number, res: ApiResponse & { bookingId
     m.ledger.push({ type: 'debit', amount: price, bookingId: res.bookingId });
     r.made.set(res.bookingId, false);
   } else {
-    if (!env.is(res, 'insufficient_funds')) env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`);
+    if (!env.is(res, 'insufficient_funds'))
+      env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`);
     m.keys[k] = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id, price, cancelled: false };
   }
 }
@@ -114,7 +115,8 @@ async function judgeState(m: Model, r: Real, what: string, k?: number): Promise<
 
 function readStatus(res: ApiResponse, env: PropertyEnv): unknown {
   let cur: unknown = res.json;
-  for (const s of env.ctx.profile.fields.booking_status.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[s] : undefined;
+  for (const s of env.ctx.profile.fields.booking_status.split('.'))
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[s] : undefined;
   return cur;
 }
 
@@ -138,7 +140,8 @@ class Replay implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     const res = await sendBook(r, this.k, this.other, `idempotency-model ${this.toString()}`);
     if (this.other) {
-      if (!r.env.is(res, 'idempotency_key_reused')) r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`);
+      if (!r.env.is(res, 'idempotency_key_reused'))
+        r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`);
     } else judgeReplay(r, m.keys[this.k]!, res, this.toString());
     await judgeState(m, r, this.toString(), this.k);
   }
@@ -166,7 +169,10 @@ class Burst implements Cmd {
     } else {
       const answered = all.filter((res) => !env.is(res, 'idempotency_key_in_use'));
       const originals = answered.filter((res) => !env.replayed(res));
-      if (originals.length !== 1) env.fail(`${this.toString()}: ${originals.length} of ${this.n} concurrent requests were executed (answered without the replay header: ${originals.map((o) => env.describe(o)).join(', ') || 'none'}); exactly one may be`);
+      if (originals.length !== 1)
+        env.fail(
+          `${this.toString()}: ${originals.length} of ${this.n} concurrent requests were executed (answered without the replay header: ${originals.map((o) => env.describe(o)).join(', ') || 'none'}); exactly one may be`,
+        );
       const first = originals[0]!;
       judgeFirst(m, r, this.k, first, this.toString());
       for (const res of answered) if (res !== first) judgeReplay(r, m.keys[this.k]!, res, this.toString());
@@ -191,7 +197,8 @@ class Cancel implements Cmd {
     else {
       if (env.replayed(res)) env.fail(`${this.toString()}: a first cancellation with its key was answered as a replay`);
       if (ks.cancelled) {
-        if (!env.is(res, 'booking_already_cancelled')) env.fail(`${this.toString()}: the booking is already cancelled; expected booking_already_cancelled, got ${env.describe(res)}`);
+        if (!env.is(res, 'booking_already_cancelled'))
+          env.fail(`${this.toString()}: the booking is already cancelled; expected booking_already_cancelled, got ${env.describe(res)}`);
       } else {
         if (!ok(res.status)) env.fail(`${this.toString()}: expected the cancellation, got ${env.describe(res)}`);
         if (res.refundAmount !== ks.price) env.fail(`${this.toString()}: refunded ${String(res.refundAmount)}, the booking cost ${ks.price}`);
@@ -212,9 +219,11 @@ async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>
   const env: PropertyEnv = r.env;
   const v = env.ctx.profile.values;
   const fresh = (await env.statement('idempotency-model: statement after the run')).filter((e) => !before.has(e.id)).reverse();
-  const show = (xs: { type?: string | undefined; amount?: number | undefined; bookingId?: string | undefined }[]): string => xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
+  const show = (xs: { type?: string | undefined; amount?: number | undefined; bookingId?: string | undefined }[]): string =>
+    xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
   const want = m.ledger.map((e) => ({ type: e.type === 'debit' ? v.entry_debit : v.entry_refund, amount: e.amount, bookingId: e.bookingId }));
-  const same = fresh.length === want.length && fresh.every((e, i) => e.type === want[i]!.type && e.amount === want[i]!.amount && e.bookingId === want[i]!.bookingId);
+  const same =
+    fresh.length === want.length && fresh.every((e, i) => e.type === want[i]!.type && e.amount === want[i]!.amount && e.bookingId === want[i]!.bookingId);
   if (!same) env.fail(`the statement shows [${show(fresh)}] since the run began, the model [${show(want)}]`);
 }
 
@@ -223,7 +232,11 @@ async function giveBack(r: Real): Promise<void> {
   // Independent bookings: cancelled together.
   const open = [...r.made].filter(([, cancelled]) => !cancelled);
   await Promise.all(
-    open.map(([id]) => r.env.api.cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' }).then((res) => r.env.budget.observe(res, 'write'))),
+    open.map(([id]) =>
+      r.env.api
+        .cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' })
+        .then((res) => r.env.budget.observe(res, 'write')),
+    ),
   );
 }
 

@@ -15,7 +15,7 @@ async function fillWrites(env: PropertyEnv): Promise<void> {
   };
   const limited = env.ctx.profile.errors.rate_limited.status;
   let last = await filler();
-  for (let sent = 1; last.status !== limited && last.remaining !== 0 && sent <= env.budget.limits.write + 1; ) {
+  for (let sent = 1; last.status !== limited && last.remaining !== 0 && sent <= env.budget.limits.write + 1;) {
     // With a remaining count the rest goes at once; without one, request by request.
     const n = last.remaining !== undefined ? Math.min(FILL_BATCH, last.remaining) : 1;
     const batch = await Promise.all(Array.from({ length: n }, filler));
@@ -40,10 +40,15 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
   const before = await env.balance(`no-charge ${what}: balance before`);
   const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
   const ref = kind === 'failing' ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
-  const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('nc-key'), { clientReference: ref, label: `no-charge ${what}: booking` }), 'write');
+  const res = env.track(
+    await env.api.book(env.product, offer.quoteToken, env.unique('nc-key'), { clientReference: ref, label: `no-charge ${what}: booking` }),
+    'write',
+  );
   const key = kind === 'limited' ? 'rate_limited' : 'supplier_unavailable';
   if (!env.is(res, key)) {
-    env.fail(`${what}: expected the booking refused as ${key} (${env.ctx.profile.errors[key].status} ${env.ctx.profile.errors[key].code}), got ${env.describe(res)}`);
+    env.fail(
+      `${what}: expected the booking refused as ${key} (${env.ctx.profile.errors[key].status} ${env.ctx.profile.errors[key].code}), got ${env.describe(res)}`,
+    );
   }
   const after = await env.balance(`no-charge ${what}: balance after`);
   if (after !== before) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - before}`);
@@ -69,7 +74,10 @@ export const noChargeOn429AndFailure: PropertyDef = {
       const state = { full: false };
       for (const [i, kind] of ops.entries()) await refuse(env, kind, i, state);
       const added = (await env.statement('no-charge: statement after')).filter((e) => !entries.has(e.id));
-      if (added.length) env.fail(`refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`);
+      if (added.length)
+        env.fail(
+          `refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`,
+        );
       // Leave the write bucket usable for whatever runs next.
       await env.budget.waitWindow();
     });

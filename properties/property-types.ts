@@ -22,6 +22,6 @@ export interface PropertyDef {
   defaultNumRuns: number;
   /** Writes one run sends, roughly (to plan real-time runs: the write limit paces them). @defaultValue 0 */
   writesPerRun?: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type; one list holds them all
   build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any>;
 }

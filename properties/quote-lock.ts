@@ -29,7 +29,8 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
       await env.api.cancel(env.product, res.bookingId, env.unique('ql-cancel'), { label: 'quote-lock: cleanup' }).then((c) => env.budget.observe(c, 'write'));
     }
     if (sentAt >= expiresAt + SLACK_MS) env.fail(`${what}: a quote expired ${sentAt - expiresAt} ms before the booking was accepted`);
-    if (res.chargedAmount !== offer.priceAmount) env.fail(`${what}: booked at ${String(res.chargedAmount)}, a price never quoted (the quote said ${offer.priceAmount})`);
+    if (res.chargedAmount !== offer.priceAmount)
+      env.fail(`${what}: booked at ${String(res.chargedAmount)}, a price never quoted (the quote said ${offer.priceAmount})`);
     if (before - after !== offer.priceAmount) env.fail(`${what}: the wallet was charged ${before - after}, the quote said ${offer.priceAmount}`);
     return;
   }

@@ -45,7 +45,6 @@ function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
   return undefined;
 }
 
-
 /** Runs one property against the live target; never throws for a failed property. */
 async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
@@ -58,7 +57,12 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     verdict,
     message,
     evidence,
-    details: { seed, numRuns, replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }), ...details },
+    details: {
+      seed,
+      numRuns,
+      replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }),
+      ...details,
+    },
     durationMs: Math.round(performance.now() - t0),
   });
   const why = unmet(ctx, def.needs);
@@ -75,7 +79,8 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     // A run the time limit cut short goes on sending: the case ends when it has.
     await runs.settled();
     if (!details.failed) {
-      if (details.interrupted) return done('WARN', `interrupted by the time limit after ${details.numRuns} of ${numRuns} runs, none failing`, [], { runs: details.numRuns });
+      if (details.interrupted)
+        return done('WARN', `interrupted by the time limit after ${details.numRuns} of ${numRuns} runs, none failing`, [], { runs: details.numRuns });
       return done('PASS', `${details.numRuns} runs held (seed ${seed})`, [], { runs: details.numRuns });
     }
     const err = details.errorInstance;
@@ -88,7 +93,11 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     const violated = err instanceof PropertyViolation;
     const pair = violated ? err.pair : undefined;
     // The broken replay's two exchanges first: they are what a reader must see.
-    const evidence = violated ? (pair ? [pair.original, pair.replay, ...err.evidence.filter((id) => id !== pair.original && id !== pair.replay)] : err.evidence) : [];
+    const evidence = violated
+      ? pair
+        ? [pair.original, pair.replay, ...err.evidence.filter((id) => id !== pair.original && id !== pair.replay)]
+        : err.evidence
+      : [];
     return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${message} — shrunk counterexample: ${shown}`, evidence, {
       counterexample: shown,
       ...(pair ? { replayPair: pair } : {}),
@@ -110,7 +119,12 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
  * other is paced by the write limit (its writes over the limit, in windows)
  * and its round trips, and stops at its time limit.
  */
-export function propertiesRealTimeMs(input: { only?: readonly string[] | undefined; windowMs: number; writeLimit: number | undefined; requestMs: number }): number {
+export function propertiesRealTimeMs(input: {
+  only?: readonly string[] | undefined;
+  windowMs: number;
+  writeLimit: number | undefined;
+  requestMs: number;
+}): number {
   let ms = 0;
   for (const def of chosenProperties(input.only)) {
     if (def.needs.includes('clock-control')) continue;
@@ -138,12 +152,20 @@ function chosenProperties(only: readonly string[] | undefined): readonly Propert
  * verdict, seed, run count, the shrunk counterexample and the command that
  * replays it. An unknown name in `only` is a usage error.
  */
-export async function runProperties(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>, options: Partial<RunPropertiesOptions> = {}): Promise<CaseResult[]> {
+export async function runProperties(
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>,
+  options: Partial<RunPropertiesOptions> = {},
+): Promise<CaseResult[]> {
   const opts: RunPropertiesOptions = { ...options, seed: options.seed ?? ctx.seed };
   const wanted = (opts.only ?? []).map((n) => n.replace(/^property:/, ''));
   const unknown = wanted.filter((n) => !PROPERTIES.some((p) => p.name === n));
-  if (unknown.length) throw new HarnessError('E_USAGE', `unknown propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
-  if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1)) throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
+  if (unknown.length)
+    throw new HarnessError(
+      'E_USAGE',
+      `unknown propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`,
+    );
+  if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1))
+    throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
   const chosen = chosenProperties(opts.only);
   const out: CaseResult[] = [];
   for (const def of chosen) {

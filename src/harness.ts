@@ -22,7 +22,8 @@ import { RealClockDriver } from './runner/real-clock-driver.js';
 import type { RunListener } from './runner/run-events.js';
 import { runSuite } from './runner/run-suite.js';
 import { replayContext } from './runner/replay-context.js';
-import { loadSuiteParts, type SuiteParts } from './runner/suite-parts.js';
+import { loadSuiteParts } from './runner/suite-parts.js';
+import type { SuiteParts } from './runner/suite-part-types.js';
 
 /** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
 export interface HarnessOptions {
@@ -134,7 +135,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const prepare = (): Promise<PreparedTarget> => {
     prepared ??= (async () => {
       let profile =
-        options.profile !== undefined ? resolveProfile(options.profile) : options.targetFile !== undefined ? await loadProfile(options.targetFile) : resolveProfile({});
+        options.profile !== undefined
+          ? resolveProfile(options.profile)
+          : options.targetFile !== undefined
+            ? await loadProfile(options.targetFile)
+            : resolveProfile({});
       if (embedded) {
         const { createMock } = await import('./mock/index.js');
         const mockOptions: MockOptions = { port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options.mock };
@@ -170,7 +175,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
         const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
-            ? new HarnessError('E_TARGET_UNREACHABLE', `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`, { cause: err })
+            ? new HarnessError(
+                'E_TARGET_UNREACHABLE',
+                `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`,
+                { cause: err },
+              )
             : err;
         });
         clock = driver;
@@ -181,10 +190,15 @@ export function createHarness(options: HarnessOptions = {}): Harness {
 
       const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });
       if (!receiver) {
-        notes.push('No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.');
+        notes.push(
+          'No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.',
+        );
       }
 
-      const found = options.parts === false || !(selection.scenarios || selection.properties) ? {} : (options.parts ??
+      const found =
+        options.parts === false || !(selection.scenarios || selection.properties)
+          ? {}
+          : (options.parts ??
             (await loadSuiteParts({
               scenarioNames: selection.scenarioNames,
               propertyNames: selection.propertyNames,

@@ -16,7 +16,16 @@ export { loadProfile, resolveProfile } from './profile/index.js';
 export type { Profile, ResolvedAgency } from './profile/types.js';
 
 // The SVC-HMAC-SHA256 request signer.
-export { SIGNING_SCHEME, buildStringToSign, freshNonce, parseAuthorization, signRequest, type ParsedAuthorization, type SignInput, type Signature } from './client/signer.js';
+export {
+  SIGNING_SCHEME,
+  buildStringToSign,
+  freshNonce,
+  parseAuthorization,
+  signRequest,
+  type ParsedAuthorization,
+  type SignInput,
+  type Signature,
+} from './client/signer.js';
 
 // What a run returns: one result type per kind of run, tagged by `kind`.
 export type { Area, CaseResult, Verdict } from './report/model.js';
@@ -25,6 +34,16 @@ export type { LoadResult } from './report/load-result.js';
 export type { SelftestResult } from './report/selftest-result.js';
 export type { LoadOptions } from './load/load-on-target.js';
 export type { Exchange } from './client/exchange.js';
+
+// Report writers: a program writes the CLI's reports from any RunResult but a self-test's.
+// `writeReports` writes report.json, junit.xml, summary.md and report.html into `<baseDir>/<runId>/`,
+// points `<baseDir>/latest` at them and redacts every secret the process knows; each `render*`
+// returns one file's text as is (redacting is the caller's part then).
+export { writeReports, type WrittenReports } from './report/write-reports.js';
+export { renderHtml } from './report/render-html.js';
+export { renderJson } from './report/render-json.js';
+export { renderJunit } from './report/render-junit.js';
+export { renderMarkdown } from './report/render-markdown.js';
 
 // The webhook receiver, for a test that watches deliveries itself.
 export { startReceiver, type ReceivedDelivery, type Receiver, type ResponsePlan } from './receiver/index.js';

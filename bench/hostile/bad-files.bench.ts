@@ -33,7 +33,10 @@ interface Measure {
 function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measure> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
@@ -42,7 +45,11 @@ function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measure> 
       const ms = performance.now() - t0;
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
       const status = /Exit status: (\d+)/.exec(stderr);
-      const line = stderr.split('\n').find((l) => l.trim() !== '' && !l.startsWith('\t') && !l.startsWith('Command'))?.trim() ?? '';
+      const line =
+        stderr
+          .split('\n')
+          .find((l) => l.trim() !== '' && !l.startsWith('\t') && !l.startsWith('Command'))
+          ?.trim() ?? '';
       resolve({ exit: status ? Number(status[1]) : (signal ?? String(code)), ms, rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, line });
     });
   });
@@ -93,15 +100,26 @@ const mergeCases: Array<[string, string]> = [
   ['shards: "1/2"', shard1With('shards-text.json', (l) => (l.shards = '1/2'))],
   ['shards: [{count: 1e9}]', shard1With('shards-1e9.json', (l) => (l.shards = [{ index: 1, count: 1e9 }]))],
   ['shard index beyond its count', shard1With('shard-index.json', (l) => (l.shards = [{ index: 3, count: 2 }]))],
-  ['huge-range HDR histogram', shard1With('huge-range.json', (l) => {
-    l.operations.search.histogram = hugeRangeHistogram([1e15, 1e15, 2e15]);
-    l.operations.search.latency.count = 3;
-  })],
+  [
+    'huge-range HDR histogram',
+    shard1With('huge-range.json', (l) => {
+      l.operations.search.histogram = hugeRangeHistogram([1e15, 1e15, 2e15]);
+      l.operations.search.latency.count = 3;
+    }),
+  ],
   ['histogram not HDR', shard1With('not-hdr.json', (l) => (l.operations.all.histogram = Buffer.from('hello, histogram').toString('base64')))],
   ['histogram inflating to 200 MB', shard1With('bomb.json', (l) => (l.operations.all.histogram = histogramBomb(200 * 1024 * 1024)))],
   ['histogram count ≠ latency count', shard1With('count-mismatch.json', (l) => (l.operations.search.latency.count = 3))],
   ['counts not adding up', shard1With('sum.json', (l) => (l.operations.search.count = 999))],
-  ['nesting 100 000 deep in a verdict', shard1('deep-verdict.json', (j) => j.replace('"verdicts":[]', `"verdicts":[{"id":"x","kind":"k","agency":"a","verdict":"PASS","message":"","details":{"d":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]`))],
+  [
+    'nesting 100 000 deep in a verdict',
+    shard1('deep-verdict.json', (j) =>
+      j.replace(
+        '"verdicts":[]',
+        `"verdicts":[{"id":"x","kind":"k","agency":"a","verdict":"PASS","message":"","details":{"d":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]`,
+      ),
+    ),
+  ],
   ['not JSON', put(dir, 'garbage.json', '{"load": {"schema": "svc-harness/load@1", ')],
   ['no load result', put(dir, 'other.json', '{"runId": "x"}')],
   ['32 MiB of `[0,0,…]` (just under the cap)', bigZeros],
@@ -120,7 +138,16 @@ const draft: CertificateDraft = {
   agency: 'agency-alpha',
   startedAt: Date.parse('2026-01-01T00:00:00Z'),
   finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [{ id: 'CERT-01', title: 'signed requests', required: true, verdict: 'PASS', message: 'fine', evidence: [{ name: '01-CERT-01.json', content: { ok: true } }] }],
+  tests: [
+    {
+      id: 'CERT-01',
+      title: 'signed requests',
+      required: true,
+      verdict: 'PASS',
+      message: 'fine',
+      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
+    },
+  ],
 };
 let n = 0;
 async function cert(sign: boolean): Promise<{ dir: string; pub: string }> {
@@ -137,7 +164,12 @@ const v = (c: { dir: string; pub: string }, pin = true): string[] => ['verify-ce
 await run('verify-certificate', 'forged unsigned GRANTED, no --public-key', v(await cert(false), false), verifyBase.ms);
 await run('verify-certificate', 'self-signed, no --public-key', v(await cert(true), false), verifyBase.ms);
 const other = await generateSigningKeyPair(path.join(dir, 'other-keys'));
-await run('verify-certificate', 'self-signed, another key pinned', ['verify-certificate', (await cert(true)).dir, '--public-key', other.publicKeyFile], verifyBase.ms);
+await run(
+  'verify-certificate',
+  'self-signed, another key pinned',
+  ['verify-certificate', (await cert(true)).dir, '--public-key', other.publicKeyFile],
+  verifyBase.ms,
+);
 {
   const c = await cert(true);
   const e = path.join(c.dir, 'evidence', '01-CERT-01.json');
@@ -173,9 +205,24 @@ await run('verify-certificate', 'self-signed, another key pinned', ['verify-cert
 await run('verify-certificate', '--public-key is a FIFO', ['verify-certificate', good.dir, '--public-key', fifo(dir, 'key.pem')], verifyBase.ms);
 
 // Files of other commands (no baseline of their own: the merge's).
-await run('load', '--thresholds is a FIFO', ['load', '--thresholds', fifo(dir, 'gates.txt'), '--duration', '1', '--report-dir', path.join(dir, 'l1')], mergeBase.ms);
-await run('load', '--baseline is a FIFO', ['load', '--baseline', fifo(dir, 'baseline.json'), '--duration', '1', '--report-dir', path.join(dir, 'l2')], mergeBase.ms);
-await run('load', '--baseline linked to /dev/zero', ['load', '--baseline', path.join(dir, 'zero.json'), '--duration', '1', '--report-dir', path.join(dir, 'l3')], mergeBase.ms);
+await run(
+  'load',
+  '--thresholds is a FIFO',
+  ['load', '--thresholds', fifo(dir, 'gates.txt'), '--duration', '1', '--report-dir', path.join(dir, 'l1')],
+  mergeBase.ms,
+);
+await run(
+  'load',
+  '--baseline is a FIFO',
+  ['load', '--baseline', fifo(dir, 'baseline.json'), '--duration', '1', '--report-dir', path.join(dir, 'l2')],
+  mergeBase.ms,
+);
+await run(
+  'load',
+  '--baseline linked to /dev/zero',
+  ['load', '--baseline', path.join(dir, 'zero.json'), '--duration', '1', '--report-dir', path.join(dir, 'l3')],
+  mergeBase.ms,
+);
 await run('certify', '--sign-key is a FIFO', ['certify', '--sign-key', fifo(dir, 'sign.pem'), '--report-dir', path.join(dir, 'c1')], mergeBase.ms);
 
 // A probe answered with 40 MiB.
@@ -195,14 +242,25 @@ const server = createServer((req, res) => {
   write();
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const target = put(dir, 'huge.yaml', `base_url: http://127.0.0.1:${(server.address() as AddressInfo).port}/v1\nhotel_base_url: null\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_HUGE_SECRET}\n`);
-await run('run', 'probe answered with 40 MiB', ['run', '--target', target, '--only', 'AU-01,ER-01', '--report-dir', path.join(dir, 'r1')], mergeBase.ms, { T_HUGE_SECRET: 's' });
+const target = put(
+  dir,
+  'huge.yaml',
+  `base_url: http://127.0.0.1:${(server.address() as AddressInfo).port}/v1\nhotel_base_url: null\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_HUGE_SECRET}\n`,
+);
+await run('run', 'probe answered with 40 MiB', ['run', '--target', target, '--only', 'AU-01,ER-01', '--report-dir', path.join(dir, 'r1')], mergeBase.ms, {
+  T_HUGE_SECRET: 's',
+});
 server.closeAllConnections();
 server.close();
 
 process.stdout.write('| area | case | exit | time | × baseline | peak RSS | first line |\n|---|---|---|---|---|---|---|\n');
 for (const [area, what, m, base] of rows) {
-  process.stdout.write(`| ${area} | ${what} | ${m.exit} | ${(m.ms / 1000).toFixed(2)} s | ${(m.ms / base).toFixed(2)} | ${m.rssMb.toFixed(0)} MB | ${m.line.replace(/\|/g, '\\|').replace(/\/tmp\/svc-bench-bad-files-\w+\//g, '').slice(0, 110)} |\n`);
+  process.stdout.write(
+    `| ${area} | ${what} | ${m.exit} | ${(m.ms / 1000).toFixed(2)} s | ${(m.ms / base).toFixed(2)} | ${m.rssMb.toFixed(0)} MB | ${m.line
+      .replace(/\|/g, '\\|')
+      .replace(/\/tmp\/svc-bench-bad-files-\w+\//g, '')
+      .slice(0, 110)} |\n`,
+  );
 }
 const worst = rows.reduce((a, [, , m]) => ({ ms: Math.max(a.ms, m.ms), rss: Math.max(a.rss, m.rssMb) }), { ms: 0, rss: 0 });
 process.stdout.write(`\n${rows.length - 2} bad-file cases; slowest ${(worst.ms / 1000).toFixed(2)} s, highest peak RSS ${worst.rss.toFixed(0)} MB\n`);

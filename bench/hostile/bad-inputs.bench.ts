@@ -57,7 +57,9 @@ function measure(c: Case): Promise<Figure> {
     // Sampled too: /usr/bin/time prints nothing for a case it did not see end.
     const sampler = setInterval(() => {
       try {
-        const kids = execFileSync('pgrep', ['-g', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+        const kids = execFileSync('pgrep', ['-g', String(child.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean);
         for (const pid of kids) {
           const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
           if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
@@ -71,7 +73,10 @@ function measure(c: Case): Promise<Figure> {
       clearTimeout(timer);
       clearInterval(sampler);
       const m = /BENCH ([\d.]+) (\d+)/.exec(err);
-      const line = err.split('\n').find((l) => l.startsWith('svc-harness:') || l.startsWith('{')) ?? err.split('\n').find((l) => l.trim() !== '' && !l.startsWith('BENCH') && !l.startsWith('Command')) ?? '';
+      const line =
+        err.split('\n').find((l) => l.startsWith('svc-harness:') || l.startsWith('{')) ??
+        err.split('\n').find((l) => l.trim() !== '' && !l.startsWith('BENCH') && !l.startsWith('Command')) ??
+        '';
       resolve({ seconds: m ? Number(m[1]) : LIMIT_S, peakMb: Math.round((m ? Number(m[2]) : peakKb) / 1024), code: m ? code : null, line: line.slice(0, 160) });
     });
   });
@@ -138,8 +143,15 @@ async function main(): Promise<void> {
 
     // A mock whose first agency announces a write limit of 1 000 000 (the most a fixture allows), run against over its admin clock.
     const [first, ...rest] = structuredClone(DEFAULT_FIXTURE.agencies);
-    const fixture = await file('fixture.yaml', stringify({ ...structuredClone(DEFAULT_FIXTURE), agencies: [{ ...first!, limits: { read: 600, write: 1_000_000 } }, ...rest] }));
-    const mockProc = spawn(process.execPath, [...CLI, 'mock', '--fixture', fixture, '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const fixture = await file(
+      'fixture.yaml',
+      stringify({ ...structuredClone(DEFAULT_FIXTURE), agencies: [{ ...first!, limits: { read: 600, write: 1_000_000 } }, ...rest] }),
+    );
+    const mockProc = spawn(
+      process.execPath,
+      [...CLI, 'mock', '--fixture', fixture, '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const announced = await new Promise<{ base_url: string; hotel_base_url: string; admin_url: string; agencies: Array<Record<string, string>> }>((resolve) => {
       let out = '';
       mockProc.stdout.on('data', (d: Buffer) => {
@@ -148,29 +160,103 @@ async function main(): Promise<void> {
         if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
       });
     });
-    const agencies = announced.agencies.slice(0, 2).map((a) => ({ id: a.agency_id, key_id: a.key_id, secret: a.secret, webhook_secret: a.webhook_secret, hotel_api_key: a.hotel_api_key, hotel_webhook_secret: a.hotel_webhook_secret }));
-    const rlTarget = await file('rl-target.yaml', stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies }));
+    const agencies = announced.agencies.slice(0, 2).map((a) => ({
+      id: a.agency_id,
+      key_id: a.key_id,
+      secret: a.secret,
+      webhook_secret: a.webhook_secret,
+      hotel_api_key: a.hotel_api_key,
+      hotel_webhook_secret: a.hotel_webhook_secret,
+    }));
+    const rlTarget = await file(
+      'rl-target.yaml',
+      stringify({
+        base_url: announced.base_url,
+        hotel_base_url: announced.hotel_base_url,
+        clock: { control: 'mock-admin', admin_url: announced.admin_url },
+        agencies,
+      }),
+    );
 
     const scenario = (path: string): string[] => ['scenario', path, '--report-dir', join(dir, 'reports')];
     const cases: Case[] = [
-      { area: 'scenario files', name: 'alias bomb (10^9 nodes)', exit: 2, args: scenario(await file('laughs.yaml', laughs(['name: laughs', 'steps:', '  - set:']).replace(/^  a/gm, '      a'))) },
-      { area: 'scenario files', name: 'repeat 1000×1000×1000', exit: 2, args: scenario(await file('repeats.yaml', `name: repeats\nsteps:\n${nested(3, '  ')}`)) },
-      { area: 'scenario files', name: '50 MB body', exit: 2, args: scenario(await file('body50.yaml', `name: b\nproduct: flights\nsteps:\n  - book:\n      quote: q\n      body: "${'x'.repeat(50 * 1024 * 1024)}"\n`)) },
-      { area: 'scenario files', name: '60 KB body × repeat 1000', exit: 2, args: scenario(await file('body-repeat.yaml', `name: b\nproduct: flights\nsteps:\n  - repeat:\n      count: 1000\n      steps:\n        - book:\n            quote: q\n            body: "${'y'.repeat(60 * 1024)}"\n`)) },
-      { area: 'scenario files', name: '[ nested 500 000 deep (1 MB)', exit: 2, args: scenario(await file('deep.yaml', `name: d\nsteps: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`)) },
+      {
+        area: 'scenario files',
+        name: 'alias bomb (10^9 nodes)',
+        exit: 2,
+        args: scenario(await file('laughs.yaml', laughs(['name: laughs', 'steps:', '  - set:']).replace(/^ {2}a/gm, '      a'))),
+      },
+      {
+        area: 'scenario files',
+        name: 'repeat 1000×1000×1000',
+        exit: 2,
+        args: scenario(await file('repeats.yaml', `name: repeats\nsteps:\n${nested(3, '  ')}`)),
+      },
+      {
+        area: 'scenario files',
+        name: '50 MB body',
+        exit: 2,
+        args: scenario(
+          await file('body50.yaml', `name: b\nproduct: flights\nsteps:\n  - book:\n      quote: q\n      body: "${'x'.repeat(50 * 1024 * 1024)}"\n`),
+        ),
+      },
+      {
+        area: 'scenario files',
+        name: '60 KB body × repeat 1000',
+        exit: 2,
+        args: scenario(
+          await file(
+            'body-repeat.yaml',
+            `name: b\nproduct: flights\nsteps:\n  - repeat:\n      count: 1000\n      steps:\n        - book:\n            quote: q\n            body: "${'y'.repeat(60 * 1024)}"\n`,
+          ),
+        ),
+      },
+      {
+        area: 'scenario files',
+        name: '[ nested 500 000 deep (1 MB)',
+        exit: 2,
+        args: scenario(await file('deep.yaml', `name: d\nsteps: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`)),
+      },
       { area: 'scenario files', name: 'FIFO', exit: 2, args: scenario(fifo('scenario.fifo')) },
       { area: 'scenario files', name: 'symlink to /dev/zero', exit: 2, args: scenario(zero) },
     ];
 
     // Against the live mock, so that a case the harness does not refuse runs for real.
-    const target = async (name: string, extra: string): Promise<string> => file(name, `${stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies })}${extra}`);
-    const runSc01 = async (name: string, openapi: string): Promise<string[]> => ['run', '--target', await target(name, `openapi: ${JSON.stringify(openapi)}\n`), '--only', 'SC-01', '--report-dir', join(dir, 'reports')];
+    const target = async (name: string, extra: string): Promise<string> =>
+      file(
+        name,
+        `${stringify({ base_url: announced.base_url, hotel_base_url: announced.hotel_base_url, clock: { control: 'mock-admin', admin_url: announced.admin_url }, agencies })}${extra}`,
+      );
+    const runSc01 = async (name: string, openapi: string): Promise<string[]> => [
+      'run',
+      '--target',
+      await target(name, `openapi: ${JSON.stringify(openapi)}\n`),
+      '--only',
+      'SC-01',
+      '--report-dir',
+      join(dir, 'reports'),
+    ];
     cases.push(
       { area: 'OpenAPI documents', name: 'FIFO as openapi:', exit: 2, args: await runSc01('t-fifo.yaml', fifo('doc.fifo')) },
       { area: 'OpenAPI documents', name: 'symlink to /dev/zero', exit: 2, args: await runSc01('t-zero.yaml', zero) },
-      { area: 'OpenAPI documents', name: '9 MiB JSON file', exit: 2, args: await runSc01('t-big.yaml', await file('big.json', `{"openapi":"3.1.0","pad":"${'x'.repeat(9 * 1024 * 1024)}"}`)) },
-      { area: 'OpenAPI documents', name: '3 MiB YAML file', exit: 2, args: await runSc01('t-bigy.yaml', await file('big.yaml', `openapi: 3.1.0\npad: ${'x'.repeat(3 * 1024 * 1024)}\n`)) },
-      { area: 'OpenAPI documents', name: 'YAML alias bomb', exit: 2, args: await runSc01('t-laughs.yaml', await file('laughs-doc.yaml', laughs(['openapi: 3.1.0', 'x:']))) },
+      {
+        area: 'OpenAPI documents',
+        name: '9 MiB JSON file',
+        exit: 2,
+        args: await runSc01('t-big.yaml', await file('big.json', `{"openapi":"3.1.0","pad":"${'x'.repeat(9 * 1024 * 1024)}"}`)),
+      },
+      {
+        area: 'OpenAPI documents',
+        name: '3 MiB YAML file',
+        exit: 2,
+        args: await runSc01('t-bigy.yaml', await file('big.yaml', `openapi: 3.1.0\npad: ${'x'.repeat(3 * 1024 * 1024)}\n`)),
+      },
+      {
+        area: 'OpenAPI documents',
+        name: 'YAML alias bomb',
+        exit: 2,
+        args: await runSc01('t-laughs.yaml', await file('laughs-doc.yaml', laughs(['openapi: 3.1.0', 'x:']))),
+      },
       { area: 'OpenAPI documents', name: 'URL announcing 700 MB', exit: 2, args: await runSc01('t-700.yaml', `${docs.origin}/announced-700mb`) },
       { area: 'OpenAPI documents', name: 'URL with an endless body', exit: 2, args: await runSc01('t-endless.yaml', `${docs.origin}/endless`) },
       { area: 'OpenAPI documents', name: 'URL gzip bomb', exit: 2, args: await runSc01('t-gzip.yaml', `${docs.origin}/gzip-bomb`) },
@@ -180,29 +266,78 @@ async function main(): Promise<void> {
         name: 'pattern ^(qt_)?([A-Za-z0-9_.~-]+)+!$ on 40 chars (SC-01 judge)',
         exit: 0,
         args: [],
-        script: ['--import', 'tsx', 'test/hostile/_judge-balance.ts', JSON.stringify({ type: 'string', pattern: '^(qt_)?([A-Za-z0-9_.~-]+)+!$' }), `qt_${'a'.repeat(40)}`],
+        script: [
+          '--import',
+          'tsx',
+          'test/hostile/_judge-balance.ts',
+          JSON.stringify({ type: 'string', pattern: '^(qt_)?([A-Za-z0-9_.~-]+)+!$' }),
+          `qt_${'a'.repeat(40)}`,
+        ],
       },
     );
 
     // Before the profile values: a run of the old code that moved the mock's clock years on, stopped, never put it back.
     // RL-01 alone as a WARN: no case passed, so the run is INCONCLUSIVE (exit 1).
-    cases.push({ area: 'runaway targets', name: 'account announces write 1 000 000: run --only RL-01', exit: 1, args: ['run', '--target', rlTarget, '--only', 'RL-01', '--report-dir', join(dir, 'reports')] });
-    const badProfile = async (name: string, extra: string): Promise<string[]> => ['run', '--target', await target(name, extra), '--report-dir', join(dir, 'reports')];
+    cases.push({
+      area: 'runaway targets',
+      name: 'account announces write 1 000 000: run --only RL-01',
+      exit: 1,
+      args: ['run', '--target', rlTarget, '--only', 'RL-01', '--report-dir', join(dir, 'reports')],
+    });
+    const badProfile = async (name: string, extra: string): Promise<string[]> => [
+      'run',
+      '--target',
+      await target(name, extra),
+      '--report-dir',
+      join(dir, 'reports'),
+    ];
     cases.push(
-      { area: 'profile values', name: 'limits.window_s: 99999999999 (run --only QT-02)', exit: 2, args: [...(await badProfile('p-window.yaml', 'limits: { window_s: 99999999999 }\n')), '--only', 'QT-02'] },
-      { area: 'profile values', name: 'quotes.lifetime_s: 1e15 (run --only QT-02)', exit: 2, args: [...(await badProfile('p-life.yaml', 'quotes: { lifetime_s: 1e15 }\n')), '--only', 'QT-02'] },
-      { area: 'profile values', name: 'webhooks factor 100, 100 attempts (run --only WH-03)', exit: 2, args: [...(await badProfile('p-wh.yaml', 'webhooks: { factor: 100, max_attempts: 100 }\n')), '--only', 'WH-03'] },
-      { area: 'profile values', name: 'profile file is a FIFO', exit: 2, args: ['run', '--target', fifo('profile.fifo'), '--report-dir', join(dir, 'reports')] },
-      { area: 'profile values', name: 'profile [ nested 500 000 deep', exit: 2, args: ['run', '--target', await file('p-deep.yaml', `search_body: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`), '--report-dir', join(dir, 'reports')] },
+      {
+        area: 'profile values',
+        name: 'limits.window_s: 99999999999 (run --only QT-02)',
+        exit: 2,
+        args: [...(await badProfile('p-window.yaml', 'limits: { window_s: 99999999999 }\n')), '--only', 'QT-02'],
+      },
+      {
+        area: 'profile values',
+        name: 'quotes.lifetime_s: 1e15 (run --only QT-02)',
+        exit: 2,
+        args: [...(await badProfile('p-life.yaml', 'quotes: { lifetime_s: 1e15 }\n')), '--only', 'QT-02'],
+      },
+      {
+        area: 'profile values',
+        name: 'webhooks factor 100, 100 attempts (run --only WH-03)',
+        exit: 2,
+        args: [...(await badProfile('p-wh.yaml', 'webhooks: { factor: 100, max_attempts: 100 }\n')), '--only', 'WH-03'],
+      },
+      {
+        area: 'profile values',
+        name: 'profile file is a FIFO',
+        exit: 2,
+        args: ['run', '--target', fifo('profile.fifo'), '--report-dir', join(dir, 'reports')],
+      },
+      {
+        area: 'profile values',
+        name: 'profile [ nested 500 000 deep',
+        exit: 2,
+        args: [
+          'run',
+          '--target',
+          await file('p-deep.yaml', `search_body: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`),
+          '--report-dir',
+          join(dir, 'reports'),
+        ],
+      },
     );
-
 
     console.log(`| area | case | exit (wanted) | time s | peak MB | first line |`);
     console.log(`| --- | --- | --- | --- | --- | --- |`);
     for (const c of cases) {
       const f = await measure(c);
       const held = f.code === c.exit && f.seconds <= 30 && f.peakMb <= 300;
-      console.log(`| ${c.area} | ${c.name} | ${f.code ?? `stopped at ${LIMIT_S} s`} (${c.exit})${held ? '' : ' ✗'} | ${f.seconds.toFixed(2)} | ${f.code === null ? '≥ ' : ''}${f.peakMb} | ${f.line.replace(/\|/g, '\\|').replaceAll(dir, '…')} |`);
+      console.log(
+        `| ${c.area} | ${c.name} | ${f.code ?? `stopped at ${LIMIT_S} s`} (${c.exit})${held ? '' : ' ✗'} | ${f.seconds.toFixed(2)} | ${f.code === null ? '≥ ' : ''}${f.peakMb} | ${f.line.replace(/\|/g, '\\|').replaceAll(dir, '…')} |`,
+      );
     }
     mockProc.kill('SIGTERM');
   } finally {

@@ -50,7 +50,11 @@ async function forward(req: IncomingMessage, res: ServerResponse, origin: string
   const headers = { ...req.headers };
   delete headers.host;
   delete headers.connection;
-  const up = await request(`${origin}${req.url}`, { method: req.method as 'GET', headers: headers as Record<string, string>, body: chunks.length ? Buffer.concat(chunks) : null });
+  const up = await request(`${origin}${req.url}`, {
+    method: req.method as 'GET',
+    headers: headers as Record<string, string>,
+    body: chunks.length ? Buffer.concat(chunks) : null,
+  });
   const body = Buffer.from(await up.body.arrayBuffer());
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
@@ -90,7 +94,11 @@ async function main(): Promise<void> {
   try {
     let peakKb = 0;
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'run', '--only', 'WL-05', '--target', join(dir, 'target.json'), '--report-dir', join(dir, 'reports'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--only', 'WL-05', '--target', join(dir, 'target.json'), '--report-dir', join(dir, 'reports'), '--json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const timer = peakRss(child.pid!, (kb) => (peakKb = Math.max(peakKb, kb)));
     let stdout = '';
     let stderr = '';
@@ -111,7 +119,9 @@ async function main(): Promise<void> {
     } catch (err) {
       verdict = `no report (${(err as Error).message})`;
     }
-    console.log(`huge response ${SIZE_MB} MB: exit ${code}, ${seconds.toFixed(1)} s, peak RSS ${(peakKb / 1024).toFixed(0)} MB (goal <= 300 MB), report.json ${(reportBytes / 1024).toFixed(0)} KiB`);
+    console.log(
+      `huge response ${SIZE_MB} MB: exit ${code}, ${seconds.toFixed(1)} s, peak RSS ${(peakKb / 1024).toFixed(0)} MB (goal <= 300 MB), report.json ${(reportBytes / 1024).toFixed(0)} KiB`,
+    );
     console.log(`WL-05 ${verdict}`);
     if (stderr.trim()) console.log(`stderr: ${stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
     if (!stdout.trim() && code !== 0) console.log('no JSON summary on stdout');

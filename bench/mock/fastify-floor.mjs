@@ -21,11 +21,20 @@ app.route({
   handler: (_req, reply) => {
     reply
       .code(200)
-      .headers({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': `req_${n++}`, 'x-ratelimit-limit': '1000000', 'x-ratelimit-remaining': '999999', 'x-ratelimit-reset': '0', 'x-ratelimit-resource': 'read' })
+      .headers({
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': `req_${n++}`,
+        'x-ratelimit-limit': '1000000',
+        'x-ratelimit-remaining': '999999',
+        'x-ratelimit-reset': '0',
+        'x-ratelimit-resource': 'read',
+      })
       .send(body);
   },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const a = fixture.agencies[0];
-console.log(JSON.stringify({ base_url: `http://127.0.0.1:${app.server.address().port}/v1`, agencies: [{ agency_id: a.agency_id, key_id: a.key_id, secret: a.secret }] }));
+console.log(
+  JSON.stringify({ base_url: `http://127.0.0.1:${app.server.address().port}/v1`, agencies: [{ agency_id: a.agency_id, key_id: a.key_id, secret: a.secret }] }),
+);
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

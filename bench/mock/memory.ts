@@ -27,9 +27,27 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, [...(process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean), 'dist/src/cli/main.js', 'mock', '--port', '0', '--hotel-port', '0', '--admin', '--admin-port', '0', '--agencies', '997', '--json'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      'dist/src/cli/main.js',
+      'mock',
+      '--port',
+      '0',
+      '--hotel-port',
+      '0',
+      '--admin',
+      '--admin-port',
+      '0',
+      '--agencies',
+      '997',
+      '--json',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise<Line>((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -63,7 +81,15 @@ async function main(): Promise<void> {
         : kind < 9
           ? '{"criteria":{"origin":"LIS","destination":"MAD","departure_date":"2027-03-14","adults":2}}'
           : `{"quote_token":"qt_bench_${i}","travellers":[{"first_name":"A","last_name":"B"}]}`;
-    const sig = signRequest({ method, path, body, keyId: a.key_id, secret: a.secret, timestamp: Math.floor((Date.now() + offsetMs) / 1000), nonce: freshNonce() });
+    const sig = signRequest({
+      method,
+      path,
+      body,
+      keyId: a.key_id,
+      secret: a.secret,
+      timestamp: Math.floor((Date.now() + offsetMs) / 1000),
+      nonce: freshNonce(),
+    });
     const headers: Record<string, string> = { ...sig.headers };
     if (body) headers['content-type'] = 'application/json';
     if (kind === 9) headers['idempotency-key'] = `bench-${i}`;
@@ -81,7 +107,11 @@ async function main(): Promise<void> {
       }),
     );
     sent = end;
-    const adv = await request(`${line.admin_url}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': '1' }, body: JSON.stringify({ ms: ADVANCE_MS }) });
+    const adv = await request(`${line.admin_url}/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-admin': '1' },
+      body: JSON.stringify({ ms: ADVANCE_MS }),
+    });
     await adv.body.dump();
     offsetMs += ADVANCE_MS;
     process.stderr.write(`${sent} requests, rss ${rssMb(child.pid!).toFixed(1)} MB, peak ${peak.toFixed(1)} MB\n`);

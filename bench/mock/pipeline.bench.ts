@@ -21,13 +21,28 @@ const WARM_UP = Math.min(10_000, Math.floor(N / 4));
 
 const clock = new MockClock();
 const agencies = generateAgencies(1, { limits: { read: 1e9, write: 1e9 } });
-const service = new MockService({ clock, defects: new DefectSet(), fixture: { agencies }, quoteLifetimeMs: 900_000, supplierLatencyMs: 1, emit: () => undefined });
+const service = new MockService({
+  clock,
+  defects: new DefectSet(),
+  fixture: { agencies },
+  quoteLifetimeMs: 900_000,
+  supplierLatencyMs: 1,
+  emit: () => undefined,
+});
 const pipeline = new ServicePipeline(service, new RequestLog());
 const agency = agencies[0]!;
 const body = Buffer.from(JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights }));
 // Signed up front, so that only the mock's work is timed.
 const requests = Array.from({ length: N }, () => {
-  const signed = signRequest({ method: 'POST', path: '/v1/flights/search', body, keyId: agency.key_id, secret: agency.secret, timestamp: Math.floor(Date.now() / 1000), nonce: freshNonce() });
+  const signed = signRequest({
+    method: 'POST',
+    path: '/v1/flights/search',
+    body,
+    keyId: agency.key_id,
+    secret: agency.secret,
+    timestamp: Math.floor(Date.now() / 1000),
+    nonce: freshNonce(),
+  });
   return { method: 'POST', url: '/v1/flights/search', headers: { ...signed.headers, host: '127.0.0.1', 'content-type': 'application/json' }, body };
 });
 

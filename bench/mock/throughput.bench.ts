@@ -61,17 +61,34 @@ interface Figures {
   clientUs: number;
 }
 
-
 const mockFixture = join(tmpdir(), `bench-mock-fixture-${process.pid}.json`);
 await writeFile(mockFixture, JSON.stringify({ agencies: generateAgencies(1, { limits: { read: 1_000_000, write: 1_000_000 } }) }));
 // MOCK_NODE_FLAGS passes flags to the mock (e.g. `--cpu-prof`); MOCK_ENTRY runs another build of it (before/after comparisons).
 const mockFlags = (process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const mock = spawn(process.execPath, [...mockFlags, process.env.MOCK_ENTRY ?? 'dist/src/cli/main.js', 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', mockFixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-const info = JSON.parse(await firstLine(mock, (line) => line.startsWith('{'))) as { base_url: string; agencies: Array<{ agency_id: string; key_id: string; secret: string }> };
-const body = JSON.stringify({ results: [{ result_id: 'res_0', product: 'flights', price: { amount: 12345, currency: 'EUR' }, quote_token: 'qt_x', quote_expires_at: '2026-11-21T10:15:00.000Z' }] });
-const bare = spawn(process.execPath, ['-e', `const b=${JSON.stringify(body)};const s=require('http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/json');r.end(b)})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+const mock = spawn(
+  process.execPath,
+  [...mockFlags, process.env.MOCK_ENTRY ?? 'dist/src/cli/main.js', 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', mockFixture],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const info = JSON.parse(await firstLine(mock, (line) => line.startsWith('{'))) as {
+  base_url: string;
+  agencies: Array<{ agency_id: string; key_id: string; secret: string }>;
+};
+const body = JSON.stringify({
+  results: [
+    { result_id: 'res_0', product: 'flights', price: { amount: 12345, currency: 'EUR' }, quote_token: 'qt_x', quote_expires_at: '2026-11-21T10:15:00.000Z' },
+  ],
 });
+const bare = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const b=${JSON.stringify(body)};const s=require('http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/json');r.end(b)})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`,
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const bareUrl = `http://127.0.0.1:${await firstLine(bare)}/v1/flights/search`;
 const agency = { id: info.agencies[0]!.agency_id, keyId: info.agencies[0]!.key_id, secret: info.agencies[0]!.secret, limits: { read: 1e9, write: 1e6 } };
 const criteria = JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights });
@@ -81,19 +98,44 @@ const searchPath = `${new URL(info.base_url).pathname}/flights/search`;
 const probe = await request(`${new URL(info.base_url).origin}${searchPath}`, {
   method: 'POST',
   body: criteria,
-  headers: { 'content-type': 'application/json', ...signRequest({ method: 'POST', path: searchPath, body: criteria, keyId: agency.keyId, secret: agency.secret, timestamp: Math.floor(Date.now() / 1000), nonce: freshNonce() }).headers },
+  headers: {
+    'content-type': 'application/json',
+    ...signRequest({
+      method: 'POST',
+      path: searchPath,
+      body: criteria,
+      keyId: agency.keyId,
+      secret: agency.secret,
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: freshNonce(),
+    }).headers,
+  },
 });
 const mockBody = await probe.body.text();
 if (probe.statusCode !== 200) throw new Error(`probe search answered ${probe.statusCode}: ${mockBody}`);
-const sameBytes = spawn(process.execPath, ['-e', `const b=${JSON.stringify(mockBody)};const s=require('http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/json');r.end(b)})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const sameBytes = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const b=${JSON.stringify(mockBody)};const s=require('http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/json');r.end(b)})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`,
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const sameBytesBase = `http://127.0.0.1:${await firstLine(sameBytes)}/v1`;
 
 async function bareRun(): Promise<Figures> {
   const cpu0 = cpuSeconds(bare.pid!);
   const own0 = cpuSeconds(process.pid);
-  const r = await autocannon({ url: bareUrl, method: 'POST', body: criteria, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, duration: SECONDS });
+  const r = await autocannon({
+    url: bareUrl,
+    method: 'POST',
+    body: criteria,
+    headers: { 'content-type': 'application/json' },
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
   const cpuUs = ((cpuSeconds(bare.pid!) - cpu0) * 1e6) / r.requests.total;
   const clientUs = ((cpuSeconds(process.pid) - own0) * 1e6) / r.requests.total;
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuUs, clientUs };
@@ -135,18 +177,28 @@ try {
   for (let i = 1; i <= ROUNDS; i++) rows.push({ label: `round ${i}`, bare: await bareRun(), same: await sameBytesRun(), mock: await mockRun() });
   const f = (x: Figures) => `${x.rps.toFixed(0)} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpuUs.toFixed(0)}`;
   console.log(`# ${SECONDS} s per run, ${CONNECTIONS} connections, Node ${process.version}, mock answer ${Buffer.byteLength(mockBody)} bytes\n`);
-  console.log('A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock\'s bytes; C = signed load, mock\n');
-  console.log('| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B |');
+  console.log("A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock's bytes; C = signed load, mock\n");
+  console.log(
+    '| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} |`);
+    console.log(
+      `| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} |`,
+    );
   }
   const sum = (k: 'bare' | 'same' | 'mock', g: (x: Figures) => number = (x) => x.rps) => rows.reduce((acc, r) => acc + g(r[k]), 0);
   console.log(`\nmock signed search / plain autocannon on a bare server (C/A), all rounds: ${(sum('mock') / sum('bare')).toFixed(3)}`);
-  console.log(`mock signed search / the same signed load on a bare server answering the same bytes (C/B), all rounds: ${(sum('mock') / sum('same')).toFixed(3)}`);
+  console.log(
+    `mock signed search / the same signed load on a bare server answering the same bytes (C/B), all rounds: ${(sum('mock') / sum('same')).toFixed(3)}`,
+  );
   const mean = (k: 'bare' | 'same' | 'mock', g: (x: Figures) => number): string => (sum(k, g) / rows.length).toFixed(0);
-  console.log(`server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`);
-  console.log(`load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`);
+  console.log(
+    `server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`,
+  );
+  console.log(
+    `load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`,
+  );
   // One machine-readable line for `npm run bench` (bench/run-benches.ts); figures, not ratios, are informative only.
   const meanOf = (k: 'bare' | 'same' | 'mock', g: (x: Figures) => number): number => sum(k, g) / rows.length;
   console.log(

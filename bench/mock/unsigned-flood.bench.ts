@@ -43,7 +43,12 @@ async function main(): Promise<void> {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < COUNT) {
         next += 1;
-        const res = await pool.request({ path: `${base.pathname}/flights/bookings`, method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+        const res = await pool.request({
+          path: `${base.pathname}/flights/bookings`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: BODY,
+        });
         await res.body.dump();
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       }

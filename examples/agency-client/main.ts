@@ -78,7 +78,10 @@ async function main(): Promise<void> {
       const booking = await searchAndBook(api, product);
       log(`${product}: booked ${booking.booking_id} for ${booking.price.amount} ${booking.price.currency}`);
       expectOk(await api.get(`/${product}/bookings/${booking.booking_id}`), `${product} booking read`);
-      const cancel = expectOk(await api.post(`/${product}/bookings/${booking.booking_id}/cancellations`, { reason: 'certification run' }, { idempotent: true }), `${product} cancellation`);
+      const cancel = expectOk(
+        await api.post(`/${product}/bookings/${booking.booking_id}/cancellations`, { reason: 'certification run' }, { idempotent: true }),
+        `${product} cancellation`,
+      );
       log(`${product}: cancelled ${cancel.booking_id}, refund ${cancel.refund?.amount ?? '?'}`);
       bookings.push(booking.booking_id);
     }

@@ -86,7 +86,12 @@ export class ServiceClient {
       let res: ServiceResponse | undefined;
       let failure: string | undefined;
       try {
-        const r = await request(`${this.origin}${pathAndQuery}`, { method: method as 'GET', headers, body: bytes.length > 0 ? bytes : null, dispatcher: this.agent });
+        const r = await request(`${this.origin}${pathAndQuery}`, {
+          method: method as 'GET',
+          headers,
+          body: bytes.length > 0 ? bytes : null,
+          dispatcher: this.agent,
+        });
         const text = await r.body.text();
         res = { status: r.statusCode, headers: r.headers, body: text === '' ? undefined : JSON.parse(text) };
       } catch (err) {
@@ -106,7 +111,9 @@ export class ServiceClient {
         waitMs = backoff(attempt);
       } else if (!res || RETRY_STATUSES.has(res.status)) {
         waitMs = backoff(attempt);
-        this.log(`${method} ${path}: ${res ? res.status : failure}; retrying in ${waitMs} ms${idempotencyKey ? ` with the same Idempotency-Key ${idempotencyKey}` : ''}`);
+        this.log(
+          `${method} ${path}: ${res ? res.status : failure}; retrying in ${waitMs} ms${idempotencyKey ? ` with the same Idempotency-Key ${idempotencyKey}` : ''}`,
+        );
       } else {
         return res;
       }

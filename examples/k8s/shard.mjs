@@ -32,7 +32,11 @@ export function shardArgs(argv, env) {
   if (!Number.isInteger(index) || !Number.isInteger(count) || index < 0 || index >= count) {
     throw new Error(`JOB_COMPLETION_INDEX (${env.JOB_COMPLETION_INDEX}) and SHARDS (${env.SHARDS}) must be 0 ≤ index < count`);
   }
-  return { shard: `${index + 1}/${count}`, reportDir: env.REPORT_DIR ?? '/reports', args: ['load', ...argv, '--shard', `${index + 1}/${count}`, '--report-dir', env.REPORT_DIR ?? '/reports'] };
+  return {
+    shard: `${index + 1}/${count}`,
+    reportDir: env.REPORT_DIR ?? '/reports',
+    args: ['load', ...argv, '--shard', `${index + 1}/${count}`, '--report-dir', env.REPORT_DIR ?? '/reports'],
+  };
 }
 
 /** The log lines that carry `json` (a report.json's text) for shard `shard` (i/N). */
@@ -44,7 +48,9 @@ export function reportLines(shard, json) {
 function main() {
   const { shard, reportDir, args } = shardArgs(process.argv.slice(2), process.env);
   // The built CLI of the image; SVC_HARNESS_COMMAND (a JSON array) names another, e.g. the sources in a checkout without dist/.
-  const [command, ...pre] = process.env.SVC_HARNESS_COMMAND ? JSON.parse(process.env.SVC_HARNESS_COMMAND) : [process.execPath, fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))];
+  const [command, ...pre] = process.env.SVC_HARNESS_COMMAND
+    ? JSON.parse(process.env.SVC_HARNESS_COMMAND)
+    : [process.execPath, fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))];
   const harness = spawn(command, [...pre, ...args], { stdio: 'inherit' });
   // Kubernetes stops a pod with SIGTERM to its first process: this one. The harness gets it too and writes what ran.
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => harness.kill(signal));

@@ -1,5 +1,5 @@
 /** What a replay command is made of. */
-export interface ReplayCommandParts {
+interface ReplayCommandParts {
   /** The property's name, without the `property:` prefix. */
   name: string;
   seed: number;

@@ -1,7 +1,7 @@
 import type * as fc from 'fast-check';
 
 /** A property whose run in progress can be waited for, and the way to wait. */
-export interface SettledProperty<Ts> {
+interface SettledProperty<Ts> {
   property: fc.IRawProperty<Ts, true>;
   /** Resolves once the last run started has ended (at once when none runs). */
   settled(): Promise<void>;

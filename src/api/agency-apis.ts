@@ -6,7 +6,7 @@ import { createTargetApi, type ClosableTargetApi } from './target-api.js';
 import type { HotelApi, TargetApi } from './types.js';
 
 /** Options of `agencyApis`. */
-export interface AgencyApisOptions {
+interface AgencyApisOptions {
   profile: Readonly<Profile>;
   agencies: readonly ResolvedAgency[];
   recorder: ExchangeRecorder;
@@ -17,7 +17,7 @@ export interface AgencyApisOptions {
 }
 
 /** The service and hotel APIs of a run's agencies, each opened on first use and then shared. */
-export interface AgencyApis {
+interface AgencyApis {
   /** The service as agency `index` (0 = primary) sees it; throws when there is no such agency. */
   api(index?: number): TargetApi;
   /** The hotel API as agency `index` sees it; undefined when the profile has no hotel API or the agency no key. */

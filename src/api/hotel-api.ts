@@ -10,7 +10,7 @@ import { uniqueClientReference } from './target-api.js';
 import type { ApiResponse, CallOptions, HotelApi } from './types.js';
 
 /** Options of {@link createHotelApi}. */
-export interface HotelApiOptions {
+interface HotelApiOptions {
   profile: Profile;
   agency: ResolvedAgency;
   recorder?: ExchangeRecorder;

@@ -4,7 +4,7 @@ import type { Profile, ResolvedAgency } from '../profile/types.js';
 import { createTargetApi } from './target-api.js';
 
 /** What the target answered the probe: its status and the error code of its body, if any. */
-export interface ProbeAnswer {
+interface ProbeAnswer {
   status: number;
   code: string | undefined;
   /** Set when the answer came but its body was larger than the harness reads: the target answers, yet nothing it says can be judged. */

@@ -2,7 +2,7 @@ import type { RetryPolicy } from '../client/retry-after-interceptor.js';
 import type { Profile } from '../profile/types.js';
 
 /** What a caller says of its retries; the profile says the rest. */
-export interface RateLimitRetryOptions {
+interface RateLimitRetryOptions {
   /** Waits on the target's clock (the clock driver's `wait`, or moving the embedded mock's clock). */
   wait: (ms: number) => Promise<void>;
   /** Attempts in all, the first included. */

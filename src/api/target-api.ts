@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
-import type { RawResponse } from '../client/exchange-client.js';
+import type { RawResponse } from '../client/recording-interceptor.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
 import { splitPathQuery } from '../client/split-path-query.js';
@@ -13,7 +13,7 @@ import { fillPath, getArray, getField, getNumber, getString, setTemplate } from 
 import type { ApiResponse, CallOptions, Offer, StatementEntry, TargetApi } from './types.js';
 
 /** Options of {@link createTargetApi}. */
-export interface TargetApiOptions {
+interface TargetApiOptions {
   profile: Profile;
   agency: ResolvedAgency;
   recorder?: ExchangeRecorder;
@@ -72,7 +72,13 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
     return profile.values.bucket_write;
   }
 
-  async function call(method: string, path: string, body: unknown, opts: (CallOptions & { query?: string | undefined }) | undefined, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
+  async function call(
+    method: string,
+    path: string,
+    body: unknown,
+    opts: (CallOptions & { query?: string | undefined }) | undefined,
+    extraHeaders?: Record<string, string>,
+  ): Promise<ApiResponse> {
     const headers = extraHeaders || opts?.headers ? { ...extraHeaders, ...opts?.headers } : undefined;
     let answer: ApiResponse | undefined;
     // Every attempt, retried refusals included, is a point of the rate-limit timeline.
@@ -105,7 +111,13 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
     return answer?.exchange === raw.exchange ? answer : toApiResponse(raw, h, now());
   }
 
-  function op(def: OperationDef, vars: Record<string, string>, body: unknown, opts?: CallOptions & { query?: string | undefined }, extraHeaders?: Record<string, string>): Promise<ApiResponse> {
+  function op(
+    def: OperationDef,
+    vars: Record<string, string>,
+    body: unknown,
+    opts?: CallOptions & { query?: string | undefined },
+    extraHeaders?: Record<string, string>,
+  ): Promise<ApiResponse> {
     return call(def.method, fillPath(def.path, vars), body, opts, extraHeaders);
   }
 
@@ -167,7 +179,8 @@ export function createTargetApi(options: TargetApiOptions): ClosableTargetApi {
 
     async book(product, quoteToken, idempotencyKey, opts) {
       const body =
-        opts?.body ?? JSON.stringify(setTemplate(profile.booking_body, { quote_token: quoteToken, client_reference: opts?.clientReference ?? uniqueClientReference() }));
+        opts?.body ??
+        JSON.stringify(setTemplate(profile.booking_body, { quote_token: quoteToken, client_reference: opts?.clientReference ?? uniqueClientReference() }));
       const res = await op(ops.create_booking, { product }, body, opts, idempotencyHeader(idempotencyKey));
       return { ...res, ...definedFields({ bookingId: getString(res.json, f.booking_id), chargedAmount: getNumber(res.json, f.booking_price_amount) }) };
     },

@@ -32,16 +32,18 @@ export interface CallOptions {
   /** Extra or overriding headers (lower-case names). */
   headers?: Record<string, string> | undefined;
   /** Override the signature inputs: a test of auth refusals needs to break them on purpose. */
-  signing?: {
-    /** Seconds added to the timestamp. */
-    skewS?: number | undefined;
-    nonce?: string | undefined;
-    /** Sign with this secret instead of the agency's. */
-    secret?: string | undefined;
-    keyId?: string | undefined;
-    /** Send no signing headers at all. */
-    omit?: boolean | undefined;
-  } | undefined;
+  signing?:
+    | {
+        /** Seconds added to the timestamp. */
+        skewS?: number | undefined;
+        nonce?: string | undefined;
+        /** Sign with this secret instead of the agency's. */
+        secret?: string | undefined;
+        keyId?: string | undefined;
+        /** Send no signing headers at all. */
+        omit?: boolean | undefined;
+      }
+    | undefined;
   /** Told of every response of this call, one per attempt: refusals waited out in a retry scope come before the answer. */
   onResponse?: ((res: ApiResponse) => void) | undefined;
 }
@@ -69,9 +71,19 @@ export interface TargetApi {
   openProducts(opts?: CallOptions): Promise<{ open: string[]; closed: string[]; response: ApiResponse }>;
   search(product: string, criteria?: Record<string, unknown>, opts?: CallOptions): Promise<ApiResponse & { offers: Offer[] }>;
   /** Books the quote; `body` overrides the profile's booking body when given (raw string to control bytes exactly). */
-  book(product: string, quoteToken: string, idempotencyKey: string | undefined, opts?: CallOptions & { clientReference?: string | undefined; body?: string | undefined }): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }>;
+  book(
+    product: string,
+    quoteToken: string,
+    idempotencyKey: string | undefined,
+    opts?: CallOptions & { clientReference?: string | undefined; body?: string | undefined },
+  ): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }>;
   getBooking(product: string, bookingId: string, opts?: CallOptions): Promise<ApiResponse>;
-  cancel(product: string, bookingId: string, idempotencyKey: string | undefined, opts?: CallOptions & { body?: string | undefined }): Promise<ApiResponse & { refundAmount?: number }>;
+  cancel(
+    product: string,
+    bookingId: string,
+    idempotencyKey: string | undefined,
+    opts?: CallOptions & { body?: string | undefined },
+  ): Promise<ApiResponse & { refundAmount?: number }>;
   /** The wallet balance in minor units, and its currency (the profile's `balance_currency`). */
   balance(opts?: CallOptions): Promise<ApiResponse & { amount?: number; currency?: string }>;
   /** Every statement entry, following cursors (newest first). */

@@ -15,7 +15,7 @@ import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.
 import { DEFAULT_MAX_WAIT_S, runCertification, type RunCertificationOptions } from './run-certification.js';
 
 /** Options of {@link certify}. */
-export interface CertifyOptions {
+interface CertifyOptions {
   /** A YAML or JSON target profile; without it the embedded mock is started. */
   targetFile?: string;
   /** Agency to certify. @defaultValue the first of the profile; agency-alpha on the embedded mock */
@@ -39,7 +39,8 @@ export interface CertifyOptions {
 function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embedded: boolean): ResolvedAgency {
   const id = wanted ?? (embedded ? EMBEDDED_DEFAULT_AGENCY : profile.agencies[0]?.id);
   const def = profile.agencies.find((a) => a.id === id);
-  if (!def) throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
+  if (!def)
+    throw new HarnessError('E_USAGE', `--agency ${String(id)} is not in the profile (agencies: ${profile.agencies.map((a) => a.id).join(', ') || 'none'})`);
   return resolveAgencies({ agencies: [def] }, process.env, {})[0]!;
 }
 

@@ -8,7 +8,7 @@ import type { MockOptions, RunningMock } from '../mock/index.js';
  * real time: quotes live 3 s, so the expiry test waits a few seconds. The
  * admin API stays off: a certification uses only what an agency can do.
  */
-export const EMBEDDED_CERTIFY_MOCK: Readonly<MockOptions> = Object.freeze({
+const EMBEDDED_CERTIFY_MOCK: Readonly<MockOptions> = Object.freeze({
   port: 0,
   hotelPort: 0,
   admin: false,
@@ -20,7 +20,7 @@ export const EMBEDDED_CERTIFY_MOCK: Readonly<MockOptions> = Object.freeze({
 export const EMBEDDED_DEFAULT_AGENCY = 'agency-alpha';
 
 /** A profile of the reference API pointed at a running mock, with the mock's agencies (secrets included) and its quote lifetime. */
-export function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: number; webhookBaseMs?: number; name?: string } = {}): Readonly<Profile> {
+function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: number; webhookBaseMs?: number; name?: string } = {}): Readonly<Profile> {
   return resolveProfile(
     {
       name: options.name ?? 'embedded mock',

@@ -7,7 +7,8 @@ import type { Receiver } from '../receiver/index.js';
 import type { Verdict } from '../report/model.js';
 import type { ClockDriver } from '../runner/clock-driver.js';
 import { RealClockDriver } from '../runner/real-clock-driver.js';
-import { newRunId, uniqueFactory } from '../runner/run-id.js';
+import { newRunId } from '../report/run-id.js';
+import { uniqueFactory } from '../runner/run-id.js';
 import type { CertificateDraft, EvidenceDraft, TestDraft } from './certificate/types.js';
 import { isOk } from './plan/_internal/judge.js';
 import { PLAN_V1 } from './plan/plan-v1.js';
@@ -104,14 +105,24 @@ export async function runCertification(options: RunCertificationOptions): Promis
       const exchanges = take(from);
       const evidence: EvidenceDraft[] =
         exchanges.length > 0 || Object.keys(attachments).length > 0
-          ? [{ name: evidenceName(i, test.id), content: { plan: `${plan.id}@${plan.version}`, test: test.id, title: test.title, verdict, message, exchanges, ...attachments } }]
+          ? [
+              {
+                name: evidenceName(i, test.id),
+                content: { plan: `${plan.id}@${plan.version}`, test: test.id, title: test.title, verdict, message, exchanges, ...attachments },
+              },
+            ]
           : [];
       tests.push({ id: test.id, title: test.title, clause: test.clause, required: test.required, verdict, message, evidence });
       options.onTest?.({ id: test.id, title: test.title, verdict, message, durationMs: Date.now() - t0 });
     }
   } finally {
     const from = recorder.exchanges.length;
-    const tidy = options.tidyUp === false ? undefined : await restoreWebhookEndpoint(ctx).catch((err: unknown) => `the webhook endpoint could not be restored: ${err instanceof Error ? err.message : String(err)}`);
+    const tidy =
+      options.tidyUp === false
+        ? undefined
+        : await restoreWebhookEndpoint(ctx).catch(
+            (err: unknown) => `the webhook endpoint could not be restored: ${err instanceof Error ? err.message : String(err)}`,
+          );
     if (tidy) notes.push(tidy);
     await api.close();
     tidyExchanges = take(from);
@@ -125,7 +136,9 @@ export async function runCertification(options: RunCertificationOptions): Promis
     startedAt,
     finishedAt,
     tests,
-    ...(tidyExchanges.length > 0 ? { attachments: [{ name: 'zz-tidy-up.json', content: { what: 'restoring the webhook endpoint the agency had', exchanges: tidyExchanges } }] } : {}),
+    ...(tidyExchanges.length > 0
+      ? { attachments: [{ name: 'zz-tidy-up.json', content: { what: 'restoring the webhook endpoint the agency had', exchanges: tidyExchanges } }] }
+      : {}),
     notes,
   };
 }

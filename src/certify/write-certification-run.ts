@@ -10,7 +10,10 @@ import type { CertificateDraft } from './certificate/types.js';
 import { writeCertificate, type WrittenCertificate } from './certificate/write-certificate.js';
 
 /** The run result of a certification, a case per test of the plan, so that it gets the reports (JUnit included) every run gets. */
-export function certificationRunResult(draft: CertificateDraft, meta: { runId: string; command: string; targetName: string; baseUrl: string; embedded: boolean }): CertificationResult {
+export function certificationRunResult(
+  draft: CertificateDraft,
+  meta: { runId: string; command: string; targetName: string; baseUrl: string; embedded: boolean },
+): CertificationResult {
   const durationMs = Math.max(0, draft.finishedAt - draft.startedAt);
   const cases: CaseResult[] = draft.tests.map((t) => ({
     id: t.id,
@@ -60,7 +63,10 @@ export async function writeCertificationRun(
   options: { secrets: readonly string[]; signKey?: KeyObject | undefined },
 ): Promise<{ reports: WrittenReports; certificate: WrittenCertificate }> {
   const reports = await writeReports(redactor([...options.secrets])(certificationRunResult(draft, meta)), reportDir);
-  const certificate = await writeCertificate(path.join(reports.dir, 'certificate'), draft, { secrets: options.secrets, ...(options.signKey ? { signKey: options.signKey } : {}) });
+  const certificate = await writeCertificate(path.join(reports.dir, 'certificate'), draft, {
+    secrets: options.secrets,
+    ...(options.signKey ? { signKey: options.signKey } : {}),
+  });
   await recordRunFiles(reports.dir, certificate.files);
   return { reports, certificate };
 }

@@ -4,12 +4,7 @@ import { defineRegistry, type Registry } from './registry.js';
 import type { Check } from './types.js';
 
 export { AREA_CHECKS } from './areas.js';
-export { defineRegistry, SUITE_PART_AREAS, type Registry, type Selection } from './registry.js';
-export type { AgencyResource, Check, CheckContext, CheckOutcome, LearnedTarget, Need, ResourceRef } from './types.js';
-export { checkContext, type RunScope } from './check-context.js';
-export { createRunCache, RunCacheKey, type RunCache } from './run-cache.js';
-export { learnedWebhookSchedule, type WebhookSchedule } from './webhooks/learned-schedule.js';
-
+export { defineRegistry } from './registry.js';
 /** The order areas appear in runs and reports: the order of the specification. */
 export const AREA_ORDER: readonly Area[] = Object.freeze(AREA_CHECKS.map(([area]) => area));
 

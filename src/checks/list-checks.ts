@@ -9,5 +9,10 @@ export function listChecks(opts: { only?: string | undefined; markdown?: boolean
     return ['| id | area | title | clause | needs |', '|---|---|---|---|---|', ...rows, ''].join('\n');
   }
   const width = Math.max(...checks.map((c) => c.id.length));
-  return checks.map((c) => `${c.id.padEnd(width)}  ${c.area.padEnd(11)} ${c.title}\n${' '.repeat(width + 2)}${c.clause}${c.needs.length ? `  [needs ${c.needs.join(', ')}]` : ''}\n`).join('');
+  return checks
+    .map(
+      (c) =>
+        `${c.id.padEnd(width)}  ${c.area.padEnd(11)} ${c.title}\n${' '.repeat(width + 2)}${c.clause}${c.needs.length ? `  [needs ${c.needs.join(', ')}]` : ''}\n`,
+    )
+    .join('');
 }

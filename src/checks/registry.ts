@@ -3,7 +3,7 @@ import type { Area } from '../report/model.js';
 import type { Check } from './types.js';
 
 /** Areas that are not checks but whole suite parts, selectable with `--only` too. */
-export const SUITE_PART_AREAS = ['scenarios', 'properties'] as const;
+const SUITE_PART_AREAS = ['scenarios', 'properties'] as const;
 
 /** What `--only` picked: checks, and whether scenarios and properties run. */
 export interface Selection {

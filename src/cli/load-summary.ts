@@ -18,10 +18,14 @@ import { netChangeByCurrency, walletFigures, type WalletFigures } from '../repor
 const PERCENTILES = ['p50', 'p95', 'p99', 'max'] as const;
 
 /** The latency table by outcome of one operation (`all`: every operation together); empty when the result predates the split. */
-export function outcomeLatencyLines(op: OperationFigures | undefined): string[] {
+function outcomeLatencyLines(op: OperationFigures | undefined): string[] {
   const split = op?.latencyByOutcome;
   if (!split) return [];
-  const rows = LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => [o, formatDecimal(split[o].latency.count, 0), ...PERCENTILES.map((k) => groupThousands(split[o].latency[k].toFixed(2)))]);
+  const rows = LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => [
+    o,
+    formatDecimal(split[o].latency.count, 0),
+    ...PERCENTILES.map((k) => groupThousands(split[o].latency[k].toFixed(2))),
+  ]);
   if (rows.length === 0) return [];
   const head = ['latency (ms)', 'answers', ...PERCENTILES];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -30,12 +34,12 @@ export function outcomeLatencyLines(op: OperationFigures | undefined): string[] 
 }
 
 /** One line per gate: `✓ search.p95<200ms: search.p95 measured 11.3 ms, bound < 200 ms`. */
-export function gateLines(load: LoadResult): string[] {
+function gateLines(load: LoadResult): string[] {
   return load.gates.map((g) => `  ${g.passed ? '✓' : '✗'} ${g.source}: ${gateSentence(g)}`);
 }
 
 /** One line for the wallets: how many reconcile, and how their balances moved, in their currencies. */
-export function walletLine(load: LoadResult): string | undefined {
+function walletLine(load: LoadResult): string | undefined {
   const verdicts = load.verdicts.filter((v) => v.kind === 'wallet');
   if (verdicts.length === 0) return undefined;
   const passed = verdicts.filter((v) => v.verdict === 'PASS').length;
@@ -85,8 +89,16 @@ export function loadResultLines(result: LoadRunResult, outcome: CommandOutcome, 
   const code = exitCodeOf(outcome);
   const failedGates = result.cases.filter((c) => c.kind === 'gate' && failed(c)).length;
   const failedVerdicts = result.cases.filter((c) => c.kind !== 'gate' && failed(c)).length;
-  const why = [failedVerdicts > 0 ? `${failedVerdicts} verdict(s) failed` : '', failedGates > 0 ? `${failedGates} gate(s) failed` : ''].filter(Boolean).join(', ');
-  lines.push(outcome.kind === 'interrupted' ? `✗ INTERRUPTED (exit ${code})` : code === 0 ? `✓ ${result.verdict} (exit 0)` : `✗ ${result.verdict}${why ? `: ${why}` : ''} (exit ${code})`);
+  const why = [failedVerdicts > 0 ? `${failedVerdicts} verdict(s) failed` : '', failedGates > 0 ? `${failedGates} gate(s) failed` : '']
+    .filter(Boolean)
+    .join(', ');
+  lines.push(
+    outcome.kind === 'interrupted'
+      ? `✗ INTERRUPTED (exit ${code})`
+      : code === 0
+        ? `✓ ${result.verdict} (exit 0)`
+        : `✗ ${result.verdict}${why ? `: ${why}` : ''} (exit ${code})`,
+  );
   lines.push(`reports: ${reportDir}`);
   return lines;
 }

@@ -51,7 +51,12 @@ export function seconds(name: string, bounds: { above: number; max?: number } | 
   const { max } = bounds;
   return (v) => {
     const ok = Number.isFinite(v) && ('above' in bounds ? v > low : v >= low) && (max === undefined || v <= max);
-    if (!ok) throw usage(name, max !== undefined ? `must be a number of seconds from ${low} to ${max}` : `must be a number of seconds ${'above' in bounds ? '>' : '≥'} ${low}`, v);
+    if (!ok)
+      throw usage(
+        name,
+        max !== undefined ? `must be a number of seconds from ${low} to ${max}` : `must be a number of seconds ${'above' in bounds ? '>' : '≥'} ${low}`,
+        v,
+      );
     return v;
   };
 }

@@ -12,7 +12,7 @@ const TICK_MS = 1000;
 const BAR_WIDTH = 24;
 
 /** Where a run's progress goes, and the clock it is timed by (a test gives its own). */
-export interface RunProgressOptions {
+interface RunProgressOptions {
   /** Progress and waits go here. @defaultValue process.stderr */
   stream?: Pick<NodeJS.WriteStream, 'write' | 'isTTY'>;
   /** Result lines go to the other stream; when it is the same terminal the bar is cleared before each. @defaultValue process.stdout.isTTY */
@@ -26,7 +26,7 @@ export interface RunProgressOptions {
 }
 
 /** The progress of a `run`: fed run events, it shows what is done, what is left, and the waits in progress. */
-export interface RunProgress {
+interface RunProgress {
   /** Takes a run event. */
   update(event: RunEvent): void;
   /** Clears the bar before a result line is written to the other stream (they may share a terminal). */
@@ -85,7 +85,10 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
   };
   const status = (at: number): string => {
     const { share, leftMs } = progress(at);
-    const parts = [`${checksDone}/${checks} checks${casesDone > checksDone ? `, ${casesDone - checksDone} other cases` : ''}`, `${formatMs(at - startedAt)} elapsed`];
+    const parts = [
+      `${checksDone}/${checks} checks${casesDone > checksDone ? `, ${casesDone - checksDone} other cases` : ''}`,
+      `${formatMs(at - startedAt)} elapsed`,
+    ];
     if (leftMs !== undefined) parts.push(estimateMs !== undefined && leftMs === 0 ? 'past the estimate' : `about ${formatMs(leftMs)} left`);
     const open = activeWaits(at);
     const first = open[0];
@@ -124,8 +127,13 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
           checks = event.checks;
           estimateMs = event.estimateMs;
           if (event.mode === 'real-time' && event.estimateMs !== undefined) {
-            line(`The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`);
-          } else line(`Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`);
+            line(
+              `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`,
+            );
+          } else
+            line(
+              `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`,
+            );
           break;
         case 'case-finished':
           casesDone += 1;

@@ -2,10 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { CommandContext } from './command-spec.js';
 
 /** The signals that stop a run: Ctrl-C, and what CI runners and Kubernetes send. */
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /** What a command listening for a stop sees. */
-export interface SignalStop {
+interface SignalStop {
   /** Aborts at the first signal: hand it to what runs so that it ends and hands back what it did. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */
@@ -28,7 +28,9 @@ export function stopOnSignals(context: CommandContext, what: string, stream: Pic
   const onSignal = (signal: StopSignal): void => {
     if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
     stoppedBy = signal;
-    stream.write(`\nsvc-harness: ${signal} received, stopping ${what} (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit at once); the report of what ran is still written\n`);
+    stream.write(
+      `\nsvc-harness: ${signal} received, stopping ${what} (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit at once); the report of what ran is still written\n`,
+    );
     ac.abort(new Error(`interrupted by ${signal}`));
   };
   const onSigint = (): void => onSignal('SIGINT');

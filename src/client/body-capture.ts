@@ -10,13 +10,13 @@ export const EVIDENCE_BODY_BYTES = 64 * 1024;
  * (in its longest encoded form) straddling the limit is cut out whole before
  * the body is cut, never kept in part.
  */
-export const REDACTION_MARGIN_BYTES = 4 * 1024;
+const REDACTION_MARGIN_BYTES = 4 * 1024;
 
 /** The largest response body the client reads; a larger one is an error for that exchange. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** A body as evidence: a prefix of at most `limit` bytes, and for a cut body its full size and hash. */
-export interface BodyEvidence {
+interface BodyEvidence {
   /** The kept bytes as UTF-8 text. */
   body: string;
   /** The kept bytes. */
@@ -48,31 +48,6 @@ export function bodyEvidence(whole: Buffer, limit: number = EVIDENCE_BODY_BYTES)
   if (whole.length <= limit) return { body: whole.toString('utf8'), kept: whole };
   const kept = evidencePrefix(whole, limit);
   return { body: kept.toString('utf8'), kept, bytes: whole.length, sha256: createHash('sha256').update(whole).digest('hex'), truncated: true };
-}
-
-/** What {@link readCapped} read: the whole body, or the first bytes of one that went over the cap. */
-export type CappedRead = { complete: true; bytes: Buffer } | { complete: false; head: Buffer; seen: number };
-
-/**
- * Reads a body stream up to `max` bytes. Past the cap it stops reading and
- * destroys the stream (the connection is dropped, not drained), keeping only
- * the first `keep` bytes, so a huge answer never sits in memory whole.
- */
-export async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy?(err?: Error): unknown }, max: number, keep: number = EVIDENCE_BODY_BYTES): Promise<CappedRead> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    size += buf.length;
-    if (size > max) {
-      chunks.push(buf);
-      stream.destroy?.();
-      const all = Buffer.concat(chunks);
-      return { complete: false, head: evidencePrefix(all, keep), seen: size };
-    }
-    chunks.push(buf);
-  }
-  return { complete: true, bytes: Buffer.concat(chunks, size) };
 }
 
 /** The error for a response body over the cap: an ERROR for the check that sent it, never a crash. */

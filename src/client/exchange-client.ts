@@ -9,8 +9,6 @@ import { currentAbortSignal } from './abort-scope.js';
 import { createDeadlineInterceptor, type DeadlineDispatchOptions } from './deadline-interceptor.js';
 import type { SigningDispatchOptions, SigningOverrides } from './signing-interceptor.js';
 
-export type { RawResponse } from './recording-interceptor.js';
-
 /** How an exchange client reaches its target and where it files evidence. */
 export interface ExchangeClientOptions {
   /** Base address; its path (e.g. `/v1`) prefixes every relative path. */
@@ -40,7 +38,7 @@ export interface ExchangeClientOptions {
 const CLOSE_GRACE_MS = 2_000;
 
 /** One request, path already absolute (as sent on the wire). */
-export interface WireRequest {
+interface WireRequest {
   method: string;
   /** Absolute path as sent, without the query. */
   path: string;
@@ -106,7 +104,18 @@ export class ExchangeClient {
     }
     // Innermost first: the retry, outermost, sends each attempt through signing and recording again;
     // the deadline, innermost, aborts an attempt the recording then files as failed.
-    this.dispatcher = this.base.compose(createDeadlineInterceptor(), createRecordingInterceptor({ recorder: this.recorder, now: this.clock, nextId: () => this.nextId(), maxResponseBytes: options.maxResponseBytes, evidenceBytes: options.evidenceBytes }), ...(options.interceptors ?? []), createRetryAfterInterceptor());
+    this.dispatcher = this.base.compose(
+      createDeadlineInterceptor(),
+      createRecordingInterceptor({
+        recorder: this.recorder,
+        now: this.clock,
+        nextId: () => this.nextId(),
+        maxResponseBytes: options.maxResponseBytes,
+        evidenceBytes: options.evidenceBytes,
+      }),
+      ...(options.interceptors ?? []),
+      createRetryAfterInterceptor(),
+    );
   }
 
   private nextId(): string {
@@ -175,7 +184,12 @@ export class ExchangeClient {
       // Between attempts (a 429 wait) no socket is open to abort: the caller is let go at once all the same.
       exchange.catch(() => undefined);
       const aborted = new Promise<never>((_, reject) => {
-        const onAbort = () => reject(new HarnessError('E_TRANSPORT', `request aborted: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`, { cause: signal.reason }));
+        const onAbort = () =>
+          reject(
+            new HarnessError('E_TRANSPORT', `request aborted: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`, {
+              cause: signal.reason,
+            }),
+          );
         if (signal.aborted) onAbort();
         else {
           signal.addEventListener('abort', onAbort, { once: true });

@@ -1,10 +1,11 @@
 import { REDACTED } from '../log/redacted.js';
-import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
+import type { RawResponse } from './recording-interceptor.js';
 import { splitPathQuery } from './split-path-query.js';
 import type { ClientRequest } from './service-client.js';
 
 /** Options of a hotel API client. */
-export interface HotelClientOptions extends ExchangeClientOptions {
+interface HotelClientOptions extends ExchangeClientOptions {
   /** The agency's hotel API key; recorded redacted. */
   apiKey: string | undefined;
   /** Name of the API key header (`profile.headers.hotel_api_key`). @defaultValue `x-api-key` */
@@ -12,7 +13,7 @@ export interface HotelClientOptions extends ExchangeClientOptions {
 }
 
 /** One request to the hotel API (its `path` is relative to the hotel base address). */
-export interface HotelRequest extends ClientRequest {
+interface HotelRequest extends ClientRequest {
   /** Key to send instead of the agency's; `null` sends no key header at all. */
   apiKey?: string | null | undefined;
 }
@@ -58,9 +59,4 @@ export class HotelClient {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-/** A hotel API client. */
-export function createHotelClient(options: HotelClientOptions): HotelClient {
-  return new HotelClient(options);
 }

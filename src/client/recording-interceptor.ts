@@ -33,7 +33,7 @@ export interface RecordingDispatchOptions {
 }
 
 /** Options of {@link createRecordingInterceptor}. */
-export interface RecordingInterceptorOptions {
+interface RecordingInterceptorOptions {
   /** Receives every exchange; without one, exchanges are still made but bodies are not base64-copied. */
   recorder?: ExchangeRecorder | undefined;
   /** Target clock, ms since epoch (stamps `startedAt`). @defaultValue `Date.now` */
@@ -75,7 +75,12 @@ class RecordingHandler implements Dispatcher.DispatchHandler {
     this.next.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void {
     this.status = statusCode;
     this.headers = flattenHeaders(headers);
     this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
@@ -104,7 +109,14 @@ class RecordingHandler implements Dispatcher.DispatchHandler {
     const x: Exchange = {
       id,
       request,
-      response: { status: this.status, headers: this.headers, body: head.toString('utf8'), bodyBase64: head.toString('base64'), bytes: this.size, truncated: true },
+      response: {
+        status: this.status,
+        headers: this.headers,
+        body: head.toString('utf8'),
+        bodyBase64: head.toString('base64'),
+        bytes: this.size,
+        truncated: true,
+      },
       error: `${err.code}: ${err.message}`,
       startedAt,
       durationMs: performance.now() - this.t0,

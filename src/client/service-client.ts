@@ -1,10 +1,11 @@
-import { ExchangeClient, type ExchangeClientOptions, type RawResponse } from './exchange-client.js';
+import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
+import type { RawResponse } from './recording-interceptor.js';
 import type { SigningHeaderNames } from './signer.js';
 import { createSigningInterceptor, type SigningOverrides } from './signing-interceptor.js';
 import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a signed service client. */
-export interface ServiceClientOptions extends ExchangeClientOptions {
+interface ServiceClientOptions extends ExchangeClientOptions {
   keyId: string;
   /** The agency secret; used to sign, never recorded. */
   secret: string;
@@ -27,7 +28,7 @@ export interface ClientRequest {
 }
 
 /** One request to the service. */
-export interface ServiceRequest extends ClientRequest {
+interface ServiceRequest extends ClientRequest {
   signing?: SigningOverrides | undefined;
   /** Told of every whole response, one per attempt (see {@link ExchangeClient.send}). */
   onResponse?: ((res: RawResponse) => void) | undefined;
@@ -70,16 +71,20 @@ export class ServiceClient {
     const headers: Record<string, string> = {};
     if (req.body !== undefined && req.body.length > 0) headers['content-type'] = 'application/json';
     if (req.headers) Object.assign(headers, req.headers);
-    return this.transport.send({ method: req.method, path, query: split.query, headers, body: req.body, label: req.label, signing: req.signing, onResponse: req.onResponse });
+    return this.transport.send({
+      method: req.method,
+      path,
+      query: split.query,
+      headers,
+      body: req.body,
+      label: req.label,
+      signing: req.signing,
+      onResponse: req.onResponse,
+    });
   }
 
   /** Closes the connection pool it owns. */
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-/** A signed service client. */
-export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  return new ServiceClient(options);
 }

@@ -102,7 +102,10 @@ export function computeSignature(secret: string | KeyObject, stringToSign: strin
 
 /** The `Authorization` header value. */
 export function authorizationValue(keyId: string, signature: string, names: SigningHeaderNames = DEFAULT_SIGNING_HEADERS): string {
-  const signed = [names.nonce, names.timestamp].map((n) => n.toLowerCase()).sort().join(';');
+  const signed = [names.nonce, names.timestamp]
+    .map((n) => n.toLowerCase())
+    .sort()
+    .join(';');
   return `${SIGNING_SCHEME} Credential=${keyId}, SignedHeaders=${signed}, Signature=${signature}`;
 }
 

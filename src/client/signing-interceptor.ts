@@ -8,7 +8,7 @@ import { splitPathQuery } from './split-path-query.js';
 export type SigningOverrides = NonNullable<CallOptions['signing']>;
 
 /** Inputs of {@link signingHeaders}. */
-export interface SigningHeadersInput {
+interface SigningHeadersInput {
   method: string;
   /** Absolute path as sent. */
   path: string;
@@ -23,7 +23,7 @@ export interface SigningHeadersInput {
 }
 
 /** The signing headers of one request (empty when `overrides.omit`), with a fresh nonce unless one is forced. */
-export function signingHeaders(input: SigningHeadersInput): Record<string, string> {
+function signingHeaders(input: SigningHeadersInput): Record<string, string> {
   const o = input.overrides;
   if (o?.omit) return {};
   return signRequest(
@@ -48,7 +48,7 @@ export interface SigningDispatchOptions {
 }
 
 /** Options of {@link createSigningInterceptor}. */
-export interface SigningInterceptorOptions {
+interface SigningInterceptorOptions {
   keyId: string;
   secret: string;
   /** Signing header names; `profile.headers` fits. @defaultValue the reference API's */
@@ -78,7 +78,17 @@ export function createSigningInterceptor(options: SigningInterceptorOptions): Di
     }
     if (opts.query) throw new TypeError('the signing interceptor signs the path as given: put the query in `path`, not `query`');
     const { path, query } = splitPathQuery(opts.path);
-    const signed = signingHeaders({ method: opts.method, path, query, body, keyId: options.keyId, secret: options.secret, nowMs: now(), names, overrides: opts.signing });
+    const signed = signingHeaders({
+      method: opts.method,
+      path,
+      query,
+      body,
+      keyId: options.keyId,
+      secret: options.secret,
+      nowMs: now(),
+      names,
+      overrides: opts.signing,
+    });
     return dispatch({ ...opts, headers: { ...signed, ...headersToRecord(opts.headers) } }, handler);
   };
 }

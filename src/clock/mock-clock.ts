@@ -6,13 +6,13 @@
  * here rather than in `setTimeout` so that moving the clock fires every due
  * timer at once, in order, each told the instant it was due.
  */
-export interface Clock {
+interface Clock {
   /** Milliseconds since the Unix epoch, as this clock sees it. */
   now(): number;
 }
 
 /** A timer callback; `dueAt` is the clock instant at which it was due. */
-export type TimerCallback = (dueAt: number) => void | Promise<void>;
+type TimerCallback = (dueAt: number) => void | Promise<void>;
 
 interface Timer {
   id: number;

@@ -29,15 +29,7 @@ export function fromTransportError(err: unknown, target: string): HarnessError {
   if (isHarnessError(err)) return err;
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
-  const unreachable = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'ECONNRESET',
-  ]);
+  const unreachable = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNRESET']);
   if (code && unreachable.has(code)) {
     return new HarnessError('E_TARGET_UNREACHABLE', `target ${target} does not answer (${code})`, { cause: err });
   }

@@ -1,7 +1,7 @@
 import { HarnessError } from '../errors/harness-error.js';
 
 /** Bounds of {@link parseBoundedJson}. */
-export interface JsonBounds {
+interface JsonBounds {
   /** Most values (objects, arrays, and the items and members in them) the document may hold. */
   maxValues: number;
   /** Deepest nesting of arrays and objects. */

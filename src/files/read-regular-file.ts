@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { HarnessError } from '../errors/harness-error.js';
 
 /** Options of {@link readRegularFile}. */
-export interface ReadRegularFileOptions {
+interface ReadRegularFileOptions {
   /** Largest file accepted, in bytes: a larger one is refused before it is read whole. */
   maxBytes: number;
   /** What the file is, for the message (`load report`, `thresholds file`…). @defaultValue `'file'` */

@@ -20,15 +20,26 @@ export function judgeKnown(c: CaseResult, issues: readonly KnownIssue[], today: 
   if (issue === undefined || c.known !== undefined) return c;
   const mark = (state: KnownMark['state']): KnownMark => ({ reason: issue.reason, until: issue.until, state, was: c.verdict });
   if (c.verdict === 'FAIL') {
-    if (today > issue.until) return { ...c, message: `${c.message} (its known-issues entry expired on ${issue.until}: ${issue.reason})`, known: mark('expired') };
+    if (today > issue.until)
+      return { ...c, message: `${c.message} (its known-issues entry expired on ${issue.until}: ${issue.reason})`, known: mark('expired') };
     return { ...c, verdict: 'KNOWN', known: mark('excused') };
   }
-  if (c.verdict === 'PASS') return { ...c, verdict: 'WARN', message: `${c.id} no longer fails: remove it from the known-issues list (${issue.reason}); ${c.message}`, known: mark('stale') };
+  if (c.verdict === 'PASS')
+    return {
+      ...c,
+      verdict: 'WARN',
+      message: `${c.id} no longer fails: remove it from the known-issues list (${issue.reason}); ${c.message}`,
+      known: mark('stale'),
+    };
   return c;
 }
 
 /** Wraps a run listener so cases it hears about are already seen through the list (the console shows KNOWN as they finish). */
-export function knownListener<E extends { type: string }>(listener: (event: E) => void, issues: readonly KnownIssue[], today: string = utcDay()): (event: E) => void {
+export function knownListener<E extends { type: string }>(
+  listener: (event: E) => void,
+  issues: readonly KnownIssue[],
+  today: string = utcDay(),
+): (event: E) => void {
   if (issues.length === 0) return listener;
   return (event) => {
     if (event.type === 'case-finished' && 'result' in event) listener({ ...event, result: judgeKnown(event.result as CaseResult, issues, today) });
@@ -61,6 +72,9 @@ export function applyKnownIssues<R extends SuiteResult | LoadRunResult>(result: 
   const verdict =
     result.kind === 'suite'
       ? suiteVerdict(cases)
-      : { verdict: result.verdict === 'INTERRUPTED' ? ('INTERRUPTED' as const) : failing ? ('FAIL' as const) : ('PASS' as const), reason: result.verdictReason };
+      : {
+          verdict: result.verdict === 'INTERRUPTED' ? ('INTERRUPTED' as const) : failing ? ('FAIL' as const) : ('PASS' as const),
+          reason: result.verdictReason,
+        };
   return { ...result, cases, summary, verdict: verdict.verdict, verdictReason: verdict.reason, notes: [...result.notes, note] };
 }

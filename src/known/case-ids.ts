@@ -18,7 +18,11 @@ export interface CaseIdCatalogue {
 
 /** The catalogue of the harness: its registry's checks, the shipped scenarios (and the named files), its properties. */
 export async function harnessCaseIds(scenarioFiles: readonly string[] = []): Promise<CaseIdCatalogue> {
-  const [{ defaultRegistry }, { loadScenarios }, { PROPERTIES }] = await Promise.all([import('../checks/index.js'), import('../scenario/load-scenario.js'), import('../../properties/index.js')]);
+  const [{ defaultRegistry }, { loadScenarios }, { PROPERTIES }] = await Promise.all([
+    import('../checks/index.js'),
+    import('../scenario/load-scenario.js'),
+    import('../../properties/index.js'),
+  ]);
   const shipped = await loadScenarios();
   const named = scenarioFiles.length > 0 ? await loadScenarios({ files: [...scenarioFiles] }) : [];
   return { checks: defaultRegistry().checks.map((c) => c.id), scenarios: [...shipped, ...named].map((s) => s.name), properties: PROPERTIES.map((p) => p.name) };

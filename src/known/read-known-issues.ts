@@ -63,7 +63,11 @@ export async function readKnownIssues(file: string, scenarioFiles: readonly stri
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot read known issues ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err))}`, { cause: err });
+    throw new HarnessError(
+      'E_FILE_UNREADABLE',
+      `cannot read known issues ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err))}`,
+      { cause: err },
+    );
   }
   return parseKnownIssues(text, file, await harnessCaseIds(scenarioFiles));
 }

@@ -11,7 +11,7 @@ import type { Journey } from './scenario-requests.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Options of {@link runAutocannonLoad}. */
-export interface AutocannonLoadOptions {
+interface AutocannonLoadOptions {
   profile: Profile;
   agencies: readonly LoadAgency[];
   connections: number;
@@ -39,7 +39,7 @@ export interface AutocannonLoadOptions {
 }
 
 /** What autocannon itself counted. */
-export interface AutocannonSummary {
+interface AutocannonSummary {
   errors: number;
   timeouts: number;
   sent: number;
@@ -102,7 +102,10 @@ function runInstance(
         // Most stops drain in milliseconds; one that takes longer than a second is a wait worth naming.
         if (!told && t - started > ANNOUNCE_ABOVE_MS) {
           told = true;
-          run.onWait?.({ ms: until - t, why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest` });
+          run.onWait?.({
+            ms: until - t,
+            why: `${run.session.inFlight} request(s) still in flight at the end of the load: waiting for their answers (--graceful-stop ${run.graceS} s), then cutting off the rest`,
+          });
         }
       };
       check();

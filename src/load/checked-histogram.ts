@@ -40,7 +40,8 @@ export function decodeCheckedHistogram(encoded: string): LatencyHistogram {
   } catch (err) {
     throw new Error(`it is not a histogram of this harness (${(err as Error).message.replace(/\.$/, '')})`);
   }
-  if (rangeOf(inflated) !== OWN_RANGE) throw new Error(`its range or precision (${rangeOf(inflated)}: digits/lowest/highest) is not this harness's (${OWN_RANGE})`);
+  if (rangeOf(inflated) !== OWN_RANGE)
+    throw new Error(`its range or precision (${rangeOf(inflated)}: digits/lowest/highest) is not this harness's (${OWN_RANGE})`);
   let hist: LatencyHistogram;
   try {
     hist = LatencyHistogram.decode(encoded);

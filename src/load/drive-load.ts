@@ -20,7 +20,7 @@ export interface LoadProgress {
 }
 
 /** What drives the load and where its outcomes go. */
-export interface DriveLoadOptions {
+interface DriveLoadOptions {
   profile: Profile;
   agencies: readonly LoadAgency[];
   apis: ReadonlyMap<string, ClosableTargetApi>;
@@ -56,7 +56,14 @@ function reportProgress(recorder: LoadRecorder, t0: number, durationS: number, o
   let last = 0;
   const timer = setInterval(() => {
     const c = recorder.counts();
-    onProgress({ elapsedS: Math.round((Date.now() - t0) / 1000), durationS, requests: c.requests, rps: c.requests - last, rateLimited: c.rateLimited, errors: c.errors });
+    onProgress({
+      elapsedS: Math.round((Date.now() - t0) / 1000),
+      durationS,
+      requests: c.requests,
+      rps: c.requests - last,
+      rateLimited: c.rateLimited,
+      errors: c.errors,
+    });
     last = c.requests;
   }, 1000);
   return () => clearInterval(timer);
@@ -113,7 +120,11 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
         wallet,
         now,
         signal: stopAll.signal,
-      }).then((s) => notes.push(`paced push: ${s.sent} of ${s.planned} planned requests, ${s.probes} Retry-After probe(s); worst lag behind plan ${s.maxLagMs.toFixed(1)} ms, worst latency from the planned instant ${s.maxLatencyMs.toFixed(1)} ms`)),
+      }).then((s) =>
+        notes.push(
+          `paced push: ${s.sent} of ${s.planned} planned requests, ${s.probes} Retry-After probe(s); worst lag behind plan ${s.maxLagMs.toFixed(1)} ms, worst latency from the planned instant ${s.maxLatencyMs.toFixed(1)} ms`,
+        ),
+      ),
     );
   }
   try {
@@ -127,6 +138,9 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
   const interrupted = o.signal?.aborted === true;
   if (interrupted) notes.push('stopped early (interrupted); figures and verdicts cover what ran');
   const cutOff = recorder.counts().cutOff;
-  if (cutOff > 0) notes.push(`${cutOff} request(s) still in flight when the load stopped${interrupted ? '' : ` and its ${o.gracefulStopS} s grace ran out`}: cut off at the stop, counted apart (not as errors); the verdicts count them as possibly admitted`);
+  if (cutOff > 0)
+    notes.push(
+      `${cutOff} request(s) still in flight when the load stopped${interrupted ? '' : ` and its ${o.gracefulStopS} s grace ran out`}: cut off at the stop, counted apart (not as errors); the verdicts count them as possibly admitted`,
+    );
   return { startedAt, finishedAt, interrupted, notes };
 }

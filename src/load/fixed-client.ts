@@ -86,7 +86,18 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
     s.inFlight -= 1;
     const receivedAt = s.now() + 1;
     const refused = status === 429;
-    s.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - t0, status, refused ? rate?.retryAfterS : undefined, false, refused ? rate?.remaining : undefined);
+    s.recorder.record(
+      op,
+      agency.id,
+      bucket,
+      sentAt,
+      receivedAt,
+      performance.now() - t0,
+      status,
+      refused ? rate?.retryAfterS : undefined,
+      false,
+      refused ? rate?.remaining : undefined,
+    );
     if (needReading && rate && noteReading(s, agency.id, bucket, sentAt, receivedAt, status, rate)) needReading = false;
   });
 }

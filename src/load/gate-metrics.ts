@@ -18,13 +18,28 @@ const RUN_ALIASES: Readonly<Record<string, string>> = { 'rate_limited.rate': '42
 const KEY_ALIASES: Readonly<Record<string, string>> = { ...RUN_ALIASES, 'p99.9': 'p99_9', errors: 'errors.count', requests: 'count' };
 
 /** What one operation (or `latency`, every operation together) answers: latencies in ms, counts, rates. */
-export const OPERATION_METRICS = ['count', 'rps', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max', 'errors.rate', 'errors.count', '429.rate', '429.count'] as const;
+export const OPERATION_METRICS = [
+  'count',
+  'rps',
+  'min',
+  'mean',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p99_9',
+  'max',
+  'errors.rate',
+  'errors.count',
+  '429.rate',
+  '429.count',
+] as const;
 
 /** An operation key, after aliases. */
 export type OperationMetric = (typeof OPERATION_METRICS)[number];
 
 /** Operations a load can measure: scenario steps that send, and the limit pusher's requests; `latency` is all of them. */
-export const LOAD_OPERATIONS: readonly string[] = [
+const LOAD_OPERATIONS: readonly string[] = [
   'latency',
   ...STEP_ACTIONS.filter((a) => a !== 'wait' && a !== 'repeat' && a !== 'set'),
   'push.search',
@@ -33,13 +48,13 @@ export const LOAD_OPERATIONS: readonly string[] = [
 ];
 
 /** Keys an outcome of an operation answers (`search.2xx.p95`, `latency.429.count`): its latencies and how many answers it had. */
-export const OUTCOME_METRICS = ['count', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const satisfies readonly OperationMetric[];
+const OUTCOME_METRICS = ['count', 'min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const satisfies readonly OperationMetric[];
 
 /**
  * A gate metric split into what it measures: the whole run, or one key of one
  * operation, optionally of its answers of one outcome only (2xx, 429, other).
  */
-export type GateMetric = { scope: 'run'; name: (typeof RUN_METRICS)[number] } | { scope: 'operation'; op: string; key: OperationMetric; outcome?: LatencyOutcome };
+type GateMetric = { scope: 'run'; name: (typeof RUN_METRICS)[number] } | { scope: 'operation'; op: string; key: OperationMetric; outcome?: LatencyOutcome };
 
 const KEYS_LONGEST_FIRST = [...OPERATION_METRICS, ...Object.keys(KEY_ALIASES)].sort((a, b) => b.length - a.length);
 
@@ -64,7 +79,7 @@ export function splitGateMetric(metric: string): GateMetric | undefined {
 }
 
 /** Every metric a gate may name, as one line for a message. */
-export function describeGateMetrics(): string {
+function describeGateMetrics(): string {
   return `${RUN_METRICS.join(', ')}, or <operation>.<${OPERATION_METRICS.join('|')}> where <operation> is ${LOAD_OPERATIONS.join(', ')} (latency = every operation together; times in ms), or <operation>.<${LATENCY_OUTCOMES.join('|')}>.<${OUTCOME_METRICS.join('|')}> for its answers of one outcome (e.g. search.2xx.p95)`;
 }
 
@@ -75,5 +90,8 @@ export function assertGateMetrics(thresholds: readonly Threshold[]): void {
     return m === undefined || (m.scope === 'operation' && !LOAD_OPERATIONS.includes(m.op));
   });
   if (wrong.length === 0) return;
-  throw new HarnessError('E_USAGE', `unknown gate metric${wrong.length > 1 ? 's' : ''} ${wrong.map((t) => `"${t.metric}" (in ${t.source})`).join(', ')}; the metrics are ${describeGateMetrics()}`);
+  throw new HarnessError(
+    'E_USAGE',
+    `unknown gate metric${wrong.length > 1 ? 's' : ''} ${wrong.map((t) => `"${t.metric}" (in ${t.source})`).join(', ')}; the metrics are ${describeGateMetrics()}`,
+  );
 }

@@ -80,7 +80,7 @@ export function evaluateThresholds(thresholds: readonly Threshold[], lookup: Met
 }
 
 /** Which direction is worse for a metric: latencies and error rates up, throughput down. */
-export function higherIsWorse(metric: string): boolean {
+function higherIsWorse(metric: string): boolean {
   return !/(^|\.)rps$/.test(metric);
 }
 

@@ -59,7 +59,16 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       const split = splitPathQuery(built.path);
       const path = `${s.basePath}${split.path}`;
       const signed = signRequest(
-        { method: built.method, path, query: split.query, body: built.body, keyId: agency.keyId, secret: agency.secret, timestamp: Math.floor(s.now() / 1000), nonce: s.nonces.next() },
+        {
+          method: built.method,
+          path,
+          query: split.query,
+          body: built.body,
+          keyId: agency.keyId,
+          secret: agency.secret,
+          timestamp: Math.floor(s.now() / 1000),
+          nonce: s.nonces.next(),
+        },
         s.names,
       );
       if (state.current) recordUnknown(s, agency.id, state.current);
@@ -83,7 +92,18 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       const reading = refused || unread.has(cur.bucket);
       const rate = reading ? rateHeadersOf(headers, s) : undefined;
       const receivedAt = s.now() + 1;
-      s.recorder.record(cur.op, agency.id, cur.bucket, cur.sentAt, receivedAt, latency, status, refused ? rate?.retryAfterS : undefined, step.expected.has(status), refused ? rate?.remaining : undefined);
+      s.recorder.record(
+        cur.op,
+        agency.id,
+        cur.bucket,
+        cur.sentAt,
+        receivedAt,
+        latency,
+        status,
+        refused ? rate?.retryAfterS : undefined,
+        step.expected.has(status),
+        refused ? rate?.remaining : undefined,
+      );
       if (rate && unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
       let json: unknown;
       if (step.needsBody && status >= 200 && status <= 299) {

@@ -61,7 +61,7 @@ export function loadMetricLookup(result: LoadResult): MetricLookup {
 }
 
 /** Metric names a load result can answer (for messages and baseline comparison). */
-export function knownLoadMetrics(result: LoadResult): string[] {
+function knownLoadMetrics(result: LoadResult): string[] {
   const out: string[] = [...RUN_METRICS];
   for (const name of Object.keys(result.operations)) {
     const op = name === 'all' ? 'latency' : name;
@@ -71,11 +71,23 @@ export function knownLoadMetrics(result: LoadResult): string[] {
 }
 
 /** Gates of a load run: thresholds, then (when a baseline is given) regression against it. */
-export function evaluateLoadGates(result: LoadResult, thresholds: readonly Threshold[], baseline?: { result: LoadResult; maxRegression: number }): GateResult[] {
+export function evaluateLoadGates(
+  result: LoadResult,
+  thresholds: readonly Threshold[],
+  baseline?: { result: LoadResult; maxRegression: number },
+): GateResult[] {
   const lookup = loadMetricLookup(result);
   const gates = evaluateThresholds(thresholds, lookup, knownLoadMetrics(result));
   if (baseline) {
-    const compared = ['rps', 'errors.rate', 'latency.p50', 'latency.p99', ...Object.keys(result.operations).filter((n) => n !== 'all').flatMap((n) => [`${n}.p50`, `${n}.p99`])];
+    const compared = [
+      'rps',
+      'errors.rate',
+      'latency.p50',
+      'latency.p99',
+      ...Object.keys(result.operations)
+        .filter((n) => n !== 'all')
+        .flatMap((n) => [`${n}.p50`, `${n}.p99`]),
+    ];
     gates.push(...compareWithBaseline(compared, lookup, loadMetricLookup(baseline.result), baseline.maxRegression));
   }
   return gates;

@@ -43,8 +43,14 @@ export interface LoadOptions {
  * Runs a load against what the harness prepared: the embedded mock (its
  * generated agencies) or a profiled service (every agency of the profile).
  */
-export async function loadOnTarget(prepared: { profile: Readonly<Profile>; mock: RunningMock | undefined }, options: LoadOptions, env: NodeJS.ProcessEnv): Promise<LoadRunResult> {
-  const target = prepared.mock ? mockLoadTarget(prepared.mock) : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait });
+export async function loadOnTarget(
+  prepared: { profile: Readonly<Profile>; mock: RunningMock | undefined },
+  options: LoadOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<LoadRunResult> {
+  const target = prepared.mock
+    ? mockLoadTarget(prepared.mock)
+    : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait });
   const { search } = options;
   if (search !== undefined && !target.profile.products.includes(search)) {
     throw new HarnessError('E_USAGE', `--search names an unknown product "${search}" (products: ${target.profile.products.join(', ')})`);
@@ -52,7 +58,13 @@ export async function loadOnTarget(prepared: { profile: Readonly<Profile>; mock:
   const scenarios =
     search !== undefined
       ? undefined
-      : await loadScenarios({ ...(options.scenarios?.files ? { files: [...options.scenarios.files] } : {}), ...(options.scenarios?.dir !== undefined ? { dir: options.scenarios.dir } : {}) }, target.profile);
+      : await loadScenarios(
+          {
+            ...(options.scenarios?.files ? { files: [...options.scenarios.files] } : {}),
+            ...(options.scenarios?.dir !== undefined ? { dir: options.scenarios.dir } : {}),
+          },
+          target.profile,
+        );
   return runLoad({
     target,
     scenarios,

@@ -17,7 +17,11 @@ export interface LoadPlan {
  * Compiles the scenarios into journeys and picks the mode: scenarios when any
  * journey is usable and no search was asked for, else signed searches.
  */
-export function planLoad(profile: Profile, o: { scenarios?: Scenario[] | undefined; search?: { product: string } | undefined; connections: number }, agencyCount: number): LoadPlan {
+export function planLoad(
+  profile: Profile,
+  o: { scenarios?: Scenario[] | undefined; search?: { product: string } | undefined; connections: number },
+  agencyCount: number,
+): LoadPlan {
   const notes: string[] = [];
   const compiled = (o.scenarios ?? []).map((s) => compileJourney(s, profile));
   for (const j of compiled) for (const s of j.skipped) notes.push(`scenario ${j.name}: ${s}`);
@@ -25,6 +29,7 @@ export function planLoad(profile: Profile, o: { scenarios?: Scenario[] | undefin
   const mode = o.search || journeys.length === 0 ? 'search' : 'scenarios';
   const product = o.search?.product ?? profile.products[0] ?? 'flights';
   if (!o.search && journeys.length === 0 && o.connections > 0) notes.push(`no usable scenario: autocannon sent signed ${product} searches`);
-  if (o.connections > 0 && o.connections < agencyCount) notes.push(`${o.connections} connections for ${agencyCount} agencies: only the first ${o.connections} agencies got autocannon load`);
+  if (o.connections > 0 && o.connections < agencyCount)
+    notes.push(`${o.connections} connections for ${agencyCount} agencies: only the first ${o.connections} agencies got autocannon load`);
   return { mode, journeys, product, notes };
 }

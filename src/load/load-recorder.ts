@@ -92,7 +92,18 @@ export class LoadRecorder {
    * Records one request. Instants are target-clock ms; `status` is
    * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
    */
-  record(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number, latencyMs: number, status: number, retryAfterS?: number, expected = false, remaining?: number): void {
+  record(
+    op: string,
+    agency: string,
+    bucket: string,
+    sentAt: number,
+    receivedAt: number,
+    latencyMs: number,
+    status: number,
+    retryAfterS?: number,
+    expected = false,
+    remaining?: number,
+  ): void {
     const log = this.log(agency, bucket);
     log.sentAt.push(sentAt);
     log.receivedAt.push(receivedAt);
@@ -132,7 +143,8 @@ export class LoadRecorder {
     }
     if (status !== UNKNOWN_OUTCOME) {
       let cur = s.current;
-      if (cur === undefined) s.current = cur = { second: secondKey, hs: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')], used: false };
+      if (cur === undefined)
+        s.current = cur = { second: secondKey, hs: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')], used: false };
       else if (cur.second !== secondKey) {
         fold(s);
         cur.second = secondKey;
@@ -192,7 +204,14 @@ export class LoadRecorder {
 
   /** Counts so far (for progress lines). */
   counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number; cutOff: number } {
-    return { requests: this.all.count, ok: this.all.ok, rateLimited: this.all.rateLimited, errors: this.all.errors, expected: this.all.expected, cutOff: this.all.cutOff };
+    return {
+      requests: this.all.count,
+      ok: this.all.ok,
+      rateLimited: this.all.rateLimited,
+      errors: this.all.errors,
+      expected: this.all.expected,
+      cutOff: this.all.cutOff,
+    };
   }
 
   /** Figures per operation (plus `all`) and per second. */
@@ -277,5 +296,15 @@ function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly Laten
 /** Figures of one second from its histogram and counts. */
 export function secondFigures(second: number, hist: LatencyHistogram, c: { requests: number; ok: number; rateLimited: number; errors: number }): SecondFigures {
   // Three percentile queries, not a whole summary: a query walks every bucket, and a long run has a histogram per second.
-  return { second, requests: c.requests, ok: c.ok, rateLimited: c.rateLimited, errors: c.errors, histogram: hist.encode(), p50: hist.percentileMs(50), p99: hist.percentileMs(99), max: hist.percentileMs(100) };
+  return {
+    second,
+    requests: c.requests,
+    ok: c.ok,
+    rateLimited: c.rateLimited,
+    errors: c.errors,
+    histogram: hist.encode(),
+    p50: hist.percentileMs(50),
+    p99: hist.percentileMs(99),
+    max: hist.percentileMs(100),
+  };
 }

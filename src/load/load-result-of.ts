@@ -4,7 +4,7 @@ import type { LoadPlan } from './load-plan.js';
 import type { LoadRecorder } from './load-recorder.js';
 
 /** What the run knows besides the recorder, to state the result of the load. */
-export interface LoadResultFacts {
+interface LoadResultFacts {
   plan: LoadPlan;
   span: LoadSpan;
   agencies: readonly string[];

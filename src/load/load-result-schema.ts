@@ -9,9 +9,9 @@
 /** Largest count of anything (requests, statuses, histogram values) a load result may hold. */
 export const MAX_COUNT = 1e12;
 /** Most shards a load may be cut into. */
-export const MAX_SHARDS = 1024;
+const MAX_SHARDS = 1024;
 /** Longest encoded histogram accepted, in characters (a full one of this harness is about 300 KB). */
-export const MAX_HISTOGRAM_CHARS = 1024 * 1024;
+const MAX_HISTOGRAM_CHARS = 1024 * 1024;
 
 const count = { type: 'integer', minimum: 0, maximum: MAX_COUNT } as const;
 const ms = { type: 'number', minimum: 0, maximum: 1e10 } as const;
@@ -40,21 +40,44 @@ const operationFigures = {
     statuses: { type: 'object', maxProperties: 1000, propertyNames: { pattern: '^([0-9]{1,3}|none)$' }, additionalProperties: count },
     latency: latencySummary,
     histogram,
-    latencyByOutcome: { type: 'object', required: ['2xx', '429', 'other'], properties: { '2xx': outcomeLatency, '429': outcomeLatency, other: outcomeLatency } },
+    latencyByOutcome: {
+      type: 'object',
+      required: ['2xx', '429', 'other'],
+      properties: { '2xx': outcomeLatency, '429': outcomeLatency, other: outcomeLatency },
+    },
   },
 } as const;
 
 /** The schema of a `svc-harness/load@1` result, with the bounds above. */
 export const LOAD_RESULT_SCHEMA = {
   type: 'object',
-  required: ['schema', 'modes', 'shards', 'agencies', 'scenarios', 'connections', 'startedAt', 'finishedAt', 'durationS', 'interrupted', 'totals', 'operations', 'series', 'verdicts'],
+  required: [
+    'schema',
+    'modes',
+    'shards',
+    'agencies',
+    'scenarios',
+    'connections',
+    'startedAt',
+    'finishedAt',
+    'durationS',
+    'interrupted',
+    'totals',
+    'operations',
+    'series',
+    'verdicts',
+  ],
   properties: {
     schema: { const: 'svc-harness/load@1' },
     modes: { type: 'array', maxItems: 16, items: { enum: ['scenarios', 'search', 'push-limits'] } },
     shards: {
       type: 'array',
       maxItems: MAX_SHARDS,
-      items: { type: 'object', required: ['index', 'count'], properties: { index: { type: 'integer', minimum: 1, maximum: MAX_SHARDS }, count: { type: 'integer', minimum: 1, maximum: MAX_SHARDS } } },
+      items: {
+        type: 'object',
+        required: ['index', 'count'],
+        properties: { index: { type: 'integer', minimum: 1, maximum: MAX_SHARDS }, count: { type: 'integer', minimum: 1, maximum: MAX_SHARDS } },
+      },
     },
     agencies: { type: 'array', maxItems: 10_000, items: text(200) },
     scenarios: { type: 'array', maxItems: 10_000, items: text(200) },
@@ -63,7 +86,11 @@ export const LOAD_RESULT_SCHEMA = {
     finishedAt: instant,
     durationS: { type: 'number', minimum: 0, maximum: 1e7 },
     interrupted: { type: 'boolean' },
-    totals: { type: 'object', required: ['requests', 'ok', 'rateLimited', 'errors'], properties: { requests: count, ok: count, rateLimited: count, errors: count, expected: count } },
+    totals: {
+      type: 'object',
+      required: ['requests', 'ok', 'rateLimited', 'errors'],
+      properties: { requests: count, ok: count, rateLimited: count, errors: count, expected: count },
+    },
     rps: { type: 'number', minimum: 0, maximum: MAX_COUNT },
     errorRate: { type: 'number', minimum: 0, maximum: 1 },
     rateLimitedRate: { type: 'number', minimum: 0, maximum: 1 },
@@ -74,7 +101,11 @@ export const LOAD_RESULT_SCHEMA = {
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9._-]{0,63}$' },
       additionalProperties: operationFigures,
     },
-    spectrum: { type: 'array', maxItems: 1000, items: { type: 'object', required: ['percentile', 'ms'], properties: { percentile: { type: 'number', minimum: 0, maximum: 100 }, ms } } },
+    spectrum: {
+      type: 'array',
+      maxItems: 1000,
+      items: { type: 'object', required: ['percentile', 'ms'], properties: { percentile: { type: 'number', minimum: 0, maximum: 100 }, ms } },
+    },
     series: {
       type: 'array',
       // A week of seconds.
@@ -82,7 +113,17 @@ export const LOAD_RESULT_SCHEMA = {
       items: {
         type: 'object',
         required: ['second', 'requests', 'ok', 'rateLimited', 'errors', 'histogram'],
-        properties: { second: { type: 'integer', minimum: 0, maximum: 8.64e12 }, requests: count, ok: count, rateLimited: count, errors: count, histogram, p50: ms, p99: ms, max: ms },
+        properties: {
+          second: { type: 'integer', minimum: 0, maximum: 8.64e12 },
+          requests: count,
+          ok: count,
+          rateLimited: count,
+          errors: count,
+          histogram,
+          p50: ms,
+          p99: ms,
+          max: ms,
+        },
       },
     },
     verdicts: {

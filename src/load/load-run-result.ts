@@ -6,7 +6,7 @@ import { toolInfo } from '../runner/tool-info.js';
 import type { LoadResult } from '../report/load-result.js';
 
 /** The case results of a load: one per verdict under load, one per gate. */
-export function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
+function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {
   const durationMs = Math.round(load.durationS * 1000);
   const cases: CaseResult[] = load.verdicts.map((v) => ({
     id: v.id,
@@ -20,7 +20,10 @@ export function loadCases(load: LoadResult, startedAt: number = load.startedAt):
             ? `${v.agency} ${v.bucket ?? ''}: admits up to the limit under load`
             : `${v.agency} ${v.bucket ?? ''}: every 429's Retry-After is right under load`,
     area: v.kind === 'wallet' ? 'wallet' : 'ratelimit',
-    clause: v.kind === 'wallet' ? 'SPEC §1, §7: a 429 and a failed booking charge nothing' : 'SPEC §8: per-agency read and write limits over a rolling one-minute window; a 429 carries Retry-After',
+    clause:
+      v.kind === 'wallet'
+        ? 'SPEC §1, §7: a 429 and a failed booking charge nothing'
+        : 'SPEC §8: per-agency read and write limits over a rolling one-minute window; a 429 carries Retry-After',
     verdict: v.verdict,
     message: v.message,
     evidence: [],
@@ -48,7 +51,10 @@ export function loadCases(load: LoadResult, startedAt: number = load.startedAt):
 }
 
 /** Wraps a load result into the run result every report writer renders. */
-export function toRunResult(load: LoadResult, meta: { command: string; profile: Pick<Profile, 'name' | 'base_url'>; embedded: boolean; startedIso: string; durationMs: number; runId?: string }): LoadRunResult {
+export function toRunResult(
+  load: LoadResult,
+  meta: { command: string; profile: Pick<Profile, 'name' | 'base_url'>; embedded: boolean; startedIso: string; durationMs: number; runId?: string },
+): LoadRunResult {
   const cases = loadCases(load, Date.parse(meta.startedIso));
   const summary: LoadRunResult['summary'] = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length };
   for (const c of cases) summary[c.verdict as Verdict] += 1;
@@ -59,7 +65,13 @@ export function toRunResult(load: LoadResult, meta: { command: string; profile: 
     runId: meta.runId ?? newRunId(new Date(startMs)),
     command: meta.command,
     tool: toolInfo(),
-    target: { name: meta.profile.name, baseUrl: meta.profile.base_url, hotelBaseUrl: null, clock: meta.embedded ? 'mock-admin' : 'none', embedded: meta.embedded },
+    target: {
+      name: meta.profile.name,
+      baseUrl: meta.profile.base_url,
+      hotelBaseUrl: null,
+      clock: meta.embedded ? 'mock-admin' : 'none',
+      embedded: meta.embedded,
+    },
     seed: 0,
     startedAt: meta.startedIso,
     finishedAt: new Date(startMs + meta.durationMs).toISOString(),

@@ -64,7 +64,10 @@ export async function profileLoadTarget(
         const read = getNumber(res.json, profile.fields.account_read_limit);
         const write = getNumber(res.json, profile.fields.account_write_limit);
         if (read === undefined || write === undefined) {
-          throw new HarnessError('E_PROFILE_INVALID', `limits of agency ${a.id} are unknown: set agencies[].limits in the profile (the account answered ${res.status} without them)`);
+          throw new HarnessError(
+            'E_PROFILE_INVALID',
+            `limits of agency ${a.id} are unknown: set agencies[].limits in the profile (the account answered ${res.status} without them)`,
+          );
         }
         limits = { read, write };
         open = openProducts(profile, res.json);

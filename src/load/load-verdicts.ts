@@ -8,10 +8,10 @@ import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetr
  * X-RateLimit-* headers of its first answer, assumed empty because the
  * harness started the mock for this load, or not at all.
  */
-export type BucketStartKnown = 'headers' | 'fresh-mock' | 'unknown';
+type BucketStartKnown = 'headers' | 'fresh-mock' | 'unknown';
 
 /** What a bucket held when the load began, as the early-throttle verdict uses it. */
-export interface BucketStart {
+interface BucketStart {
   known: BucketStartKnown;
   /** Requests admitted before the load and possibly still in the window (0 unless known from headers). */
   priorAdmitted: number;
@@ -42,15 +42,16 @@ export function bucketStart(log: BucketLog, windowMs: number, unread: 'fresh-moc
 }
 
 function startWords(start: BucketStart): string {
-  if (start.known === 'headers') return `start known from the X-RateLimit-* headers of its first answer: ${start.priorAdmitted} request(s) from before the load in the window`;
+  if (start.known === 'headers')
+    return `start known from the X-RateLimit-* headers of its first answer: ${start.priorAdmitted} request(s) from before the load in the window`;
   if (start.known === 'fresh-mock') return 'start assumed empty: the harness started this mock for the load';
   return 'start unknown';
 }
 
 /** Above this many refusals in one bucket, refusals are thinned to the first per slot (see {@link judgeBucket}). */
-export const THIN_ABOVE = 5_000;
+const THIN_ABOVE = 5_000;
 /** Width of a thinning slot, ms. */
-export const THIN_SLOT_MS = 20;
+const THIN_SLOT_MS = 20;
 
 /**
  * Judges one agency's bucket from what the load recorded: no window admitted
@@ -100,7 +101,15 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
     });
   }
   const where = `${log.agency} ${log.bucket}`;
-  const counts = { admitted: proven.length, refused: totalRefusals, judgedRefusals: refusals.length, unknown: possible.length - proven.length, limit, windowMs, start };
+  const counts = {
+    admitted: proven.length,
+    refused: totalRefusals,
+    judgedRefusals: refusals.length,
+    unknown: possible.length - proven.length,
+    limit,
+    windowMs,
+    start,
+  };
   const over = findOverAdmissions(proven, limit, windowMs);
   // A refusal sent before the reading arrived may have been decided before it, when others' admissions could still count: only later ones are judged.
   const prior: PriorAdmissions | undefined = start.readAt !== undefined ? { count: start.priorAdmitted, admittedBy: start.readAt } : undefined;
@@ -158,7 +167,10 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           : {
               ...earlyBase,
               verdict: 'PASS',
-              message: totalRefusals === 0 ? `${where}: never refused (limit ${limit} not reached; ${startText})` : `${where}: no refusal before the limit (tolerance one request; ${startText})`,
+              message:
+                totalRefusals === 0
+                  ? `${where}: never refused (limit ${limit} not reached; ${startText})`
+                  : `${where}: no refusal before the limit (tolerance one request; ${startText})`,
               details: counts,
             },
   );

@@ -9,7 +9,7 @@ import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */
-export interface OpeningWallet {
+interface OpeningWallet {
   balance?: number | undefined;
   currency?: string | undefined;
   ids: Set<string>;
@@ -83,12 +83,29 @@ export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<stri
         // A target that died under the load: this wallet is an ERROR, and the figures measured so far are still reported.
         const code = isHarnessError(err) ? err.code : 'E_INTERNAL';
         const message = err instanceof Error ? err.message : String(err);
-        return { id: `load:wallet:${id}`, kind: 'wallet', agency: id, verdict: 'ERROR', message: `wallet of ${id} could not be read after the load: ${message}`, details: { errorCode: code } };
+        return {
+          id: `load:wallet:${id}`,
+          kind: 'wallet',
+          agency: id,
+          verdict: 'ERROR',
+          message: `wallet of ${id} could not be read after the load: ${message}`,
+          details: { errorCode: code },
+        };
       }
       if (!open.ok || !close.ok || open.balance === undefined || close.balance === undefined) {
-        return { id: `load:wallet:${id}`, kind: 'wallet', agency: id, verdict: 'ERROR', message: `wallet of ${id} could not be read before and after the load`, details: {} };
+        return {
+          id: `load:wallet:${id}`,
+          kind: 'wallet',
+          agency: id,
+          verdict: 'ERROR',
+          message: `wallet of ${id} could not be read before and after the load`,
+          details: {},
+        };
       }
-      const entries = ledgerLines(w.profile, close.entries.filter((e) => !open.ids.has(e.id ?? '')));
+      const entries = ledgerLines(
+        w.profile,
+        close.entries.filter((e) => !open.ids.has(e.id ?? '')),
+      );
       return reconcileWallet({ agency: id, opening: open.balance, closing: close.balance, currency: close.currency ?? open.currency, entries }, tally.of(id));
     }),
   );

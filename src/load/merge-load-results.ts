@@ -24,7 +24,17 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
     cutOff += p.cutOff ?? 0;
     for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   }
-  const merged: OperationFigures = { count, ok, rateLimited, errors, expected, ...(cutOff > 0 ? { cutOff } : {}), statuses, latency: hist.summary(), histogram: hist.encode() };
+  const merged: OperationFigures = {
+    count,
+    ok,
+    rateLimited,
+    errors,
+    expected,
+    ...(cutOff > 0 ? { cutOff } : {}),
+    statuses,
+    latency: hist.summary(),
+    histogram: hist.encode(),
+  };
   // Split by outcome only when every part is: a part from an older version would be missing from the split.
   if (parts.every((p) => p.latencyByOutcome !== undefined)) {
     merged.latencyByOutcome = latencyByOutcome(

@@ -33,10 +33,12 @@ export function assertMergeable(parts: readonly LoadPart[]): void {
         if (files.length > 1 && new Set(files).size === files.length) problems.push(`shard ${index}/${n} is given twice (${files.join(', ')})`);
       }
       const gaps = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-      if (gaps.length > 0) problems.push(`shard${gaps.length > 1 ? 's' : ''} ${gaps.map((i) => `${i}/${n}`).join(', ')} ${gaps.length > 1 ? 'are' : 'is'} missing`);
+      if (gaps.length > 0)
+        problems.push(`shard${gaps.length > 1 ? 's' : ''} ${gaps.map((i) => `${i}/${n}`).join(', ')} ${gaps.length > 1 ? 'are' : 'is'} missing`);
     }
     const unsharded = parts.filter((p) => p.load.shards.length === 0);
-    if (unsharded.length > 0) problems.push(`${unsharded.map((p) => p.file).join(', ')} ${unsharded.length > 1 ? 'are' : 'is'} not a shard but merged with shards`);
+    if (unsharded.length > 0)
+      problems.push(`${unsharded.map((p) => p.file).join(', ')} ${unsharded.length > 1 ? 'are' : 'is'} not a shard but merged with shards`);
   }
   if (problems.length > 0) throw new HarnessError('E_USAGE', `cannot merge: ${problems.join('; ')}`);
 }

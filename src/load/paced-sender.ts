@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 
 /** One planned request: its index and its planned instant (ms after the start). */
-export interface PlannedRequest {
+interface PlannedRequest {
   index: number;
   plannedMs: number;
 }
 
 /** What one sent request came to. */
-export interface PacedOutcome<T> {
+interface PacedOutcome<T> {
   index: number;
   /** Planned instant, ms after start. */
   plannedMs: number;
@@ -24,7 +24,7 @@ export interface PacedOutcome<T> {
 }
 
 /** Options of a paced (open-model) run. */
-export interface PacedOptions<T> {
+interface PacedOptions<T> {
   /** Planned instants, ms after start, ascending. */
   schedule: readonly number[];
   /** Sends request `index`; must not throw synchronously. */

@@ -8,7 +8,7 @@ import type { Profile } from '../profile/types.js';
 import type { WalletTally } from './wallet-reconciliation.js';
 
 /** Options of {@link pushLimits}. */
-export interface PushLimitsOptions {
+interface PushLimitsOptions {
   profile: Profile;
   agencies: ReadonlyArray<{ agency: LoadAgency; api: TargetApi; product: string }>;
   /** Real ms over which each agency's limit + extra requests are spread. */
@@ -22,7 +22,7 @@ export interface PushLimitsOptions {
 }
 
 /** What the paced push did. */
-export interface PushSummary {
+interface PushSummary {
   planned: number;
   sent: number;
   probes: number;
@@ -35,7 +35,7 @@ export interface PushSummary {
 type Item = { a: number; kind: 'read' | 'write'; n: number };
 
 /** Requests over the limit each bucket gets: 5%, at least 5. */
-export function extraOver(limit: number): number {
+function extraOver(limit: number): number {
   return Math.max(5, Math.ceil(limit * 0.05));
 }
 
@@ -69,7 +69,13 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
 
   // The pusher books a quote it already redeemed, or none at all, on purpose: those refusals are expected, not errors.
   const deliberate = new Set([o.profile.errors.quote_already_redeemed.status, o.profile.errors.quote_not_found.status]);
-  const timed = async (op: string, a: number, bucket: string, call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number; limit?: number; remaining?: number } }>, plannedAbs?: number) => {
+  const timed = async (
+    op: string,
+    a: number,
+    bucket: string,
+    call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number; limit?: number; remaining?: number } }>,
+    plannedAbs?: number,
+  ) => {
     const agency = o.agencies[a]!.agency;
     const sentAt = o.now() - 1;
     const start = plannedAbs ?? performance.now();
@@ -78,8 +84,20 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const ra = res.status === 429 ? res.rateLimit.retryAfterS : undefined;
       const receivedAt = o.now() + 1;
       const rl = res.rateLimit;
-      o.recorder.record(op, agency.id, bucket, sentAt, receivedAt, performance.now() - start, res.status, ra, bucket === writeBucket && deliberate.has(res.status), res.status === 429 ? rl.remaining : undefined);
-      if (rl.limit !== undefined && rl.remaining !== undefined) o.recorder.reading(agency.id, bucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
+      o.recorder.record(
+        op,
+        agency.id,
+        bucket,
+        sentAt,
+        receivedAt,
+        performance.now() - start,
+        res.status,
+        ra,
+        bucket === writeBucket && deliberate.has(res.status),
+        res.status === 429 ? rl.remaining : undefined,
+      );
+      if (rl.limit !== undefined && rl.remaining !== undefined)
+        o.recorder.reading(agency.id, bucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
       // Any 429 whose Retry-After ends within the run gets the bucket's one probe: later 429s promise sooner instants,
       // and a promise beyond the run (a huge Retry-After among them) is never waited for.
       if (res.status === 429 && ra !== undefined && !probed.has(`${a}:${bucket}`)) {
@@ -110,7 +128,8 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
     new Promise((resolve) => {
       const timer = setTimeout(() => {
         o.signal?.removeEventListener('abort', cancel);
-        const done = bucket === readBucket ? timed('push.probe', a, bucket, () => o.agencies[a]!.api.balance()).then(() => undefined) : book(a, undefined, 'push.probe');
+        const done =
+          bucket === readBucket ? timed('push.probe', a, bucket, () => o.agencies[a]!.api.balance()).then(() => undefined) : book(a, undefined, 'push.probe');
         void done.then(resolve);
       }, dueIn);
       const cancel = (): void => {
@@ -129,7 +148,8 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const planned = t0 + it.at;
       if (it.kind === 'read') {
         const res = await timed('push.search', it.a, readBucket, () => api.search(product), planned);
-        if (res && res.status >= 200 && res.status < 300) tokens[it.a]!.push(...(res as Awaited<ReturnType<TargetApi['search']>>).offers.map((x) => x.quoteToken));
+        if (res && res.status >= 200 && res.status < 300)
+          tokens[it.a]!.push(...(res as Awaited<ReturnType<TargetApi['search']>>).offers.map((x) => x.quoteToken));
         return;
       }
       const pool = tokens[it.a]!;

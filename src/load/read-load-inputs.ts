@@ -9,7 +9,7 @@ import { validateLoadResult } from './validate-load-part.js';
 /** Largest thresholds file read. */
 const MAX_THRESHOLDS_BYTES = 1024 * 1024;
 /** Largest load report read (a shard to merge, a baseline): an hour's load writes a few MB. */
-export const MAX_LOAD_REPORT_BYTES = 32 * 1024 * 1024;
+const MAX_LOAD_REPORT_BYTES = 32 * 1024 * 1024;
 /** Most JSON values a load report may hold: an hour's load holds about 100 000; 32 MiB of `[0,0,…]` would be 16 million, and 500 MB once parsed. */
 const MAX_LOAD_REPORT_VALUES = 1_000_000;
 

@@ -19,10 +19,10 @@ import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { WalletTally } from './wallet-reconciliation.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
-export const SETTLE_MS = 1000;
+const SETTLE_MS = 1000;
 
 /** Seconds the requests in flight at the end of the duration get to finish before they are cut off (k6's gracefulStop). */
-export const GRACEFUL_STOP_S = 5;
+const GRACEFUL_STOP_S = 5;
 
 /** The service a load runs against. */
 export interface LoadTarget {
@@ -40,7 +40,7 @@ export interface LoadTarget {
 }
 
 /** Options of {@link runLoad}. */
-export interface LoadRunOptions {
+interface LoadRunOptions {
   target: LoadTarget;
   /** Scenario mode: the journeys to replay; search mode when absent or `search` is set. */
   scenarios?: Scenario[] | undefined;
@@ -74,7 +74,8 @@ export interface LoadRunOptions {
 function targetLost(verdicts: readonly LoadVerdict[]): { code: string; message: string } | undefined {
   for (const v of verdicts) {
     const code = v.details?.['errorCode'];
-    if (v.verdict === 'ERROR' && typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].exit === 3) return { code, message: v.message };
+    if (v.verdict === 'ERROR' && typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].exit === 3)
+      return { code, message: v.message };
   }
   return undefined;
 }
@@ -106,7 +107,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const tally = new WalletTally();
   const readBucket = bucketOf(profile, 'GET', false);
   const windowMs = profile.limits.window_s * 1000;
-  const apis = new Map<string, ClosableTargetApi>(agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]));
+  const apis = new Map<string, ClosableTargetApi>(
+    agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]),
+  );
   const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait };
   // The harness's own reads take bucket slots too: the verdicts must see every request that used one.
   const noteAdmission: NoteAdmission = (agency, op, res) => {
@@ -115,12 +118,28 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const sentAt = x.startedAt - 1;
     const receivedAt = x.startedAt + x.durationMs + 1;
     recorder.record(op, agency, readBucket, sentAt, receivedAt, x.durationMs, res.status, rl.retryAfterS, false, res.status === 429 ? rl.remaining : undefined);
-    if (rl.limit !== undefined && rl.remaining !== undefined) recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
+    if (rl.limit !== undefined && rl.remaining !== undefined)
+      recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
   };
   try {
-    const opening = await openWallets(wallets, agencies.map((a) => a.id), noteAdmission);
+    const opening = await openWallets(
+      wallets,
+      agencies.map((a) => a.id),
+      noteAdmission,
+    );
     const plan = planLoad(profile, o, agencies.length);
-    const span = await driveLoad({ ...o, profile, agencies, apis, plan, recorder, wallet: tally, now, runStartedMs: t0, gracefulStopS: o.gracefulStopS ?? GRACEFUL_STOP_S });
+    const span = await driveLoad({
+      ...o,
+      profile,
+      agencies,
+      apis,
+      plan,
+      recorder,
+      wallet: tally,
+      now,
+      runStartedMs: t0,
+      gracefulStopS: o.gracefulStopS ?? GRACEFUL_STOP_S,
+    });
     // Verdicts from what was recorded, before any request after the load.
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
     const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
@@ -130,7 +149,11 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     verdicts.push(...(await reconcileWallets(wallets, opening, tally)));
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
     const lost = targetLost(verdicts);
-    const notes = [...plan.notes, ...span.notes, ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : [])];
+    const notes = [
+      ...plan.notes,
+      ...span.notes,
+      ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : []),
+    ];
     const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });
     if (lost) load.targetError = lost;
     load.target = { name: profile.name, baseUrl: profile.base_url };

@@ -5,7 +5,7 @@ import type { Scenario, Step } from '../scenario/types.js';
 import { interpolate, readPath, referencedNames } from '../scenario/values.js';
 
 /** Inner steps of a `repeat` are inlined at most this many times per journey. */
-export const MAX_REPEAT = 50;
+const MAX_REPEAT = 50;
 
 /** A request a journey step sends, before signing. */
 export interface BuiltRequest {
@@ -59,7 +59,7 @@ class Missing extends Error {}
 const PRODUCT_ACTIONS: ReadonlySet<string> = new Set(['search', 'book', 'cancel', 'get_booking']);
 
 /** The failure statuses a scenario step expects on purpose: its `expect.status` and the status of its `expect.code`. */
-export function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
+function expectedStatuses(step: Step, profile: Profile): ReadonlySet<number> {
   const out = new Set<number>();
   const e = step.expect;
   if (!e) return out;
@@ -106,7 +106,13 @@ function viewOf(profile: Profile, effect: StepEffect, status: number, json: unkn
     const cheapest = priced.length ? priced.reduce((a, b) => ((b.price ?? Infinity) < (a.price ?? Infinity) ? b : a)) : offers[0];
     return { ...base, offers, cheapest };
   }
-  if (effect === 'book') return { ...base, booking_id: getField(json, f.booking_id), booking_status: getField(json, f.booking_status), price: getField(json, f.booking_price_amount) };
+  if (effect === 'book')
+    return {
+      ...base,
+      booking_id: getField(json, f.booking_id),
+      booking_status: getField(json, f.booking_status),
+      price: getField(json, f.booking_price_amount),
+    };
   if (effect === 'cancel') return { ...base, refund: getField(json, f.cancellation_refund_amount), cancellation_status: getField(json, f.cancellation_status) };
   return base;
 }
@@ -196,7 +202,10 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
         make = (r) => {
           const quote = interpolate(p.quote, r);
           const ref = p.client_reference !== undefined ? interpolate(p.client_reference, r) : loadUnique('ref');
-          const body = p.body !== undefined ? bodyText(interpolate(p.body, r)) : JSON.stringify(setTemplate(profile.booking_body, { quote_token: quote, client_reference: ref }));
+          const body =
+            p.body !== undefined
+              ? bodyText(interpolate(p.body, r))
+              : JSON.stringify(setTemplate(profile.booking_body, { quote_token: quote, client_reference: ref }));
           return { path: fillPath(ops.create_booking.path, { product }), body, headers: idem(r) };
         };
         break;

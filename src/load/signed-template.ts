@@ -46,7 +46,7 @@ export class NoncePool {
 }
 
 /** A request whose signature a template keeps fresh. */
-export interface TemplateRequest {
+interface TemplateRequest {
   method: string;
   /** Absolute path as sent (starting with the base path, e.g. `/v1/flights/search`), without query. */
   path: string;

@@ -18,14 +18,21 @@ function validator(): ValidateFunction {
 
 /** `/operations/search/count` → `operations.search.count`. */
 function where(path: string): string {
-  return path === '' ? '(the whole result)' : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  return path === ''
+    ? '(the whole result)'
+    : path
+        .slice(1)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .join('.');
 }
 
 function describe(e: ErrorObject): string {
   const at = where(e.instancePath);
   if (e.keyword === 'required') return `${at === '(the whole result)' ? '' : `${at}.`}${(e.params as { missingProperty: string }).missingProperty} is missing`;
   if (e.keyword === 'additionalProperties' || e.keyword === 'propertyNames') {
-    const name = (e.params as { propertyName?: string; additionalProperty?: string }).propertyName ?? (e.params as { additionalProperty?: string }).additionalProperty;
+    const name =
+      (e.params as { propertyName?: string; additionalProperty?: string }).propertyName ?? (e.params as { additionalProperty?: string }).additionalProperty;
     return `${at} has a key ${JSON.stringify(name)} that is not allowed`;
   }
   return `${at} ${e.message ?? 'is wrong'}`;

@@ -3,7 +3,7 @@ import { formatMoney } from '../report/units.js';
 import { formatMoneyChange } from '../report/wallet-figures.js';
 
 /** What the load saw of one agency's money-moving requests. */
-export interface AgencyWalletTally {
+interface AgencyWalletTally {
   /** Booking id → amount charged, per 201 booking response. */
   booked: Map<string, number>;
   /** Booking id → amount refunded, per 201 cancellation response. */
@@ -54,7 +54,7 @@ export interface LedgerLine {
 }
 
 /** The wallet of one agency before and after the load. */
-export interface WalletReading {
+interface WalletReading {
   agency: string;
   opening: number;
   closing: number;
@@ -92,7 +92,9 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   }
   if (!Number.isFinite(debits) || !Number.isFinite(refunds)) problems.push('a statement entry has no numeric amount');
   else if (reading.closing !== reading.opening - debits + refunds) {
-    problems.push(`balance ${money(reading.closing)} ≠ opening ${money(reading.opening)} − debits ${money(debits)} + refunds ${money(refunds)} = ${money(reading.opening - debits + refunds)}`);
+    problems.push(
+      `balance ${money(reading.closing)} ≠ opening ${money(reading.opening)} − debits ${money(debits)} + refunds ${money(refunds)} = ${money(reading.opening - debits + refunds)}`,
+    );
   }
   const missing: string[] = [];
   const doubled: string[] = [];
@@ -111,7 +113,8 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
     const found = refundsByBooking.get(id) ?? [];
     if (found.length !== 1 || (Number.isFinite(refund) && found[0] !== refund)) missingRefunds.push(`${id} (${found.length} refund entries)`);
   }
-  if (missingRefunds.length) problems.push(`${missingRefunds.length} cancellation(s) answered 201 without exactly one matching refund, e.g. ${missingRefunds.slice(0, 3).join(', ')}`);
+  if (missingRefunds.length)
+    problems.push(`${missingRefunds.length} cancellation(s) answered 201 without exactly one matching refund, e.g. ${missingRefunds.slice(0, 3).join(', ')}`);
 
   const details: Record<string, unknown> = {
     currency: reading.currency ?? null,

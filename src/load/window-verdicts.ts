@@ -17,21 +17,21 @@ export interface Admission {
 }
 
 /** A proven breach of the limit: more than `limit` admitted within one window. */
-export interface OverAdmission {
+interface OverAdmission {
   windowStart: number;
   admittedInWindow: number;
   refs: string[];
 }
 
 /** A proven early refusal: a 429 while fewer than `limit - tolerance` could have been admitted in its window. */
-export interface EarlyRefusal {
+interface EarlyRefusal {
   at: number;
   admittedAtMost: number;
   ref?: string | undefined;
 }
 
 /** A 429 whose Retry-After is missing, or refuted by later admissions. */
-export interface RetryAfterFault {
+interface RetryAfterFault {
   at: number;
   retryAfterS: number | undefined;
   problem: 'missing' | 'too-long' | 'too-short';

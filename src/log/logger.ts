@@ -9,7 +9,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Where and how logs are written. */
-export interface LoggerOptions {
+interface LoggerOptions {
   /** @defaultValue 'warn' */
   level?: LogLevel;
   /** `json` (one object per line, for machines) or `pretty` (for a person at a terminal). @defaultValue 'json' */
@@ -24,7 +24,7 @@ export interface LoggerOptions {
  * Paths whose values are secrets wherever they appear in a log object: the
  * signature header and the API key of requests, and credential fields.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'headers.authorization',
@@ -47,7 +47,10 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const hooks = opts.redactLine ? { streamWrite: opts.redactLine } : {};
   if (opts.format === 'pretty') {
     // pino-pretty as a synchronous stream: no worker thread, nothing left behind at exit.
-    return pino({ level, redact, base: null, hooks }, pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino(
+      { level, redact, base: null, hooks },
+      pinoPretty({ destination: fd, sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    );
   }
   return pino({ level, redact, base: null, hooks }, pino.destination({ fd, sync: true }));
 }

@@ -9,13 +9,14 @@
 // ESC sequences first, whole, so no `[2J` is left behind: CSI (ESC [ … final),
 // OSC/DCS/SOS/PM/APC strings (up to BEL or ESC \), then any two-character escape.
 // Their 8-bit forms (C1 CSI 0x9B, OSC 0x9D, …) are caught the same way.
-const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
+const ESCAPE_SEQUENCE =
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
 // C0 but tab and newline, DEL, C1; bidi embeddings, overrides, isolates and marks.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NEWLINE = /\n/g;
 
 /** Options of {@link terminalSafe}. */
-export interface TerminalSafeOptions {
+interface TerminalSafeOptions {
   /** Keep newlines (a block of lines); otherwise each becomes a space. @defaultValue false */
   multiline?: boolean | undefined;
 }

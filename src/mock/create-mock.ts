@@ -132,14 +132,18 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     await idle();
   };
   const adminApp = o.admin
-    ? createAdminApp({
-        clock,
-        defects,
-        reset,
-        advance,
-        deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
-        requests: () => log.list(),
-      }, options.logger, limits)
+    ? createAdminApp(
+        {
+          clock,
+          defects,
+          reset,
+          advance,
+          deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
+          requests: () => log.list(),
+        },
+        options.logger,
+        limits,
+      )
     : undefined;
 
   const apps = [serviceApp, hotel.app, ...(adminApp ? [adminApp] : [])];

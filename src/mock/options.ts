@@ -55,7 +55,7 @@ export interface MockOptions {
 }
 
 /** Options with every default filled in, validated. */
-export interface ResolvedMockOptions {
+interface ResolvedMockOptions {
   host: string;
   port: number;
   hotelPort: number;
@@ -101,9 +101,6 @@ export const MOCK_DEFAULTS = Object.freeze({
   requestTimeoutMs: 30_000,
 });
 
-/** The ports the CLI uses (REFERENCE-API.md section 1). */
-export const CLI_PORTS = Object.freeze({ port: 8480, hotelPort: 8481, adminPort: 8489 });
-
 /** Fills defaults and validates; a wrong option is an `E_USAGE` error naming it and the value received. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
   const o = { ...MOCK_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<
@@ -134,7 +131,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   int('headersTimeoutMs', o.headersTimeoutMs, 1, 2 ** 31 - 1);
   int('requestTimeoutMs', o.requestTimeoutMs, 1, 2 ** 31 - 1);
   // node refuses a server whose headers timeout is longer than its request timeout.
-  if (o.headersTimeoutMs > o.requestTimeoutMs) problems.push(`headersTimeoutMs (${o.headersTimeoutMs}) must not be longer than requestTimeoutMs (${o.requestTimeoutMs})`);
+  if (o.headersTimeoutMs > o.requestTimeoutMs)
+    problems.push(`headersTimeoutMs (${o.headersTimeoutMs}) must not be longer than requestTimeoutMs (${o.requestTimeoutMs})`);
   if (typeof o.host !== 'string' || o.host === '') problems.push(`host must be a non-empty string, got ${String(o.host)}`);
   if (problems.length > 0) throw new HarnessError('E_USAGE', `mock options: ${problems.join('; ')}`);
   return Object.freeze({

@@ -6,7 +6,7 @@ const MAX_REDIRECTS = 5;
 const FETCH_TIMEOUT_MS = 15_000;
 
 /** Options of {@link fetchBounded}. */
-export interface FetchBoundedOptions {
+interface FetchBoundedOptions {
   /** What is fetched, for messages (`OpenAPI document`). */
   what: string;
   /** Largest body accepted, as sent (Content-Length) and as decoded. */
@@ -25,7 +25,8 @@ export interface FetchBoundedOptions {
  * `cannot read <what> <url>: …`.
  */
 export async function fetchBounded(url: string, options: FetchBoundedOptions): Promise<string> {
-  const fail = (why: string, cause?: unknown): HarnessError => new HarnessError('E_FILE_UNREADABLE', `cannot read ${options.what} ${url}: ${why}`, cause === undefined ? undefined : { cause });
+  const fail = (why: string, cause?: unknown): HarnessError =>
+    new HarnessError('E_FILE_UNREADABLE', `cannot read ${options.what} ${url}: ${why}`, cause === undefined ? undefined : { cause });
   const origin = new URL(url).origin;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error(`no complete answer within ${FETCH_TIMEOUT_MS / 1000} s`)), FETCH_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 /** Escapes one JSON pointer segment (RFC 6901). */
-export function escapePointerSegment(segment: string): string {
+function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

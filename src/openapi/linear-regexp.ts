@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { UnusableSchemaError } from './unusable-schema.js';
 
 /** What Ajv calls a regular expression engine (its `code.regExp` option). */
-export interface RegExpEngine {
+interface RegExpEngine {
   (pattern: string, flags: string): { test(text: string): boolean };
   /** How standalone code would name the engine; Ajv reads it, the harness never generates standalone code. */
   code: string;

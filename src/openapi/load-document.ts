@@ -8,16 +8,16 @@ import { bundledOpenApiPath } from './bundled-document.js';
 import { fetchBounded } from './fetch-bounded.js';
 
 /** Largest OpenAPI document read, as a file or as a URL's body (compressed and decompressed alike). */
-export const MAX_OPENAPI_BYTES = 8 * 1024 * 1024;
+const MAX_OPENAPI_BYTES = 8 * 1024 * 1024;
 /**
  * Largest OpenAPI document given as YAML: parsing YAML takes some fifty times
  * the text in memory (JSON five), so a larger document is asked for as JSON.
  */
-export const MAX_OPENAPI_YAML_BYTES = 2 * 1024 * 1024;
+const MAX_OPENAPI_YAML_BYTES = 2 * 1024 * 1024;
 /** Most aliases a YAML document may expand (an alias bomb is refused before it is expanded). */
-export const MAX_OPENAPI_ALIASES = 10_000;
+const MAX_OPENAPI_ALIASES = 10_000;
 /** Deepest nesting of `[ ]` and `{ }` read: OpenAPI documents nest a few dozen levels. */
-export const MAX_OPENAPI_NESTING = 256;
+const MAX_OPENAPI_NESTING = 256;
 
 /** An OpenAPI document as parsed JSON. */
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths?: Record<string, unknown> };
@@ -36,7 +36,10 @@ export function parseOpenApiText(text: string, source: string): OpenApiDocument 
   const isJson = /^\s*\{/.test(text);
   const bytes = Buffer.byteLength(text);
   if (!isJson && bytes > MAX_OPENAPI_YAML_BYTES) {
-    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: as YAML it may hold ${MAX_OPENAPI_YAML_BYTES} bytes, it holds ${bytes} (give it as JSON, up to ${MAX_OPENAPI_BYTES} bytes)`);
+    throw new HarnessError(
+      'E_FILE_UNREADABLE',
+      `cannot parse OpenAPI document ${source}: as YAML it may hold ${MAX_OPENAPI_YAML_BYTES} bytes, it holds ${bytes} (give it as JSON, up to ${MAX_OPENAPI_BYTES} bytes)`,
+    );
   }
   if (nestsDeeperThan(text, MAX_OPENAPI_NESTING)) {
     throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: it nests deeper than ${MAX_OPENAPI_NESTING} levels of [ ] or { }`);
@@ -46,7 +49,9 @@ export function parseOpenApiText(text: string, source: string): OpenApiDocument 
     doc = isJson ? JSON.parse(text) : parseYaml(text, { maxAliasCount: MAX_OPENAPI_ALIASES });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const why = /excessive alias count/i.test(message) ? `YAML aliases expand past the bound of ${MAX_OPENAPI_ALIASES} (maxAliasCount)` : oneLine(withoutExcerpt(message));
+    const why = /excessive alias count/i.test(message)
+      ? `YAML aliases expand past the bound of ${MAX_OPENAPI_ALIASES} (maxAliasCount)`
+      : oneLine(withoutExcerpt(message));
     throw new HarnessError('E_FILE_UNREADABLE', `cannot parse OpenAPI document ${source}: ${why}`, { cause: err });
   }
   const o = doc as Partial<OpenApiDocument> | null;
@@ -87,6 +92,8 @@ async function readDocumentFile(source: string): Promise<string> {
  */
 export async function loadOpenApiDocument(source?: string | null): Promise<OpenApiDocument> {
   if (source === undefined || source === null) return bundledOpenApiDocument();
-  const text = isUrl(source) ? await fetchBounded(source, { what: 'OpenAPI document', maxBytes: MAX_OPENAPI_BYTES, accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' }) : await readDocumentFile(source);
+  const text = isUrl(source)
+    ? await fetchBounded(source, { what: 'OpenAPI document', maxBytes: MAX_OPENAPI_BYTES, accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' })
+    : await readDocumentFile(source);
   return parseOpenApiText(text, source);
 }

@@ -8,7 +8,7 @@ import { assertNoRefCycle } from './ref-cycles.js';
 import { UnusableSchemaError } from './unusable-schema.js';
 
 /** One rule of the document that a response breaks. */
-export interface SchemaViolation {
+interface SchemaViolation {
   /** JSON pointer into the body (`/results/0/price/amount`), or `headers/<name>` for a header. */
   pointer: string;
   /** The schema keyword broken (`type`, `required`, `enum`, …), or `content-type` / `json` for the body as a whole. */
@@ -18,7 +18,7 @@ export interface SchemaViolation {
 }
 
 /** How one exchange fares against the document. */
-export type ExchangeJudgement =
+type ExchangeJudgement =
   | { judged: false; reason: 'no response' | 'operation not in the document' | 'status not in the document' }
   /** The document's schema for the response cannot judge it (a `$ref` cycle, a pattern that cannot be evaluated safely): `problem` names it. */
   | { judged: false; reason: 'schema unusable'; operation: string; status: string; problem: string }
@@ -142,7 +142,9 @@ export class ResponseValidator {
     const response = this.deref(op.responses[key], [...op.segments, 'responses', key]);
     if (response) {
       const content = response.value.content as Record<string, unknown> | undefined;
-      const media = content ? (Object.keys(content).find((m) => m.toLowerCase() === 'application/json') ?? Object.keys(content).find(isJsonMedia) ?? Object.keys(content)[0]) : undefined;
+      const media = content
+        ? (Object.keys(content).find((m) => m.toLowerCase() === 'application/json') ?? Object.keys(content).find(isJsonMedia) ?? Object.keys(content)[0])
+        : undefined;
       if (content && media !== undefined) {
         const mediaObj = content[media] as { schema?: unknown } | undefined;
         spec.body = { media, validate: mediaObj?.schema !== undefined ? this.validatorAt([...response.segments, 'content', media, 'schema']) : undefined };

@@ -2,7 +2,7 @@ import type { AgencyCredentials } from '../mock/index.js';
 import type { AgencyDef } from './types.js';
 
 /** What the mock hands out for one agency: the credentials of its `--json` line, and the limits when they are known. */
-export type MockAgencyCredentials = Pick<AgencyCredentials, 'agency_id' | 'key_id' | 'secret' | 'webhook_secret' | 'hotel_api_key' | 'hotel_webhook_secret'> &
+type MockAgencyCredentials = Pick<AgencyCredentials, 'agency_id' | 'key_id' | 'secret' | 'webhook_secret' | 'hotel_api_key' | 'hotel_webhook_secret'> &
   Partial<Pick<AgencyCredentials, 'limits'>>;
 
 /**

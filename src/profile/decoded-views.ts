@@ -14,7 +14,7 @@
  */
 
 /** A half-open range `[start, end)` of positions, with the view that found it (`literal`, `base64`, `hex`). */
-export type Span = readonly [number, number, string?];
+type Span = readonly [number, number, string?];
 
 /** A view as latin1 text (one character per byte); byte i came from source positions `[start[i], end[i])`, identity when absent. */
 interface View {
@@ -46,7 +46,9 @@ function base64Cores(needle: string): string[] {
   const bytes = Buffer.from(needle, 'latin1');
   const out: string[] = [];
   for (let k = 0; k < 3; k++) {
-    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64').replace(/=+$/, '');
+    const enc = Buffer.concat([Buffer.alloc(k), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     const first = Math.ceil((8 * k) / 6);
     const last = Math.floor((8 * (k + bytes.length) - 6) / 6);
     out.push(enc.slice(first, last + 1));
@@ -131,7 +133,8 @@ function pushUtf8(out: number[], cp: number): void {
 
 /** A UTF-16 pair at `i` of `s` (plain or `\uXXXX\uXXXX`) as one code point, else the unit alone. */
 function codePoint(hi: number, lo: number | undefined): { cp: number; pair: boolean } {
-  if (hi >= 0xd800 && hi <= 0xdbff && lo !== undefined && lo >= 0xdc00 && lo <= 0xdfff) return { cp: 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), pair: true };
+  if (hi >= 0xd800 && hi <= 0xdbff && lo !== undefined && lo >= 0xdc00 && lo <= 0xdfff)
+    return { cp: 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), pair: true };
   return { cp: hi >= 0xd800 && hi <= 0xdfff ? 0xfffd : hi, pair: false };
 }
 
@@ -140,7 +143,7 @@ function codePoint(hi: number, lo: number | undefined): { cp: number; pair: bool
  * in place. `bytes` says each character of `s` is one byte (latin1 text of
  * raw bytes) rather than a character to encode as UTF-8.
  */
-export function literalView(s: string, bytes: boolean): View {
+function literalView(s: string, bytes: boolean): View {
   if (!(bytes ? NEEDS_DECODING_BYTES : NEEDS_DECODING_TEXT).test(s)) return { text: s };
   const out: number[] = [];
   const start: number[] = [];
@@ -214,7 +217,6 @@ function looksLikeText(latin1: string): boolean {
   return printable >= latin1.length * 0.85;
 }
 
-
 /** Hits inside what a run decodes to: the needles, and at depth 0 every view of the decoded bytes. */
 function decodedHits(decoded: string, needles: Needles, depth: number): Span[] {
   const hits: Span[] = [];
@@ -282,7 +284,9 @@ function base64Hits(view: View, runs: readonly [number, number][], needles: Need
 function hexHits(view: View, runs: readonly [number, number][], needles: Needles, depth: number, out: Span[]): void {
   // Hex characters are base64 characters too: the hex runs are found inside the base64 runs.
   const min = 2 * needles.minBytes;
-  const hexRuns = runs.flatMap(([from, to]) => (to - from < min ? [] : runsOf(view.text.slice(from, to), 2, min, false).map(([a, b]): [number, number] => [from + a, from + b])));
+  const hexRuns = runs.flatMap(([from, to]) =>
+    to - from < min ? [] : runsOf(view.text.slice(from, to), 2, min, false).map(([a, b]): [number, number] => [from + a, from + b]),
+  );
   for (const [at, to] of hexRuns) {
     const run = view.text.slice(at, to);
     const lower = /[A-F]/.test(run) ? run.toLowerCase() : run;
@@ -301,7 +305,7 @@ function hexHits(view: View, runs: readonly [number, number][], needles: Needles
 }
 
 /** Options of {@link secretSpans}. */
-export interface SpanOptions {
+interface SpanOptions {
   /** `s` is base64 as a whole and what it decodes to was searched already: its base64 view is not searched again. */
   decodedWhole?: boolean;
 }
@@ -348,7 +352,7 @@ function spansOf(s: string, bytes: boolean, needles: Needles, depth: number, dec
 }
 
 /** `spans` sorted and merged where they overlap or touch. */
-export function mergeSpans(spans: readonly Span[]): Span[] {
+function mergeSpans(spans: readonly Span[]): Span[] {
   const sorted = [...spans].sort((x, y) => x[0] - y[0]);
   const out: [number, number][] = [];
   for (const [a, b] of sorted) {

@@ -46,7 +46,10 @@ function userinfoOf(url: string | null | undefined): string[] {
  * set, and the userinfo of its URLs. Other agencies' secrets are redacted in
  * one agency's evidence too.
  */
-export function profileSecrets(profile: Pick<Profile, 'agencies' | 'base_url'> & { hotel_base_url?: string | null | undefined }, env: NodeJS.ProcessEnv = process.env): string[] {
+export function profileSecrets(
+  profile: Pick<Profile, 'agencies' | 'base_url'> & { hotel_base_url?: string | null | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   const out: string[] = [...userinfoOf(profile.base_url), ...userinfoOf(profile.hotel_base_url)];
   for (const def of profile.agencies) {
     for (const field of ['secret', 'webhook_secret', 'hotel_api_key', 'hotel_webhook_secret'] as const) {

@@ -10,16 +10,16 @@ import { resolveProfile } from './validate-profile.js';
 import { isTargetUrl, profileFromUrl } from './url-profile.js';
 
 /** Largest profile file read: the complete reference profile holds some 10 KB. */
-export const MAX_PROFILE_BYTES = 1024 * 1024;
+const MAX_PROFILE_BYTES = 1024 * 1024;
 /** Deepest nesting of `[ ]` and `{ }` in a profile (request body templates nest a few levels). */
-export const MAX_PROFILE_NESTING = 64;
+const MAX_PROFILE_NESTING = 64;
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** Parses profile text: JSON for `.json` files, YAML otherwise (YAML also reads JSON). */
-export function parseProfileText(text: string, file: string): unknown {
+function parseProfileText(text: string, file: string): unknown {
   try {
     return extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
   } catch (err) {
@@ -51,7 +51,8 @@ export async function loadProfile(file: string): Promise<Readonly<Profile>> {
     if (why) throw new HarnessError('E_FILE_UNREADABLE', `cannot read target profile ${file}: ${why}${hint}`, { cause: err });
     throw err;
   }
-  if (nestsDeeperThan(text, MAX_PROFILE_NESTING)) throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
+  if (nestsDeeperThan(text, MAX_PROFILE_NESTING))
+    throw new HarnessError('E_FILE_UNREADABLE', `cannot parse target profile ${file}: it nests deeper than ${MAX_PROFILE_NESTING} levels of [ ] or { }`);
   const profile = resolveProfile(withOpenApiBesideProfile(parseProfileText(text, file), file), file);
   // Known from here on: the console, the logs and every report redact them, whichever agency a command works for.
   rememberSecrets(profileSecrets(profile));

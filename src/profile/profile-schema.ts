@@ -39,13 +39,24 @@ const agency: Schema = {
     hotel_webhook_secret_env: ENV_NAME,
     limits: { kind: 'object', fields: { read: intIn(1, MAX_LIMIT, ' requests'), write: intIn(1, MAX_LIMIT, ' requests') } },
   },
-  optional: ['secret', 'secret_env', 'webhook_secret', 'webhook_secret_env', 'hotel_api_key', 'hotel_api_key_env', 'hotel_webhook_secret', 'hotel_webhook_secret_env', 'limits'],
+  optional: [
+    'secret',
+    'secret_env',
+    'webhook_secret',
+    'webhook_secret_env',
+    'hotel_api_key',
+    'hotel_api_key_env',
+    'hotel_webhook_secret',
+    'hotel_webhook_secret_env',
+    'limits',
+  ],
   check: (v, path) => {
     const out: string[] = [];
     for (const s of ['secret', 'webhook_secret', 'hotel_api_key', 'hotel_webhook_secret']) {
       if (v[s] !== undefined && v[`${s}_env`] !== undefined) out.push(`${path}: give ${s} or ${s}_env, not both`);
     }
-    if (v.secret === undefined && v.secret_env === undefined) out.push(`${path}.secret_env is required (the environment variable holding the agency's signing secret), got nothing`);
+    if (v.secret === undefined && v.secret_env === undefined)
+      out.push(`${path}.secret_env is required (the environment variable holding the agency's signing secret), got nothing`);
     return out;
   },
 };
@@ -113,7 +124,11 @@ const BASE_SCHEMA: Schema = {
         if (typeof n !== 'number' || typeof base !== 'number' || typeof factor !== 'number') return [];
         let total = 0;
         for (let k = 0; k < n && total <= DAY_MS; k++) total += base * factor ** k;
-        return total > DAY_MS ? [`${path}: the retry schedule (base_ms ${base} × factor ${factor}^k over ${n} attempts) must take at most ${DAY_MS} ms (a day), it takes ${total > 1e15 ? 'more than 1e15' : Math.round(total)} ms`] : [];
+        return total > DAY_MS
+          ? [
+              `${path}: the retry schedule (base_ms ${base} × factor ${factor}^k over ${n} attempts) must take at most ${DAY_MS} ms (a day), it takes ${total > 1e15 ? 'more than 1e15' : Math.round(total)} ms`,
+            ]
+          : [];
       },
     },
     receiver: {

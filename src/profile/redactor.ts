@@ -8,7 +8,7 @@ export { REDACTED };
 export const WITHHELD = '[REDACTED: value withheld, it carries a secret]';
 
 /** Replaces secrets in any string, array or plain object (deeply, returning a copy). */
-export type Redact = <T>(value: T) => T;
+type Redact = <T>(value: T) => T;
 
 /** A redactor that also works on raw bytes (binary evidence, decoded bodies). */
 export interface BytesRedact extends Redact {
@@ -20,7 +20,7 @@ export interface BytesRedact extends Redact {
 const USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@[\]"'<>]+@/g;
 
 /** `text` with the user and password of every URL in it masked. */
-export function withoutUserinfo(text: string): string {
+function withoutUserinfo(text: string): string {
   return text.includes('@') ? text.replace(USERINFO, `$1${REDACTED}@`) : text;
 }
 

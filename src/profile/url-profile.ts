@@ -9,7 +9,7 @@ export function isTargetUrl(target: string): boolean {
  * The environment variables a `--target URL` reads: the same names
  * `certify-client` gives an agency's client, so one set serves both.
  */
-export const URL_TARGET_ENV = {
+const URL_TARGET_ENV = {
   /** The agency's key id (not a secret). Required. */
   keyId: 'SVC_KEY_ID',
   /** The agency's signing secret. Required by every check that signs. */

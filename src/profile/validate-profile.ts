@@ -22,7 +22,10 @@ function isProfile(_candidate: unknown, problems: readonly string[]): _candidate
  */
 export function resolveProfile(input: unknown, source = 'profile'): Readonly<Profile> {
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
-    throw new HarnessError('E_PROFILE_INVALID', `${source} is invalid: it must hold an object of settings, got ${Array.isArray(input) ? 'a list' : typeof input}`);
+    throw new HarnessError(
+      'E_PROFILE_INVALID',
+      `${source} is invalid: it must hold an object of settings, got ${Array.isArray(input) ? 'a list' : typeof input}`,
+    );
   }
   const merged = deepMerge(DEFAULT_PROFILE, input ?? {});
   const problems = profileProblems(merged);

@@ -1,10 +1,10 @@
 import { bodyEvidence, EVIDENCE_BODY_BYTES } from '../client/body-capture.js';
 
 /** Total bytes of bodies over the evidence size the receiver keeps whole, across its deliveries. */
-export const RECEIVER_LARGE_BODY_BUDGET = 32 * 1024 * 1024;
+const RECEIVER_LARGE_BODY_BUDGET = 32 * 1024 * 1024;
 
 /** How a delivery's body is kept: whole, or a prefix with the whole's size and hash. */
-export interface KeptBody {
+interface KeptBody {
   body: Buffer;
   /** The whole body's byte count, when only a prefix is kept. */
   bytes?: number;
@@ -15,7 +15,7 @@ export interface KeptBody {
 }
 
 /** Decides, delivery by delivery, how much of each body to keep. */
-export interface DeliveryKeeper {
+interface DeliveryKeeper {
   keep(body: Buffer): KeptBody;
   /** Forgets what was kept (the receiver dropped its deliveries). */
   reset(): void;
@@ -47,5 +47,10 @@ export function deliveryKeeper(evidenceBytes = EVIDENCE_BODY_BYTES, budgetBytes 
 
 /** Defines `text` on a delivery as the UTF-8 of its kept body, decoded on use rather than held twice. */
 export function withLazyText<T extends { body: Buffer }>(delivery: T): T & { readonly text: string } {
-  return Object.defineProperty(delivery, 'text', { enumerable: true, get(this: T) { return this.body.toString('utf8'); } }) as T & { readonly text: string };
+  return Object.defineProperty(delivery, 'text', {
+    enumerable: true,
+    get(this: T) {
+      return this.body.toString('utf8');
+    },
+  }) as T & { readonly text: string };
 }

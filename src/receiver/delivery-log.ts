@@ -38,9 +38,7 @@ interface Waiter {
 function applyFilter(list: ReceivedDelivery[], filter: DeliveryFilter | undefined): ReceivedDelivery[] {
   if (!filter) return list;
   if (typeof filter === 'function') return list.filter(filter);
-  return list.filter(
-    (d) => (filter.path === undefined || d.path === filter.path) && (filter.pathPrefix === undefined || d.path.startsWith(filter.pathPrefix)),
-  );
+  return list.filter((d) => (filter.path === undefined || d.path === filter.path) && (filter.pathPrefix === undefined || d.path.startsWith(filter.pathPrefix)));
 }
 
 /** The deliveries a receiver recorded, in arrival order, and the callers waiting for some. */

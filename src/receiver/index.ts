@@ -1,5 +1,5 @@
 /** The harness's webhook receiver. */
 export * from './receiver.js';
-export type { ReceivedDelivery, DeliveryFilter } from './delivery-log.js';
+export type { ReceivedDelivery } from './delivery-log.js';
 export * from './response-plan.js';
 export * from './target-receiver.js';

@@ -6,9 +6,7 @@
  *
  * `delayMs` holds the answer back (real time), e.g. to outlast a sender's timeout.
  */
-export type ResponsePlan =
-  | { kind: 'always'; status: number; delayMs?: number }
-  | { kind: 'sequence'; statuses: number[]; delayMs?: number };
+export type ResponsePlan = { kind: 'always'; status: number; delayMs?: number } | { kind: 'sequence'; statuses: number[]; delayMs?: number };
 
 /** The plan of a path nobody scripted: answer 200 at once. */
 export const DEFAULT_PLAN: ResponsePlan = Object.freeze({ kind: 'always', status: 200 }) as ResponsePlan;

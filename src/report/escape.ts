@@ -10,7 +10,7 @@
 const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Removes characters that XML 1.0 does not allow at all. */
-export function stripXmlIllegal(text: string): string {
+function stripXmlIllegal(text: string): string {
   return text.replace(XML_ILLEGAL, '');
 }
 
@@ -21,12 +21,7 @@ export function xmlText(text: string): string {
 
 /** Escapes text for a double-quoted XML attribute, keeping tabs and line breaks as references so parsers do not normalise them away. */
 export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\t/g, '&#9;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;');
+  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 }
 
 /** Wraps text in a CDATA section, splitting any `]]>` so it cannot close the section early. */
@@ -36,14 +31,16 @@ export function cdata(text: string): string {
 
 /** Escapes text for HTML element bodies and quoted attributes alike. */
 export function html(text: unknown): string {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-    // NUL and other C0 controls render as garbage or get replaced; drop them.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  return (
+    String(text)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+      // NUL and other C0 controls render as garbage or get replaced; drop them.
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+  );
 }
 
 /** Escapes inline Markdown text: one line, no HTML, no emphasis or links. */

@@ -8,7 +8,7 @@ import { formatDecimal } from './units.js';
  */
 
 /** A gate as people read it: metric, comparison and both sides in the metric's unit. */
-export interface GateFigures {
+interface GateFigures {
   metric: string;
   comparator: string;
   /** The measured value with its unit, or `not measured`. */
@@ -26,7 +26,7 @@ export type GateMetricKind = 'latency' | 'rate' | 'throughput' | 'count';
 const LATENCY = /(^|\.)(min|mean|p50|p90|p95|p99|p99_9|p99\.9|max)$/;
 
 /** The kind of a gate metric, from its name (`search.p95` a latency, `errors.rate` a rate, `rps` a throughput). */
-export function gateMetricKind(metric: string): GateMetricKind {
+function gateMetricKind(metric: string): GateMetricKind {
   if (/(^|\.)rate$/.test(metric)) return 'rate';
   if (/(^|\.)rps$/.test(metric)) return 'throughput';
   if (LATENCY.test(metric)) return 'latency';

@@ -30,7 +30,8 @@ export interface KnownMark {
 export type RunVerdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
 /** Areas of the specification a check belongs to. */
-export type Area = 'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';
+export type Area =
+  'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';
 
 /** One verdict of a check, scenario, property or gate. */
 export interface CaseResult {

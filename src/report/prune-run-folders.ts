@@ -19,14 +19,14 @@ export interface LegacyRunLayout {
 }
 
 /** A run folder past the N newest that was not removed, since it holds files the harness did not write (or changed since). */
-export interface LeftRunFolder {
+interface LeftRunFolder {
   folder: string;
   /** Paths inside the folder left in place, `/`-separated (a folder ends in `/`). */
   files: string[];
 }
 
 /** What pruning a reports folder did. */
-export interface PruneOutcome {
+interface PruneOutcome {
   /** Run folders removed, oldest first. */
   removed: string[];
   /** Run folders kept, newest first. */
@@ -58,7 +58,9 @@ async function walk(dir: string, rel = ''): Promise<Entry[]> {
 
 async function sha256Of(file: string): Promise<string | undefined> {
   try {
-    return createHash('sha256').update(await readRegularFile(file, { maxBytes: MAX_HASHED_BYTES })).digest('hex');
+    return createHash('sha256')
+      .update(await readRegularFile(file, { maxBytes: MAX_HASHED_BYTES }))
+      .digest('hex');
   } catch {
     return undefined;
   }
@@ -77,7 +79,13 @@ async function legacyFiles(dir: string, layout: LegacyRunLayout): Promise<RunFil
   const files = (listing as { files?: unknown } | undefined)?.files;
   for (const f of Array.isArray(files) ? files : []) {
     const { file, sha256 } = (f ?? {}) as { file?: unknown; sha256?: unknown };
-    if (typeof file === 'string' && typeof sha256 === 'string' && file.startsWith(`${c.evidenceDir}/`) && file.split('/').length === 2 && file !== `${c.evidenceDir}/..`) {
+    if (
+      typeof file === 'string' &&
+      typeof sha256 === 'string' &&
+      file.startsWith(`${c.evidenceDir}/`) &&
+      file.split('/').length === 2 &&
+      file !== `${c.evidenceDir}/..`
+    ) {
       known.set(`${c.dir}/${file}`, sha256);
     }
   }
@@ -109,7 +117,8 @@ async function clearRunFolder(dir: string, layout: LegacyRunLayout): Promise<str
       const [top, second, third] = e.rel.split('/');
       if (second === undefined) ours = layout.topFiles.includes(top!);
       else if (top === c.dir && third === undefined) ours = c.files.includes(second);
-      else if (top === c.dir && second === c.evidenceDir && evidence !== 'names' && evidence!.has(e.rel)) ours = (await sha256Of(path.join(dir, e.rel))) === evidence!.get(e.rel);
+      else if (top === c.dir && second === c.evidenceDir && evidence !== 'names' && evidence!.has(e.rel))
+        ours = (await sha256Of(path.join(dir, e.rel))) === evidence!.get(e.rel);
       else ours = false;
     }
     if (ours) {
@@ -158,7 +167,10 @@ async function isRunFolder(dir: string, layout: LegacyRunLayout): Promise<boolea
  * in it. A folder holding anything else is left, and said so with its files.
  */
 export async function pruneRunFolders(baseDir: string, keep: number, layout: LegacyRunLayout): Promise<PruneOutcome> {
-  const names = (await readdir(baseDir)).filter((n) => n !== 'latest' && n !== 'latest.json').sort().reverse();
+  const names = (await readdir(baseDir))
+    .filter((n) => n !== 'latest' && n !== 'latest.json')
+    .sort()
+    .reverse();
   const own: string[] = [];
   const foreign: string[] = [];
   for (const n of names) ((await isRunFolder(path.join(baseDir, n), layout)) ? own : foreign).push(n);

@@ -25,10 +25,19 @@ export function renderHtml(result: CaseRunResult): string {
   if (failures) sections.push(section('failures', namesKnownIssues(result) ? 'Failures and known issues' : 'Failures', failures));
   sections.push(section('areas', 'Verdicts by area', renderAreaCards(result)));
   if (result.kind === 'load') sections.push(section('load', 'Load', renderLoadSection(result.load)));
-  if (result.timelines.rateLimit.length > 0) sections.push(section('rate-limit', 'Rate-limit timeline', renderRateLimitTimeline(result.timelines.rateLimit, { control: result.target.clock, runMs: result.durationMs })));
+  if (result.timelines.rateLimit.length > 0)
+    sections.push(
+      section(
+        'rate-limit',
+        'Rate-limit timeline',
+        renderRateLimitTimeline(result.timelines.rateLimit, { control: result.target.clock, runMs: result.durationMs }),
+      ),
+    );
   if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
   sections.push(section('cases', 'All cases', renderCasesTable(result, index)));
-  sections.push(`<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`);
+  sections.push(
+    `<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`,
+  );
   return renderLayout(`${result.verdict} · ${result.target.name} · ${result.runId}`, sections.join('\n'));
 }
 

@@ -2,8 +2,24 @@ import type { CaseRunResult } from './run-result.js';
 
 /** Top-level keys in the model's order, so diffs between runs line up. */
 const TOP_LEVEL_ORDER = [
-  'schema', 'kind', 'runId', 'command', 'tool', 'target', 'seed', 'startedAt', 'finishedAt', 'durationMs',
-  'summary', 'verdict', 'verdictReason', 'notes', 'cases', 'exchanges', 'timelines', 'load',
+  'schema',
+  'kind',
+  'runId',
+  'command',
+  'tool',
+  'target',
+  'seed',
+  'startedAt',
+  'finishedAt',
+  'durationMs',
+  'summary',
+  'verdict',
+  'verdictReason',
+  'notes',
+  'cases',
+  'exchanges',
+  'timelines',
+  'load',
 ] as const;
 
 /**

@@ -7,7 +7,7 @@ import { knownNote } from './known-note.js';
 import type { Exchange } from '../client/exchange.js';
 
 /** Prefix of every testcase classname, so CI groups the harness's cases together. */
-export const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
+const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
 
 /**
  * Renders `junit.xml` in the dialect Jenkins, GitLab and GitHub test
@@ -47,7 +47,7 @@ export function renderJunit(result: CaseRunResult): string {
 }
 
 /** A case's JUnit name: stable across runs whatever the verdict, since CI history follows a case by it. A gate is named by its expression alone (`gate:rps>=500`). */
-export function junitCaseName(c: Pick<CaseResult, 'id' | 'kind' | 'title'>): string {
+function junitCaseName(c: Pick<CaseResult, 'id' | 'kind' | 'title'>): string {
   return c.kind === 'gate' ? c.id : `${c.id} ${c.title}`;
 }
 
@@ -62,11 +62,24 @@ function testcase(c: CaseResult, index: Map<string, Exchange>): string[] {
     case 'SKIP':
       return [open + '>', `      <skipped message="${xmlAttr(c.message)}"/>`, '    </testcase>'];
     case 'KNOWN':
-      return [open + '>', `      <skipped message="${xmlAttr(`KNOWN (${knownNote(c) ?? 'known issue'}): ${c.message}`)}"/>`, `      <system-out>${cdata(caseText(c, index))}</system-out>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <skipped message="${xmlAttr(`KNOWN (${knownNote(c) ?? 'known issue'}): ${c.message}`)}"/>`,
+        `      <system-out>${cdata(caseText(c, index))}</system-out>`,
+        '    </testcase>',
+      ];
     case 'FAIL':
-      return [open + '>', `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <failure message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.FAIL`)}">${cdata(caseText(c, index))}</failure>`,
+        '    </testcase>',
+      ];
     case 'ERROR':
-      return [open + '>', `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.ERROR`)}">${cdata(caseText(c, index))}</error>`, '    </testcase>'];
+      return [
+        open + '>',
+        `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(`${c.kind}.ERROR`)}">${cdata(caseText(c, index))}</error>`,
+        '    </testcase>',
+      ];
     default:
       // An unknown verdict from a newer producer: report it rather than pass it silently.
       return [open + '>', `      <error message="${xmlAttr(`unknown verdict ${String(c.verdict)}: ${c.message}`)}" type="unknown"/>`, '    </testcase>'];
@@ -94,7 +107,13 @@ function suiteProperties(result: CaseRunResult): [string, string][] {
   ];
 }
 
-interface Tally { tests: number; failures: number; errors: number; skipped: number; timeMs: number }
+interface Tally {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  timeMs: number;
+}
 
 /**
  * A suite's time is the wall time its cases spanned, not the sum of their

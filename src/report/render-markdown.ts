@@ -7,7 +7,12 @@ import { loadTables } from './_internal/load-table.js';
 import { knownNote, namesKnownIssues } from './known-note.js';
 
 const VERDICT_WORDS: Record<Verdict, [string, string]> = {
-  PASS: ['passed', 'passed'], FAIL: ['failed', 'failed'], ERROR: ['error', 'errors'], WARN: ['warning', 'warnings'], SKIP: ['skipped', 'skipped'], KNOWN: ['known', 'known'],
+  PASS: ['passed', 'passed'],
+  FAIL: ['failed', 'failed'],
+  ERROR: ['error', 'errors'],
+  WARN: ['warning', 'warnings'],
+  SKIP: ['skipped', 'skipped'],
+  KNOWN: ['known', 'known'],
 };
 
 /**
@@ -44,7 +49,8 @@ export function renderMarkdown(result: CaseRunResult): string {
   const known = urgentFirst(result.cases).filter((c) => c.known !== undefined);
   if (known.length > 0) {
     out.push('## Known issues', '', '| Id | Verdict | Known issue | Message |', '|---|---|---|---|');
-    for (const c of known) out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${verdictCell(c.verdict)} | ${mdCell(knownNote(c) ?? '')} | ${mdCell(c.message)} |`);
+    for (const c of known)
+      out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${verdictCell(c.verdict)} | ${mdCell(knownNote(c) ?? '')} | ${mdCell(c.message)} |`);
     out.push('');
   }
 
@@ -57,7 +63,9 @@ export function renderMarkdown(result: CaseRunResult): string {
 
   out.push('## Results by area', '');
   for (const g of groupByArea(result.cases)) {
-    const counts = VERDICT_ORDER.filter((v) => g.counts[v] > 0).map((v) => `${g.counts[v]} ${v}`).join(', ');
+    const counts = VERDICT_ORDER.filter((v) => g.counts[v] > 0)
+      .map((v) => `${g.counts[v]} ${v}`)
+      .join(', ');
     out.push(`### ${mdInline(g.area)} (${counts})`, '');
     out.push('| Id | Title | Clause | Verdict | Message |', '|---|---|---|---|---|');
     for (const c of urgentFirst(g.cases)) {
@@ -84,15 +92,17 @@ export function renderMarkdown(result: CaseRunResult): string {
 /** The clock the run's cases ran in, as the HTML banner says it: a load runs in real time whatever the target's clock control. */
 function clockWords(result: CaseRunResult): string {
   if (result.kind === 'load') return result.load.clock.replace('-', ' ');
-  return result.target.clock === 'none' ? 'real time (none moved)' : 'mock-admin (the mock\'s clock, moved through its admin API)';
+  return result.target.clock === 'none' ? 'real time (none moved)' : "mock-admin (the mock's clock, moved through its admin API)";
 }
 
 function countsLine(result: CaseRunResult): string {
   // KNOWN is counted only in runs with a known-issues list.
-  return VERDICT_ORDER.filter((v) => v !== 'KNOWN' || namesKnownIssues(result)).map((v) => {
-    const count = result.summary[v] ?? 0;
-    return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;
-  }).join(', ');
+  return VERDICT_ORDER.filter((v) => v !== 'KNOWN' || namesKnownIssues(result))
+    .map((v) => {
+      const count = result.summary[v] ?? 0;
+      return `${count} ${VERDICT_WORDS[v][count === 1 ? 0 : 1]}`;
+    })
+    .join(', ');
 }
 
 function verdictCell(v: Verdict): string {

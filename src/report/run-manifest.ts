@@ -19,7 +19,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export type RunFiles = Map<string, string>;
 
 /** True for a relative path inside the folder: no `..`, no absolute path, no backslash, no empty part. */
-export function isInsidePath(rel: string): boolean {
+function isInsidePath(rel: string): boolean {
   return rel !== '' && !rel.startsWith('/') && !rel.includes('\\') && rel.split('/').every((p) => p !== '' && p !== '.' && p !== '..');
 }
 

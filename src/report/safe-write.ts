@@ -86,6 +86,9 @@ export async function assertRunFolderFree(runDir: string, names: readonly string
   if (kind !== 'dir') throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${runDir}: it exists and is not a folder`);
   const foreign = (await readdir(runDir)).filter((n) => !names.includes(n));
   if (foreign.length > 0) {
-    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${runDir}: the folder already exists and holds files the harness did not write (${foreign.slice(0, 3).join(', ')})`);
+    throw new HarnessError(
+      'E_REPORT_WRITE',
+      `cannot write reports to ${runDir}: the folder already exists and holds files the harness did not write (${foreign.slice(0, 3).join(', ')})`,
+    );
   }
 }

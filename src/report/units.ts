@@ -20,7 +20,7 @@ export function formatDecimal(v: number, decimals: number): string {
 const ISO_4217 = /^[A-Z]{3}$/;
 
 /** Decimals of a currency's minor unit (EUR 2, JPY 0, KWD 3); 2 when the code is unknown. */
-export function minorUnitDigits(currency: string): number {
+function minorUnitDigits(currency: string): number {
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {

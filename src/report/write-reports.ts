@@ -20,7 +20,7 @@ export const REPORT_FILES = {
 } as const satisfies Record<string, (result: CaseRunResult) => string>;
 
 /** Contents of `<baseDir>/latest.json`: which run is the latest; `dir` is relative to `baseDir`. */
-export interface LatestPointer {
+interface LatestPointer {
   runId: string;
   dir: string;
   verdict: CaseRunResult['verdict'];
@@ -134,7 +134,9 @@ export async function writeReports(result: CaseRunResult, baseDir = 'reports'): 
     const e = err as NodeJS.ErrnoException;
     // Only a file system refusal is the user's to fix (exit 2); anything else is the harness's own failure.
     if (typeof e?.code !== 'string') throw err;
-    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${path.join(baseDir, runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
+    throw new HarnessError('E_REPORT_WRITE', `cannot write reports to ${path.join(baseDir, runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), {
+      cause: err,
+    });
   }
 }
 

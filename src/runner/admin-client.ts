@@ -15,7 +15,7 @@ export interface AdminClient {
 }
 
 /** The header every admin request carries (REFERENCE-API.md section 11); the mock refuses a request without it. */
-export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'x-svc-admin': '1' });
+const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'x-svc-admin': '1' });
 
 async function call(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;

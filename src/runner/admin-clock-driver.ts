@@ -5,7 +5,7 @@ import { FineWindow, checkInstant, instantAfter, type SteppingOptions } from './
 import { OffsetBounds } from './_internal/offset-bounds.js';
 
 /** Options of an {@link AdminClockDriver}. */
-export interface AdminClockOptions extends SteppingOptions {
+interface AdminClockOptions extends SteppingOptions {
   /** Local real time, ms since epoch (a test may slow it down or speed it up). @defaultValue Date.now */
   realNow?: () => number;
 }

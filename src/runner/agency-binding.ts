@@ -5,10 +5,10 @@ import type { AgencyFacts } from './agency-facts.js';
 import type { Lease } from './lease-planner.js';
 
 /** Requests a check is assumed to send when it does not say. */
-export const DEFAULT_REQUESTS = 10;
+const DEFAULT_REQUESTS = 10;
 
 /** Requests `check` sends to one bucket at most (its declared count, or the default). */
-export function requestCount(check: Pick<Check, 'requests'>): number {
+function requestCount(check: Pick<Check, 'requests'>): number {
   const r = check.requests ?? DEFAULT_REQUESTS;
   return typeof r === 'number' ? r : Math.max(r.read, r.write);
 }
@@ -61,7 +61,10 @@ export function leaseFor(check: Planned, binding: readonly number[], agencyCount
   const lease: Lease = { holder: check.id, resources, fills: resourcesOf(check, check.fills ?? [], binding, agencyCount), requests: requestCount(check) };
   if (check.rests) lease.rested = resourcesOf(check, check.rests, binding, agencyCount);
   const split = check.requests;
-  if (typeof split === 'object') lease.perBucket = Object.fromEntries(resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]));
+  if (typeof split === 'object')
+    lease.perBucket = Object.fromEntries(
+      resources.filter((r) => r.endsWith(':read') || r.endsWith(':write')).map((r) => [r, r.endsWith(':read') ? split.read : split.write]),
+    );
   return lease;
 }
 
@@ -107,7 +110,7 @@ export function bindingsOf(check: Planned, facts: readonly AgencyFacts[], agenci
 }
 
 /** Every agency index, the bound ones first in role order, then the others in the profile's order. */
-export function roleOrder(binding: readonly number[], agencyCount: number): number[] {
+function roleOrder(binding: readonly number[], agencyCount: number): number[] {
   const rest = Array.from({ length: agencyCount }, (_, i) => i).filter((i) => !binding.includes(i));
   return [...binding, ...rest];
 }

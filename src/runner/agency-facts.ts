@@ -41,7 +41,14 @@ function lifetimeOf(expiresAt: string | undefined, exchange: Exchange, now: numb
 }
 
 /** Reads one agency's facts: account (products, limits), and when wanted its balance and one search. */
-export async function readAgencyFacts(api: TargetApi, agency: ResolvedAgency, index: number, profile: Readonly<Profile>, wanted: FactsWanted, now: () => number): Promise<AgencyFacts> {
+export async function readAgencyFacts(
+  api: TargetApi,
+  agency: ResolvedAgency,
+  index: number,
+  profile: Readonly<Profile>,
+  wanted: FactsWanted,
+  now: () => number,
+): Promise<AgencyFacts> {
   const facts: AgencyFacts = { index, id: agency.id, products: { error: 'not read (no selected check needs it)' } };
   const given = agency.limits ?? profile.agencies[index]?.limits;
   if (given) facts.limits = { read: given.read, write: given.write };

@@ -2,7 +2,7 @@ import type { ClockDriver } from './clock-driver.js';
 import type { RunListener } from './run-events.js';
 
 /** Waits shorter than this pass unannounced: a person would not notice them. */
-export const ANNOUNCED_WAIT_MS = 1000;
+const ANNOUNCED_WAIT_MS = 1000;
 
 /**
  * The clock a case of a real-time run sees: the run's, announcing each wait

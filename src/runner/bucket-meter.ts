@@ -3,7 +3,7 @@ import type { Profile, ResolvedAgency } from '../profile/types.js';
 import type { BucketUse } from './lease-planner.js';
 
 /** Counts, per rate-limit bucket (`<agency index>:read`, `<agency index>:write`), the requests that reached the service. */
-export interface BucketMeter {
+interface BucketMeter {
   /** The recorder to hand the APIs: it records into `inner` and counts. */
   readonly recorder: ExchangeRecorder;
   /** What was sent to each of `buckets` since `since` (a {@link BucketMeter.mark}). */

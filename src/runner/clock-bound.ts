@@ -12,7 +12,12 @@ export function clockBoundMs(profile: Readonly<Profile>): number {
   const w = profile.webhooks;
   let schedule = 0;
   for (let k = 0; k < w.max_attempts; k++) schedule += w.base_ms * w.factor ** k;
-  const longest = Math.max(profile.quotes.lifetime_s * 1000, profile.limits.window_s * 1000, profile.limits.nonce_retention_s * 1000, schedule + w.delivery_timeout_ms);
+  const longest = Math.max(
+    profile.quotes.lifetime_s * 1000,
+    profile.limits.window_s * 1000,
+    profile.limits.nonce_retention_s * 1000,
+    schedule + w.delivery_timeout_ms,
+  );
   const bound = Math.max(DEFAULT_MAX_WAIT_MS, 2 * longest);
   return Number.isFinite(bound) ? bound : DEFAULT_MAX_WAIT_MS;
 }

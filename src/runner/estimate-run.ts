@@ -5,7 +5,7 @@ import { LeasePlanner, requestsTo, type BucketUse, type Lease, type LeasePlanner
 import { startInOrder, type Bindable } from './leased-schedule.js';
 
 /** What the estimate plays the schedule with. */
-export interface EstimateOptions extends LeasePlannerOptions {
+interface EstimateOptions extends LeasePlannerOptions {
   profile: Readonly<Profile>;
   learned?: LearnedTarget | undefined;
   agencyCount: number;
@@ -18,13 +18,13 @@ export interface EstimateOptions extends LeasePlannerOptions {
 }
 
 /** A real-time run's estimated duration (the played schedule), and the same schedule played one check at a time. */
-export interface Estimate {
+interface Estimate {
   estimateMs: number;
   serialMs: number;
 }
 
 /** An estimate with the order of the checks it was played in: the runner starts them in that order. */
-export interface PlannedRun extends Estimate {
+interface PlannedRun extends Estimate {
   /** Check ids (an episode by its first member), in the order to start them. */
   order: string[];
 }

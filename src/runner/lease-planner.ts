@@ -120,7 +120,12 @@ export class LeasePlanner {
    */
   release(lease: Lease, keep: readonly string[], now: number, used?: BucketUse): Lease {
     const kept = lease.resources.filter((r) => keep.includes(r));
-    this.free(lease, lease.resources.filter((r) => !kept.includes(r)), now, used);
+    this.free(
+      lease,
+      lease.resources.filter((r) => !kept.includes(r)),
+      now,
+      used,
+    );
     return { ...lease, resources: kept, fills: lease.fills.filter((b) => kept.includes(b)) };
   }
 
@@ -144,7 +149,9 @@ export class LeasePlanner {
 
   /** The next instant after `now` at which a waiting check may become able to start (a bucket cools or rests), if any. */
   nextChangeAt(now: number): number | undefined {
-    const times = [...this.coolUntil.values(), ...this.quietUntil.values(), ...[...this.spent.values()].flat().map((u) => u.until)].filter((t) => t > now && Number.isFinite(t));
+    const times = [...this.coolUntil.values(), ...this.quietUntil.values(), ...[...this.spent.values()].flat().map((u) => u.until)].filter(
+      (t) => t > now && Number.isFinite(t),
+    );
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 

@@ -11,7 +11,7 @@ export interface Bindable {
 }
 
 /** The first binding of `item` whose lease may start at `now`, with that lease. */
-export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
+function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
   for (const binding of item.bindings) {
     const lease = leaseFor(item.check, binding, agencyCount);
     if (planner.canStart(lease, now)) return { binding, lease };
@@ -26,9 +26,15 @@ export function firstFree(item: Bindable, planner: LeasePlanner, agencyCount: nu
  * buckets from the items after it: one of them using a bucket would push its
  * rest back a window, again and again.
  */
-export function startInOrder(pending: Bindable[], planner: LeasePlanner, agencyCount: number, now: number, start: (item: Bindable, free: { binding: number[]; lease: Lease }) => void): void {
+export function startInOrder(
+  pending: Bindable[],
+  planner: LeasePlanner,
+  agencyCount: number,
+  now: number,
+  start: (item: Bindable, free: { binding: number[]; lease: Lease }) => void,
+): void {
   const reserved = new Set<string>();
-  for (let i = 0; i < pending.length; ) {
+  for (let i = 0; i < pending.length;) {
     const item = pending[i]!;
     const free = firstFree(item, planner, agencyCount, now);
     if (free && !free.lease.resources.some((r) => reserved.has(r))) {
@@ -51,7 +57,7 @@ export interface LeaseChange {
 }
 
 /** What the leased runner measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
-export interface LeaseMeter {
+interface LeaseMeter {
   mark(buckets: readonly string[]): ReadonlyMap<string, number>;
   usedSince(since: ReadonlyMap<string, number>, buckets: readonly string[]): BucketUse;
 }
@@ -108,7 +114,7 @@ export async function runLeased(
   };
   while (pending.length > 0 || running.size > 0) {
     const now = clock.now();
-    for (let i = 0; i < resuming.length; ) {
+    for (let i = 0; i < resuming.length;) {
       const r = resuming[i]!;
       // It holds a running slot already: only its resources are asked for.
       if (!planner.canTake(r.lease, now)) {

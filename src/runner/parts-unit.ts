@@ -6,7 +6,7 @@ import type { Check, ResourceRef } from '../checks/types.js';
 import type { AgencyFacts } from './agency-facts.js';
 import type { LeaseChange } from './leased-schedule.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS } from './run-notes.js';
-import type { PartPlanInput, SuiteParts } from './suite-parts.js';
+import type { PartPlanInput, SuiteParts } from './suite-part-types.js';
 
 /** Id of the unit the scenarios and properties run as in a real-time schedule. */
 const PARTS_UNIT_ID = 'scenarios and properties';
@@ -17,10 +17,10 @@ function roleResources(role: number): ResourceRef[] {
 }
 
 /** A part of the suite beyond checks. */
-export type PartName = 'scenarios' | 'properties';
+type PartName = 'scenarios' | 'properties';
 
 /** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known. */
-export interface PartsPlan {
+interface PartsPlan {
   unit: Check;
   binding: number[];
   uses: Map<PartName, Array<number | null>> | undefined;

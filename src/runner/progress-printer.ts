@@ -12,8 +12,13 @@ export function progressPrinter(print: (line: string) => void): (event: RunEvent
     switch (event.type) {
       case 'plan':
         if (event.mode === 'real-time' && event.estimateMs !== undefined) {
-          write(`The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`);
-        } else write(`Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`);
+          write(
+            `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`,
+          );
+        } else
+          write(
+            `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`,
+          );
         break;
       case 'case-finished': {
         const r = event.result;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 
 /** What a run was against, as far as a replay needs to know. */
-export interface ReplayTarget {
+interface ReplayTarget {
   /** The profile file the run loaded, when it loaded one. */
   targetFile?: string | undefined;
   /** True when the run started the embedded mock. */

@@ -15,7 +15,18 @@ function describe(err: unknown): string {
 
 /** A case result for a check that did not run. */
 export function skippedCase(check: Check, reason: string, at: number): CaseResult {
-  return { id: check.id, kind: 'check', title: check.title, area: check.area, clause: check.clause, verdict: 'SKIP', message: reason, evidence: [], startedAt: at, durationMs: 0 };
+  return {
+    id: check.id,
+    kind: 'check',
+    title: check.title,
+    area: check.area,
+    clause: check.clause,
+    verdict: 'SKIP',
+    message: reason,
+    evidence: [],
+    startedAt: at,
+    durationMs: 0,
+  };
 }
 
 /** Why a case that an interrupted run had started has no verdict. */

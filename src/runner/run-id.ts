@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-/** A run id (the reports' shape, `20261121-194501-ab12`): sortable, safe in paths, idempotency keys and URLs. */
-export { newRunId } from '../report/run-id.js';
-
 /** A `unique(prefix)` for one run: prefix + run id + counter, so that reruns against a long-lived deployment never collide. */
 export function uniqueFactory(runId: string): (prefix: string) => string {
   let counter = 0;

@@ -21,17 +21,18 @@ import { bucketMeter } from './bucket-meter.js';
 import { agencyReleaser, planParts } from './parts-unit.js';
 import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
-import { randomSeed, newRunId, uniqueFactory } from './run-id.js';
+import { newRunId } from '../report/run-id.js';
+import { randomSeed, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';
 import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
 import { announcedClock } from './announced-clock.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { SuitePart, SuitePartContext, SuiteParts } from './suite-parts.js';
+import type { SuitePart, SuitePartContext, SuiteParts } from './suite-part-types.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 
 /** Everything one run of the suite needs; the caller owns (and closes) the target, clock and receiver. */
-export interface RunSuiteOptions {
+interface RunSuiteOptions {
   profile: Readonly<Profile>;
   agencies: readonly ResolvedAgency[];
   checks: readonly Check[];
@@ -88,7 +89,11 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
   // A reset empties the target's buckets: the meter forgets what it counted before it.
   const reset = given.reset;
   const options: RunSuiteOptions = reset ? { ...given, reset: () => reset().then(() => meter.emptied()) } : given;
-  const { api, hotel, close: closeApis } = agencyApis({ profile, agencies, recorder: meter.recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
+  const {
+    api,
+    hotel,
+    close: closeApis,
+  } = agencyApis({ profile, agencies, recorder: meter.recorder, now: () => clock.now(), onRateLimit: (p) => rateLimit.push(p) });
 
   const scope: Omit<RunScope, 'log'> = {
     profile,
@@ -109,7 +114,17 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     lastRequestAt: (kind, i = 0) => meter.lastRequestAt(`${i}:${kind}`),
   };
   const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
-    checkContext({ ...boundScope(scope, binding), clock: announcedClock(clock, id, emit), learned, narrowLease: lease?.narrow, widenLease: lease?.widen, log: (message) => emit({ type: 'log', id, message }) }, id);
+    checkContext(
+      {
+        ...boundScope(scope, binding),
+        clock: announcedClock(clock, id, emit),
+        learned,
+        narrowLease: lease?.narrow,
+        widenLease: lease?.widen,
+        log: (message) => emit({ type: 'log', id, message }),
+      },
+      id,
+    );
 
   try {
     const isolated = clock.kind === 'mock';
@@ -131,12 +146,19 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     // In real time the scenarios and properties are one more unit of the leased schedule, beside the checks that need none of their resources.
     const rtt = roundTripMs(recorder.exchanges);
     const partsPlan =
-      realTime && partList.length > 0 ? await planParts(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, roundTripMs: rtt }, agencyFacts, limitOf) : undefined;
+      realTime && partList.length > 0
+        ? await planParts(options.parts!, partList, { profile, quoteLifetimeS: learned.quoteLifetimeS, roundTripMs: rtt }, agencyFacts, limitOf)
+        : undefined;
     const partsUnit = partsPlan?.unit;
     const bindable = (list: readonly Check[]): Bindable[] =>
       list.map((check) => ({
         check,
-        bindings: check === partsUnit ? [partsPlan!.binding] : realTime && !check.runsLast ? bindingsOf(check, agencyFacts, agencies, profile) : [rolesOf(check) === 2 ? [0, 1] : [0]],
+        bindings:
+          check === partsUnit
+            ? [partsPlan!.binding]
+            : realTime && !check.runsLast
+              ? bindingsOf(check, agencyFacts, agencies, profile)
+              : [rolesOf(check) === 2 ? [0, 1] : [0]],
       }));
     // The order the checks are offered to the leases in: the one whose played schedule ends first.
     let order: readonly string[] = [];
@@ -155,10 +177,25 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
       const spent = Math.round(performance.now() - t0);
       est.estimateMs += spent;
       est.serialMs += spent;
-      emit({ type: 'plan', mode: 'real-time', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties'), ...est });
-      notes.push(`The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`);
+      emit({
+        type: 'plan',
+        mode: 'real-time',
+        checks: options.checks.length,
+        scenarios: partList.includes('scenarios'),
+        properties: partList.includes('properties'),
+        ...est,
+      });
+      notes.push(
+        `The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`,
+      );
     } else {
-      emit({ type: 'plan', mode: 'isolated', checks: options.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties') });
+      emit({
+        type: 'plan',
+        mode: 'isolated',
+        checks: options.checks.length,
+        scenarios: partList.includes('scenarios'),
+        properties: partList.includes('properties'),
+      });
     }
 
     const results = new Map<Check, CaseResult>();
@@ -225,7 +262,13 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
           emit({ type: 'case-finished', result });
           release?.caseDone(name);
         };
-        const got = await runPart(name, options.parts![name]!, { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable }, clock, signal);
+        const got = await runPart(
+          name,
+          options.parts![name]!,
+          { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable },
+          clock,
+          signal,
+        );
         if (got === 'interrupted') {
           // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
           const result = skippedPart(name, INTERRUPTED_CASE, clock.now());
@@ -285,7 +328,9 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     const verdict: ReturnType<typeof suiteVerdict> = signal?.aborted ? { verdict: 'INTERRUPTED' } : suiteVerdict(cases);
     if (signal?.aborted) {
       const finished = cases.filter((c) => c.message !== NOT_RUN_CASE && c.message !== INTERRUPTED_CASE).length;
-      notes.unshift(`INTERRUPTED: the run was stopped before its end; ${finished} of ${cases.length} cases finished, the others are listed as not run or not finished`);
+      notes.unshift(
+        `INTERRUPTED: the run was stopped before its end; ${finished} of ${cases.length} cases finished, the others are listed as not run or not finished`,
+      );
     }
     const result: SuiteResult = {
       schema: 'svc-harness/run@1',
@@ -293,7 +338,13 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
       runId,
       command: options.command ?? 'run',
       tool: toolInfo(),
-      target: { name: profile.name, baseUrl: profile.base_url, hotelBaseUrl: profile.hotel_base_url, clock: profile.clock.control, embedded: options.embedded ?? false },
+      target: {
+        name: profile.name,
+        baseUrl: profile.base_url,
+        hotelBaseUrl: profile.hotel_base_url,
+        clock: profile.clock.control,
+        embedded: options.embedded ?? false,
+      },
       seed,
       startedAt: new Date(startedAtMs).toISOString(),
       finishedAt: new Date().toISOString(),
@@ -359,7 +410,7 @@ function targetFacts(options: RunSuiteOptions, first: AgencyFacts | undefined): 
 }
 
 /** The checks in order, the members of an episode moved up behind its first member so that they run together. */
-export function episodesTogether(list: readonly Check[]): Check[] {
+function episodesTogether(list: readonly Check[]): Check[] {
   const out: Check[] = [];
   for (const check of list) {
     if (out.includes(check)) continue;
@@ -374,7 +425,13 @@ export function episodesTogether(list: readonly Check[]): Check[] {
  * reset, a filled bucket is left a window to cool), except between members of
  * one episode: they judge one fill, made by the first of them.
  */
-async function runSerially(list: Check[], planner: LeasePlanner, options: RunSuiteOptions, runOne: (c: Check, binding: number[]) => Promise<void>, emit: RunListener): Promise<void> {
+async function runSerially(
+  list: Check[],
+  planner: LeasePlanner,
+  options: RunSuiteOptions,
+  runOne: (c: Check, binding: number[]) => Promise<void>,
+  emit: RunListener,
+): Promise<void> {
   let previous: Check | undefined;
   for (const check of episodesTogether(list)) {
     const sameEpisode = check.episode !== undefined && previous?.episode === check.episode;
@@ -413,7 +470,8 @@ export function episodeUnits(list: readonly Check[]): { units: Check[]; membersO
   const units: Check[] = [];
   const membersOf = new Map<Check, Check[]>();
   const done = new Set<string>();
-  const groupOf = (c: Check): string | undefined => (c.episode !== undefined ? `episode ${c.episode}` : c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined);
+  const groupOf = (c: Check): string | undefined =>
+    c.episode !== undefined ? `episode ${c.episode}` : c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined;
   for (const check of list) {
     const group = groupOf(check);
     if (group === undefined) {
@@ -458,7 +516,13 @@ function skippedPart(name: 'scenarios' | 'properties', reason: string, at: numbe
 }
 
 /** Runs a part; `'interrupted'` as soon as `stop` aborts (its requests are aborted with it, and what it still returns is dropped). */
-async function runPart(name: 'scenarios' | 'properties', part: SuitePart, ctx: SuitePartContext, clock: ClockDriver, stop?: AbortSignal): Promise<CaseResult[] | 'interrupted'> {
+async function runPart(
+  name: 'scenarios' | 'properties',
+  part: SuitePart,
+  ctx: SuitePartContext,
+  clock: ClockDriver,
+  stop?: AbortSignal,
+): Promise<CaseResult[] | 'interrupted'> {
   const at = clock.now();
   const t0 = performance.now();
   try {

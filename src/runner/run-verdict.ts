@@ -4,7 +4,7 @@ import type { CaseResult, RunVerdict } from '../report/model.js';
 export const BASELINE_CHECK_ID = 'AU-01';
 
 /** A run's verdict and, when INCONCLUSIVE, why. */
-export interface RunVerdictOf {
+interface RunVerdictOf {
   verdict: RunVerdict;
   reason?: string | undefined;
 }
@@ -24,7 +24,12 @@ export function suiteVerdict(cases: readonly CaseResult[]): RunVerdictOf {
   if (!cases.some((c) => c.verdict === 'PASS')) {
     const skipped = cases.filter((c) => c.verdict === 'SKIP');
     const first = skipped[0];
-    const why = cases.length === 0 ? 'nothing was selected' : first ? `${skipped.length} of ${cases.length} skipped, e.g. ${first.id}: ${first.message}` : `${cases.length} only warned`;
+    const why =
+      cases.length === 0
+        ? 'nothing was selected'
+        : first
+          ? `${skipped.length} of ${cases.length} skipped, e.g. ${first.id}: ${first.message}`
+          : `${cases.length} only warned`;
     return { verdict: 'INCONCLUSIVE', reason: `no case passed, so the run verified nothing (${why})` };
   }
   return { verdict: 'PASS' };

@@ -1,14 +1,10 @@
 import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-types.js';
 
-export type { PartPlanInput, SuitePart, SuitePartContext, SuiteParts, SuitePartOptions } from './suite-part-types.js';
-
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
-  const [{ runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency }, { runProperties, propertiesRealTimeMs, propertiesAgencies }] = await Promise.all([
-    import('../scenario/index.js'),
-    import('../../properties/index.js'),
-  ]);
+  const [{ runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency }, { runProperties, propertiesRealTimeMs, propertiesAgencies }] =
+    await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
   // Read and validated once per profile: the plan asks for the scenarios' waits and for their agencies.
   let loaded: { profile: PartPlanInput['profile']; scenarios: ReturnType<typeof loadScenarios> } | undefined;
@@ -20,7 +16,12 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
   return {
     async realTimeMs(part, input) {
       if (part === 'properties') {
-        return propertiesRealTimeMs({ only: opts.propertyNames, windowMs: input.profile.limits.window_s * 1000, writeLimit: input.writeLimit, requestMs: input.roundTripMs });
+        return propertiesRealTimeMs({
+          only: opts.propertyNames,
+          windowMs: input.profile.limits.window_s * 1000,
+          writeLimit: input.writeLimit,
+          requestMs: input.roundTripMs,
+        });
       }
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
     },

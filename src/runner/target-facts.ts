@@ -15,16 +15,14 @@ export interface TargetFacts {
 }
 
 /** Why `need` is not met, or undefined when it is. */
-export function unmetReason(need: Need, facts: TargetFacts): string | undefined {
+function unmetReason(need: Need, facts: TargetFacts): string | undefined {
   switch (need) {
     case 'clock-control':
       return facts.clock === 'mock' ? undefined : 'needs clock control: the target clock cannot be moved (profile clock.control is "none")';
     case 'second-agency':
       return facts.agencies >= 2 ? undefined : 'needs a second agency: the profile resolves only one (add agencies[1] and set its secret)';
     case 'receiver':
-      return facts.receiver
-        ? undefined
-        : 'needs a webhook receiver the target can reach: set receiver.public_url in the profile or pass --receiver-url';
+      return facts.receiver ? undefined : 'needs a webhook receiver the target can reach: set receiver.public_url in the profile or pass --receiver-url';
     case 'hotel':
       return facts.hotel === true ? undefined : `needs the hotel API: ${facts.hotel}`;
     case 'failure-trigger':

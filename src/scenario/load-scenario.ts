@@ -8,22 +8,22 @@ import { nestsDeeperThan } from '../files/nesting-depth.js';
 import { readRegularFile } from '../files/read-regular-file.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import type { Profile } from '../profile/types.js';
-import { expansionProblems, MAX_EXPANDED_BODY_BYTES, MAX_EXPANDED_STEPS } from './_internal/expansion.js';
+import { expansionProblems } from './_internal/expansion.js';
 import { validateScenario } from './_internal/validate.js';
 import type { Scenario } from './types.js';
 
 /** Largest scenario file read: the shipped ones hold a few kilobytes. */
-export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 
 /**
  * Most aliases a scenario's YAML may expand (yaml's `maxAliasCount`): a few
  * anchors spare repeating a body, and a "billion laughs" file is refused
  * before it is expanded.
  */
-export const MAX_SCENARIO_ALIASES = 100;
+const MAX_SCENARIO_ALIASES = 100;
 
 /** Deepest nesting of flow collections a scenario's YAML may have (the shipped ones nest three or four). */
-export const MAX_SCENARIO_NESTING = 64;
+const MAX_SCENARIO_NESTING = 64;
 
 /** A parsed document as plain data; an alias bomb or a nesting too deep for the parser is a problem of the file. */
 function scenarioData(text: string, file: string): unknown {
@@ -39,7 +39,9 @@ function scenarioData(text: string, file: string): unknown {
   } catch (err) {
     // yaml throws a ReferenceError for an alias count past the bound, and for an alias to nothing.
     if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-      throw invalid(/excessive/i.test(err.message) ? `YAML aliases expand past the bound of ${MAX_SCENARIO_ALIASES} (maxAliasCount)` : `YAML ${err.message.split('\n')[0]}`);
+      throw invalid(
+        /excessive/i.test(err.message) ? `YAML aliases expand past the bound of ${MAX_SCENARIO_ALIASES} (maxAliasCount)` : `YAML ${err.message.split('\n')[0]}`,
+      );
     }
     if (err instanceof RangeError) throw invalid('YAML nests too deeply to be read');
     throw err;
@@ -49,8 +51,8 @@ function scenarioData(text: string, file: string): unknown {
 /**
  * Parses and validates one scenario's YAML text; every problem is named as
  * `<file>: <step path>: <message>` in one `E_SCENARIO_INVALID` error. A
- * scenario whose repeats expand past {@link MAX_EXPANDED_STEPS} steps or
- * {@link MAX_EXPANDED_BODY_BYTES} bytes of bodies is invalid too.
+ * scenario whose repeats expand past `MAX_EXPANDED_STEPS` steps or
+ * `MAX_EXPANDED_BODY_BYTES` bytes of bodies is invalid too.
  */
 export function parseScenario(text: string, file: string, profile: Profile = DEFAULT_PROFILE): Scenario {
   const data = scenarioData(text, file);
@@ -76,7 +78,7 @@ export async function loadScenarioFile(path: string, profile: Profile = DEFAULT_
 }
 
 /** The scenarios shipped with the harness (`scenarios/` beside package.json). */
-export function defaultScenarioDir(): string {
+function defaultScenarioDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i += 1) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios'))) return join(dir, 'scenarios');
@@ -86,7 +88,10 @@ export function defaultScenarioDir(): string {
 }
 
 /** Loads the named files, or every `*.yaml`/`*.yml` of `dir` (default: the shipped scenarios) in name order; the first invalid file throws. */
-export async function loadScenarios(opts: { files?: string[] | undefined; dir?: string | undefined } = {}, profile: Profile = DEFAULT_PROFILE): Promise<Scenario[]> {
+export async function loadScenarios(
+  opts: { files?: string[] | undefined; dir?: string | undefined } = {},
+  profile: Profile = DEFAULT_PROFILE,
+): Promise<Scenario[]> {
   let files = opts.files;
   if (!files || files.length === 0) {
     const dir = opts.dir ?? defaultScenarioDir();
@@ -96,7 +101,10 @@ export async function loadScenarios(opts: { files?: string[] | undefined; dir?: 
     } catch (err) {
       throw new HarnessError('E_FILE_UNREADABLE', `cannot read scenario folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
     }
-    files = names.filter((n) => /\.ya?ml$/i.test(n)).sort().map((n) => join(dir, n));
+    files = names
+      .filter((n) => /\.ya?ml$/i.test(n))
+      .sort()
+      .map((n) => join(dir, n));
   }
   const out: Scenario[] = [];
   for (const f of files) out.push(await loadScenarioFile(f, profile));

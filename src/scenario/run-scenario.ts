@@ -76,14 +76,17 @@ class ScenarioRun {
 
   async step(step: Step, iteration?: string): Promise<void> {
     // A scenario is not about the rate limit: a refusal it does not expect is waited out, as an agency's client would.
-    if (step.action !== 'repeat' && !this.expectsRateLimited(step)) return waitOutRefusals(this.ctx, () => this.stepOnce(step, iteration), `scenario ${this.scenario.name}: `);
+    if (step.action !== 'repeat' && !this.expectsRateLimited(step))
+      return waitOutRefusals(this.ctx, () => this.stepOnce(step, iteration), `scenario ${this.scenario.name}: `);
     return this.stepOnce(step, iteration);
   }
 
   /** True when the step's expectation (or skip_if) names the rate-limited answer: then it must see it. */
   private expectsRateLimited(step: Step): boolean {
     const refused = this.ctx.profile.errors.rate_limited;
-    return [step.expect, step.skip_if].some((e) => e !== undefined && (e.code === 'rate_limited' || (Array.isArray(e.status) ? e.status.includes(refused.status) : e.status === refused.status)));
+    return [step.expect, step.skip_if].some(
+      (e) => e !== undefined && (e.code === 'rate_limited' || (Array.isArray(e.status) ? e.status.includes(refused.status) : e.status === refused.status)),
+    );
   }
 
   private async stepOnce(step: Step, iteration?: string): Promise<void> {
@@ -93,7 +96,9 @@ class ScenarioRun {
       const out = await this.act(step, at, iteration);
       this.evidence.push(...out.evidence);
       if (step.skip_if && out.res && out.view && this.judge(step.skip_if, out.res, out.view).length === 0) {
-        throw new ScenarioSkipped(`${at} answered ${out.res.status}${out.view.error_code ? ` ${String(out.view.error_code)}` : ''}, a precondition the target cannot meet here (skip_if)`);
+        throw new ScenarioSkipped(
+          `${at} answered ${out.res.status}${out.view.error_code ? ` ${String(out.view.error_code)}` : ''}, a precondition the target cannot meet here (skip_if)`,
+        );
       }
       // A value that cannot be saved is reported after the expectations, which usually say why.
       const unsaved: string[] = [];
@@ -129,21 +134,30 @@ class ScenarioRun {
     if (e.code !== undefined) {
       const def = p.errors[e.code as keyof typeof p.errors];
       const code = this.api.errorCode(res);
-      if (res.status !== def.status || code !== def.code) problems.push(`expected ${def.status} ${def.code} (${e.code}), got ${res.status}${code ? ` ${code}` : ''}`);
+      if (res.status !== def.status || code !== def.code)
+        problems.push(`expected ${def.status} ${def.code} (${e.code}), got ${res.status}${code ? ` ${code}` : ''}`);
     }
     if (e.status !== undefined) {
       const allowed = Array.isArray(e.status) ? e.status : [e.status];
-      if (!allowed.includes(res.status)) problems.push(`expected status ${allowed.join(' or ')}, got ${res.status}${view.error_code ? ` ${String(view.error_code)}` : ''}`);
+      if (!allowed.includes(res.status))
+        problems.push(`expected status ${allowed.join(' or ')}, got ${res.status}${view.error_code ? ` ${String(view.error_code)}` : ''}`);
     }
     if (e.replayed !== undefined) {
       const replayed = res.headers[p.headers.idempotent_replayed] === p.values.replayed_true;
-      if (replayed !== e.replayed) problems.push(e.replayed ? `expected a replay (${p.headers.idempotent_replayed}: ${p.values.replayed_true}), got an original response` : `expected an original response, got a replay`);
+      if (replayed !== e.replayed)
+        problems.push(
+          e.replayed
+            ? `expected a replay (${p.headers.idempotent_replayed}: ${p.values.replayed_true}), got an original response`
+            : `expected an original response, got a replay`,
+        );
     }
     if (e.identical_to !== undefined) {
       const first = this.kept.get(e.identical_to);
       if (!first) problems.push(`no response kept as "${e.identical_to}" (the step that keeps it did not run)`);
       else if (first.status !== res.status || !first.bytes.equals(res.bytes)) {
-        problems.push(`expected the status and body bytes of "${e.identical_to}" (${first.status}, ${first.bytes.length} bytes), got ${res.status}, ${res.bytes.length} bytes${first.status === res.status ? ' that differ' : ''}`);
+        problems.push(
+          `expected the status and body bytes of "${e.identical_to}" (${first.status}, ${first.bytes.length} bytes), got ${res.status}, ${res.bytes.length} bytes${first.status === res.status ? ' that differ' : ''}`,
+        );
       }
     }
     for (const [path, matcher] of Object.entries(e.fields ?? {})) {
@@ -175,7 +189,8 @@ class ScenarioRun {
         return one(res, searchView(api, res));
       }
       case 'book': {
-        const key = par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
+        const key =
+          par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
         const opts: Parameters<TargetApi['book']>[3] = { ...lbl };
         if (par.client_reference !== undefined) opts.clientReference = String(this.value(par.client_reference));
         if (par.body !== undefined) opts.body = String(this.value(par.body));
@@ -183,7 +198,8 @@ class ScenarioRun {
         return one(res, bookingView(api, res, p));
       }
       case 'cancel': {
-        const key = par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
+        const key =
+          par.idempotency_key === null ? undefined : par.idempotency_key === undefined ? this.ctx.unique('scn-key') : this.value<string>(par.idempotency_key);
         const opts: Parameters<TargetApi['cancel']>[3] = { ...lbl };
         if (par.body !== undefined) opts.body = String(this.value(par.body));
         const res = await api.cancel(this.product(step), String(this.value(par.booking)), key === undefined ? undefined : String(key), opts);
@@ -246,7 +262,7 @@ type BucketKind = 'read' | 'write';
  * sent since the target was reset). Without the runner's count, a window
  * from now: a bucket may be full.
  */
-export function restedAt(ctx: CheckContext, buckets: readonly BucketKind[], agency: number): number {
+function restedAt(ctx: CheckContext, buckets: readonly BucketKind[], agency: number): number {
   const now = ctx.clock.now();
   const windowMs = ctx.profile.limits.window_s * 1000;
   if (!ctx.lastRequestAt) return now + windowMs;
@@ -272,7 +288,10 @@ async function pickAgency(ctx: CheckContext, s: Scenario, usable?: ReadonlySet<n
     const api = ctx.api(index);
     const open = s.product === undefined ? [] : (await api.openProducts({ label: `scenario ${s.name}: products of agency #${index}` })).open;
     // A balance only matters where the product is open, and only to pick the largest.
-    const balance = named === undefined && s.product !== undefined && open.includes(s.product) ? ((await api.balance({ label: `scenario ${s.name}: balance of agency #${index}` })).amount ?? 0) : undefined;
+    const balance =
+      named === undefined && s.product !== undefined && open.includes(s.product)
+        ? ((await api.balance({ label: `scenario ${s.name}: balance of agency #${index}` })).amount ?? 0)
+        : undefined;
     candidates.push({ index, id: ctx.agencies[index]!.id, open, balance });
   }
   const chosen = chooseAgency(s, candidates, ctx.agencies);

@@ -7,7 +7,7 @@ import { runScenario } from './run-scenario.js';
 import { runOrder } from './scenario-plan.js';
 
 /** Options of {@link runScenarios}. */
-export interface RunScenariosOptions {
+interface RunScenariosOptions {
   /** Scenario files to run; when empty, every scenario of `dir`. */
   files?: string[];
   /** Folder of scenarios. @defaultValue the shipped `scenarios/` */
@@ -24,7 +24,10 @@ export interface RunScenariosOptions {
  * the target is reset before each scenario and each result is reported as
  * it finishes.
  */
-export async function runScenarios(ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>, opts: RunScenariosOptions = {}): Promise<CaseResult[]> {
+export async function runScenarios(
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
+  opts: RunScenariosOptions = {},
+): Promise<CaseResult[]> {
   const loaded = await loadScenarios(opts, ctx.profile);
   const names = (opts.names ?? []).map((n) => n.replace(/^scenario:/, ''));
   const unknown = names.filter((n) => !loaded.some((s) => s.name === n));

@@ -73,7 +73,11 @@ export interface AgencyView {
  * open, so that a happy path is not skipped for want of funds. `unknown` when
  * a product list it needs was not read; otherwise the index, or why it skips.
  */
-export function chooseAgency(s: Pick<Scenario, 'agency' | 'product'>, candidates: readonly AgencyView[], agencies: ReadonlyArray<{ id: string }>): { index: number } | { skip: string } | 'unknown' {
+export function chooseAgency(
+  s: Pick<Scenario, 'agency' | 'product'>,
+  candidates: readonly AgencyView[],
+  agencies: ReadonlyArray<{ id: string }>,
+): { index: number } | { skip: string } | 'unknown' {
   const opens = (a: AgencyView): boolean | undefined => (s.product === undefined ? true : a.open === undefined ? undefined : a.open.includes(s.product));
   if (s.agency === ANY_WITH_PRODUCT) {
     let best: AgencyView | undefined;

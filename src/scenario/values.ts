@@ -8,7 +8,7 @@ const WHOLE = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/;
 const PART = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Resolves one `{{name}}`; throws with the name when it is unknown. */
-export type Resolver = (name: string) => unknown;
+type Resolver = (name: string) => unknown;
 
 /** An interpolation named a value that was never saved. */
 export class UnknownValueError extends Error {}
@@ -108,8 +108,10 @@ function same(a: unknown, b: unknown): boolean {
 const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists'] as const;
 
 /** True when `m` is a comparison object rather than a plain expected value. */
-export function isComparison(m: unknown): m is Record<string, unknown> {
-  return m !== null && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => (OPS as readonly string[]).includes(k));
+function isComparison(m: unknown): m is Record<string, unknown> {
+  return (
+    m !== null && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => (OPS as readonly string[]).includes(k))
+  );
 }
 
 /** Judges one value against one (interpolated) matcher; undefined when it matches, else why not. */

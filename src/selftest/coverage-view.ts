@@ -1,7 +1,7 @@
 import type { CheckCoverage, SelftestResult } from '../report/selftest-result.js';
 
 /** The per-check rows a self-test report shows, and what they mean. */
-export interface CoverageView {
+interface CoverageView {
   rows: CheckCoverage[];
   /** One sentence saying what the rows are. */
   caption: string;
@@ -17,7 +17,11 @@ export interface CoverageView {
  */
 export function coverageView(r: SelftestResult): CoverageView {
   if (r.wholeCatalogue) {
-    return { rows: r.coverage, caption: 'Every check, with the defects only it catches; a check that alone catches none needs a documented reason.', judgesNeed: true };
+    return {
+      rows: r.coverage,
+      caption: 'Every check, with the defects only it catches; a check that alone catches none needs a documented reason.',
+      judgesNeed: true,
+    };
   }
   return {
     rows: r.coverage.filter((c) => c.catches.length > 0),

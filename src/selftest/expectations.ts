@@ -25,7 +25,10 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
   'account-lists-closed-products': { promise: 'SPEC §1, REF §5: the account reports as enabled exactly the products of the contract', caughtBy: ['CT-03'] },
   'account-lists-unknown-product': { promise: 'REF §2/§5: the account lists the four products that exist, no other', caughtBy: ['CT-01'] },
   'transfers-search-empty': { promise: 'SPEC §1, REF §5: every search of an open product returns 1 to 5 priced results', caughtBy: ['CT-03'] },
-  'price-amount-as-string': { promise: 'REF §2/§5: money is {amount: integer minor units, currency}; every response conforms to the OpenAPI document', caughtBy: ['SC-01'] },
+  'price-amount-as-string': {
+    promise: 'REF §2/§5: money is {amount: integer minor units, currency}; every response conforms to the OpenAPI document',
+    caughtBy: ['SC-01'],
+  },
   // errors (section 4)
   'error-outside-envelope': { promise: 'SPEC §7, REF §4: every error body is the one JSON envelope', caughtBy: ['ER-01', 'ER-02'] },
   'error-request-id-mismatch': { promise: 'REF §4: error.request_id equals the X-Request-Id header', caughtBy: ['ER-01'] },

@@ -3,12 +3,12 @@ import type { SuiteResult } from '../report/run-result.js';
 import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../report/selftest-result.js';
 
 /** A case counts as failed when its verdict is FAIL or ERROR. */
-export function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
+function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {
   return c.verdict === 'FAIL' || c.verdict === 'ERROR';
 }
 
 /** The failed cases of a run, each with the evidence ids that are not among its exchanges. */
-export function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): FailedCase[] {
+function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): FailedCase[] {
   const known = new Set(run.exchanges.map((x) => x.id));
   return run.cases.filter(isFailure).map((c) => ({
     id: c.id,
@@ -21,7 +21,7 @@ export function failedCases(run: Pick<SuiteResult, 'cases' | 'exchanges'>): Fail
 }
 
 /** True when a failed case proves its verdict: a FAIL (not a crash) naming at least one exchange of the run, all of them present. */
-export function hasEvidence(f: FailedCase): boolean {
+function hasEvidence(f: FailedCase): boolean {
   return f.verdict === 'FAIL' && f.evidence.length > 0 && f.missingEvidence.length === 0;
 }
 
@@ -59,7 +59,20 @@ export function judgeDefect(spec: DefectSpec, run: Pick<SuiteResult, 'cases' | '
 
 /** A defect whose run could not complete: not caught. */
 export function erroredDefect(spec: DefectSpec, error: string, durationMs: number, seed: number): DefectOutcome {
-  return { defect: spec.defect, description: spec.description, promise: spec.promise, expected: [...spec.caughtBy], caughtBy: [], unproven: [], collateral: [], caught: false, cases: 0, durationMs, seed, error };
+  return {
+    defect: spec.defect,
+    description: spec.description,
+    promise: spec.promise,
+    expected: [...spec.caughtBy],
+    caughtBy: [],
+    unproven: [],
+    collateral: [],
+    caught: false,
+    cases: 0,
+    durationMs,
+    seed,
+    error,
+  };
 }
 
 /** Judges a run against the mock with no defect: every failed case is a false alarm. */
@@ -71,7 +84,11 @@ export function judgeClean(index: number, run: Pick<SuiteResult, 'cases' | 'exch
  * For each check: the defects it caught and those it alone caught. Checks
  * are every id in `checkIds` (so one that caught nothing shows up).
  */
-export function coverageOf(outcomes: readonly DefectOutcome[], checkIds: readonly string[], explanations: Readonly<Record<string, string>> = {}): CheckCoverage[] {
+export function coverageOf(
+  outcomes: readonly DefectOutcome[],
+  checkIds: readonly string[],
+  explanations: Readonly<Record<string, string>> = {},
+): CheckCoverage[] {
   return checkIds.map((check) => {
     const catches = outcomes.filter((o) => o.caughtBy.includes(check)).map((o) => o.defect);
     const only = outcomes.filter((o) => o.caughtBy.length === 1 && o.caughtBy[0] === check).map((o) => o.defect);

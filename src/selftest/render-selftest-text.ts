@@ -27,7 +27,10 @@ export function renderSelftestText(r: SelftestResult): string {
     const coll = d.collateral.length === 0 ? '-' : String(d.collateral.length);
     out.push(`${pad(d.defect, w)}  ${verdict}   ${pad(by, 17)}  ${pad(coll, 10)}  ${seconds(d.durationMs)}`);
     if (d.error) out.push(`${' '.repeat(w)}    run failed: ${d.error}`);
-    for (const u of d.unproven) out.push(`${' '.repeat(w)}    ${u.id} ${u.verdict} without usable evidence${u.missingEvidence.length ? ` (unknown ids ${u.missingEvidence.join(', ')})` : ''}: ${u.message}`);
+    for (const u of d.unproven)
+      out.push(
+        `${' '.repeat(w)}    ${u.id} ${u.verdict} without usable evidence${u.missingEvidence.length ? ` (unknown ids ${u.missingEvidence.join(', ')})` : ''}: ${u.message}`,
+      );
   }
   for (const c of r.clean) {
     if (c.error) out.push(`FALSE ALARM clean run ${c.index + 1} could not run: ${c.error}`);
@@ -35,7 +38,8 @@ export function renderSelftestText(r: SelftestResult): string {
   }
   // Over chosen defects most checks had nothing to catch: saying so per check would be noise.
   const lonely = r.wholeCatalogue ? r.coverage.filter((c) => c.only.length === 0) : [];
-  for (const c of lonely) out.push(`check ${c.check} alone catches no defect: ${c.explanation ?? 'NOT EXPLAINED (add a defect, or explain it in CHECKS_WITHOUT_OWN_DEFECT)'}`);
+  for (const c of lonely)
+    out.push(`check ${c.check} alone catches no defect: ${c.explanation ?? 'NOT EXPLAINED (add a defect, or explain it in CHECKS_WITHOUT_OWN_DEFECT)'}`);
   const durations = r.clean.map((c) => c.durationMs);
   if (durations.length > 0) out.push(`clean runs: ${durations.length}, ${seconds(Math.min(...durations))} to ${seconds(Math.max(...durations))} each`);
   out.push(`${r.verdict}: ${scoreLine(r)}; ${seconds(r.durationMs)} with ${r.concurrency} runs at once`);

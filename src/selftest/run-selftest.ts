@@ -11,7 +11,7 @@ import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type D
 import type { CleanOutcome, DefectOutcome, SelftestResult } from '../report/selftest-result.js';
 
 /** Options of `runSelftest`. */
-export interface SelftestOptions {
+interface SelftestOptions {
   /** Defects to try. @defaultValue every defect of the catalogue */
   defects?: readonly string[];
   /** Clean runs (no defect) to look for false alarms. @defaultValue 1 */
@@ -31,14 +31,13 @@ export interface SelftestOptions {
 }
 
 /** One finished run of the self-test. */
-export type SelftestProgress =
-  | { type: 'defect'; outcome: DefectOutcome; done: number; total: number }
-  | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
+type SelftestProgress =
+  { type: 'defect'; outcome: DefectOutcome; done: number; total: number } | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
 
 type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
 
 /** The spec of every defect named (all when none), in catalogue order; an unknown name is a usage error. */
-export function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
+function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
   const wanted = names && names.length > 0 ? names : DEFECT_NAMES;
   const unknown = wanted.filter((n) => !isDefectName(n));
   if (unknown.length > 0) throw new HarnessError('E_USAGE', `unknown defect ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${DEFECT_NAMES.join(', ')}`);
@@ -94,7 +93,10 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
   const startedAt = new Date();
   const t0 = performance.now();
 
-  const jobs: Job[] = [...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })), ...specs.map((spec): Job => ({ kind: 'defect', spec }))];
+  const jobs: Job[] = [
+    ...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })),
+    ...specs.map((spec): Job => ({ kind: 'defect', spec })),
+  ];
   const total = jobs.length;
   const defects: DefectOutcome[] = [];
   const clean: CleanOutcome[] = [];
@@ -138,7 +140,11 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
   const order = new Map(specs.map((s, i) => [s.defect, i]));
   defects.sort((a, b) => (order.get(a.defect as DefectName) ?? 0) - (order.get(b.defect as DefectName) ?? 0));
   clean.sort((a, b) => a.index - b.index);
-  const coverage = coverageOf(defects, ALL_CHECKS.map((c) => c.id), CHECKS_WITHOUT_OWN_DEFECT);
+  const coverage = coverageOf(
+    defects,
+    ALL_CHECKS.map((c) => c.id),
+    CHECKS_WITHOUT_OWN_DEFECT,
+  );
   const caught = defects.filter((d) => d.caught).length;
   const falseAlarmRuns = clean.filter((c) => c.falseAlarms.length > 0 || c.error !== undefined).length;
   // Which checks are needed can only be judged over the whole catalogue.

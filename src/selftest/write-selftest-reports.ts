@@ -19,6 +19,10 @@ export async function writeSelftestReports(result: SelftestResult, baseDir = 're
   } catch (err) {
     if (err instanceof HarnessError) throw err;
     const e = err as NodeJS.ErrnoException;
-    throw new HarnessError('E_REPORT_WRITE', `cannot write self-test reports to ${path.join(baseDir, result.runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '), { cause: err });
+    throw new HarnessError(
+      'E_REPORT_WRITE',
+      `cannot write self-test reports to ${path.join(baseDir, result.runId)}: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' '),
+      { cause: err },
+    );
   }
 }

@@ -29,13 +29,7 @@ export const DEFAULT_SERVICE_WEBHOOK_HEADERS: Readonly<ServiceWebhookHeaderNames
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };
 
 /** Why a webhook signature was refused. */
-export type VerifyFailure =
-  | 'missing-header'
-  | 'malformed-header'
-  | 'malformed-timestamp'
-  | 'timestamp-outside-tolerance'
-  | 'bad-secret'
-  | 'signature-mismatch';
+export type VerifyFailure = 'missing-header' | 'malformed-header' | 'malformed-timestamp' | 'timestamp-outside-tolerance' | 'bad-secret' | 'signature-mismatch';
 
 /** Default tolerance between a webhook's timestamp and the verifier's clock, in seconds. */
 export const DEFAULT_WEBHOOK_TOLERANCE_S = 300;

@@ -3,7 +3,7 @@ import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_inte
 import { DEFAULT_WEBHOOK_TOLERANCE_S, HOTEL_WEBHOOK_SIGNATURE_HEADER, readHeader, type VerifyResult } from './header-names.js';
 
 /** What a hotel webhook signature covers (REFERENCE-API.md section 10, Stripe-style). */
-export interface HotelSignInput {
+interface HotelSignInput {
   /** Unix seconds. */
   timestamp: number | string;
   /** The raw body bytes as sent. */
@@ -40,7 +40,7 @@ export function parseHotelSignature(header: string): { t: string; v1: string[] }
 }
 
 /** What verifying a hotel webhook needs. */
-export interface HotelVerifyInput {
+interface HotelVerifyInput {
   body: Uint8Array | string;
   /** The value of `X-Webhook-Signature`. */
   signatureHeader: string | undefined;

@@ -1,18 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_internal.js';
-import {
-  DEFAULT_SERVICE_WEBHOOK_HEADERS,
-  DEFAULT_WEBHOOK_TOLERANCE_S,
-  readHeader,
-  type ServiceWebhookHeaderNames,
-  type VerifyResult,
-} from './header-names.js';
+import { DEFAULT_SERVICE_WEBHOOK_HEADERS, DEFAULT_WEBHOOK_TOLERANCE_S, readHeader, type ServiceWebhookHeaderNames, type VerifyResult } from './header-names.js';
 
 /** Prefix of a service webhook secret. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** What a service webhook signature covers (REFERENCE-API.md section 9, Standard Webhooks). */
-export interface ServiceSignInput {
+interface ServiceSignInput {
   /** The event id, `evt_…`. */
   id: string;
   /** Unix seconds of this attempt. */
@@ -50,7 +44,7 @@ export function signServiceWebhook(input: ServiceSignInput): string {
 }
 
 /** What verifying a service webhook needs. */
-export interface ServiceVerifyInput {
+interface ServiceVerifyInput {
   id: string;
   timestamp: number | string;
   body: Uint8Array | string;

@@ -60,7 +60,9 @@ describe('setTemplate', () => {
 
 describe('fillPath', () => {
   it('fills and encodes segments', () => {
-    expect(fillPath('/{product}/bookings/{booking_id}/cancellations', { product: 'flights', booking_id: 'b 1/2' })).toBe('/flights/bookings/b%201%2F2/cancellations');
+    expect(fillPath('/{product}/bookings/{booking_id}/cancellations', { product: 'flights', booking_id: 'b 1/2' })).toBe(
+      '/flights/bookings/b%201%2F2/cancellations',
+    );
     expect(fillPath('/{product}/x', {})).toBe('/{product}/x');
   });
 });

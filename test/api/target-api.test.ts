@@ -32,7 +32,13 @@ describe('TargetApi and HotelApi against the mock', () => {
   });
 
   function api(index: number, p: Profile = profile): ClosableTargetApi {
-    const a = createTargetApi({ profile: p, agency: resolved(mock.agencies[index]!), recorder, now: () => mock.clock.now(), onRateLimit: (pt) => points.push(pt) });
+    const a = createTargetApi({
+      profile: p,
+      agency: resolved(mock.agencies[index]!),
+      recorder,
+      now: () => mock.clock.now(),
+      onRateLimit: (pt) => points.push(pt),
+    });
     apis.push(a);
     return a;
   }

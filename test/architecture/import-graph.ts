@@ -39,7 +39,9 @@ export function importGraph(root: string): ImportGraph {
   const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
   for (const file of files) {
     // Comments may quote import statements; strip them before matching.
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     const edges: ImportEdge[] = [];
     for (const m of text.matchAll(STATIC)) {
       const to = resolve(file, (m[1] ?? m[2])!, files);
@@ -83,5 +85,10 @@ export function areaOf(file: string): string {
 /** The `_internal` folder a file sits in, as the path up to and including `_internal`, or undefined. */
 export function internalFolderOf(file: string): string | undefined {
   const i = file.split('/').indexOf('_internal');
-  return i < 0 ? undefined : file.split('/').slice(0, i + 1).join('/');
+  return i < 0
+    ? undefined
+    : file
+        .split('/')
+        .slice(0, i + 1)
+        .join('/');
 }

@@ -51,8 +51,10 @@ describe('the rules themselves', () => {
 
   it('report an upward import and a reach into another area’s _internal/', () => {
     expect(upwardImports(g({ 'load/x.ts': ['cli/commands/load.ts'], 'cli/main.ts': ['cli/parser.ts'] }))).toEqual(['load/x.ts -> cli/commands/load.ts']);
-    expect(internalReaches(g({ 'load/x.ts': ['scenario/_internal/y.ts'], 'scenario/z.ts': ['scenario/_internal/y.ts'], 'scenario/a/b.ts': ['scenario/_internal/y.ts'] }))).toEqual([
-      'load/x.ts -> scenario/_internal/y.ts',
-    ]);
+    expect(
+      internalReaches(
+        g({ 'load/x.ts': ['scenario/_internal/y.ts'], 'scenario/z.ts': ['scenario/_internal/y.ts'], 'scenario/a/b.ts': ['scenario/_internal/y.ts'] }),
+      ),
+    ).toEqual(['load/x.ts -> scenario/_internal/y.ts']);
   });
 });

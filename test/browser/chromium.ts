@@ -9,12 +9,16 @@ const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/
 export function findChromium(): string | undefined {
   const chosen = process.env['CHROMIUM_PATH'];
   if (chosen) return existsSync(chosen) ? chosen : undefined;
-  const onPath = (process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, 'chromium'));
+  const onPath = (process.env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((d) => path.join(d, 'chromium'));
   return [...CANDIDATES, ...onPath].find((p) => existsSync(p));
 }
 
 /** The one line `npm test` prints when the browser tests cannot run. */
-export const SKIPPED_LINE = 'browser tests skipped: no Chromium found (install Debian\'s chromium with `apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary)';
+export const SKIPPED_LINE =
+  "browser tests skipped: no Chromium found (install Debian's chromium with `apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary)";
 
 /**
  * Headless Chromium, with its background services off: a closed network
@@ -25,6 +29,14 @@ export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

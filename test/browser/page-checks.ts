@@ -71,7 +71,9 @@ export async function applyFilter(page: Page, key: string): Promise<{ shown: str
     const visible = (el: Element) => el.getClientRects().length > 0;
     const shown: string[] = [];
     const evidenceMismatch: string[] = [];
-    const pressedNow = Array.from(document.querySelectorAll('[data-filter]')).filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.getAttribute('data-filter') ?? '');
+    const pressedNow = Array.from(document.querySelectorAll('[data-filter]'))
+      .filter((b) => b.getAttribute('aria-pressed') === 'true')
+      .map((b) => b.getAttribute('data-filter') ?? '');
     let last: Element | undefined;
     for (const tr of Array.from(document.querySelectorAll('table.cases tbody tr'))) {
       if (tr.classList.contains('ev')) {
@@ -136,7 +138,8 @@ export async function followInPageLinks(page: Page): Promise<{ count: number; br
       window.scrollTo(0, 0);
       a.click();
       const r = target.getBoundingClientRect();
-      if (r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight) broken.push(`${href}: followed, but the target is not on the screen (top ${Math.round(r.top)}, height ${Math.round(r.height)})`);
+      if (r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight)
+        broken.push(`${href}: followed, but the target is not on the screen (top ${Math.round(r.top)}, height ${Math.round(r.height)})`);
     }
     return { count: links.length, broken };
   });
@@ -165,7 +168,8 @@ export async function chartFacts(page: Page): Promise<ChartFacts[]> {
       const marks = Array.from(svg.querySelectorAll<SVGGraphicsElement>('rect, circle, path, polyline')).filter((el) => {
         if (el.tagName === 'polyline') return (el.getAttribute('points') ?? '').trim().split(/\s+/).filter(Boolean).length >= 2 && sized(el);
         // A data mark carries its tooltip, on itself or on the group it is drawn in; a background does not.
-        const titled = el.querySelector(':scope > title') !== null || (el.parentElement?.tagName === 'g' && el.parentElement.querySelector(':scope > title') !== null);
+        const titled =
+          el.querySelector(':scope > title') !== null || (el.parentElement?.tagName === 'g' && el.parentElement.querySelector(':scope > title') !== null);
         return titled && sized(el);
       }).length;
       const labels = Array.from(svg.querySelectorAll('text'))

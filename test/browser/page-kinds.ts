@@ -44,7 +44,8 @@ export interface PageKind {
 async function cli(args: string[], exit: number | readonly number[]): Promise<string> {
   const run = await runCli(args, { CI: '1' });
   const allowed = typeof exit === 'number' ? [exit] : exit;
-  if (!allowed.includes(run.code ?? -1)) throw new Error(`svc-harness ${args.join(' ')} exited ${run.code}, not ${allowed.join(' or ')}: ${run.stderr.slice(-2000)}`);
+  if (!allowed.includes(run.code ?? -1))
+    throw new Error(`svc-harness ${args.join(' ')} exited ${run.code}, not ${allowed.join(' or ')}: ${run.stderr.slice(-2000)}`);
   return run.stdout;
 }
 
@@ -57,7 +58,12 @@ export async function runReportPage(runDir: string): Promise<PageUnderTest> {
     file: path.join(runDir, 'report.html'),
     verdict: result.verdict,
     ...(failing ? { firstFailure: 'article.failure' } : {}),
-    cases: result.cases.map((c) => ({ id: c.id, anchor: caseAnchor(c.id), verdict: c.verdict, evidence: c.evidence.length > 0 || (c.details !== undefined && Object.keys(c.details).length > 0) })),
+    cases: result.cases.map((c) => ({
+      id: c.id,
+      anchor: caseAnchor(c.id),
+      verdict: c.verdict,
+      evidence: c.evidence.length > 0 || (c.details !== undefined && Object.keys(c.details).length > 0),
+    })),
     charts,
   };
 }
@@ -86,11 +92,15 @@ function sharedRun(name: string, dir: string, make: (dir: string) => Promise<str
 /** A clean suite run on the embedded mock; resolves to its run folder. */
 const passingRun = (dir: string) => sharedRun('passing-run', dir, async (d) => reportDirOf(await cli(['run', '--report-dir', d, '--json'], 0)));
 /** A suite run with the mock's fixed-window and replay-differs defects on. */
-const failingRun = (dir: string) => sharedRun('failing-run', dir, async (d) => reportDirOf(await cli(['run', '--mock-defects', 'fixed-window,replay-differs', '--report-dir', d, '--json'], 1)));
+const failingRun = (dir: string) =>
+  sharedRun('failing-run', dir, async (d) => reportDirOf(await cli(['run', '--mock-defects', 'fixed-window,replay-differs', '--report-dir', d, '--json'], 1)));
 /** The gates of the loads: throughput out of reach (broken), search p99 held. */
 const LOAD_GATES = ['--threshold', 'rps>=100000000', '--threshold', 'search.p99<2s'];
 /** A 2 s load on the embedded mock whose throughput gate fails. */
-const gateFailLoad = (dir: string) => sharedRun('gate-fail-load', dir, async (d) => reportDirOf(await cli(['load', '--agencies', '2', '--duration', '2', ...LOAD_GATES, '--report-dir', d, '--json'], 99)));
+const gateFailLoad = (dir: string) =>
+  sharedRun('gate-fail-load', dir, async (d) =>
+    reportDirOf(await cli(['load', '--agencies', '2', '--duration', '2', ...LOAD_GATES, '--report-dir', d, '--json'], 99)),
+  );
 
 /** A 2 s load with the same gates on a mock that answers every request 40 ms late: the NEW of a load comparison. */
 async function slowLoad(dir: string): Promise<string> {
@@ -101,10 +111,21 @@ async function slowLoad(dir: string): Promise<string> {
 
 /** What `report compare` must show, from its `--json` (the comparison as data) and the runs' report.json. */
 async function comparePage(base: string, now: string, out: string, extra: string[] = []): Promise<PageUnderTest> {
-  const c = JSON.parse(await cli(['report', 'compare', base, now, '-o', out, '--json', ...extra], [0, 1])) as { regressed: boolean; cases: Array<{ change: string }> };
+  const c = JSON.parse(await cli(['report', 'compare', base, now, '-o', out, '--json', ...extra], [0, 1])) as {
+    regressed: boolean;
+    cases: Array<{ change: string }>;
+  };
   const loads = await Promise.all([base, now].map(async (d) => JSON.parse(await readFile(path.join(d, 'report.json'), 'utf8')) as CaseRunResult));
   // A load comparison overlays a percentile chart per operation either run measured, and the throughput of both.
-  const ops = new Set(loads.flatMap((r) => (r.kind === 'load' ? Object.entries(r.load.operations).filter(([, o]) => o.count > 0).map(([op]) => op) : [])));
+  const ops = new Set(
+    loads.flatMap((r) =>
+      r.kind === 'load'
+        ? Object.entries(r.load.operations)
+            .filter(([, o]) => o.count > 0)
+            .map(([op]) => op)
+        : [],
+    ),
+  );
   return {
     file: path.join(out, 'compare.html'),
     verdict: c.regressed ? 'WORSE' : 'OK',

@@ -3,14 +3,28 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchChromium, SKIPPED_LINE } from './chromium.js';
-import { applyFilter, boxOnFirstScreen, chartFacts, collapsiblesThatFail, expectedRows, filterButtons, FIRST_SCREEN, followInPageLinks, openPage, type OpenedPage } from './page-checks.js';
+import {
+  applyFilter,
+  boxOnFirstScreen,
+  chartFacts,
+  collapsiblesThatFail,
+  expectedRows,
+  filterButtons,
+  FIRST_SCREEN,
+  followInPageLinks,
+  openPage,
+  type OpenedPage,
+} from './page-checks.js';
 import { PAGE_KINDS, type PageUnderTest } from './page-kinds.js';
 
 /** Pages and their screenshots, kept for a reviewer to look at (git-ignored). */
 const OUT = path.resolve('test-output/browser');
 const executable = findChromium();
 /** `BROWSER_PAGES=run-fail,certificate` tries only those kinds of page (all by default). */
-const only = process.env['BROWSER_PAGES']?.split(',').map((k) => k.trim()).filter(Boolean);
+const only = process.env['BROWSER_PAGES']
+  ?.split(',')
+  .map((k) => k.trim())
+  .filter(Boolean);
 const KINDS = PAGE_KINDS.filter((k) => !only || only.includes(k.kind));
 // One line, not a failure: a machine without Chromium still runs every other test.
 if (!executable) process.stdout.write(`${SKIPPED_LINE}\n`);
@@ -66,7 +80,7 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       inside(await boxOnFirstScreen(p, '.banner'), 'the verdict banner');
       if (page.firstFailure) {
         // The card's head and the sentence saying what broke: enough to read the failure without scrolling.
-        inside(await boxOnFirstScreen(p, `${page.firstFailure} header`), 'the first failure card\'s head');
+        inside(await boxOnFirstScreen(p, `${page.firstFailure} header`), "the first failure card's head");
         inside(await boxOnFirstScreen(p, `${page.firstFailure} .msg`), 'what the first failure broke');
       }
       // A long unbroken value (a token, a URL) must wrap, not widen the page into a sideways scroll.
@@ -100,7 +114,14 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       if (!page.cases) return;
       await p.click('[data-filter="all"]');
       await p.click('#toggle-evidence');
-      const state = await blocks.evaluateAll((ds) => ds.map((d) => ({ open: (d as HTMLDetailsElement).open, shown: Array.from(d.children).filter((c) => c.tagName !== 'SUMMARY').every((c) => c.getClientRects().length > 0) })));
+      const state = await blocks.evaluateAll((ds) =>
+        ds.map((d) => ({
+          open: (d as HTMLDetailsElement).open,
+          shown: Array.from(d.children)
+            .filter((c) => c.tagName !== 'SUMMARY')
+            .every((c) => c.getClientRects().length > 0),
+        })),
+      );
       expect(state.filter((s) => !s.open || !s.shown)).toEqual([]);
       await p.click('#toggle-evidence');
       expect(await blocks.evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(0);
@@ -124,7 +145,10 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
         expect(c.width * c.height, `${c.label}: size`).toBeGreaterThan(0);
         expect(c.marks, `${c.label}: drawn data`).toBeGreaterThan(0);
         expect(c.labels.filter((l) => /\d/.test(l)).length, `${c.label}: tick values`).toBeGreaterThanOrEqual(2);
-        expect(c.labels.some((l) => /[a-z]{3,} [a-z]{3,}/i.test(l)), `${c.label}: an axis title`).toBe(true);
+        expect(
+          c.labels.some((l) => /[a-z]{3,} [a-z]{3,}/i.test(l)),
+          `${c.label}: an axis title`,
+        ).toBe(true);
       }
     });
 

@@ -8,7 +8,9 @@ import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
 import type { RunningMock } from '../../src/mock/index.js';
 
 /** A certification against an embedded mock whose clock the test moves (waits are instant), with a real receiver. */
-export async function certifyMock(options: { defects?: string[]; agency?: string; maxWaitS?: number; before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void> } = {}): Promise<{
+export async function certifyMock(
+  options: { defects?: string[]; agency?: string; maxWaitS?: number; before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void> } = {},
+): Promise<{
   draft: CertificateDraft;
   mock: RunningMock;
   profile: Readonly<Profile>;
@@ -23,11 +25,26 @@ export async function certifyMock(options: { defects?: string[]; agency?: string
     const def = profile.agencies.find((a) => a.id === (options.agency ?? 'agency-alpha'))!;
     const [agency] = resolveAgencies({ agencies: [def] }, {}, { webhookSecret: true });
     await options.before?.(agency!, profile);
-    const draft = await runCertification({ profile, agency: agency!, clock, receiver, ...(options.maxWaitS !== undefined ? { maxWaitS: options.maxWaitS } : {}) });
+    const draft = await runCertification({
+      profile,
+      agency: agency!,
+      clock,
+      receiver,
+      ...(options.maxWaitS !== undefined ? { maxWaitS: options.maxWaitS } : {}),
+    });
     const creds = mock.agencies.find((a) => a.agency_id === def.id)!;
     const secrets = [creds.secret, creds.webhook_secret, creds.hotel_api_key, creds.hotel_webhook_secret];
     const r = receiver;
-    return { draft, mock, profile, secrets, close: async () => { await r.close(); await mock.close(); } };
+    return {
+      draft,
+      mock,
+      profile,
+      secrets,
+      close: async () => {
+        await r.close();
+        await mock.close();
+      },
+    };
   } catch (err) {
     await receiver?.close();
     await mock.close();

@@ -57,7 +57,14 @@ describe('certificate writer and verifier', () => {
   it('writes a granted, signed certificate that verifies with the pinned key', async () => {
     const dir = await fresh();
     const cert = JSON.parse(await readFile(path.join(dir, 'certificate.json'), 'utf8'));
-    expect(cert).toMatchObject({ schema: 'svc-harness/certificate@1', kind: 'service', plan: { id: 'svc-agency-cert', version: '1.0.0' }, agency: 'agency-alpha', granted: true, skipped: [] });
+    expect(cert).toMatchObject({
+      schema: 'svc-harness/certificate@1',
+      kind: 'service',
+      plan: { id: 'svc-agency-cert', version: '1.0.0' },
+      agency: 'agency-alpha',
+      granted: true,
+      skipped: [],
+    });
     expect(cert.harness.version).toBe(JSON.parse(await readFile('package.json', 'utf8')).version);
     expect(cert.signing.public_key_sha256).toBe(keys.fingerprint);
     expect(cert.tests).toHaveLength(8);
@@ -158,7 +165,10 @@ describe('certificate writer and verifier', () => {
     // Binary evidence is redacted like text, through its decoded views: base64 of a secret, a percent escape.
     const hidden = Buffer.from(Buffer.from(`xy${secrets[0]}x`).toString('base64'));
     const escaped = Buffer.from(`q=%${secrets[1]!.charCodeAt(0).toString(16)}${secrets[1]!.slice(1)}`);
-    for (const [name, content] of [['leaky', hidden], ['leaky-2', escaped]] as const) {
+    for (const [name, content] of [
+      ['leaky', hidden],
+      ['leaky-2', escaped],
+    ] as const) {
       const leaky: CertificateDraft = { ...draft, tests: [{ ...draft.tests[0]!, evidence: [{ name: 'raw.bin', content }] }] };
       const written = await writeCertificate(path.join(root, name), leaky, { secrets });
       const raw = await readFile(path.join(written.dir, 'evidence', 'raw.bin'), 'utf8');

@@ -22,7 +22,12 @@ function draft(kind: CertificateDraft['kind'], target: CertificateDraft['target'
 async function written(d: CertificateDraft) {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'svc-cert-')), 'certificate');
   const out = await writeCertificate(dir, d);
-  return { dir, certificate: out.certificate, page: await readFile(path.join(dir, 'certificate.html'), 'utf8'), json: JSON.parse(await readFile(path.join(dir, 'certificate.json'), 'utf8')) as Record<string, unknown> };
+  return {
+    dir,
+    certificate: out.certificate,
+    page: await readFile(path.join(dir, 'certificate.html'), 'utf8'),
+    json: JSON.parse(await readFile(path.join(dir, 'certificate.json'), 'utf8')) as Record<string, unknown>,
+  };
 }
 
 describe('a certificate earned against the embedded mock', () => {
@@ -47,7 +52,9 @@ describe('a certificate earned against the embedded mock', () => {
 
 describe('a client certificate', () => {
   it('names the client by the name and version the agency gave', async () => {
-    const { json, page } = await written(draft('client', { base_url: 'http://127.0.0.1:1/v1', mode: 'run', command: 'node client.js' }, { client: { name: 'acme-booking', version: '2.4.1' } }));
+    const { json, page } = await written(
+      draft('client', { base_url: 'http://127.0.0.1:1/v1', mode: 'run', command: 'node client.js' }, { client: { name: 'acme-booking', version: '2.4.1' } }),
+    );
     expect(json.client).toEqual({ name: 'acme-booking', version: '2.4.1' });
     expect(json).not.toHaveProperty('practice');
     expect(page).toContain('<dt>Client</dt><dd>acme-booking, version 2.4.1</dd>');

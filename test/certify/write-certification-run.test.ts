@@ -23,10 +23,22 @@ describe('a certification is written like every run', () => {
   it('reports with JUnit in the run folder, latest pointed at it, the certificate inside, secrets redacted', async () => {
     const base = await mkdtemp(path.join(tmpdir(), 'cert-run-'));
     try {
-      const w = await writeCertificationRun(base, draft, { runId: '20260101-000000-abcd', command: 'svc-harness certify', targetName: 'p', baseUrl: 'http://127.0.0.1:1', embedded: false }, { secrets: ['s3cret-value-123'] });
+      const w = await writeCertificationRun(
+        base,
+        draft,
+        { runId: '20260101-000000-abcd', command: 'svc-harness certify', targetName: 'p', baseUrl: 'http://127.0.0.1:1', embedded: false },
+        { secrets: ['s3cret-value-123'] },
+      );
       expect(w.reports.dir).toBe(path.join(base, '20260101-000000-abcd'));
       expect(await latestTarget(base)).toBe('20260101-000000-abcd');
-      expect((await readdir(w.reports.dir)).sort()).toEqual(['.svc-harness-files.json', 'certificate', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+      expect((await readdir(w.reports.dir)).sort()).toEqual([
+        '.svc-harness-files.json',
+        'certificate',
+        'junit.xml',
+        'report.html',
+        'report.json',
+        'summary.md',
+      ]);
       expect(w.certificate.dir).toBe(path.join(w.reports.dir, 'certificate'));
       const junit = await readFile(path.join(w.reports.dir, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase [^>]*name="T-01 signs requests"[^>]*\/>/);

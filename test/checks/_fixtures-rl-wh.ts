@@ -25,7 +25,16 @@ export function xid(): string {
 }
 
 /** One shot with the reference 429 envelope when refused. */
-export function shot(p: { bucket: RlBucket; at: number; status?: number; headers?: Record<string, string>; agency?: number; step?: string; details?: unknown; code?: string }): RlShot {
+export function shot(p: {
+  bucket: RlBucket;
+  at: number;
+  status?: number;
+  headers?: Record<string, string>;
+  agency?: number;
+  step?: string;
+  details?: unknown;
+  code?: string;
+}): RlShot {
   const status = p.status ?? 200;
   const refused = status === 429;
   return {
@@ -112,9 +121,18 @@ export function serviceAttempt(o: ServiceAttemptOptions): WhAttempt {
   const eventId = o.eventId ?? 'evt_fixture0001';
   const bookingId = o.bookingId ?? 'bk_fixture0001';
   const type = o.type ?? 'booking.confirmed';
-  const data = type === 'booking.cancelled' ? { cancellation: { cancellation_id: 'cn_1', booking_id: bookingId, status: 'cancelled' } } : { booking: { booking_id: bookingId, status: 'confirmed' } };
+  const data =
+    type === 'booking.cancelled'
+      ? { cancellation: { cancellation_id: 'cn_1', booking_id: bookingId, status: 'cancelled' } }
+      : { booking: { booking_id: bookingId, status: 'confirmed' } };
   const text = JSON.stringify({ id: eventId, type, created_at: new Date(T0).toISOString(), agency_id: 'agency-alpha', data });
-  const headers = serviceWebhookHeaders({ id: eventId, timestamp: Math.floor(o.at / 1000), attempt: o.attempt, body: text, secret: o.secret ?? WEBHOOK_SECRET });
+  const headers = serviceWebhookHeaders({
+    id: eventId,
+    timestamp: Math.floor(o.at / 1000),
+    attempt: o.attempt,
+    body: text,
+    secret: o.secret ?? WEBHOOK_SECRET,
+  });
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return { seq: o.attempt, path: o.path ?? '/wh/fixture', headers: lower, text, receivedAt: o.at, status: o.status };
 }
@@ -122,9 +140,21 @@ export function serviceAttempt(o: ServiceAttemptOptions): WhAttempt {
 /** A hotel attempt signed with `secret` (or with a broken scheme). */
 export function hotelAttempt(o: { at: number; status: number; reference?: string; secret?: string; signature?: string }): WhAttempt {
   const reference = o.reference ?? 'HB-FIXTURE-1';
-  const text = JSON.stringify({ id: 'hevt_fixture', type: 'hotel.booking.confirmed', created_at: new Date(T0).toISOString(), data: { reference, status: 'CONFIRMED' } });
+  const text = JSON.stringify({
+    id: 'hevt_fixture',
+    type: 'hotel.booking.confirmed',
+    created_at: new Date(T0).toISOString(),
+    data: { reference, status: 'CONFIRMED' },
+  });
   const signature = o.signature ?? signHotelWebhook({ timestamp: Math.floor(o.at / 1000), body: text, secret: o.secret ?? HOTEL_SECRET });
-  return { seq: 1, path: '/wh/hotel', headers: { 'content-type': 'application/json', 'x-webhook-signature': signature }, text, receivedAt: o.at, status: o.status };
+  return {
+    seq: 1,
+    path: '/wh/hotel',
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+    text,
+    receivedAt: o.at,
+    status: o.status,
+  };
 }
 
 /** A scenario run around some attempts. */

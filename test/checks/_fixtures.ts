@@ -15,7 +15,11 @@ export function nextId(): string {
 }
 
 /** A recorded response: JSON body (or raw text), headers, and the exchange carrying it. */
-export function answer(status: number, body?: unknown, opts: { headers?: Record<string, string>; text?: string; method?: string | undefined; url?: string | undefined; startedAt?: number } = {}): ApiResponse {
+export function answer(
+  status: number,
+  body?: unknown,
+  opts: { headers?: Record<string, string>; text?: string; method?: string | undefined; url?: string | undefined; startedAt?: number } = {},
+): ApiResponse {
   const text = opts.text ?? (body === undefined ? '' : JSON.stringify(body));
   let json: unknown;
   try {
@@ -46,13 +50,26 @@ export function errorAnswer(def: ErrorDef, opts: { requestId?: string; details?:
 
 /** A 201 booking response. */
 export function bookedAnswer(bookingId: string, amount: number): ApiResponse & { bookingId: string; chargedAmount: number } {
-  const res = answer(201, { booking_id: bookingId, product: 'flights', status: 'confirmed', price: { amount, currency: 'EUR' }, client_reference: 'r', created_at: '2027-01-01T10:00:00.000Z' });
+  const res = answer(201, {
+    booking_id: bookingId,
+    product: 'flights',
+    status: 'confirmed',
+    price: { amount, currency: 'EUR' },
+    client_reference: 'r',
+    created_at: '2027-01-01T10:00:00.000Z',
+  });
   return { ...res, bookingId, chargedAmount: amount };
 }
 
 /** A 201 cancellation response. */
 export function cancelledAnswer(bookingId: string, amount: number): ApiResponse & { refundAmount: number } {
-  const res = answer(201, { cancellation_id: 'cx_1', booking_id: bookingId, status: 'cancelled', refund: { amount, currency: 'EUR' }, created_at: '2027-01-01T10:00:00.000Z' });
+  const res = answer(201, {
+    cancellation_id: 'cx_1',
+    booking_id: bookingId,
+    status: 'cancelled',
+    refund: { amount, currency: 'EUR' },
+    created_at: '2027-01-01T10:00:00.000Z',
+  });
   return { ...res, refundAmount: amount };
 }
 
@@ -75,11 +92,28 @@ export function wallet(balance: number, entries: StatementEntry[]): WalletSnapsh
 }
 
 /** A search response with offers. */
-export function searchAnswer(offers: Array<{ token: string; price: number; expiresAt?: string }>, startedAt = Date.parse('2027-01-01T10:00:00.000Z')): ApiResponse & { offers: Offer[] } {
-  const results = offers.map((o, i) => ({ result_id: `res_${i}`, product: 'flights', summary: 's', price: { amount: o.price, currency: 'EUR' }, quote_token: o.token, quote_expires_at: o.expiresAt }));
+export function searchAnswer(
+  offers: Array<{ token: string; price: number; expiresAt?: string }>,
+  startedAt = Date.parse('2027-01-01T10:00:00.000Z'),
+): ApiResponse & { offers: Offer[] } {
+  const results = offers.map((o, i) => ({
+    result_id: `res_${i}`,
+    product: 'flights',
+    summary: 's',
+    price: { amount: o.price, currency: 'EUR' },
+    quote_token: o.token,
+    quote_expires_at: o.expiresAt,
+  }));
   const res = answer(200, { results }, { startedAt, method: 'POST' });
   return {
     ...res,
-    offers: results.map((r) => ({ resultId: r.result_id, quoteToken: r.quote_token, quoteExpiresAt: r.quote_expires_at, priceAmount: r.price.amount, currency: 'EUR', raw: r })),
+    offers: results.map((r) => ({
+      resultId: r.result_id,
+      quoteToken: r.quote_token,
+      quoteExpiresAt: r.quote_expires_at,
+      priceAmount: r.price.amount,
+      currency: 'EUR',
+      raw: r,
+    })),
   };
 }

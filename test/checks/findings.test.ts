@@ -53,6 +53,10 @@ describe('Findings: the one verdict builder and its evidence rule', () => {
 
   it('SKIP and ERROR outcomes carry their reason and the exchanges named', () => {
     expect(skipped('no open product', { exchange: { id: 'x-1' } }, undefined)).toEqual({ verdict: 'SKIP', message: 'no open product', evidence: ['x-1'] });
-    expect(errored('scenario could not be set up', 'x-1', 'x-1', { exchangeId: 'x-2' })).toEqual({ verdict: 'ERROR', message: 'scenario could not be set up', evidence: ['x-1', 'x-2'] });
+    expect(errored('scenario could not be set up', 'x-1', 'x-1', { exchangeId: 'x-2' })).toEqual({
+      verdict: 'ERROR',
+      message: 'scenario could not be set up',
+      evidence: ['x-1', 'x-2'],
+    });
   });
 });

@@ -3,10 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { commandLine, shellWord } from '../../src/cli/command-line.js';
 
 describe('the command line a report records', () => {
-  const argv = ['load', '--threshold', 'search.p95<200ms', '--threshold', 'rps>=500', '--scenario', "it's here.yaml", '--report-dir', '/tmp/r', '--only', 'RL-01,auth', '$HOME', ''];
+  const argv = [
+    'load',
+    '--threshold',
+    'search.p95<200ms',
+    '--threshold',
+    'rps>=500',
+    '--scenario',
+    "it's here.yaml",
+    '--report-dir',
+    '/tmp/r',
+    '--only',
+    'RL-01,auth',
+    '$HOME',
+    '',
+  ];
 
   it('quotes every word a POSIX shell would not take literally', () => {
-    expect(commandLine(argv)).toBe(`svc-harness load --threshold 'search.p95<200ms' --threshold 'rps>=500' --scenario 'it'\\''s here.yaml' --report-dir /tmp/r --only RL-01,auth '$HOME' ''`);
+    expect(commandLine(argv)).toBe(
+      `svc-harness load --threshold 'search.p95<200ms' --threshold 'rps>=500' --scenario 'it'\\''s here.yaml' --report-dir /tmp/r --only RL-01,auth '$HOME' ''`,
+    );
     expect(shellWord('--duration')).toBe('--duration');
   });
 

@@ -17,7 +17,11 @@ const OUTCOMES: [string, CommandOutcome, number][] = [
   ['a load with a failed gate only', { kind: 'load', verdictsPassed: true, gatesPassed: false }, 99],
   ['a load with a failed verdict only', { kind: 'load', verdictsPassed: false, gatesPassed: true }, 1],
   ['a load with both failed: correctness first', { kind: 'load', verdictsPassed: false, gatesPassed: false }, 1],
-  ['a load whose target stopped answering mid-run: reported, yet unreachable', { kind: 'load', verdictsPassed: false, gatesPassed: false, targetLost: true }, 3],
+  [
+    'a load whose target stopped answering mid-run: reported, yet unreachable',
+    { kind: 'load', verdictsPassed: false, gatesPassed: false, targetLost: true },
+    3,
+  ],
   ['a second Ctrl-C', { kind: 'interrupted' }, 130],
   ['a load stopped by SIGINT', { kind: 'interrupted', signal: 'SIGINT' }, 130],
   ['a load stopped by SIGTERM', { kind: 'interrupted', signal: 'SIGTERM' }, 143],

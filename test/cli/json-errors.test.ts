@@ -14,7 +14,11 @@ function only(stdout: string): { error: { code: string; message: string; exit: n
 
 describe('--json on an error', () => {
   it('prints one JSON object with the error on stdout, exit 2, for a usage error of any command', async () => {
-    for (const args of [['load', '--threshold', 'foo<1', '--json'], ['run', '--target', 'no-such-profile.yaml', '--json'], ['report', 'merge', 'nope.json', '--json']]) {
+    for (const args of [
+      ['load', '--threshold', 'foo<1', '--json'],
+      ['run', '--target', 'no-such-profile.yaml', '--json'],
+      ['report', 'merge', 'nope.json', '--json'],
+    ]) {
       const r = await runCli(args, { CI: '1' });
       expect(r.code, args.join(' ')).toBe(2);
       const { error } = only(r.stdout);
@@ -29,7 +33,10 @@ describe('--json on an error', () => {
     const dir = await mkdtemp(join(tmpdir(), 'json-err-'));
     try {
       const profile = join(dir, 'down.yaml');
-      await writeFile(profile, 'name: down\nbase_url: http://127.0.0.1:9\nhotel_base_url: null\nagencies:\n  - {id: a, key_id: k, secret: not-a-real-secret-0001}\n');
+      await writeFile(
+        profile,
+        'name: down\nbase_url: http://127.0.0.1:9\nhotel_base_url: null\nagencies:\n  - {id: a, key_id: k, secret: not-a-real-secret-0001}\n',
+      );
       const r = await runCli(['run', '--target', profile, '--only', 'AU-01', '--report-dir', dir, '--json'], { CI: '1' });
       expect(r.code).toBe(3);
       expect(only(r.stdout).error).toMatchObject({ code: 'E_TARGET_UNREACHABLE', exit: 3 });

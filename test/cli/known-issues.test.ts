@@ -23,14 +23,33 @@ const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |internal er
 // One CLI process at a time: each starts the embedded mock.
 describe('run --known-issues', () => {
   it('turns what fixed-window breaks into KNOWN (exit 0) and names a listed case that passes as a WARN', async () => {
-    const { dir, file } = await listFile('- id: RL-04\n  reason: TRV-1234 fixed window until the next release\n  until: 2099-12-31\n- id: AU-01\n  reason: an old flake\n  until: 2099-12-31\n');
-    const { code, stdout, stderr } = await runCli(['run', '--only', 'RL-04,AU-01,AU-02', '--mock-defects', 'fixed-window', '--known-issues', file, '--report-dir', join(dir, 'reports'), '--json']);
+    const { dir, file } = await listFile(
+      '- id: RL-04\n  reason: TRV-1234 fixed window until the next release\n  until: 2099-12-31\n- id: AU-01\n  reason: an old flake\n  until: 2099-12-31\n',
+    );
+    const { code, stdout, stderr } = await runCli([
+      'run',
+      '--only',
+      'RL-04,AU-01,AU-02',
+      '--mock-defects',
+      'fixed-window',
+      '--known-issues',
+      file,
+      '--report-dir',
+      join(dir, 'reports'),
+      '--json',
+    ]);
     expect(code, stderr).toBe(0);
     const out = JSON.parse(stdout) as RunJson;
     expect(out.verdict).toBe('PASS');
     expect(out.summary).toMatchObject({ KNOWN: 1, WARN: 1, FAIL: 0 });
-    expect(out.cases.find((c) => c.id === 'RL-04')).toMatchObject({ verdict: 'KNOWN', known: { state: 'excused', reason: 'TRV-1234 fixed window until the next release', until: '2099-12-31' } });
-    expect(out.cases.find((c) => c.id === 'AU-01')).toMatchObject({ verdict: 'WARN', message: expect.stringMatching(/^AU-01 no longer fails: remove it from the known-issues list/) });
+    expect(out.cases.find((c) => c.id === 'RL-04')).toMatchObject({
+      verdict: 'KNOWN',
+      known: { state: 'excused', reason: 'TRV-1234 fixed window until the next release', until: '2099-12-31' },
+    });
+    expect(out.cases.find((c) => c.id === 'AU-01')).toMatchObject({
+      verdict: 'WARN',
+      message: expect.stringMatching(/^AU-01 no longer fails: remove it from the known-issues list/),
+    });
     const junit = await readFile(join(out.report_dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/name="RL-04 [^"]*"[^>]*>\s*<skipped message="KNOWN \(known issue until 2099-12-31: TRV-1234/);
     const md = await readFile(join(out.report_dir, 'summary.md'), 'utf8');
@@ -41,7 +60,17 @@ describe('run --known-issues', () => {
 
   it('prints the known case with its reason and date on the console', async () => {
     const { dir, file } = await listFile('- {id: RL-04, reason: TRV-1234, until: 2099-12-31}\n');
-    const { code, stdout, stderr } = await runCli(['run', '--only', 'RL-04,AU-01', '--mock-defects', 'fixed-window', '--known-issues', file, '--report-dir', join(dir, 'reports')]);
+    const { code, stdout, stderr } = await runCli([
+      'run',
+      '--only',
+      'RL-04,AU-01',
+      '--mock-defects',
+      'fixed-window',
+      '--known-issues',
+      file,
+      '--report-dir',
+      join(dir, 'reports'),
+    ]);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^KNOWN RL-04 /m);
     expect(stdout).toContain('  KNOWN RL-04 (known issue until 2099-12-31: TRV-1234): ');
@@ -50,11 +79,25 @@ describe('run --known-issues', () => {
 
   it('fails as usual when the entry expired, and says so (exit 1)', async () => {
     const { dir, file } = await listFile('- {id: RL-04, reason: TRV-1234, until: 2020-01-31}\n');
-    const { code, stdout, stderr } = await runCli(['run', '--only', 'RL-04,AU-01', '--mock-defects', 'fixed-window', '--known-issues', file, '--report-dir', join(dir, 'reports'), '--json']);
+    const { code, stdout, stderr } = await runCli([
+      'run',
+      '--only',
+      'RL-04,AU-01',
+      '--mock-defects',
+      'fixed-window',
+      '--known-issues',
+      file,
+      '--report-dir',
+      join(dir, 'reports'),
+      '--json',
+    ]);
     expect(code, stderr).toBe(1);
     const out = JSON.parse(stdout) as RunJson;
     expect(out.verdict).toBe('FAIL');
-    expect(out.cases.find((c) => c.id === 'RL-04')).toMatchObject({ verdict: 'FAIL', message: expect.stringContaining('(its known-issues entry expired on 2020-01-31: TRV-1234)') });
+    expect(out.cases.find((c) => c.id === 'RL-04')).toMatchObject({
+      verdict: 'FAIL',
+      message: expect.stringContaining('(its known-issues entry expired on 2020-01-31: TRV-1234)'),
+    });
   });
 
   it('refuses an unknown id and a file that is not YAML in one line, exit 2, before anything runs', async () => {
@@ -73,7 +116,24 @@ describe('run --known-issues', () => {
 describe('load --known-issues', () => {
   it('turns a listed breached gate into KNOWN (exit 0), and the console counts gates apart from verdicts', async () => {
     const { dir, file } = await listFile('- {id: "gate:rps>=100000000", reason: this machine is small, until: 2099-12-31}\n');
-    const { code, stdout, stderr } = await runCli(['load', '--agencies', '2', '--duration', '1', '--threshold', 'rps>=100000000', '--threshold', 'errors.rate<=1', '--known-issues', file, '--report-dir', dir], { CI: '1' });
+    const { code, stdout, stderr } = await runCli(
+      [
+        'load',
+        '--agencies',
+        '2',
+        '--duration',
+        '1',
+        '--threshold',
+        'rps>=100000000',
+        '--threshold',
+        'errors.rate<=1',
+        '--known-issues',
+        file,
+        '--report-dir',
+        dir,
+      ],
+      { CI: '1' },
+    );
     expect(code, stderr).toBe(0);
     // The summary is the command's output (stdout); progress stays on stderr.
     expect(stdout).toMatch(/^verdicts: \d+ pass, 0 fail, \d+ warn, \d+ skip, 0 error; gates: 1 held, 0 breached, 1 known$/m);

@@ -46,18 +46,52 @@ describe('load as CI runs it, against a mock in another process', () => {
     // A window longer than the gap between two loads (process start, wallet reads): each starts with the previous one's reads in it.
     const { profile, dir: d } = await start({ agencies: 2, read: 40, windowS: 6 });
     for (let i = 1; i <= 5; i++) {
-      const run = await cli(['load', '--target', profile, '--search', 'flights', '--duration', '1', '--connections', '2', '--report-dir', join(d, `run-${i}`), '--json']);
+      const run = await cli([
+        'load',
+        '--target',
+        profile,
+        '--search',
+        'flights',
+        '--duration',
+        '1',
+        '--connections',
+        '2',
+        '--report-dir',
+        join(d, `run-${i}`),
+        '--json',
+      ]);
       expect(run.code, `load ${i}: ${failures(run)}`).toBe(0);
-      const report = JSON.parse(await readFile(join((JSON.parse(run.stdout) as LoadJson).report_dir, 'report.json'), 'utf8')) as { load: { verdicts: Array<{ kind: string; bucket?: string; details: { start?: { known: string } } }> } };
+      const report = JSON.parse(await readFile(join((JSON.parse(run.stdout) as LoadJson).report_dir, 'report.json'), 'utf8')) as {
+        load: { verdicts: Array<{ kind: string; bucket?: string; details: { start?: { known: string } } }> };
+      };
       // Every read bucket's start was read from the headers of its first answer.
       const early = report.load.verdicts.filter((v) => v.kind === 'early-throttle' && v.bucket === 'read');
       expect(early.map((v) => v.details.start?.known)).toEqual(['headers', 'headers']);
     }
   }, 120_000);
 
-  it('4 shards at once, then merge: no shard reads another\'s agencies, no false alarm, merge exit 0 naming the target', async () => {
+  it("4 shards at once, then merge: no shard reads another's agencies, no false alarm, merge exit 0 naming the target", async () => {
     const { profile, dir: d } = await start({ agencies: 4, read: 40 });
-    const runs = await Promise.all([1, 2, 3, 4].map((i) => cli(['load', '--target', profile, '--search', 'flights', '--shard', `${i}/4`, '--duration', '1', '--connections', '2', '--report-dir', join(d, `shard-${i}`), '--json'])));
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map((i) =>
+        cli([
+          'load',
+          '--target',
+          profile,
+          '--search',
+          'flights',
+          '--shard',
+          `${i}/4`,
+          '--duration',
+          '1',
+          '--connections',
+          '2',
+          '--report-dir',
+          join(d, `shard-${i}`),
+          '--json',
+        ]),
+      ),
+    );
     for (const r of runs) expect(r.code, failures(r)).toBe(0);
     const reports = runs.map((r) => join((JSON.parse(r.stdout) as LoadJson).report_dir, 'report.json'));
     const merged = await cli(['report', 'merge', ...reports, '-o', join(d, 'merged')]);
@@ -83,7 +117,21 @@ describe('load as CI runs it, against a mock in another process', () => {
 
   it('a clean load that stops with requests in flight passes errors.rate<0.001; its summary goes to stdout (`load > out.txt`)', async () => {
     const { profile, dir: d } = await start({ agencies: 2, read: 100_000, args: ['--latency-ms', '40'] });
-    const run = await cli(['load', '--target', profile, '--search', 'flights', '--duration', '2', '--connections', '4', '--threshold', 'errors.rate<0.001', '--report-dir', d]);
+    const run = await cli([
+      'load',
+      '--target',
+      profile,
+      '--search',
+      'flights',
+      '--duration',
+      '2',
+      '--connections',
+      '4',
+      '--threshold',
+      'errors.rate<0.001',
+      '--report-dir',
+      d,
+    ]);
     expect(run.code, failures(run)).toBe(0);
     expect(run.stdout).toMatch(/^load: \d+ requests in /m);
     expect(run.stdout).toMatch(/✓ errors\.rate<0\.001/);
@@ -93,13 +141,47 @@ describe('load as CI runs it, against a mock in another process', () => {
 
   it('a limiter refusing at 95% of the limit it announces is caught right after another load (exit 1); the merge names the failed verdicts', async () => {
     const { profile, dir: d } = await start({ agencies: 1, read: 40, args: ['--defects', 'throttle-at-95'] });
-    const first = await cli(['load', '--target', profile, '--search', 'flights', '--duration', '1', '--connections', '2', '--report-dir', join(d, 'first'), '--json']);
-    const second = await cli(['load', '--target', profile, '--search', 'flights', '--duration', '1', '--connections', '2', '--report-dir', join(d, 'second'), '--json']);
+    const first = await cli([
+      'load',
+      '--target',
+      profile,
+      '--search',
+      'flights',
+      '--duration',
+      '1',
+      '--connections',
+      '2',
+      '--report-dir',
+      join(d, 'first'),
+      '--json',
+    ]);
+    const second = await cli([
+      'load',
+      '--target',
+      profile,
+      '--search',
+      'flights',
+      '--duration',
+      '1',
+      '--connections',
+      '2',
+      '--report-dir',
+      join(d, 'second'),
+      '--json',
+    ]);
     expect(second.code, failures(second)).toBe(1);
-    const report = JSON.parse(await readFile(join((JSON.parse(second.stdout) as LoadJson).report_dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string }> };
+    const report = JSON.parse(await readFile(join((JSON.parse(second.stdout) as LoadJson).report_dir, 'report.json'), 'utf8')) as {
+      cases: Array<{ id: string; verdict: string }>;
+    };
     expect(report.cases.filter((c) => c.verdict === 'FAIL').map((c) => c.id)).toContain('load:early-throttle:agency-load-001:read');
 
-    const merged = await cli(['report', 'merge', ...[first, second].map((r) => join((JSON.parse(r.stdout) as LoadJson).report_dir, 'report.json')), '-o', join(d, 'merged')]);
+    const merged = await cli([
+      'report',
+      'merge',
+      ...[first, second].map((r) => join((JSON.parse(r.stdout) as LoadJson).report_dir, 'report.json')),
+      '-o',
+      join(d, 'merged'),
+    ]);
     expect(merged.code).toBe(1);
     expect(merged.stdout).toContain('FAIL load:early-throttle:agency-load-001:read');
     expect(merged.stdout).toMatch(/✗ FAIL: 1 verdict\(s\) failed \(exit 1\)/);

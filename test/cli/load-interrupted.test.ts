@@ -6,10 +6,14 @@ import { describe, expect, it } from 'vitest';
 
 /** Starts a long load, sends `signal` once its first progress line is out, and collects how it ended. */
 async function interruptOnce(signal: 'SIGINT' | 'SIGTERM', dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir, '--threshold', 'rps>=1'], {
-    env: { ...process.env, CI: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir, '--threshold', 'rps>=1'],
+    {
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -24,21 +28,29 @@ describe('svc-harness load, stopped by a signal', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: writes the report marked INTERRUPTED, says so, exits %i', async (signal, exit) => {
-    const dir = await mkdtemp(join(tmpdir(), 'load-sig-'));
-    try {
-      const r = await interruptOnce(signal, dir);
-      expect(r.code).toBe(exit);
-      expect(r.stderr).toContain(`INTERRUPTED by ${signal}`);
-      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-      const report = JSON.parse(await readFile(join(dir, 'latest', 'report.json'), 'utf8')) as { verdict: string; load: { interrupted: boolean }; notes: string[] };
-      expect(report.verdict).toBe('INTERRUPTED');
-      expect(report.load.interrupted).toBe(true);
-      expect(report.notes[0]).toMatch(/^INTERRUPTED/);
-      expect(await readFile(join(dir, 'latest', 'report.html'), 'utf8')).toContain('<strong>INTERRUPTED</strong>');
-      expect(JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8'))).toMatchObject({ verdict: 'INTERRUPTED' });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  ] as const)(
+    '%s: writes the report marked INTERRUPTED, says so, exits %i',
+    async (signal, exit) => {
+      const dir = await mkdtemp(join(tmpdir(), 'load-sig-'));
+      try {
+        const r = await interruptOnce(signal, dir);
+        expect(r.code).toBe(exit);
+        expect(r.stderr).toContain(`INTERRUPTED by ${signal}`);
+        expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+        const report = JSON.parse(await readFile(join(dir, 'latest', 'report.json'), 'utf8')) as {
+          verdict: string;
+          load: { interrupted: boolean };
+          notes: string[];
+        };
+        expect(report.verdict).toBe('INTERRUPTED');
+        expect(report.load.interrupted).toBe(true);
+        expect(report.notes[0]).toMatch(/^INTERRUPTED/);
+        expect(await readFile(join(dir, 'latest', 'report.html'), 'utf8')).toContain('<strong>INTERRUPTED</strong>');
+        expect(JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8'))).toMatchObject({ verdict: 'INTERRUPTED' });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

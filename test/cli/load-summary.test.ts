@@ -14,7 +14,12 @@ describe('the end-of-load summary on the console', () => {
   load.gates = evaluateLoadGates(load, parseThresholds(['search.p95<200ms', 'errors.rate<0.01', 'rps>=500', 'rps>=10000']));
   const tally = new WalletTally();
   tally.booking('agency-1', 201, 'bk1', 581_800);
-  load.verdicts = [reconcileWallet({ agency: 'agency-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] }, tally.of('agency-1'))];
+  load.verdicts = [
+    reconcileWallet(
+      { agency: 'agency-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] },
+      tally.of('agency-1'),
+    ),
+  ];
   const text = loadSummaryLines(load).join('\n');
 
   it('shows the 2xx latency apart from the 429s', () => {
@@ -37,10 +42,23 @@ describe('the end-of-load summary on the console', () => {
 });
 
 describe('the count line of a load', () => {
-  const c = (kind: 'check' | 'gate', verdict: 'PASS' | 'FAIL' | 'KNOWN') => ({ id: 'x', kind, title: '', area: 'load' as const, clause: '', verdict, message: '', evidence: [], startedAt: 0, durationMs: 0 });
+  const c = (kind: 'check' | 'gate', verdict: 'PASS' | 'FAIL' | 'KNOWN') => ({
+    id: 'x',
+    kind,
+    title: '',
+    area: 'load' as const,
+    clause: '',
+    verdict,
+    message: '',
+    evidence: [],
+    startedAt: 0,
+    durationMs: 0,
+  });
 
   it('counts a breached gate apart from the verdicts under load', () => {
-    expect(caseCountsLine([c('check', 'PASS'), c('check', 'PASS'), c('gate', 'FAIL'), c('gate', 'PASS')])).toBe('verdicts: 2 pass, 0 fail, 0 warn, 0 skip, 0 error; gates: 1 held, 1 breached');
+    expect(caseCountsLine([c('check', 'PASS'), c('check', 'PASS'), c('gate', 'FAIL'), c('gate', 'PASS')])).toBe(
+      'verdicts: 2 pass, 0 fail, 0 warn, 0 skip, 0 error; gates: 1 held, 1 breached',
+    );
     expect(caseCountsLine([c('check', 'KNOWN'), c('check', 'PASS')])).toBe('verdicts: 1 pass, 0 fail, 0 warn, 0 skip, 0 error, 1 known');
   });
 });

@@ -30,14 +30,22 @@ describe('shared option parsers', () => {
   });
 
   it('accept the values at their bounds', () => {
-    expect([port('p')(0), port('p')(65535), integer('i', 1, 3)(3), seconds('s', { atLeast: 0 })(0), seconds('s', { above: 0, max: 5 })(5)]).toEqual([0, 65535, 3, 0, 5]);
+    expect([port('p')(0), port('p')(65535), integer('i', 1, 3)(3), seconds('s', { atLeast: 0 })(0), seconds('s', { above: 0, max: 5 })(5)]).toEqual([
+      0, 65535, 3, 0, 5,
+    ]);
     expect(shard(' 2 / 3 ')).toEqual({ index: 2, count: 3 });
     expect(httpUrl('u')('https://x.test/hook')).toBe('https://x.test/hook');
   });
 
   it('reach the user as a one-line usage error (E_USAGE, exit 2), though yargs rewraps what a coerce throws', async () => {
-    await expect(buildParser(['load', '--shard', '3/2'], context).run()).rejects.toMatchObject({ code: 'E_USAGE', message: '--shard must be i/N with 1 ≤ i ≤ N, got "3/2"' });
+    await expect(buildParser(['load', '--shard', '3/2'], context).run()).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message: '--shard must be i/N with 1 ≤ i ≤ N, got "3/2"',
+    });
     await expect(buildParser(['mock', '--port', '70000'], context).run()).rejects.toMatchObject({ code: 'E_USAGE', exitCode: 2 });
-    await expect(buildParser(['run', '--target', 'x.yaml', '--mock-defects', 'fixed-window'], context).run()).rejects.toMatchObject({ code: 'E_USAGE', message: expect.stringContaining('embedded mock only') });
+    await expect(buildParser(['run', '--target', 'x.yaml', '--mock-defects', 'fixed-window'], context).run()).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message: expect.stringContaining('embedded mock only'),
+    });
   });
 });

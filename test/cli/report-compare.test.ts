@@ -7,7 +7,10 @@ import { loadAgainstSlowMock } from '../report/_helpers/latency-load.js';
 
 const cli = (args: string[]) => runCli(args, { CI: '1' });
 
-interface RunJson { report_dir: string; cases: Array<{ id: string; verdict: string }> }
+interface RunJson {
+  report_dir: string;
+  cases: Array<{ id: string; verdict: string }>;
+}
 
 /** Runs the suite on the embedded mock (with defects) into `dir`; returns its --json summary. */
 async function suite(dir: string, defects?: string): Promise<RunJson> {
@@ -52,9 +55,18 @@ describe('svc-harness report compare and report trend', () => {
 
     const json = await cli(['report', 'compare', join(clean.report_dir, 'report.json'), broken.report_dir, '-o', out, '--json']);
     expect(json.code).toBe(1);
-    const parsed = JSON.parse(json.stdout) as { regressed: boolean; exit_code: number; cases: Array<{ id: string; change: string; base_message: string; new_message: string }> };
+    const parsed = JSON.parse(json.stdout) as {
+      regressed: boolean;
+      exit_code: number;
+      cases: Array<{ id: string; change: string; base_message: string; new_message: string }>;
+    };
     expect(parsed.exit_code).toBe(1);
-    expect(parsed.cases.filter((c) => c.change === 'newly-failing').map((c) => c.id).sort()).toEqual([...failing].sort());
+    expect(
+      parsed.cases
+        .filter((c) => c.change === 'newly-failing')
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...failing].sort());
   }, 60_000);
 
   it('a run against itself exits 0', async () => {
@@ -70,7 +82,10 @@ describe('svc-harness report compare and report trend', () => {
     const out = join(dir, 'cmp-load');
     const r = await cli(['report', 'compare', fast, slow, '-o', out, '--threshold', 'latency.p50<30ms', '--json']);
     expect(r.code).toBe(1);
-    const c = JSON.parse(r.stdout) as { load: { metrics: Array<{ metric: string; operation: string; outcome: string; change: number | null; regression: boolean }> }; gates: Array<{ source: string; base_passed: boolean; new_passed: boolean; newly_broken: boolean }> };
+    const c = JSON.parse(r.stdout) as {
+      load: { metrics: Array<{ metric: string; operation: string; outcome: string; change: number | null; regression: boolean }> };
+      gates: Array<{ source: string; base_passed: boolean; new_passed: boolean; newly_broken: boolean }>;
+    };
     const p50 = c.load.metrics.filter((m) => m.outcome === 'any' && m.metric.endsWith('.p50') && m.change !== null);
     // Every operation answered 40 ms later: its median moved by tens of ms, and the whole run's is a regression.
     expect(p50.find((m) => m.operation === 'all')).toMatchObject({ regression: true });
@@ -80,7 +95,9 @@ describe('svc-harness report compare and report trend', () => {
     // Per operation, BASE → NEW and the change in ms (a loaded machine may move a p95 either way; the median follows the 40 ms).
     // Figures group thousands with a space (`1 024.5 ms`).
     const v = String.raw`\d[\d .]*`;
-    expect(text.stdout).toMatch(new RegExp(String.raw`^ {2}search: p50 ${v} ms → ${v} ms \([+−]${v} ms, [+−]${v}%\); p95 ${v} ms → ${v} ms \([+−]${v} ms`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(String.raw`^ {2}search: p50 ${v} ms → ${v} ms \([+−]${v} ms, [+−]${v}%\); p95 ${v} ms → ${v} ms \([+−]${v} ms`, 'm'),
+    );
     expect(text.stdout).toMatch(new RegExp(String.raw`^ {2}every operation: p50 ${v} ms → ${v} ms \(\+${v} ms`, 'm'));
     const html = await readFile(join(out, 'compare.html'), 'utf8');
     expect(html).toContain('search: latency by percentile, BASE vs NEW');
@@ -113,7 +130,15 @@ describe('svc-harness report compare and report trend', () => {
     expect(page).not.toMatch(/(src|href)="https?:/);
     const figures = page.match(/<figure class="chart[^"]*">[\s\S]*?<\/figure>/g) ?? [];
     const titles = figures.map((f) => /<figcaption>([^<]*)<\/figcaption>/.exec(f)?.[1]);
-    expect(titles).toEqual(expect.arrayContaining(['ratelimit: cases per run', 'ratelimit under load: cases per run', 'Run duration', 'Load: p95 latency per operation', 'Load: throughput']));
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'ratelimit: cases per run',
+        'ratelimit under load: cases per run',
+        'Run duration',
+        'Load: p95 latency per operation',
+        'Load: throughput',
+      ]),
+    );
     for (const f of figures) {
       expect(f.match(/<svg/g)).toHaveLength(1);
       const series = [...f.matchAll(/<polyline class="series" data-series="[^"]*"[^>]* points="([^"]*)"/g)].map((m) => m[1]!);
@@ -123,7 +148,9 @@ describe('svc-harness report compare and report trend', () => {
       expect(/<text class="y-title"[^>]*>([^<]+)<\/text>/.exec(f)?.[1]).toMatch(/cases|duration \(s\)|p95 latency \(ms\)|throughput \(requests per second\)/);
     }
     const last = await cli(['report', 'trend', join(dir, 'runs'), fast, '--last', '2', '-o', out, '--json']);
-    expect((JSON.parse(last.stdout) as { runs: Array<{ run_id: string }> }).runs.map((x) => x.run_id)).toEqual([broken.report_dir, fast].map((d) => d.split('/').at(-1)));
+    expect((JSON.parse(last.stdout) as { runs: Array<{ run_id: string }> }).runs.map((x) => x.run_id)).toEqual(
+      [broken.report_dir, fast].map((d) => d.split('/').at(-1)),
+    );
     const empty = await cli(['report', 'trend', join(dir, 'trend')]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/holds no run folder/);

@@ -18,7 +18,9 @@ describe('svc-harness run, stopped by a signal', () => {
   let profile: string;
 
   beforeAll(async () => {
-    const fixture = { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, limits: { read: Math.ceil(a.limits.read / 5), write: Math.ceil(a.limits.write / 2) } })) };
+    const fixture = {
+      agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, limits: { read: Math.ceil(a.limits.read / 5), write: Math.ceil(a.limits.write / 2) } })),
+    };
     mock = await createMock({ fixture, windowS: 2, quoteLifetimeS: 5, webhookBaseMs: 200, webhookFactor: 3, admin: false });
     dir = await mkdtemp(join(tmpdir(), 'run-sig-'));
     profile = join(dir, 'target.json');
@@ -41,10 +43,14 @@ describe('svc-harness run, stopped by a signal', () => {
 
   /** Starts a real-time run, sends `signal` once two cases have finished, and collects how it ended. */
   async function interruptOnce(signal: 'SIGINT' | 'SIGTERM', reports: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '--target', profile, '--report-dir', reports, '--only', 'AU-01,QT-01,properties'], {
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'run', '--target', profile, '--report-dir', reports, '--only', 'AU-01,QT-01,properties'],
+      {
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -64,26 +70,34 @@ describe('svc-harness run, stopped by a signal', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: writes every report marked INTERRUPTED, the finished cases kept and the others listed as not run, exits %i', async (signal, exit) => {
-    const reports = join(dir, signal);
-    const r = await interruptOnce(signal, reports);
-    expect(r.code, r.stderr).toBe(exit);
-    expect(r.stderr).toContain(`${signal} received`);
-    expect(r.stdout).toContain(`INTERRUPTED by ${signal}`);
-    expect(r.stdout + r.stderr).not.toMatch(/internal error|\n\s+at /);
-    const latest = join(reports, 'latest');
-    const report = JSON.parse(await readFile(join(latest, 'report.json'), 'utf8')) as { verdict: string; notes: string[]; cases: Array<{ id: string; verdict: string; message: string }> };
-    expect(report.verdict).toBe('INTERRUPTED');
-    expect(report.notes[0]).toMatch(/^INTERRUPTED/);
-    // What finished keeps its verdict; what did not is a SKIP that says so.
-    const notRun = report.cases.filter((c) => /^not (run|finished): the run was interrupted/.test(c.message));
-    const judged = report.cases.filter((c) => !notRun.includes(c));
-    expect(judged.length, JSON.stringify(report.cases.map((c) => [c.id, c.verdict, c.message]))).toBeGreaterThanOrEqual(2);
-    expect(notRun.length).toBeGreaterThanOrEqual(1);
-    for (const c of notRun) expect(c.verdict).toBe('SKIP');
-    expect(await readFile(join(latest, 'report.html'), 'utf8')).toContain('<strong>INTERRUPTED</strong>');
-    expect(await readFile(join(latest, 'junit.xml'), 'utf8')).toMatch(/<property name="verdict" value="INTERRUPTED"/);
-    expect(await readFile(join(latest, 'summary.md'), 'utf8')).toMatch(/^# \S+ INTERRUPTED/);
-    expect(JSON.parse(await readFile(join(reports, 'latest.json'), 'utf8'))).toMatchObject({ verdict: 'INTERRUPTED' });
-  }, 60_000);
+  ] as const)(
+    '%s: writes every report marked INTERRUPTED, the finished cases kept and the others listed as not run, exits %i',
+    async (signal, exit) => {
+      const reports = join(dir, signal);
+      const r = await interruptOnce(signal, reports);
+      expect(r.code, r.stderr).toBe(exit);
+      expect(r.stderr).toContain(`${signal} received`);
+      expect(r.stdout).toContain(`INTERRUPTED by ${signal}`);
+      expect(r.stdout + r.stderr).not.toMatch(/internal error|\n\s+at /);
+      const latest = join(reports, 'latest');
+      const report = JSON.parse(await readFile(join(latest, 'report.json'), 'utf8')) as {
+        verdict: string;
+        notes: string[];
+        cases: Array<{ id: string; verdict: string; message: string }>;
+      };
+      expect(report.verdict).toBe('INTERRUPTED');
+      expect(report.notes[0]).toMatch(/^INTERRUPTED/);
+      // What finished keeps its verdict; what did not is a SKIP that says so.
+      const notRun = report.cases.filter((c) => /^not (run|finished): the run was interrupted/.test(c.message));
+      const judged = report.cases.filter((c) => !notRun.includes(c));
+      expect(judged.length, JSON.stringify(report.cases.map((c) => [c.id, c.verdict, c.message]))).toBeGreaterThanOrEqual(2);
+      expect(notRun.length).toBeGreaterThanOrEqual(1);
+      for (const c of notRun) expect(c.verdict).toBe('SKIP');
+      expect(await readFile(join(latest, 'report.html'), 'utf8')).toContain('<strong>INTERRUPTED</strong>');
+      expect(await readFile(join(latest, 'junit.xml'), 'utf8')).toMatch(/<property name="verdict" value="INTERRUPTED"/);
+      expect(await readFile(join(latest, 'summary.md'), 'utf8')).toMatch(/^# \S+ INTERRUPTED/);
+      expect(JSON.parse(await readFile(join(reports, 'latest.json'), 'utf8'))).toMatchObject({ verdict: 'INTERRUPTED' });
+    },
+    60_000,
+  );
 });

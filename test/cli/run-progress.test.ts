@@ -18,7 +18,18 @@ function setup(isTTY: boolean, env: NodeJS.ProcessEnv = {}) {
   };
 }
 
-const finished = (id: string): CaseResult => ({ id, kind: 'check', title: id, area: 'auth', clause: '', verdict: 'PASS', message: '', evidence: [], startedAt: 0, durationMs: 1 });
+const finished = (id: string): CaseResult => ({
+  id,
+  kind: 'check',
+  title: id,
+  area: 'auth',
+  clause: '',
+  verdict: 'PASS',
+  message: '',
+  evidence: [],
+  startedAt: 0,
+  durationMs: 1,
+});
 
 describe('the progress of svc-harness run', () => {
   it('on a terminal: a bar with the time left from the estimate, each wait counting down', () => {
@@ -30,7 +41,9 @@ describe('the progress of svc-harness run', () => {
     progress.update({ type: 'waiting', ms: 58_000, reason: 'RL-04 lets time pass at the target' });
     const first = take();
     // Redrawn in place: the last drawing is what the terminal shows.
-    expect(first.split('\r').at(-1)).toBe('[######..................] 1/4 checks, 30 s elapsed, about 1 min 30 s left; waiting 58 s: RL-04 lets time pass at the target\u001b[K');
+    expect(first.split('\r').at(-1)).toBe(
+      '[######..................] 1/4 checks, 30 s elapsed, about 1 min 30 s left; waiting 58 s: RL-04 lets time pass at the target\u001b[K',
+    );
     move(10_000);
     progress.tick();
     expect(take()).toContain('waiting 48 s: RL-04');

@@ -32,7 +32,10 @@ describe('svc-harness run', () => {
   });
 
   it('refuses --mock-defects with a target, and an unknown defect, in one line, exit 2', async () => {
-    for (const args of [['--target', 'profiles/reference.yaml', '--mock-defects', 'fixed-window'], ['--mock-defects', 'no-such-defect']]) {
+    for (const args of [
+      ['--target', 'profiles/reference.yaml', '--mock-defects', 'fixed-window'],
+      ['--mock-defects', 'no-such-defect'],
+    ]) {
       const { code, stderr } = await runCli(['run', ...args]);
       expect(code).toBe(2);
       expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -59,7 +62,10 @@ describe('svc-harness run', () => {
     const dir = await tmp();
     const port = await closedPort();
     const file = join(dir, 'closed.yaml');
-    await writeFile(file, `base_url: http://127.0.0.1:${port}/v1\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_RUN_SECRET}\n`);
+    await writeFile(
+      file,
+      `base_url: http://127.0.0.1:${port}/v1\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_RUN_SECRET}\n`,
+    );
     const { code, stdout, stderr } = await runCli(['run', '--target', file, '--report-dir', join(dir, 'reports')], { T_RUN_SECRET: 'a-secret-value' });
     expect(code).toBe(3);
     const lines = stderr.trim().split('\n');
@@ -100,7 +106,10 @@ describe('svc-harness run', () => {
     expect(await readFile(join(d, 'latest', 'notes.txt'), 'utf8')).toBe('notes\n');
     expect(await readFile(join(d, 'latest.json'), 'utf8')).toBe('{"mine":1}\n');
     // The run's progress (its plan line) is on stderr too: the error is one line of its own.
-    const lines = stderr.trim().split('\n').filter((l) => !l.startsWith('Running '));
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('Running '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(join(d, 'latest'));
     noStack(stderr);

@@ -45,7 +45,9 @@ describe('ExchangeClient against a body that never ends', () => {
     const client = new ExchangeClient({ baseUrl, timeoutMs: 60_000 });
     const abort = new AbortController();
     setTimeout(() => abort.abort(new Error('time is up')), 200);
-    await expect(withAbortSignal(abort.signal, () => client.send({ method: 'GET', path: '/x', query: '', headers: {} }))).rejects.toThrow(/aborted: time is up/);
+    await expect(withAbortSignal(abort.signal, () => client.send({ method: 'GET', path: '/x', query: '', headers: {} }))).rejects.toThrow(
+      /aborted: time is up/,
+    );
     await client.close();
   });
 

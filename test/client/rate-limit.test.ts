@@ -62,7 +62,13 @@ describe('parseRateLimit', () => {
   });
 
   it('leaves malformed values undefined but keeps the raw Retry-After', () => {
-    const headers = { 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '0.5', 'x-ratelimit-resource': '  ', 'retry-after': '1.5' };
+    const headers = {
+      'x-ratelimit-limit': 'lots',
+      'x-ratelimit-remaining': '-1',
+      'x-ratelimit-reset': '0.5',
+      'x-ratelimit-resource': '  ',
+      'retry-after': '1.5',
+    };
     expect(parseRateLimit(headers, names, NOW)).toEqual({ retryAfterRaw: '1.5' });
     expect(hasRateLimitHeaders(headers, names)).toBe(true);
   });

@@ -61,7 +61,9 @@ describe('the Retry-After interceptor against a local server', () => {
   });
 
   /** A pool composed as the clients compose it: retry outside signing outside recording. */
-  async function withChain<T>(fn: (send: (retry?: RetryPolicy) => Promise<{ status: number; body: string }>, recorder: MemoryRecorder) => Promise<T>): Promise<T> {
+  async function withChain<T>(
+    fn: (send: (retry?: RetryPolicy) => Promise<{ status: number; body: string }>, recorder: MemoryRecorder) => Promise<T>,
+  ): Promise<T> {
     const pool = new Pool(origin);
     const recorder = new MemoryRecorder();
     waits.length = 0;
@@ -71,7 +73,9 @@ describe('the Retry-After interceptor against a local server', () => {
       createRetryAfterInterceptor(),
     );
     const send = async (retry?: RetryPolicy) => {
-      const res = await chain.request({ origin, path: '/v1/wallet/balance', method: 'POST', body: '{"a":1}', ...(retry ? { retry } : {}) } as Parameters<typeof chain.request>[0]);
+      const res = await chain.request({ origin, path: '/v1/wallet/balance', method: 'POST', body: '{"a":1}', ...(retry ? { retry } : {}) } as Parameters<
+        typeof chain.request
+      >[0]);
       return { status: res.statusCode, body: await res.body.text() };
     };
     try {
@@ -159,7 +163,9 @@ describe('the Retry-After interceptor against a local server', () => {
     const client = new ServiceClient({ baseUrl: `${origin}/v1`, keyId: 'ak_test', secret: 'sk_test_0123456789', recorder, now: () => clock });
     try {
       const attempts: number[] = [];
-      const res = await withRetryPolicy(policy(), () => client.request({ method: 'GET', path: '/account', label: 'patient read', onResponse: (r) => attempts.push(r.status) }));
+      const res = await withRetryPolicy(policy(), () =>
+        client.request({ method: 'GET', path: '/account', label: 'patient read', onResponse: (r) => attempts.push(r.status) }),
+      );
       expect(res.status).toBe(200);
       expect(attempts).toEqual([429, 200]);
       expect(recorder.exchanges.map((x) => [x.label, x.response?.status])).toEqual([

@@ -62,7 +62,13 @@ describe('ServiceClient against a verifying server', () => {
 
   it('records each exchange in full, without the secret', async () => {
     const before = recorder.exchanges.length;
-    const res = await client.request({ method: 'POST', path: '/echo', body: '{"ü":1}', label: 'capture test', headers: { 'x-echo-status': '418', 'x-echo-headers': '{"x-ratelimit-limit":"60"}' } });
+    const res = await client.request({
+      method: 'POST',
+      path: '/echo',
+      body: '{"ü":1}',
+      label: 'capture test',
+      headers: { 'x-echo-status': '418', 'x-echo-headers': '{"x-ratelimit-limit":"60"}' },
+    });
     expect(res.status).toBe(418);
     expect(recorder.exchanges.length).toBe(before + 1);
     const x = recorder.exchanges.at(-1)!;

@@ -68,7 +68,16 @@ export async function startVerifyingServer(secrets: Record<string, string>): Pro
           valid = timingSafeEqual(want, Buffer.from(m[2]!, 'hex'));
         }
       }
-      const entry: Seen = { method: req.method ?? '', path, query, headers: req.headers, bodyBase64: body.toString('base64'), stringToSign, valid, keyId: m ? m[1]! : null };
+      const entry: Seen = {
+        method: req.method ?? '',
+        path,
+        query,
+        headers: req.headers,
+        bodyBase64: body.toString('base64'),
+        stringToSign,
+        valid,
+        keyId: m ? m[1]! : null,
+      };
       seen.push(entry);
       const status = Number(req.headers['x-echo-status'] ?? 200);
       const extra = req.headers['x-echo-headers'] ? (JSON.parse(String(req.headers['x-echo-headers'])) as Record<string, string>) : {};

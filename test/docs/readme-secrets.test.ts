@@ -16,7 +16,10 @@ function named(err: unknown): string[] {
 describe('secrets of the reference profile', () => {
   it('a full run with none set names every one it needs in one message', async () => {
     const harness = createHarness({ targetFile: PROFILE, env: {} });
-    const err = await harness.run().then(() => undefined, (e: unknown) => e);
+    const err = await harness.run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await harness.close();
     expect(named(err).sort()).toEqual([
       'SVC_AGENCY_ALPHA_HOTEL_API_KEY',
@@ -30,7 +33,12 @@ describe('secrets of the reference profile', () => {
   it("are exactly the README's export line: what `run` and `load` need together", async () => {
     const profile = await loadProfile(PROFILE);
     const harness = createHarness({ targetFile: PROFILE, env: {} });
-    const forRun = named(await harness.run().then(() => undefined, (e: unknown) => e));
+    const forRun = named(
+      await harness.run().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
     await harness.close();
     let forLoad: string[] = [];
     try {

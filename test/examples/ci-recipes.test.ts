@@ -36,7 +36,9 @@ describe('examples/ci', () => {
   });
 
   it('GitHub: JUnit published, report.html uploaded, the load (exit 99 on a broken gate) a step of its own', () => {
-    const wf = parse(read('examples/ci/github-actions.yml')) as { jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }> };
+    const wf = parse(read('examples/ci/github-actions.yml')) as {
+      jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }>;
+    };
     const steps = Object.values(wf.jobs)[0]!.steps;
     expect(steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report'))?.with?.report_paths).toMatch(/junit\.xml$/);
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.path).toContain('report.html');
@@ -44,19 +46,32 @@ describe('examples/ci', () => {
   });
 
   it('GitLab: JUnit report and the reports kept as artifacts, also when the job fails', () => {
-    const job = Object.values(parse(read('examples/ci/gitlab-ci.yml')) as Record<string, { artifacts: { when: string; paths: string[]; reports: { junit: string } } }>)[0]!;
+    const job = Object.values(
+      parse(read('examples/ci/gitlab-ci.yml')) as Record<string, { artifacts: { when: string; paths: string[]; reports: { junit: string } } }>,
+    )[0]!;
     expect(job.artifacts.when).toBe('always');
     expect(job.artifacts.reports.junit).toMatch(/junit\.xml$/);
     expect(job.artifacts.paths).toContain('reports/');
   });
 
   it('mock-env.mjs turns `mock --json` into every variable the reference profile reads', () => {
-    const line = JSON.stringify({ agencies: ['alpha', 'beta', 'gamma', 'delta'].map((n) => ({ agency_id: `agency-${n}`, secret: `s-${n}`, webhook_secret: `w-${n}`, hotel_api_key: `h-${n}`, hotel_webhook_secret: `hw-${n}` })) });
+    const line = JSON.stringify({
+      agencies: ['alpha', 'beta', 'gamma', 'delta'].map((n) => ({
+        agency_id: `agency-${n}`,
+        secret: `s-${n}`,
+        webhook_secret: `w-${n}`,
+        hotel_api_key: `h-${n}`,
+        hotel_webhook_secret: `hw-${n}`,
+      })),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'mock-env-'));
     writeFileSync(join(dir, 'mock.json'), `${line}\n`);
     const out = execFileSync(process.execPath, ['examples/ci/mock-env.mjs', join(dir, 'mock.json')], { encoding: 'utf8' });
     rmSync(dir, { recursive: true, force: true });
-    const names = out.trim().split('\n').map((l) => l.split('=')[0]);
+    const names = out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=')[0]);
     const wanted = [...read('profiles/reference.yaml').matchAll(/_env: (SVC_[A-Z_]+)/g)].map((m) => m[1]);
     expect(names.sort()).toEqual(wanted.sort());
     expect(out).toContain('SVC_AGENCY_ALPHA_SECRET=s-alpha\n');

@@ -12,7 +12,10 @@ async function files(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-async function certify(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; dir: string; certificate: Certificate; report: CertificationResult }> {
+async function certify(
+  client: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; dir: string; certificate: Certificate; report: CertificationResult }> {
   const reports = await mkdtemp(join(tmpdir(), 'svc-cc-'));
   const run = await runCli(['certify-client', '--run', `node --import tsx examples/${client}/main.ts`, '--timeout', '60', '--report-dir', reports, ...extra]);
   const dir = /certificate in (\S+)/.exec(run.stdout)?.[1];

@@ -42,7 +42,12 @@ const read = (file: string): string => readFileSync(new URL(`../../${file}`, imp
 const docs = (file: string): Manifest[] => parseAllDocuments(read(file)).map((d) => d.toJS() as Manifest);
 const option = (args: string[], name: string): string[] => args.flatMap((a, i) => (args[i - 1] === name ? [a] : []));
 /** The shell lines of the recipe's header: what a person types, in order. */
-const headerLines = (): string[] => [...read(RECIPE).matchAll(/^#\s{3}(.+)$/gm)].map((m) => m[1]!.trim()).join('\n').replace(/\\\n#?\s*/g, ' ').split('\n');
+const headerLines = (): string[] =>
+  [...read(RECIPE).matchAll(/^#\s{3}(.+)$/gm)]
+    .map((m) => m[1]!.trim())
+    .join('\n')
+    .replace(/\\\n#?\s*/g, ' ')
+    .split('\n');
 const typedShardArgs = shardArgs as (argv: string[], env: NodeJS.ProcessEnv) => { shard: string; reportDir: string; args: string[] };
 const typedExtract = extractReports as (log: string) => Map<string, string>;
 const typedLines = reportLines as (shard: string, json: string) => string[];
@@ -98,9 +103,21 @@ describe('examples/k8s', () => {
   it('the steps in its header: build and push, the secret, a wait that ends on failure too, the logs out, a merge the CLI accepts', async () => {
     const lines = headerLines();
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
-    const order = [/^docker build -f examples\/k8s\/Dockerfile /, /^docker push /, /^kubectl create secret generic svc-harness-secrets /, /^kubectl apply -f examples\/k8s\/load-indexed-job\.yaml$/, /Failed/, /^kubectl logs -l job-name=svc-harness-load --tail=-1 /, /^node examples\/k8s\/extract-reports\.mjs /, /report merge/];
+    const order = [
+      /^docker build -f examples\/k8s\/Dockerfile /,
+      /^docker push /,
+      /^kubectl create secret generic svc-harness-secrets /,
+      /^kubectl apply -f examples\/k8s\/load-indexed-job\.yaml$/,
+      /Failed/,
+      /^kubectl logs -l job-name=svc-harness-load --tail=-1 /,
+      /^node examples\/k8s\/extract-reports\.mjs /,
+      /report merge/,
+    ];
     const found = order.map(at);
-    expect(found.every((i) => i >= 0), JSON.stringify(found)).toBe(true);
+    expect(
+      found.every((i) => i >= 0),
+      JSON.stringify(found),
+    ).toBe(true);
     expect([...found].sort((a, b) => a - b)).toEqual(found);
     // The wait polls for either condition, Complete or Failed.
     expect(lines[at(/Failed/)]).toMatch(/until kubectl get job\/svc-harness-load .*Complete\|Failed/);
@@ -109,7 +126,9 @@ describe('examples/k8s', () => {
     const job = docs(RECIPE).find((d) => d.kind === 'Job')!;
     const wanted = [...JSON.stringify(job).matchAll(/"secretKeyRef":\{"name":"svc-harness-secrets","key":"(\w+)"\}/g)].map((m) => m[1]);
     expect(created.sort()).toEqual(wanted.sort());
-    const [merge, ...more] = commandsInScript(lines[at(/report merge/)]!.replace('reports/k8s/shard-*/report.json', 'reports/k8s/shard-1/report.json reports/k8s/shard-2/report.json'));
+    const [merge, ...more] = commandsInScript(
+      lines[at(/report merge/)]!.replace('reports/k8s/shard-*/report.json', 'reports/k8s/shard-1/report.json reports/k8s/shard-2/report.json'),
+    );
     expect(more).toEqual([]);
     expect(merge!.slice(0, 2)).toEqual(['report', 'merge']);
     await checkCommandLine(merge!);
@@ -122,7 +141,9 @@ describe('examples/k8s', () => {
     const dockerfile = read('examples/k8s/Dockerfile');
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/harness\/dist\/src\/cli\/main\.js"\]$/m);
     expect(dockerfile).not.toMatch(/^(CMD|ENTRYPOINT) [^[]/m);
-    const ignored = read('.dockerignore').split('\n').filter((l) => l && !l.startsWith('#'));
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     for (const path of ['node_modules', 'dist', 'reports']) expect(ignored).toContain(path);
   });
 
@@ -139,7 +160,13 @@ describe('examples/k8s', () => {
     expect(found.get('1/2')).toBe(big);
     expect(found.get('2/2')).toBe('{"verdict":"FAIL"}');
     // Every line fits a log line of any runtime.
-    expect(Math.max(...typedLines('1/2', big).slice(1, -1).map((l) => l.length))).toBeLessThanOrEqual(76);
+    expect(
+      Math.max(
+        ...typedLines('1/2', big)
+          .slice(1, -1)
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(76);
     expect(() => typedExtract(typedLines('1/1', big).slice(0, -3).join('\n'))).toThrow(/cut off/);
   });
 
@@ -147,7 +174,14 @@ describe('examples/k8s', () => {
     const dir = await mkdtemp(join(tmpdir(), 'k8s-shard-'));
     try {
       const child = spawn(process.execPath, ['examples/k8s/shard.mjs', '--agencies', '1', '--search', 'flights', '--duration', '60'], {
-        env: { ...process.env, CI: '1', JOB_COMPLETION_INDEX: '0', SHARDS: '1', REPORT_DIR: dir, SVC_HARNESS_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', 'src/cli/main.ts']) },
+        env: {
+          ...process.env,
+          CI: '1',
+          JOB_COMPLETION_INDEX: '0',
+          SHARDS: '1',
+          REPORT_DIR: dir,
+          SVC_HARNESS_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', 'src/cli/main.ts']),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -181,24 +215,52 @@ describe('examples/k8s', () => {
       const profile = join(dir, 'profile.yaml');
       await writeFile(profile, `name: shared\nbase_url: ${mock.baseUrl}\nhotel_base_url: null\nclock:\n  control: none\nagencies:\n${agencies}\n`);
       const runs = await Promise.all(
-        Array.from({ length: n }, (_, i) => runCli(['load', '--target', profile, '--search', 'flights', '--shard', `${i + 1}/${n}`, '--duration', '2', '--connections', '2', '--report-dir', join(dir, `shard-${i + 1}`), '--json'], { CI: '1' })),
+        Array.from({ length: n }, (_, i) =>
+          runCli(
+            [
+              'load',
+              '--target',
+              profile,
+              '--search',
+              'flights',
+              '--shard',
+              `${i + 1}/${n}`,
+              '--duration',
+              '2',
+              '--connections',
+              '2',
+              '--report-dir',
+              join(dir, `shard-${i + 1}`),
+              '--json',
+            ],
+            { CI: '1' },
+          ),
+        ),
       );
       const parts = runs.map((r) => {
         expect(r.stderr).not.toMatch(/internal error/);
         return JSON.parse(r.stdout) as { report_dir: string; totals: Record<string, number> };
       });
-      const merged = await runCli(['report', 'merge', ...parts.map((p) => join(p.report_dir, 'report.json')), '-o', join(dir, 'merged'), '--json'], { CI: '1' });
+      const merged = await runCli(['report', 'merge', ...parts.map((p) => join(p.report_dir, 'report.json')), '-o', join(dir, 'merged'), '--json'], {
+        CI: '1',
+      });
       expect(merged.stderr).not.toMatch(/internal error/);
       const m = JSON.parse(merged.stdout) as { shards: Array<{ index: number; count: number }>; totals: Record<string, number>; report_dir: string };
-      for (const key of ['requests', 'ok', 'rate_limited', 'errors', 'expected']) expect(m.totals[key], key).toBe(parts.reduce((s, p) => s + p.totals[key]!, 0));
+      for (const key of ['requests', 'ok', 'rate_limited', 'errors', 'expected'])
+        expect(m.totals[key], key).toBe(parts.reduce((s, p) => s + p.totals[key]!, 0));
       expect(m.totals.requests).toBeGreaterThan(0);
       expect(m.shards).toEqual([1, 2, 3].map((index) => ({ index, count: n })));
-      const report = JSON.parse(readFileSync(join(m.report_dir, 'report.json'), 'utf8')) as { load: { agencies: string[]; operations: { all: { count: number } } } };
+      const report = JSON.parse(readFileSync(join(m.report_dir, 'report.json'), 'utf8')) as {
+        load: { agencies: string[]; operations: { all: { count: number } } };
+      };
       expect(report.load.agencies.sort()).toEqual(mock.agencies.map((a) => a.agency_id).sort());
       expect(report.load.operations.all.count).toBe(m.totals.requests);
 
       // A shard missing from the set is refused.
-      const gap = await runCli(['report', 'merge', join(parts[0]!.report_dir, 'report.json'), join(parts[2]!.report_dir, 'report.json'), '-o', join(dir, 'gap')], { CI: '1' });
+      const gap = await runCli(
+        ['report', 'merge', join(parts[0]!.report_dir, 'report.json'), join(parts[2]!.report_dir, 'report.json'), '-o', join(dir, 'gap')],
+        { CI: '1' },
+      );
       expect(gap.code).toBe(2);
       expect(gap.stderr).toMatch(/shard 2\/3 is missing/);
     } finally {

@@ -9,7 +9,6 @@ export interface TestResponse {
   headers: Record<string, string>;
   raw: Buffer;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 
@@ -130,7 +129,10 @@ export async function rawRequest(url: string, init: { method?: string; headers?:
 }
 
 /** A request to the mock's admin API, with the header every admin request carries (REFERENCE-API.md section 11). */
-export async function adminRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TestResponse> {
+export async function adminRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<TestResponse> {
   return rawRequest(url, { ...init, headers: { 'x-svc-admin': '1', ...init.headers } });
 }
 

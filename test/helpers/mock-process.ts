@@ -22,7 +22,23 @@ export async function startMockProcess(dir: string, o: { agencies: number; limit
   await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(o.agencies, { limits: o.limits }) }));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'mock', '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0', '--fixture', fixture, ...(o.args ?? [])],
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'mock',
+      '--admin',
+      '--json',
+      '--port',
+      '0',
+      '--hotel-port',
+      '0',
+      '--admin-port',
+      '0',
+      '--fixture',
+      fixture,
+      ...(o.args ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -43,7 +59,10 @@ export async function startMockProcess(dir: string, o: { agencies: number; limit
     async profile(where, windowS) {
       const file = join(where, 'profile.yaml');
       const agencies = info.agencies.map((a) => `  - {id: ${a.agency_id}, key_id: ${a.key_id}, secret: ${JSON.stringify(a.secret)}}`).join('\n');
-      await writeFile(file, `name: mock-process\nbase_url: ${info.base_url}\nhotel_base_url: null\nclock:\n  control: none\nlimits:\n  window_s: ${windowS}\nagencies:\n${agencies}\n`);
+      await writeFile(
+        file,
+        `name: mock-process\nbase_url: ${info.base_url}\nhotel_base_url: null\nclock:\n  control: none\nlimits:\n  window_s: ${windowS}\nagencies:\n${agencies}\n`,
+      );
       return file;
     },
     async stop() {

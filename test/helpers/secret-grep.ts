@@ -11,7 +11,10 @@ export function secretLeaks(text: string, secret: string): string[] {
   if (text.includes(secret)) found.add('plain');
   if (text.includes(encodeURIComponent(secret))) found.add('URL-encoded');
   if (text.includes(JSON.stringify(secret).slice(1, -1))) found.add('JSON-escaped');
-  for (const [name, enc] of [['base64', 'base64'], ['base64url', 'base64url']] as const) {
+  for (const [name, enc] of [
+    ['base64', 'base64'],
+    ['base64url', 'base64url'],
+  ] as const) {
     if (text.includes(Buffer.from(secret).toString(enc).replace(/=+$/, ''))) found.add(name);
     const runs = text.match(name === 'base64' ? /[A-Za-z0-9+/]{8,}/g : /[A-Za-z0-9_-]{8,}/g) ?? [];
     for (const run of runs) {

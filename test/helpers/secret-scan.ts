@@ -25,7 +25,9 @@ const htmlEntities = (s: string): string =>
 
 const jsonEscapes = (s: string): string =>
   s.replace(/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])/g, (_, u: string | undefined, c: string | undefined) =>
-    u !== undefined ? String.fromCharCode(parseInt(u, 16)) : ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[c!]!,
+    u !== undefined
+      ? String.fromCharCode(parseInt(u, 16))
+      : ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[c!]!,
   );
 
 /** Percent escapes decoded byte by byte, on latin1 byte text. */
@@ -86,7 +88,10 @@ function decodedTexts(text: string): [string, string][] {
     const views = textViews(bytes);
     views.forEach((v, i) => out.push([`${prefix}${names[i]}`, v]));
     for (const v of new Set(views)) {
-      for (const [form, decodings] of [['base64', base64Decodings(v)], ['hex', hexDecodings(v)]] as const) {
+      for (const [form, decodings] of [
+        ['base64', base64Decodings(v)],
+        ['hex', hexDecodings(v)],
+      ] as const) {
         for (const d of decodings) {
           out.push([`${prefix}${form}`, d]);
           if (depth === 0 && printable(d)) look(d, `${prefix}${form}>`, 1);

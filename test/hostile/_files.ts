@@ -34,7 +34,13 @@ export function fifo(dir: string, name: string): string {
 
 /** An HDR histogram of a range far beyond the harness's (1 µs to 2^53 µs), holding `values`. */
 export function hugeRangeHistogram(values: number[]): string {
-  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: Number.MAX_SAFE_INTEGER, numberOfSignificantValueDigits: 3, bitBucketSize: 'packed', useWebAssembly: false });
+  const h = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: Number.MAX_SAFE_INTEGER,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 'packed',
+    useWebAssembly: false,
+  });
   for (const v of values) h.recordValue(v);
   return hdr.encodeIntoCompressedBase64(h);
 }

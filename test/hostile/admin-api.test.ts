@@ -21,14 +21,17 @@ afterAll(async () => {
 const advance = (body: string) => adminRequest(`${mock.adminUrl}/clock/advance`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 describe('hostile admin requests', () => {
-  it.each(['1e308', String(MAX_ADVANCE_MS + 1), '99999999999999'])('clock/advance {"ms": %s} is a 400 naming the bound, and the clock does not move (1e308 was accepted)', async (ms) => {
-    const before = mock.clock.offset;
-    const res = await advance(`{"ms": ${ms}}`);
-    expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ error: { code: 'BAD_REQUEST', details: { max_ms: MAX_ADVANCE_MS } } });
-    expect(res.json.error.message).toContain(`ms must be at most ${MAX_ADVANCE_MS} (7 days)`);
-    expect(mock.clock.offset).toBe(before);
-  });
+  it.each(['1e308', String(MAX_ADVANCE_MS + 1), '99999999999999'])(
+    'clock/advance {"ms": %s} is a 400 naming the bound, and the clock does not move (1e308 was accepted)',
+    async (ms) => {
+      const before = mock.clock.offset;
+      const res = await advance(`{"ms": ${ms}}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ error: { code: 'BAD_REQUEST', details: { max_ms: MAX_ADVANCE_MS } } });
+      expect(res.json.error.message).toContain(`ms must be at most ${MAX_ADVANCE_MS} (7 days)`);
+      expect(mock.clock.offset).toBe(before);
+    },
+  );
 
   it('an advance of exactly the bound is made', async () => {
     const before = mock.clock.offset;

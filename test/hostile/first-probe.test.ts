@@ -44,7 +44,10 @@ describe('a target whose first answer (the probe) is too large to read', () => {
 
   it('gets its report written, the probe named in it, and exit 3 when nothing could pass', async () => {
     const file = path.join(dir, 'huge.yaml');
-    await writeFile(file, `base_url: http://127.0.0.1:${port}/v1\nhotel_base_url: null\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_HUGE_SECRET}\n`);
+    await writeFile(
+      file,
+      `base_url: http://127.0.0.1:${port}/v1\nhotel_base_url: null\nclock: {control: none}\nagencies:\n  - {id: agency-alpha, key_id: ak_alpha, secret_env: T_HUGE_SECRET}\n`,
+    );
     const reports = path.join(dir, 'reports');
     const run = await runCli(['run', '--target', file, '--only', 'AU-01,ER-01', '--report-dir', reports], { T_HUGE_SECRET: 'huge-secret' });
     expect(run.code).toBe(3);

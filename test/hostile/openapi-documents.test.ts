@@ -149,7 +149,7 @@ describe('hostile OpenAPI sources', () => {
     expect(err.message).toContain('YAML aliases expand past the bound of 10000 (maxAliasCount)');
   });
 
-  it('`run` with a FIFO as the profile\'s openapi exits 2 naming it, before any request', { timeout: 30_000 }, async () => {
+  it("`run` with a FIFO as the profile's openapi exits 2 naming it, before any request", { timeout: 30_000 }, async () => {
     const fifo = join(dir, 'run.fifo');
     execFileSync('mkfifo', [fifo]);
     const profile = join(dir, 'target.yaml');
@@ -166,7 +166,11 @@ const rateHeaders = { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599'
 function judgeBalance(edit: (doc: Record<string, any>) => void, currency = 'EUR') {
   const doc = structuredClone(bundledOpenApiDocument()) as Record<string, any>;
   edit(doc);
-  const x = answer(200, { currency, balance: 5, as_of: '2027-01-01T10:15:00.000Z' }, { method: 'GET', url: `${P.base_url}/wallet/balance`, headers: rateHeaders }).exchange;
+  const x = answer(
+    200,
+    { currency, balance: 5, as_of: '2027-01-01T10:15:00.000Z' },
+    { method: 'GET', url: `${P.base_url}/wallet/balance`, headers: rateHeaders },
+  ).exchange;
   return judgeResponsesConform([x], new ResponseValidator(doc as OpenApiDocument));
 }
 
@@ -174,10 +178,14 @@ describe('hostile schemas in an OpenAPI document (SC-01)', () => {
   it('a catastrophic pattern is judged at once (it took seconds per character: here hours)', { timeout: 30_000 }, () => {
     const pattern = '^(qt_)?([A-Za-z0-9_.~-]+)+!$';
     // In a child process stopped after 20 s: a judge that backtracks blocks its thread, and no test timeout can stop it.
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/hostile/_judge-balance.ts', JSON.stringify({ type: 'string', pattern }), `qt_${'a'.repeat(40)}`], {
-      timeout: 20_000,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/hostile/_judge-balance.ts', JSON.stringify({ type: 'string', pattern }), `qt_${'a'.repeat(40)}`],
+      {
+        timeout: 20_000,
+        encoding: 'utf8',
+      },
+    );
     expect(run.signal, 'the judge was stopped: it hung').toBeNull();
     const out = JSON.parse(run.stdout) as { verdict: string; message: string };
     expect(out.verdict).toBe('FAIL');
@@ -205,7 +213,9 @@ describe('hostile schemas in an OpenAPI document (SC-01)', () => {
       d.components.schemas.B = { allOf: [{ $ref: '#/components/schemas/WalletBalance' }] };
     });
     expect(out.verdict).toBe('ERROR');
-    expect(out.message).toContain('$ref cycle: #/components/schemas/WalletBalance → #/components/schemas/B → #/components/schemas/B/allOf/0 → #/components/schemas/WalletBalance');
+    expect(out.message).toContain(
+      '$ref cycle: #/components/schemas/WalletBalance → #/components/schemas/B → #/components/schemas/B/allOf/0 → #/components/schemas/WalletBalance',
+    );
   });
 
   it('a recursive tree schema (through properties) is no cycle', () => {

@@ -35,11 +35,19 @@ const CASES: Array<[string, unknown, RegExp]> = [
   ['webhooks.base_ms', { webhooks: { base_ms: 1e15 } }, /webhooks\.base_ms must be an integer from 0 to 86400000 ms/],
   ['webhooks.factor', { webhooks: { factor: 1e300 } }, /webhooks\.factor must be a number from 1 to 100/],
   ['webhooks.delivery_timeout_ms', { webhooks: { delivery_timeout_ms: 1e12 } }, /webhooks\.delivery_timeout_ms must be an integer from 1 to 600000 ms/],
-  ['webhooks retry schedule', { webhooks: { max_attempts: 50, factor: 10, base_ms: 5000 } }, /webhooks: the retry schedule .* must take at most 86400000 ms \(a day\)/],
+  [
+    'webhooks retry schedule',
+    { webhooks: { max_attempts: 50, factor: 10, base_ms: 5000 } },
+    /webhooks: the retry schedule .* must take at most 86400000 ms \(a day\)/,
+  ],
   ['request_timeout_ms', { request_timeout_ms: 1e12 }, /request_timeout_ms must be an integer from 1 to 600000 ms/],
   ['max_response_bytes', { max_response_bytes: 1e12 }, /max_response_bytes must be an integer from 1 to 268435456 bytes/],
   ['max_fill_requests', { max_fill_requests: 0 }, /max_fill_requests must be an integer from 1 to 1000000 requests/],
-  ['agencies[0].limits.write', { agencies: [{ id: 'a', key_id: 'k', secret_env: 'S', limits: { read: 10, write: 1e9 } }] }, /agencies\[0\]\.limits\.write must be an integer from 1 to 1000000 requests/],
+  [
+    'agencies[0].limits.write',
+    { agencies: [{ id: 'a', key_id: 'k', secret_env: 'S', limits: { read: 10, write: 1e9 } }] },
+    /agencies\[0\]\.limits\.write must be an integer from 1 to 1000000 requests/,
+  ],
 ];
 
 describe('hostile profile values', () => {

@@ -14,7 +14,16 @@ const draft: CertificateDraft = {
   agency: 'agency-alpha',
   startedAt: Date.parse('2026-01-01T00:00:00Z'),
   finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [{ id: 'CERT-01', title: 'signed requests', required: true, verdict: 'PASS', message: 'fine', evidence: [{ name: '01-CERT-01.json', content: { ok: true } }] }],
+  tests: [
+    {
+      id: 'CERT-01',
+      title: 'signed requests',
+      required: true,
+      verdict: 'PASS',
+      message: 'fine',
+      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
+    },
+  ],
 };
 
 let base: string;
@@ -27,11 +36,20 @@ afterEach(async () => {
 
 /** A certification run folder as the harness writes it: four reports, a certificate with its evidence, the manifest. */
 async function certificationRun(runId: string): Promise<string> {
-  const { reports } = await writeCertificationRun(base, draft, { runId, command: 'certify', targetName: 't', baseUrl: 'http://127.0.0.1:1', embedded: true }, { secrets: [] });
+  const { reports } = await writeCertificationRun(
+    base,
+    draft,
+    { runId, command: 'certify', targetName: 't', baseUrl: 'http://127.0.0.1:1', embedded: true },
+    { secrets: [] },
+  );
   return reports.dir;
 }
 
-async function prune(keep: number): Promise<{ code: number | null; out: { removed: string[]; kept: string[]; left_holding: Array<{ folder: string; files: string[] }>; left_alone: string[] }; text: string }> {
+async function prune(keep: number): Promise<{
+  code: number | null;
+  out: { removed: string[]; kept: string[]; left_holding: Array<{ folder: string; files: string[] }>; left_alone: string[] };
+  text: string;
+}> {
   const r = await runCli(['report', 'prune', '--keep', String(keep), '--report-dir', base, '--json']);
   const t = await runCli(['report', 'prune', '--keep', String(keep), '--report-dir', base]);
   return { code: r.code, out: JSON.parse(r.stdout), text: t.stdout };

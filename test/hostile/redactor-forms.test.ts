@@ -34,7 +34,9 @@ describe('the redactor against every hostile form of a secret', () => {
   });
 
   it('masks the user and password of a URL', () => {
-    expect(redact('base http://ops:hunter22@api.example:8443/v1 and https://u@h.example/')).toBe(`base http://${REDACTED}@api.example:8443/v1 and https://${REDACTED}@h.example/`);
+    expect(redact('base http://ops:hunter22@api.example:8443/v1 and https://u@h.example/')).toBe(
+      `base http://${REDACTED}@api.example:8443/v1 and https://${REDACTED}@h.example/`,
+    );
   });
 
   it('leaves ordinary text, ids and ordinary base64 alone', () => {

@@ -15,19 +15,23 @@ function fixtureWith(limits: { read: number; write: number }): Fixture {
 }
 
 describe('runaway targets', () => {
-  it('an agency announcing a write limit of 1 000 000 is not filled: RL-01 and RL-04 WARN naming the ceiling (RL-01 kept sending)', { timeout: 30_000 }, async () => {
-    const harness = createHarness({ mock: { fixture: fixtureWith({ read: 600, write: 1_000_000 }) } });
-    try {
-      const result = await harness.run({ only: 'RL-01,RL-04' });
-      for (const id of ['RL-01', 'RL-04']) {
-        const c = result.cases.find((x) => x.id === id)!;
-        expect(c.verdict, `${id}: ${c.message}`).toBe('WARN');
-        expect(c.message).toContain('write 1000000 per window, over the fill ceiling of 10000 requests (max_fill_requests)');
+  it(
+    'an agency announcing a write limit of 1 000 000 is not filled: RL-01 and RL-04 WARN naming the ceiling (RL-01 kept sending)',
+    { timeout: 30_000 },
+    async () => {
+      const harness = createHarness({ mock: { fixture: fixtureWith({ read: 600, write: 1_000_000 }) } });
+      try {
+        const result = await harness.run({ only: 'RL-01,RL-04' });
+        for (const id of ['RL-01', 'RL-04']) {
+          const c = result.cases.find((x) => x.id === id)!;
+          expect(c.verdict, `${id}: ${c.message}`).toBe('WARN');
+          expect(c.message).toContain('write 1000000 per window, over the fill ceiling of 10000 requests (max_fill_requests)');
+        }
+      } finally {
+        await harness.close();
       }
-    } finally {
-      await harness.close();
-    }
-  });
+    },
+  );
 
   it("the profile's max_fill_requests is the ceiling", { timeout: 30_000 }, async () => {
     const harness = createHarness({ mock: { fixture: fixtureWith({ read: 600, write: 60 }) }, profile: { max_fill_requests: 50 }, embedded: true });

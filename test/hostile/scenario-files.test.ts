@@ -73,14 +73,20 @@ describe('hostile scenario files', () => {
 
   it('a body repeated past the byte bound is refused, naming it', async () => {
     const body = 'y'.repeat(60 * 1024);
-    const path = await fileOf('body-repeat.yaml', `name: bodies\nproduct: flights\nsteps:\n  - repeat:\n      count: 1000\n      steps:\n        - book:\n            quote: q\n            body: "${body}"\n`);
+    const path = await fileOf(
+      'body-repeat.yaml',
+      `name: bodies\nproduct: flights\nsteps:\n  - repeat:\n      count: 1000\n      steps:\n        - book:\n            quote: q\n            body: "${body}"\n`,
+    );
     const err = await refusal(path);
     expect(err.code).toBe('E_SCENARIO_INVALID');
     expect(err.message).toMatch(/"body" texts come to 61440000 bytes .* over the bound of 1048576 bytes/);
   });
 
   it('a file larger than the file bound is refused before it is read', async () => {
-    const path = await fileOf('big-body.yaml', `name: big\nproduct: flights\nsteps:\n  - book:\n      quote: q\n      body: "${'x'.repeat(2 * 1024 * 1024)}"\n`);
+    const path = await fileOf(
+      'big-body.yaml',
+      `name: big\nproduct: flights\nsteps:\n  - book:\n      quote: q\n      body: "${'x'.repeat(2 * 1024 * 1024)}"\n`,
+    );
     const err = await refusal(path);
     expect(err.code).toBe('E_FILE_UNREADABLE');
     expect(err.message).toMatch(/more than the 1 MiB accepted/);

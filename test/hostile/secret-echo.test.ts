@@ -32,9 +32,15 @@ beforeAll(async () => {
   target = await startEchoTarget(SECRETS);
   dir = await mkdtemp(path.join(tmpdir(), 'svc-secret-echo-'));
   profile = path.join(dir, 'echo.yaml');
-  const agencies = AGENCIES.map((a) => `  - {id: agency-${a}, key_id: ak_${a}, limits: {read: 4, write: 3}, ${FIELDS.map((f) => `${f}_env: T_ECHO_${a.toUpperCase()}_${f.toUpperCase()}`).join(', ')}}`);
+  const agencies = AGENCIES.map(
+    (a) =>
+      `  - {id: agency-${a}, key_id: ak_${a}, limits: {read: 4, write: 3}, ${FIELDS.map((f) => `${f}_env: T_ECHO_${a.toUpperCase()}_${f.toUpperCase()}`).join(', ')}}`,
+  );
   const base = target.url.replace('http://', `http://${USER}:${PASSWORD}@`);
-  await writeFile(profile, `base_url: ${base}/v1\nhotel_base_url: null\nclock: {control: none}\nrequest_timeout_ms: 2000\nlimits: {window_s: 2}\nagencies:\n${agencies.join('\n')}\n`);
+  await writeFile(
+    profile,
+    `base_url: ${base}/v1\nhotel_base_url: null\nclock: {control: none}\nrequest_timeout_ms: 2000\nlimits: {window_s: 2}\nagencies:\n${agencies.join('\n')}\n`,
+  );
 });
 afterAll(async () => {
   await target?.close();
@@ -64,7 +70,10 @@ describe('a target that echoes every secret in every form', () => {
 
   it('certify agency-alpha: a certificate is written, holding neither its secrets nor beta’s', async () => {
     const reports = path.join(dir, 'certify');
-    const run = await runCli(['certify', '--target', profile, '--agency', 'agency-alpha', '--report-dir', reports, '--max-wait', '1', '--log-level', 'debug'], ENV);
+    const run = await runCli(
+      ['certify', '--target', profile, '--agency', 'agency-alpha', '--report-dir', reports, '--max-wait', '1', '--log-level', 'debug'],
+      ENV,
+    );
     expect(run.code, run.stderr).not.toBe(70);
     expect(await readFile(path.join(reports, 'latest', 'certificate', 'certificate.json'), 'utf8')).toContain('"granted"');
     expect([...(await secretsUnder(reports, SECRETS)), ...consoleLeaks(run)]).toEqual([]);

@@ -19,7 +19,16 @@ const forged: CertificateDraft = {
   agency: 'agency-alpha',
   startedAt: Date.parse('2026-01-01T00:00:00Z'),
   finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [{ id: 'CERT-01', title: 'signed requests', required: true, verdict: 'PASS', message: 'fine', evidence: [{ name: '01-CERT-01.json', content: { ok: true } }] }],
+  tests: [
+    {
+      id: 'CERT-01',
+      title: 'signed requests',
+      required: true,
+      verdict: 'PASS',
+      message: 'fine',
+      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
+    },
+  ],
 };
 
 let n = 0;
@@ -42,12 +51,14 @@ describe('verify-certificate answers 0 only for a certificate signed by the key 
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/^certificate intact: GRANTED .*not signed; but no signer was pinned: exit 0 means this certificate was signed by the key you trust/);
+    expect(run.stderr).toMatch(
+      /^certificate intact: GRANTED .*not signed; but no signer was pinned: exit 0 means this certificate was signed by the key you trust/,
+    );
     const page = await readFile(path.join(dir, 'certificate.html'), 'utf8');
     expect(page).toContain('<strong>Not signed.</strong>');
   });
 
-  it('a self-signed certificate (its own key beside it): exit 2 without --public-key, 0 with the signer\'s key, 1 with another key', async () => {
+  it("a self-signed certificate (its own key beside it): exit 2 without --public-key, 0 with the signer's key, 1 with another key", async () => {
     const { dir, pub } = await certificate('own');
     const unpinned = await runCli(['verify-certificate', dir]);
     expect(unpinned.code).toBe(2);

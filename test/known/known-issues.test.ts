@@ -13,7 +13,18 @@ import { sampleRun } from '../report/fixtures/sample-run.js';
 const CATALOGUE: CaseIdCatalogue = { checks: ['RL-04', 'AU-01', 'ID-02'], scenarios: ['happy-flights'], properties: ['quote-lock'] };
 
 function kase(id: string, verdict: CaseResult['verdict'], kind: CaseResult['kind'] = 'check'): CaseResult {
-  return { id, kind, title: `title of ${id}`, area: kind === 'gate' ? 'load' : 'ratelimit', clause: 'SPEC §8', verdict, message: `message of ${id}`, evidence: [], startedAt: 0, durationMs: 5 };
+  return {
+    id,
+    kind,
+    title: `title of ${id}`,
+    area: kind === 'gate' ? 'load' : 'ratelimit',
+    clause: 'SPEC §8',
+    verdict,
+    message: `message of ${id}`,
+    evidence: [],
+    startedAt: 0,
+    durationMs: 5,
+  };
 }
 
 function problem(text: string): string {
@@ -30,7 +41,11 @@ function problem(text: string): string {
 
 describe('a known-issues file', () => {
   it('reads a YAML list of {id, reason, until}, a check id in the registry spelling', () => {
-    const list = parseKnownIssues('- id: rl-04\n  reason: vendor ticket 12\n  until: 2031-01-31\n- {id: "gate:search.p95<200ms", reason: slow, until: 2031-02-01}\n', 'known.yaml', CATALOGUE);
+    const list = parseKnownIssues(
+      '- id: rl-04\n  reason: vendor ticket 12\n  until: 2031-01-31\n- {id: "gate:search.p95<200ms", reason: slow, until: 2031-02-01}\n',
+      'known.yaml',
+      CATALOGUE,
+    );
     expect(list).toEqual([
       { id: 'RL-04', reason: 'vendor ticket 12', until: '2031-01-31' },
       { id: 'gate:search.p95<200ms', reason: 'slow', until: '2031-02-01' },
@@ -70,14 +85,21 @@ describe('a known-issues list applied to a run', () => {
   ];
 
   it('turns a listed failure into KNOWN through its until day, and fails as usual after it, saying the entry expired', () => {
-    expect(judgeKnown(kase('RL-04', 'FAIL'), list, '2031-01-31')).toMatchObject({ verdict: 'KNOWN', message: 'message of RL-04', known: { state: 'excused', reason: 'ticket 12', until: '2031-01-31', was: 'FAIL' } });
+    expect(judgeKnown(kase('RL-04', 'FAIL'), list, '2031-01-31')).toMatchObject({
+      verdict: 'KNOWN',
+      message: 'message of RL-04',
+      known: { state: 'excused', reason: 'ticket 12', until: '2031-01-31', was: 'FAIL' },
+    });
     const expired = judgeKnown(kase('RL-04', 'FAIL'), list, '2031-02-01');
     expect(expired).toMatchObject({ verdict: 'FAIL', known: { state: 'expired' } });
     expect(expired.message).toBe('message of RL-04 (its known-issues entry expired on 2031-01-31: ticket 12)');
   });
 
   it('names a listed case that passes as a WARN, and leaves an ERROR and unlisted cases alone', () => {
-    expect(judgeKnown(kase('AU-01', 'PASS'), list, '2030-01-01')).toMatchObject({ verdict: 'WARN', message: expect.stringMatching(/^AU-01 no longer fails: remove it from the known-issues list/) });
+    expect(judgeKnown(kase('AU-01', 'PASS'), list, '2030-01-01')).toMatchObject({
+      verdict: 'WARN',
+      message: expect.stringMatching(/^AU-01 no longer fails: remove it from the known-issues list/),
+    });
     expect(judgeKnown(kase('RL-04', 'ERROR'), list, '2030-01-01').verdict).toBe('ERROR');
     const other = kase('RL-01', 'FAIL');
     expect(judgeKnown(other, list, '2030-01-01')).toBe(other);
@@ -88,7 +110,9 @@ describe('a known-issues list applied to a run', () => {
     const applied = applyKnownIssues(run, list, '2030-01-01');
     expect(applied.verdict).toBe('PASS');
     expect(applied.summary).toMatchObject({ PASS: 1, WARN: 1, KNOWN: 1, FAIL: 0, total: 3 });
-    expect(applied.notes.at(-1)).toBe('known issues: 3 listed; 1 failure(s) known (RL-04); 1 no longer fail(s): remove from the list (AU-01); 1 not in this run (ID-02)');
+    expect(applied.notes.at(-1)).toBe(
+      'known issues: 3 listed; 1 failure(s) known (RL-04); 1 no longer fail(s): remove from the list (AU-01); 1 not in this run (ID-02)',
+    );
     expect(applyKnownIssues(run, list, '2031-02-01').verdict).toBe('FAIL');
   });
 

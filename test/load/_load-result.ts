@@ -8,10 +8,27 @@ export function sampleLoadResult(n = 20, over: Partial<LoadResult> = {}): LoadRe
   const f = rec.figures();
   const c = rec.counts();
   return {
-    schema: 'svc-harness/load@1', modes: ['scenarios'], shards: [], agencies: ['agency-1'], scenarios: [], connections: 1,
-    startedAt: 1_000_000, finishedAt: 1_010_000, durationS: 10, interrupted: false, clock: 'real-time',
-    totals: c, rps: c.requests / 10, errorRate: 0, rateLimitedRate: c.rateLimited / c.requests,
-    operations: f.operations, spectrum: f.all.spectrum(), series: f.series, verdicts: [], gates: [], notes: [],
+    schema: 'svc-harness/load@1',
+    modes: ['scenarios'],
+    shards: [],
+    agencies: ['agency-1'],
+    scenarios: [],
+    connections: 1,
+    startedAt: 1_000_000,
+    finishedAt: 1_010_000,
+    durationS: 10,
+    interrupted: false,
+    clock: 'real-time',
+    totals: c,
+    rps: c.requests / 10,
+    errorRate: 0,
+    rateLimitedRate: c.rateLimited / c.requests,
+    operations: f.operations,
+    spectrum: f.all.spectrum(),
+    series: f.series,
+    verdicts: [],
+    gates: [],
+    notes: [],
     ...over,
   };
 }

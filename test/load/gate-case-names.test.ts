@@ -8,7 +8,15 @@ import { sampleLoadResult } from './_load-result.js';
 function junitOf(rps: number, gate = 'rps>=1'): string {
   const load = sampleLoadResult(20, { rps });
   load.gates = evaluateLoadGates(load, parseThresholds([gate]));
-  return renderJunit(toRunResult(load, { command: 'svc-harness load', profile: { name: 'mock', base_url: 'http://x' }, embedded: true, startedIso: new Date(0).toISOString(), durationMs: 1 }));
+  return renderJunit(
+    toRunResult(load, {
+      command: 'svc-harness load',
+      profile: { name: 'mock', base_url: 'http://x' },
+      embedded: true,
+      startedIso: new Date(0).toISOString(),
+      durationMs: 1,
+    }),
+  );
 }
 
 function junitNames(rps: number): string[] {

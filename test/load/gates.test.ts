@@ -33,7 +33,12 @@ describe('baseline comparison', () => {
   it('fails a latency that grew and a throughput that fell beyond the allowance, passes within it', () => {
     const base: Record<string, number> = { 'search.p95': 100, rps: 1000, 'book.p95': 100 };
     const now: Record<string, number> = { 'search.p95': 115, rps: 850, 'book.p95': 105 };
-    const r = compareWithBaseline(['search.p95', 'rps', 'book.p95'], (m) => now[m], (m) => base[m], 0.1);
+    const r = compareWithBaseline(
+      ['search.p95', 'rps', 'book.p95'],
+      (m) => now[m],
+      (m) => base[m],
+      0.1,
+    );
     expect(Object.fromEntries(r.map((g) => [g.source, g.passed]))).toEqual({ 'baseline search.p95': false, 'baseline rps': false, 'baseline book.p95': true });
   });
 

@@ -13,7 +13,16 @@ afterEach(async () => {
 /** A 1 s search load on a mock that answers 150 ms late, so every connection has a request in flight at the stop. */
 async function slowLoad(gracefulStopS: number) {
   mock = await createMock({ latencyMs: 150, fixture: { agencies: generateAgencies(2, { limits: { read: 100_000, write: 100 } }) } });
-  return runLoad({ target: mockLoadTarget(mock), search: { product: 'flights' }, durationS: 1, connections: 4, pushLimits: false, settleMs: 200, gracefulStopS, thresholds: [] });
+  return runLoad({
+    target: mockLoadTarget(mock),
+    search: { product: 'flights' },
+    durationS: 1,
+    connections: 4,
+    pushLimits: false,
+    settleMs: 200,
+    gracefulStopS,
+    thresholds: [],
+  });
 }
 
 describe('the stop of a load', () => {

@@ -29,7 +29,10 @@ describe('createHarness().load', () => {
   it('refuses a --search product the target does not sell, before any load', async () => {
     const harness = createHarness({ mock: { admin: false } });
     try {
-      await expect(harness.load({ search: 'spaceships', durationS: 1 })).rejects.toMatchObject({ code: 'E_USAGE', message: expect.stringContaining('unknown product "spaceships"') });
+      await expect(harness.load({ search: 'spaceships', durationS: 1 })).rejects.toMatchObject({
+        code: 'E_USAGE',
+        message: expect.stringContaining('unknown product "spaceships"'),
+      });
     } finally {
       await harness.close();
     }

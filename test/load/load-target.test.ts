@@ -17,7 +17,7 @@ const profile: Profile = {
 };
 
 describe('profileLoadTarget with a shard', () => {
-  it('resolves only the agencies of its shard: another shard\'s secret need not be set', async () => {
+  it("resolves only the agencies of its shard: another shard's secret need not be set", async () => {
     const target = await profileLoadTarget(profile, {}, { shard: { index: 1, count: 2 } });
     expect(target.agencies.map((a) => a.id)).toEqual(['a1', 'a3']);
     // The list is the shard's already: the load takes it as it is, not a shard of the shard.

@@ -8,10 +8,27 @@ function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['v
   const f = rec.figures();
   const c = rec.counts();
   return {
-    schema: 'svc-harness/load@1', modes: ['scenarios'], shards: [], agencies, scenarios: [], connections: 2,
-    startedAt: 1_000_000, finishedAt: 1_010_000, durationS: 10, interrupted: false, clock: 'real-time',
-    totals: c, rps: c.requests / 10, errorRate: 0, rateLimitedRate: c.rateLimited / c.requests,
-    operations: f.operations, spectrum: f.all.spectrum(), series: f.series, verdicts, gates: [], notes: [],
+    schema: 'svc-harness/load@1',
+    modes: ['scenarios'],
+    shards: [],
+    agencies,
+    scenarios: [],
+    connections: 2,
+    startedAt: 1_000_000,
+    finishedAt: 1_010_000,
+    durationS: 10,
+    interrupted: false,
+    clock: 'real-time',
+    totals: c,
+    rps: c.requests / 10,
+    errorRate: 0,
+    rateLimitedRate: c.rateLimited / c.requests,
+    operations: f.operations,
+    spectrum: f.all.spectrum(),
+    series: f.series,
+    verdicts,
+    gates: [],
+    notes: [],
   };
 }
 
@@ -21,7 +38,7 @@ describe('mergeLoadResults', () => {
     const b = new LoadRecorder();
     const whole = new LatencyHistogram();
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 4000; i++) {
       const ms = rand() < 0.95 ? 1 + rand() * 20 : 50 + rand() * 900;
       const status = i % 7 === 0 ? 429 : 200;

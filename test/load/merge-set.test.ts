@@ -16,7 +16,9 @@ describe('assertMergeable', () => {
   });
 
   it('refuses one result given twice, by run id or, for bare results, by span and count', () => {
-    expect(() => assertMergeable([part('a.json', 'r1'), part('a.json', 'r1')])).toThrow(/a\.json is the same run r1 as a\.json \(merging it twice would double every count\)/);
+    expect(() => assertMergeable([part('a.json', 'r1'), part('a.json', 'r1')])).toThrow(
+      /a\.json is the same run r1 as a\.json \(merging it twice would double every count\)/,
+    );
     expect(() => assertMergeable([part('x.json', undefined), part('y.json', undefined)])).toThrow(/y\.json is the same load started/);
   });
 

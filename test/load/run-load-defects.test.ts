@@ -16,7 +16,15 @@ async function failedKinds(defect: string, beforeRun?: (m: RunningMock) => Promi
   mock = await createMock({ fixture: { agencies: generateAgencies(2, { limits: { read: 40, write: 6 } }) } });
   mock.defects.enable([defect]);
   await beforeRun?.(mock);
-  const run = await runLoad({ target: mockLoadTarget(mock), scenarios: await loadScenarios({}), durationS: 1.5, connections: 4, pushLimits: false, settleMs: 200, thresholds: [] });
+  const run = await runLoad({
+    target: mockLoadTarget(mock),
+    scenarios: await loadScenarios({}),
+    durationS: 1.5,
+    connections: 4,
+    pushLimits: false,
+    settleMs: 200,
+    thresholds: [],
+  });
   expect(exitCodeOf(loadOutcome(run))).toBe(1);
   return [...new Set(run.cases.filter((c) => c.verdict === 'FAIL').map((c) => c.id.split(':')[1]!))];
 }

@@ -23,7 +23,15 @@ describe('runLoad against the embedded mock', () => {
   it('replays the shipped scenarios for several agencies: every verdict passes, figures and gates are there', async () => {
     const m = await start();
     const scenarios = await loadScenarios({});
-    const run = await runLoad({ target: mockLoadTarget(m), scenarios, durationS: 1.5, connections: 6, pushLimits: false, settleMs: 200, thresholds: [parseThreshold('rps>=1'), parseThreshold('rps>=100000000')] });
+    const run = await runLoad({
+      target: mockLoadTarget(m),
+      scenarios,
+      durationS: 1.5,
+      connections: 6,
+      pushLimits: false,
+      settleMs: 200,
+      thresholds: [parseThreshold('rps>=1'), parseThreshold('rps>=100000000')],
+    });
     const load = run.load as LoadResult;
     expect(load.modes).toEqual(['scenarios']);
     expect(load.totals.requests).toBeGreaterThan(100);
@@ -41,7 +49,15 @@ describe('runLoad against the embedded mock', () => {
 
   it('the fast signed search path is admitted by the mock (no 401) and paced pushes judge fine', async () => {
     const m = await start();
-    const run = await runLoad({ target: mockLoadTarget(m), search: { product: 'flights' }, durationS: 1.5, connections: 3, pushLimits: true, settleMs: 200, thresholds: [] });
+    const run = await runLoad({
+      target: mockLoadTarget(m),
+      search: { product: 'flights' },
+      durationS: 1.5,
+      connections: 3,
+      pushLimits: true,
+      settleMs: 200,
+      thresholds: [],
+    });
     const load = run.load as LoadResult;
     expect(load.modes).toEqual(['search', 'push-limits']);
     expect(load.operations.search!.statuses['401']).toBeUndefined();

@@ -36,13 +36,18 @@ describe('compileJourney', () => {
   });
 
   it('flows the quote token from the search into the booking, with fresh idempotency keys and references', () => {
-    const [search, book] = journey.steps as [typeof journey.steps[0], typeof journey.steps[0]];
+    const [search, book] = journey.steps as [(typeof journey.steps)[0], (typeof journey.steps)[0]];
     const ctx = { vars: {} as Record<string, unknown> };
     const s = search.build(ctx)!;
     expect(s).toMatchObject({ method: 'POST', path: '/flights/search' });
     expect(JSON.parse(s.body!)).toEqual({ criteria: DEFAULT_PROFILE.search_criteria.flights });
     expect(book.build(ctx)).toBeUndefined(); // no quote saved yet: the journey restarts
-    search.after(ctx, 200, { results: [{ quote_token: 'qt_b', price: { amount: 900 } }, { quote_token: 'qt_a', price: { amount: 500 } }] });
+    search.after(ctx, 200, {
+      results: [
+        { quote_token: 'qt_b', price: { amount: 900 } },
+        { quote_token: 'qt_a', price: { amount: 500 } },
+      ],
+    });
     expect(ctx.vars).toEqual({ quote: 'qt_a', price: 500 });
     const b1 = book.build(ctx)!;
     const b2 = book.build(ctx)!;

@@ -13,7 +13,18 @@ describe('SignedTemplate', () => {
   it('patches a fresh nonce, the timestamp and a valid signature into the same request bytes', () => {
     let now = 1_790_000_000_500;
     const body = JSON.stringify({ criteria: { origin: 'LIS' } });
-    const t = new SignedTemplate({ method: 'POST', path: '/v1/flights/search', body, host: '127.0.0.1:1', keyId: 'ak_x', secret: 's3cret', headers: { 'content-type': 'application/json' } }, () => now);
+    const t = new SignedTemplate(
+      {
+        method: 'POST',
+        path: '/v1/flights/search',
+        body,
+        host: '127.0.0.1:1',
+        keyId: 'ak_x',
+        secret: 's3cret',
+        headers: { 'content-type': 'application/json' },
+      },
+      () => now,
+    );
     const seen = new Set<string>();
     for (let i = 0; i < 3; i++) {
       now += 700;

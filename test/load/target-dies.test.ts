@@ -18,7 +18,15 @@ describe('runLoad when the target dies mid-run', () => {
     const m = mock;
     const killer = setTimeout(() => void m.close(), 700);
     try {
-      const run = await runLoad({ target: mockLoadTarget(m), search: { product: 'flights' }, durationS: 2, connections: 4, pushLimits: false, settleMs: 100, thresholds: [] });
+      const run = await runLoad({
+        target: mockLoadTarget(m),
+        search: { product: 'flights' },
+        durationS: 2,
+        connections: 4,
+        pushLimits: false,
+        settleMs: 100,
+        thresholds: [],
+      });
       const load = run.load as LoadResult;
       expect(load.totals.requests).toBeGreaterThan(10);
       const errors = run.cases.filter((c) => c.verdict === 'ERROR');

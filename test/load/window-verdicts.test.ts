@@ -83,13 +83,31 @@ describe('Retry-After put to the test', () => {
   }
 
   it('the load verdict is SKIP, naming why, when 429s came but none could be judged', () => {
-    const v = judgeBucket(log([[0, 201], [100, 201], [200, 429, 60], [300, 429, 60]]), 2, 60_000).find((x) => x.kind === 'retry-after')!;
+    const v = judgeBucket(
+      log([
+        [0, 201],
+        [100, 201],
+        [200, 429, 60],
+        [300, 429, 60],
+      ]),
+      2,
+      60_000,
+    ).find((x) => x.kind === 'retry-after')!;
     expect(v.verdict).toBe('SKIP');
     expect(v.message).toMatch(/2 429\(s\), but no Retry-After could be judged.*shortest 60 s.*run the load for longer/);
   });
 
   it('the load verdict is PASS only when a Retry-After was put to the test', () => {
-    const v = judgeBucket(log([[0, 201], [100, 201], [200, 429, 60], [60_300, 201]]), 2, 60_000).find((x) => x.kind === 'retry-after')!;
+    const v = judgeBucket(
+      log([
+        [0, 201],
+        [100, 201],
+        [200, 429, 60],
+        [60_300, 201],
+      ]),
+      2,
+      60_000,
+    ).find((x) => x.kind === 'retry-after')!;
     expect(v.verdict, v.message).toBe('PASS');
     expect(v.message).toMatch(/1 of 1 put to the test/);
   });
@@ -119,7 +137,7 @@ describe('early refusals judged against what the bucket held at the start', () =
     expect(early(log(), { known: 'fresh-mock', priorAdmitted: 0 }).verdict).toBe('FAIL');
   });
 
-  it('passes it when the first answer\'s headers show 2 admitted before the load, and says how the start was known', () => {
+  it("passes it when the first answer's headers show 2 admitted before the load, and says how the start was known", () => {
     const l = log();
     // The first answer: limit 4, remaining 1 after counting itself: 2 were admitted before the load.
     l.start = { sentAt: 1_000, receivedAt: 1_005, limit: 4, remaining: 1, admitted: true };

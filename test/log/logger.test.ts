@@ -18,11 +18,18 @@ describe('logger', () => {
     const f = logFile();
     const log = createLogger({ level: 'info', fd: f.fd });
     log.debug('hidden');
-    log.info({ req: { headers: { authorization: 'SVC-HMAC-SHA256 Credential=ak, Signature=abc', 'x-api-key': 'hk_1' } }, agency: { key_id: 'ak', secret: 's3cr3t' } }, 'shown');
+    log.info(
+      { req: { headers: { authorization: 'SVC-HMAC-SHA256 Credential=ak, Signature=abc', 'x-api-key': 'hk_1' } }, agency: { key_id: 'ak', secret: 's3cr3t' } },
+      'shown',
+    );
     f.close();
     const lines = f.read().map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'shown', req: { headers: { authorization: REDACTED, 'x-api-key': REDACTED } }, agency: { key_id: 'ak', secret: REDACTED } });
+    expect(lines[0]).toMatchObject({
+      msg: 'shown',
+      req: { headers: { authorization: REDACTED, 'x-api-key': REDACTED } },
+      agency: { key_id: 'ak', secret: REDACTED },
+    });
   });
 
   it('lets the mock log each request at info, without headers or bodies', async () => {

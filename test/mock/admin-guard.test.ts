@@ -26,7 +26,10 @@ function rawExchange(port: number, text: string): Promise<string> {
 
 const adminPort = (): number => Number(new URL(mock.adminUrl!).port);
 
-function expectAdminRefusal(res: { status: number; headers: Record<string, string>; json: { error?: { code: string; request_id: string } } }, status = 403): void {
+function expectAdminRefusal(
+  res: { status: number; headers: Record<string, string>; json: { error?: { code: string; request_id: string } } },
+  status = 403,
+): void {
   expect(res.status).toBe(status);
   expect(res.json.error?.code).toBe(status === 403 ? 'ADMIN_HEADER_REQUIRED' : 'METHOD_NOT_ALLOWED');
   expect(res.headers['x-request-id']).toBe(res.json.error?.request_id);
@@ -106,11 +109,20 @@ describe("a tenant's webhook pointed at the admin API cannot reset the mock (iss
     const hotel = (method: string, path: string, body: unknown) =>
       rawRequest(`${mock.hotelBaseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await hotel('PUT', '/hotels/v1/webhook', { url: target })).status).toBe(200);
-    const avail = await hotel('POST', '/hotels/v1/availability', { destination: 'Oslo', check_in: '2026-12-01', check_out: '2026-12-03', rooms: [{ adults: 2 }] });
+    const avail = await hotel('POST', '/hotels/v1/availability', {
+      destination: 'Oslo',
+      check_in: '2026-12-01',
+      check_out: '2026-12-03',
+      rooms: [{ adults: 2 }],
+    });
     const rateKey = avail.json.hotels[0].rates[0].rate_key as string;
     expect((await hotel('POST', '/hotels/v1/bookings', { rate_key: rateKey, holder: { first_name: 'Ada', last_name: 'Lovelace' } })).status).toBe(201);
     await mock.advance(0);
-    const deliveries = (await adminRequest(`${mock.adminUrl}/webhooks/deliveries`)).json.deliveries as Array<{ url: string; status: number | null; type: string }>;
+    const deliveries = (await adminRequest(`${mock.adminUrl}/webhooks/deliveries`)).json.deliveries as Array<{
+      url: string;
+      status: number | null;
+      type: string;
+    }>;
     expect(deliveries.filter((d) => d.url === target && d.type.startsWith('hotel.')).map((d) => d.status)).toEqual([403]);
     expect(await alpha.balance()).toBe(balance);
     expect((await alpha.get(`/v1/flights/bookings/${booked.json.booking_id}`)).status).toBe(200);

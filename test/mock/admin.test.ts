@@ -76,7 +76,14 @@ describe('admin API (section 11)', () => {
     await alpha.post('/v1/flights/search', { criteria: { origin: 'X' } });
     const log = (await admin('/requests')).json.requests;
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ method: 'POST', path: '/v1/flights/search', key_id: 'ak_alpha', agency_id: 'agency-alpha', status: 422, body: '{"criteria":{"origin":"X"}}' });
+    expect(log[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/flights/search',
+      key_id: 'ak_alpha',
+      agency_id: 'agency-alpha',
+      status: 422,
+      body: '{"criteria":{"origin":"X"}}',
+    });
     expect(log[0].headers['x-svc-nonce']).toBeTypeOf('string');
     expect(log[0].at_ms).toBeTypeOf('number');
   });

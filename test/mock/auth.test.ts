@@ -9,7 +9,11 @@ beforeAll(async () => {
 });
 afterAll(async () => mock.close());
 
-function expectError(res: { status: number; json: { error: { code: string; request_id: string; details: object } }; headers: Record<string, string> }, status: number, code: string): void {
+function expectError(
+  res: { status: number; json: { error: { code: string; request_id: string; details: object } }; headers: Record<string, string> },
+  status: number,
+  code: string,
+): void {
   expect(res.status).toBe(status);
   expect(res.json.error.code).toBe(code);
   expect(res.json.error.details).toBeTypeOf('object');
@@ -49,7 +53,15 @@ describe('authentication (section 3)', () => {
     expect(ok.status).toBe(200);
     // Signed for one query, sent with another.
     const { signRequest } = await import('../../src/client/signer.js');
-    const sig = signRequest({ method: 'GET', path: '/v1/wallet/statement', query: 'limit=2', keyId: 'ak_alpha', secret: alpha.agency.secret, timestamp: Math.floor(mock.clock.now() / 1000), nonce: 'nonce_query_tamper_1' });
+    const sig = signRequest({
+      method: 'GET',
+      path: '/v1/wallet/statement',
+      query: 'limit=2',
+      keyId: 'ak_alpha',
+      secret: alpha.agency.secret,
+      timestamp: Math.floor(mock.clock.now() / 1000),
+      nonce: 'nonce_query_tamper_1',
+    });
     expectError(await rawRequest(`${alpha.origin}/v1/wallet/statement?limit=3`, { headers: sig.headers }), 401, 'SIGNATURE_INVALID');
   });
 

@@ -120,7 +120,14 @@ describe('bookings (section 5)', () => {
     expect((await alpha.get(`/v1/flights/bookings/${res.json.booking_id}`)).status).toBe(404);
     const st = await alpha.get('/v1/wallet/statement');
     expect(st.json.entries).toEqual([
-      { entry_id: expect.any(String), type: 'debit', amount: q.price.amount, balance_after: 1_000_000 - q.price.amount, booking_id: res.json.booking_id, created_at: expect.any(String) },
+      {
+        entry_id: expect.any(String),
+        type: 'debit',
+        amount: q.price.amount,
+        balance_after: 1_000_000 - q.price.amount,
+        booking_id: res.json.booking_id,
+        created_at: expect.any(String),
+      },
     ]);
     expect(st.json.next_cursor).toBeNull();
   });
@@ -160,7 +167,13 @@ describe('bookings (section 5)', () => {
     const b = await alpha.book('activities', q.quote_token, key());
     const c = await alpha.post(`/v1/activities/bookings/${b.json.booking_id}/cancellations`, undefined, { idempotencyKey: key() });
     expect(c.status).toBe(201);
-    expect(c.json).toEqual({ cancellation_id: expect.any(String), booking_id: b.json.booking_id, status: 'cancelled', refund: q.price, created_at: expect.any(String) });
+    expect(c.json).toEqual({
+      cancellation_id: expect.any(String),
+      booking_id: b.json.booking_id,
+      status: 'cancelled',
+      refund: q.price,
+      created_at: expect.any(String),
+    });
     expect(await alpha.balance()).toBe(1_000_000);
     expect((await alpha.get(`/v1/activities/bookings/${b.json.booking_id}`)).json.status).toBe('cancelled');
     const again = await alpha.post(`/v1/activities/bookings/${b.json.booking_id}/cancellations`, { reason: 'x' }, { idempotencyKey: key() });
@@ -190,4 +203,3 @@ describe('bookings (section 5)', () => {
     expect((await alpha.get('/v1/wallet/statement?limit=200')).status).toBe(200);
   });
 });
-

@@ -53,7 +53,11 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     on: 200,
   },
   'contract-skip': { observe: async () => (await beta.get('/v1/cars/bookings/bk_x')).status, off: 403, on: 404 },
-  'error-outside-envelope': { observe: async () => (await alpha.get('/v1/nowhere')).headers['content-type']?.split(';')[0], off: 'application/json', on: 'text/plain' },
+  'error-outside-envelope': {
+    observe: async () => (await alpha.get('/v1/nowhere')).headers['content-type']?.split(';')[0],
+    off: 'application/json',
+    on: 'text/plain',
+  },
   'ratelimit-headers-missing': { observe: async () => (await alpha.get('/v1/account')).headers['x-ratelimit-limit'], off: '5', on: undefined },
   'ratelimit-remaining-wrong': { observe: async () => (await alpha.get('/v1/account')).headers['x-ratelimit-remaining'], off: '4', on: '5' },
   'retry-after-missing': { observe: async () => (await retryAfterOfFullBucket()) !== undefined, off: true, on: false },
@@ -234,7 +238,10 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     on: false,
   },
   'price-amount-as-string': {
-    observe: async () => ((await alpha.post('/v1/flights/search', { criteria: CRITERIA.flights })).json.results as Array<{ price: { amount: unknown } }>).map((r) => typeof r.price.amount),
+    observe: async () =>
+      ((await alpha.post('/v1/flights/search', { criteria: CRITERIA.flights })).json.results as Array<{ price: { amount: unknown } }>).map(
+        (r) => typeof r.price.amount,
+      ),
     off: ['number'],
     on: ['string'],
   },
@@ -273,7 +280,14 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     on: 201,
   },
   'rates-missing': { observe: async () => (await alpha.get('/v1/wallet/rates')).status, off: 200, on: 404 },
-  'rates-malformed': { observe: async () => Object.keys((await alpha.get('/v1/wallet/rates')).json as object).sort().join(','), off: 'as_of,base,rates', on: 'pad' },
+  'rates-malformed': {
+    observe: async () =>
+      Object.keys((await alpha.get('/v1/wallet/rates')).json as object)
+        .sort()
+        .join(','),
+    off: 'as_of,base,rates',
+    on: 'pad',
+  },
   'quote-lifetime-long': {
     observe: async () => Date.parse((await alpha.quote()).quote_expires_at) - mock.clock.now() <= 900_000,
     off: true,

@@ -39,7 +39,7 @@ describe('contract (403 MODULE_NOT_ENABLED)', () => {
       expectEnvelope(res, 403, 'MODULE_NOT_ENABLED');
       expect(res.json.error.details.product).toBe(path.split('/')[2]);
     }
-    expect(res.headers['x-ratelimit-resource']).toBe(method === 'GET' || path.endsWith('/search') && method === 'POST' ? 'read' : 'write');
+    expect(res.headers['x-ratelimit-resource']).toBe(method === 'GET' || (path.endsWith('/search') && method === 'POST') ? 'read' : 'write');
   });
 });
 
@@ -144,7 +144,11 @@ describe('judging order', () => {
 
   test('body validation (422) comes before the idempotency key (400)', async () => {
     expectEnvelope(await alpha.post('/v1/flights/bookings', { travellers: [] }), 422, 'VALIDATION_FAILED');
-    expectEnvelope(await alpha.post('/v1/flights/bookings', { quote_token: 'qt_x', travellers: [{ first_name: 'A', last_name: 'B' }] }), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expectEnvelope(
+      await alpha.post('/v1/flights/bookings', { quote_token: 'qt_x', travellers: [{ first_name: 'A', last_name: 'B' }] }),
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
   });
 });
 

@@ -23,7 +23,9 @@ describe('fixtures', () => {
   });
 
   test('one clear message per wrong field', () => {
-    const bad = { agencies: [{ ...DEFAULT_FIXTURE.agencies[0], currency: 'eur', products: ['boats'], limits: { read: 0, write: 5 } }, DEFAULT_FIXTURE.agencies[0]] };
+    const bad = {
+      agencies: [{ ...DEFAULT_FIXTURE.agencies[0], currency: 'eur', products: ['boats'], limits: { read: 0, write: 5 } }, DEFAULT_FIXTURE.agencies[0]],
+    };
     let err: unknown;
     try {
       validateFixture(bad, 'fixture f.yaml');

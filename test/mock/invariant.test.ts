@@ -61,6 +61,16 @@ test('200 concurrent bookings and cancellations keep balance = opening − debit
     expect(e.type === 'debit' ? bookings.get(e.booking_id) : refunds.get(e.booking_id)).toBe(e.amount);
   }
   expect(running).toBe(balance);
-  expect(entries.filter((e) => e.type === 'debit').map((e) => e.booking_id).sort()).toEqual([...bookings.keys()].sort());
-  expect(entries.filter((e) => e.type === 'refund').map((e) => e.booking_id).sort()).toEqual([...refunds.keys()].sort());
+  expect(
+    entries
+      .filter((e) => e.type === 'debit')
+      .map((e) => e.booking_id)
+      .sort(),
+  ).toEqual([...bookings.keys()].sort());
+  expect(
+    entries
+      .filter((e) => e.type === 'refund')
+      .map((e) => e.booking_id)
+      .sort(),
+  ).toEqual([...refunds.keys()].sort());
 });

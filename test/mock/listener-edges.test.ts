@@ -68,7 +68,7 @@ const LISTENERS: Listener[] = ['service', 'hotel', 'admin'];
 const admin = (l: Listener): string => (l === 'admin' ? 'X-SVC-Admin: 1\r\n' : '');
 const pathOf = (l: Listener): string => (l === 'service' ? '/v1/account' : l === 'hotel' ? '/hotels/v1/availability' : '/__admin/health');
 
-describe("every listener answers in the envelope what node or fastify answered on its own (issue 11 item 13)", () => {
+describe('every listener answers in the envelope what node or fastify answered on its own (issue 11 item 13)', () => {
   test.each(LISTENERS)('%s: an HTTP/1.1 request without Host is 400 BAD_REQUEST in the envelope', async (l) => {
     expectEnvelope(await exchange(l, `GET ${pathOf(l)} HTTP/1.1\r\n${admin(l)}Connection: close\r\n\r\n`), 400, 'BAD_REQUEST');
   });
@@ -94,14 +94,25 @@ describe("every listener answers in the envelope what node or fastify answered o
   });
 
   test('hotel: a 20 KiB header is judged like any request (401 without a key)', async () => {
-    expectEnvelope(await exchange('hotel', `GET /hotels/v1/x HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20 * 1024)}\r\nConnection: close\r\n\r\n`), 401, 'UNAUTHENTICATED');
+    expectEnvelope(
+      await exchange('hotel', `GET /hotels/v1/x HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20 * 1024)}\r\nConnection: close\r\n\r\n`),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   test('service: authentication is judged first, before a malformed Content-Type or an undecodable path', async () => {
-    expectEnvelope(await exchange('service', 'POST /v1/flights/search HTTP/1.1\r\nHost: x\r\nContent-Type: ???\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'), 401, 'UNAUTHENTICATED');
+    expectEnvelope(
+      await exchange('service', 'POST /v1/flights/search HTTP/1.1\r\nHost: x\r\nContent-Type: ???\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'),
+      401,
+      'UNAUTHENTICATED',
+    );
     expectEnvelope(await exchange('service', 'GET /v1/%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 401, 'UNAUTHENTICATED');
     // Signed, the same requests pass authentication and are judged on: the path is as sent, the type is not the service's business.
-    const search = await alpha.send('POST', '/v1/flights/search', { body: { criteria: { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-01', adults: 1 } }, headers: { 'content-type': '???' } });
+    const search = await alpha.send('POST', '/v1/flights/search', {
+      body: { criteria: { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-01', adults: 1 } },
+      headers: { 'content-type': '???' },
+    });
     expect(search.status).toBe(200);
     const odd = await alpha.get('/v1/%ZZ');
     expect({ status: odd.status, code: odd.json.error.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
@@ -110,7 +121,22 @@ describe("every listener answers in the envelope what node or fastify answered o
 
 describe('slow clients are cut off (issue 11 item 8)', () => {
   test.each(LISTENERS)('%s: headers that trickle in are answered 408 REQUEST_TIMEOUT once the headers timeout passes', async (l) => {
-    const a = await exchange(l, `GET ${pathOf(l)} HTTP/1.1\r\n`, 100, 'Host: x\r\n', 100, 'X-A: 1\r\n', 100, 'X-B: 1\r\n', 100, 'X-C: 1\r\n', 100, 'X-D: 1\r\n', 2000, '\r\n');
+    const a = await exchange(
+      l,
+      `GET ${pathOf(l)} HTTP/1.1\r\n`,
+      100,
+      'Host: x\r\n',
+      100,
+      'X-A: 1\r\n',
+      100,
+      'X-B: 1\r\n',
+      100,
+      'X-C: 1\r\n',
+      100,
+      'X-D: 1\r\n',
+      2000,
+      '\r\n',
+    );
     expectEnvelope(a, 408, 'REQUEST_TIMEOUT');
     expect(a.ms).toBeLessThan(1500);
   });

@@ -61,7 +61,8 @@ describe('request log bounds (issue 11 item 4)', () => {
       expect(listing.raw.length).toBeLessThan(256 * 1024);
       const requests = listing.json.requests as Array<{ body: string; body_bytes: number; body_sha256: string }>;
       expect(requests.length).toBeGreaterThan(0);
-      for (const r of requests) expect(r).toMatchObject({ body: '{'.repeat(4096), body_bytes: 1024 * 1024, body_sha256: createHash('sha256').update(body).digest('hex') });
+      for (const r of requests)
+        expect(r).toMatchObject({ body: '{'.repeat(4096), body_bytes: 1024 * 1024, body_sha256: createHash('sha256').update(body).digest('hex') });
     } finally {
       await mock.close();
     }

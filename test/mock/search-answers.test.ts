@@ -17,7 +17,14 @@ describe('cached search answers', () => {
     const tokens = offers.map((_, i) => `qt_token-${i}_AbC`);
     const expires = '2026-11-21T10:15:00.000Z';
     const expected = JSON.stringify({
-      results: offers.map((o, i) => ({ result_id: o.resultId, product, summary: o.summary, price: { amount: o.amount, currency: 'EUR' }, quote_token: tokens[i], quote_expires_at: expires })),
+      results: offers.map((o, i) => ({
+        result_id: o.resultId,
+        product,
+        summary: o.summary,
+        price: { amount: o.amount, currency: 'EUR' },
+        quote_token: tokens[i],
+        quote_expires_at: expires,
+      })),
     });
     expect(searchAnswerJson(priced, tokens, expires).utf8.toString('utf8')).toBe(expected);
     expect(priced.amounts).toEqual(offers.map((o) => o.amount));

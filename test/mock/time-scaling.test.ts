@@ -71,6 +71,8 @@ describe('--window-s: the rate-limit window length (issue 10 item 4)', () => {
   test('a window that is not a whole number of seconds from 1 is a usage error naming it', () => {
     expect(() => resolveMockOptions({ windowS: 0 })).toThrow(/windowS must be an integer from 1 to 86400, got 0/);
     expect(() => resolveMockOptions({ latencyMs: -1 })).toThrow(/latencyMs must be a number ≥ 0, got -1/);
-    expect(() => resolveMockOptions({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).toThrow(/headersTimeoutMs \(5000\) must not be longer than requestTimeoutMs \(1000\)/);
+    expect(() => resolveMockOptions({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).toThrow(
+      /headersTimeoutMs \(5000\) must not be longer than requestTimeoutMs \(1000\)/,
+    );
   });
 });

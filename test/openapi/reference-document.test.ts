@@ -24,7 +24,12 @@ describe('openapi/reference-api.yaml', () => {
     const result = await validate(structuredClone(yamlDoc) as never);
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(yamlDoc.openapi).toBe('3.1.0');
-    expect(Object.keys(yamlDoc.webhooks as object).sort()).toEqual(['booking.cancelled', 'booking.confirmed', 'hotel.booking.cancelled', 'hotel.booking.confirmed']);
+    expect(Object.keys(yamlDoc.webhooks as object).sort()).toEqual([
+      'booking.cancelled',
+      'booking.confirmed',
+      'hotel.booking.cancelled',
+      'hotel.booking.confirmed',
+    ]);
   });
 
   test('its JSON twin, which the harness and the mock read, is generated from it (npm run openapi:json)', () => {
@@ -38,8 +43,14 @@ describe('openapi/reference-api.yaml', () => {
       ...HOTEL_ROUTES.flatMap((r) => r.methods.flatMap((m) => expand(m, r.path))),
       `GET ${OPENAPI_DOCUMENT_PATH}`,
     ]);
-    expect([...mock].filter((r) => !documented.has(r)), 'routes of the mock missing from the document').toEqual([]);
-    expect([...documented].filter((r) => !mock.has(r)), 'operations of the document the mock does not have').toEqual([]);
+    expect(
+      [...mock].filter((r) => !documented.has(r)),
+      'routes of the mock missing from the document',
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !mock.has(r)),
+      'operations of the document the mock does not have',
+    ).toEqual([]);
   });
 
   test('the route table lists exactly the routes the service matches', () => {

@@ -36,15 +36,31 @@ describe('profile validation', () => {
     ['zero where a positive integer belongs', { quotes: { lifetime_s: 0 } }, 'quotes.lifetime_s must be an integer from 1 to 86400 s, got 0'],
     ['a fraction where an integer belongs', { request_timeout_ms: 1.5 }, 'request_timeout_ms must be an integer from 1 to 600000 ms, got 1.5'],
     ['a base url that is no URL', { base_url: 'localhost:8480' }, 'base_url must be an http(s) URL, got "localhost:8480"'],
-    ['a wrong HTTP method', { operations: { account: { method: 'FETCH', path: '/account' } } }, 'operations.account.method must be one of "GET", "POST", "PUT", "PATCH", "DELETE", got "FETCH"'],
-    ['a path without its slash', { operations: { search: { method: 'POST', path: '{product}/search' } } }, 'operations.search.path must be a path starting with "/", got "{product}/search"'],
+    [
+      'a wrong HTTP method',
+      { operations: { account: { method: 'FETCH', path: '/account' } } },
+      'operations.account.method must be one of "GET", "POST", "PUT", "PATCH", "DELETE", got "FETCH"',
+    ],
+    [
+      'a path without its slash',
+      { operations: { search: { method: 'POST', path: '{product}/search' } } },
+      'operations.search.path must be a path starting with "/", got "{product}/search"',
+    ],
     ['an upper-case header name', { headers: { retry_after: 'Retry-After' } }, 'headers.retry_after must be a lower-case header name, got "Retry-After"'],
-    ['an out-of-range status', { errors: { quote_expired: { status: 1000, code: 'QUOTE_EXPIRED' } } }, 'errors.quote_expired.status must be an HTTP status (100 to 599), got 1000'],
+    [
+      'an out-of-range status',
+      { errors: { quote_expired: { status: 1000, code: 'QUOTE_EXPIRED' } } },
+      'errors.quote_expired.status must be an HTTP status (100 to 599), got 1000',
+    ],
     ['an unknown clock control', { clock: { control: 'ntp' } }, 'clock.control must be one of "mock-admin", "none", got "ntp"'],
     ['a mock-admin clock without its url', { clock: { control: 'mock-admin' } }, 'clock.admin_url is required (an http(s) URL)'],
     ['an empty agency list', { agencies: [] }, 'agencies must be a list of at least 1 item, got a list'],
     ['an agency without a secret', { agencies: [{ id: 'a', key_id: 'k' }] }, 'agencies[0].secret_env is required'],
-    ['a secret given twice', { agencies: [{ id: 'a', key_id: 'k', secret: 's3cr3t-value', secret_env: 'X' }] }, 'agencies[0]: give secret or secret_env, not both'],
+    [
+      'a secret given twice',
+      { agencies: [{ id: 'a', key_id: 'k', secret: 's3cr3t-value', secret_env: 'X' }] },
+      'agencies[0]: give secret or secret_env, not both',
+    ],
     ['a bad env name', { agencies: [{ id: 'a', key_id: 'k', secret_env: 'MY-SECRET' }] }, 'agencies[0].secret_env must be an environment variable name'],
     ['a list where an object belongs', { limits: [] }, 'limits must be an object, got a list'],
     ['a typo in a key', { limits: { windw_s: 60 } }, 'limits.windw_s is not a known field (did you mean limits.window_s?)'],
@@ -68,7 +84,13 @@ describe('profile validation', () => {
     expect(err.code).toBe('E_PROFILE_INVALID');
     expect(err.exitCode).toBe(2);
     expect(err.message).toMatch(/^target\.yaml is invalid \(5 problems\): /);
-    for (const m of ['limits.window_s must be an integer from 1 to 86400 s, got "60s"', 'limits.max_body_bytes must be an integer from 1 to 67108864 bytes, got -1', 'base_url must be an http(s) URL, got "nope"', 'headers.nonce must be a lower-case header name, got "X-Nonce"', 'typo_key is not a known field']) {
+    for (const m of [
+      'limits.window_s must be an integer from 1 to 86400 s, got "60s"',
+      'limits.max_body_bytes must be an integer from 1 to 67108864 bytes, got -1',
+      'base_url must be an http(s) URL, got "nope"',
+      'headers.nonce must be a lower-case header name, got "X-Nonce"',
+      'typo_key is not a known field',
+    ]) {
       expect(err.message).toContain(m);
     }
     expect(err.message).not.toContain('\n');
@@ -120,7 +142,10 @@ describe('loadProfile', () => {
 
   it('names the file and the field in a validation error', async () => {
     const path = await file('bad.yaml', 'limits:\n  window_s: 60s\n');
-    await expect(loadProfile(path)).rejects.toMatchObject({ code: 'E_PROFILE_INVALID', message: expect.stringContaining(`${path} is invalid (1 problem): limits.window_s must be an integer from 1 to 86400 s, got "60s"`) });
+    await expect(loadProfile(path)).rejects.toMatchObject({
+      code: 'E_PROFILE_INVALID',
+      message: expect.stringContaining(`${path} is invalid (1 problem): limits.window_s must be an integer from 1 to 86400 s, got "60s"`),
+    });
   });
 
   it('reports unparsable text and missing files in one line', async () => {
@@ -133,7 +158,10 @@ describe('loadProfile', () => {
     expect(err.message).not.toContain('\n');
     const json = await file('broken.json', '{"name": ');
     await expect(loadProfile(json)).rejects.toMatchObject({ code: 'E_FILE_UNREADABLE' });
-    await expect(loadProfile(join(tmpdir(), 'no-such-profile.yaml'))).rejects.toMatchObject({ code: 'E_FILE_UNREADABLE', message: expect.stringContaining('no such file') });
+    await expect(loadProfile(join(tmpdir(), 'no-such-profile.yaml'))).rejects.toMatchObject({
+      code: 'E_FILE_UNREADABLE',
+      message: expect.stringContaining('no such file'),
+    });
   });
 
   it('never echoes the value of a secret field, only its name and the expected type', async () => {
@@ -151,7 +179,10 @@ describe('loadProfile', () => {
         '',
       ].join('\n'),
     );
-    const err = (await loadProfile(path).then(() => undefined, (e: unknown) => e as HarnessError))!;
+    const err = (await loadProfile(path).then(
+      () => undefined,
+      (e: unknown) => e as HarnessError,
+    ))!;
     expect(err.code).toBe('E_PROFILE_INVALID');
     for (const value of ['987654321', '123456789', 'whsec-1111-2222', '55555555', '77777777']) expect(err.message).not.toContain(value);
     expect(err.message).toContain('agencies[0].secret must be a non-empty string, got an integer');
@@ -161,8 +192,14 @@ describe('loadProfile', () => {
   });
 
   it('never echoes the profile line a parse error points at', async () => {
-    for (const [name, text] of [['broken.yaml', 'agencies:\n  - id: a\n    secret: "s3cr3t-value-42\n'], ['broken.json', '{"agencies": [{"secret": s3cr3t-value-42}]}']] as const) {
-      const err = (await loadProfile(await file(name, text)).then(() => undefined, (e: unknown) => e as HarnessError))!;
+    for (const [name, text] of [
+      ['broken.yaml', 'agencies:\n  - id: a\n    secret: "s3cr3t-value-42\n'],
+      ['broken.json', '{"agencies": [{"secret": s3cr3t-value-42}]}'],
+    ] as const) {
+      const err = (await loadProfile(await file(name, text)).then(
+        () => undefined,
+        (e: unknown) => e as HarnessError,
+      ))!;
       expect(err.code).toBe('E_FILE_UNREADABLE');
       expect(err.message).not.toContain('s3cr3t');
     }

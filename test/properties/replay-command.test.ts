@@ -29,7 +29,9 @@ describe('the replay command of a property', () => {
       const result = await harness.run({ only: 'property:idempotency-model', seed: 7 });
       const c = result.cases.find((x) => x.id === 'property:idempotency-model');
       expect(c?.verdict).toBe('FAIL');
-      expect(String(c?.details?.['replay'])).toMatch(/^svc-harness run --mock-defects replay-differs --only property:idempotency-model --seed 7 --property-path \S+/);
+      expect(String(c?.details?.['replay'])).toMatch(
+        /^svc-harness run --mock-defects replay-differs --only property:idempotency-model --seed 7 --property-path \S+/,
+      );
     } finally {
       await harness.close();
     }

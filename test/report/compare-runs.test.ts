@@ -11,17 +11,49 @@ import type { LoadResult, OperationFigures } from '../../src/report/load-result.
 import type { SelftestResult } from '../../src/report/selftest-result.js';
 import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
-const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({ id, title: `title of ${id}`, area: 'ratelimit', verdict, message });
+const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({
+  id,
+  title: `title of ${id}`,
+  area: 'ratelimit',
+  verdict,
+  message,
+});
 
 describe('diffCases', () => {
   it('sorts every case into what changed, keeping both messages, worst first', () => {
-    const base = [kase('A', 'PASS'), kase('B', 'FAIL'), kase('C', 'FAIL'), kase('D', 'PASS'), kase('E', 'PASS'), kase('GONE', 'PASS'), kase('K', 'FAIL'), kase('S', 'PASS')];
-    const now = [kase('A', 'FAIL'), kase('B', 'PASS'), kase('C', 'ERROR'), kase('D', 'SKIP'), kase('E', 'PASS'), kase('NEW', 'PASS'), kase('NEWF', 'FAIL'), kase('K', 'KNOWN'), kase('S', 'WARN')];
+    const base = [
+      kase('A', 'PASS'),
+      kase('B', 'FAIL'),
+      kase('C', 'FAIL'),
+      kase('D', 'PASS'),
+      kase('E', 'PASS'),
+      kase('GONE', 'PASS'),
+      kase('K', 'FAIL'),
+      kase('S', 'PASS'),
+    ];
+    const now = [
+      kase('A', 'FAIL'),
+      kase('B', 'PASS'),
+      kase('C', 'ERROR'),
+      kase('D', 'SKIP'),
+      kase('E', 'PASS'),
+      kase('NEW', 'PASS'),
+      kase('NEWF', 'FAIL'),
+      kase('K', 'KNOWN'),
+      kase('S', 'WARN'),
+    ];
     const { deltas, unchanged } = diffCases(base, now);
     expect(Object.fromEntries(deltas.map((d) => [d.id, d.change]))).toEqual({
-      A: 'newly-failing', NEWF: 'newly-failing', B: 'fixed', C: 'still-failing', D: 'newly-skipped', GONE: 'removed', NEW: 'added',
+      A: 'newly-failing',
+      NEWF: 'newly-failing',
+      B: 'fixed',
+      C: 'still-failing',
+      D: 'newly-skipped',
+      GONE: 'removed',
+      NEW: 'added',
       // A verdict this version does not know is carried as it is, never failing.
-      K: 'changed', S: 'changed',
+      K: 'changed',
+      S: 'changed',
     });
     expect(deltas.map((d) => d.change).slice(0, 3)).toEqual(['newly-failing', 'newly-failing', 'still-failing']);
     expect(unchanged).toBe(1);
@@ -37,8 +69,18 @@ function loadOf(values: readonly number[], durationS = 10): LoadResult {
   const h = new LatencyHistogram();
   for (const v of values) h.recordMs(v);
   const op: OperationFigures = {
-    count: values.length, ok: values.length, rateLimited: 0, errors: 0, statuses: { '200': values.length }, latency: h.summary(), histogram: h.encode(),
-    latencyByOutcome: { '2xx': { latency: h.summary(), histogram: h.encode() }, '429': { latency: new LatencyHistogram().summary(), histogram: '' }, other: { latency: new LatencyHistogram().summary(), histogram: '' } },
+    count: values.length,
+    ok: values.length,
+    rateLimited: 0,
+    errors: 0,
+    statuses: { '200': values.length },
+    latency: h.summary(),
+    histogram: h.encode(),
+    latencyByOutcome: {
+      '2xx': { latency: h.summary(), histogram: h.encode() },
+      '429': { latency: new LatencyHistogram().summary(), histogram: '' },
+      other: { latency: new LatencyHistogram().summary(), histogram: '' },
+    },
   };
   const load = sampleLoadRun().load;
   return { ...load, durationS, operations: { all: op, search: op }, rps: values.length / durationS };
@@ -50,7 +92,8 @@ function spread(n: number, from: number, to: number): number[] {
 }
 
 describe('diffLoads: a regression is past the limit and outside the noise of both histograms', () => {
-  const search = (base: number[], now: number[], key: string) => diffLoads(loadOf(base), loadOf(now), DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === `search.${key}`)!;
+  const search = (base: number[], now: number[], key: string) =>
+    diffLoads(loadOf(base), loadOf(now), DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === `search.${key}`)!;
 
   it('calls 30% slower on 2 000 samples a regression, with the change in ms', () => {
     const m = search(spread(2000, 10, 20), spread(2000, 13, 26), 'p50');
@@ -74,10 +117,18 @@ describe('diffLoads: a regression is past the limit and outside the noise of bot
   });
 
   it('cannot bound p99.9 of 100 samples from above, so never calls it a regression; the max is shown, never judged', () => {
-    const p999 = search(spread(100, 10, 20), spread(100, 10, 20).map((v) => v * 3), 'p99_9');
+    const p999 = search(
+      spread(100, 10, 20),
+      spread(100, 10, 20).map((v) => v * 3),
+      'p99_9',
+    );
     expect(p999.baseInterval!.hi).toBe(Number.POSITIVE_INFINITY);
     expect(p999.regression).toBe(false);
-    const max = search(spread(100, 10, 20), spread(100, 10, 20).map((v) => v * 3), 'max');
+    const max = search(
+      spread(100, 10, 20),
+      spread(100, 10, 20).map((v) => v * 3),
+      'max',
+    );
     expect(max.regression).toBe(false);
   });
 
@@ -101,7 +152,11 @@ describe('compareRuns', () => {
   it('refuses runs of different kinds, naming both', () => {
     let err: unknown;
     try {
-      compareRuns({ file: 'a/report.json', result: sampleRun() }, { file: 'b/report.json', result: sampleLoadRun() }, { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS });
+      compareRuns(
+        { file: 'a/report.json', result: sampleRun() },
+        { file: 'b/report.json', result: sampleLoadRun() },
+        { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS },
+      );
     } catch (e) {
       err = e;
     }
@@ -112,7 +167,12 @@ describe('compareRuns', () => {
 
   it('calls a NEW run that proves nothing worse, though its cases were only skipped', () => {
     const base = sampleRun({ verdict: 'PASS' });
-    const now = sampleRun({ runId: 'other', verdict: 'INCONCLUSIVE', verdictReason: 'the baseline signed request was refused', cases: base.cases.map((c) => ({ ...c, verdict: 'SKIP' as const })) });
+    const now = sampleRun({
+      runId: 'other',
+      verdict: 'INCONCLUSIVE',
+      verdictReason: 'the baseline signed request was refused',
+      cases: base.cases.map((c) => ({ ...c, verdict: 'SKIP' as const })),
+    });
     const c = compareRuns({ file: 'a', result: base }, { file: 'b', result: now }, { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS });
     expect(c.counts.newlyFailing).toBe(0);
     expect(c.newlyInconclusive).toBe(true);
@@ -134,15 +194,61 @@ describe('compareRuns', () => {
 
 describe('compareRuns of two self-tests', () => {
   it('compares defects caught and false alarms as cases', () => {
-    const defect = (name: string, caught: boolean) => ({ defect: name, description: `${name} described`, promise: 'p', expected: ['RL-04'], caughtBy: caught ? ['RL-04'] : [], unproven: [], collateral: [], caught, cases: 60, durationMs: 1000, seed: 1 });
-    const selftest = (runId: string, caught: boolean, alarms: string[]): SelftestResult => ({
-      schema: 'svc-harness/selftest@1', kind: 'selftest', runId, command: 'svc-harness selftest', startedAt: '2026-11-25T10:00:00Z', finishedAt: '2026-11-25T10:01:00Z', durationMs: 60_000, concurrency: 2, wholeCatalogue: false,
-      defects: [defect('fixed-window', caught), defect('replay-differs', true)],
-      clean: [{ index: 1, falseAlarms: alarms.map((id) => ({ id, kind: 'check' as const, verdict: 'FAIL' as const, message: `${id} failed on the clean mock`, evidence: [], missingEvidence: [] })), cases: 60, durationMs: 1000, seed: 1 }],
-      coverage: [], score: { caught: caught ? 2 : 1, total: 2 }, falseAlarmRuns: alarms.length > 0 ? 1 : 0, unexplainedChecks: [], verdict: caught && alarms.length === 0 ? 'PASS' : 'FAIL',
+    const defect = (name: string, caught: boolean) => ({
+      defect: name,
+      description: `${name} described`,
+      promise: 'p',
+      expected: ['RL-04'],
+      caughtBy: caught ? ['RL-04'] : [],
+      unproven: [],
+      collateral: [],
+      caught,
+      cases: 60,
+      durationMs: 1000,
+      seed: 1,
     });
-    const c = compareRuns({ file: 'a', result: selftest('a', true, ['WH-02']) }, { file: 'b', result: selftest('b', false, []) }, { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS });
-    expect(c.cases.map((d) => [d.id, d.change])).toEqual([['defect:fixed-window', 'newly-failing'], ['clean-runs', 'fixed']]);
+    const selftest = (runId: string, caught: boolean, alarms: string[]): SelftestResult => ({
+      schema: 'svc-harness/selftest@1',
+      kind: 'selftest',
+      runId,
+      command: 'svc-harness selftest',
+      startedAt: '2026-11-25T10:00:00Z',
+      finishedAt: '2026-11-25T10:01:00Z',
+      durationMs: 60_000,
+      concurrency: 2,
+      wholeCatalogue: false,
+      defects: [defect('fixed-window', caught), defect('replay-differs', true)],
+      clean: [
+        {
+          index: 1,
+          falseAlarms: alarms.map((id) => ({
+            id,
+            kind: 'check' as const,
+            verdict: 'FAIL' as const,
+            message: `${id} failed on the clean mock`,
+            evidence: [],
+            missingEvidence: [],
+          })),
+          cases: 60,
+          durationMs: 1000,
+          seed: 1,
+        },
+      ],
+      coverage: [],
+      score: { caught: caught ? 2 : 1, total: 2 },
+      falseAlarmRuns: alarms.length > 0 ? 1 : 0,
+      unexplainedChecks: [],
+      verdict: caught && alarms.length === 0 ? 'PASS' : 'FAIL',
+    });
+    const c = compareRuns(
+      { file: 'a', result: selftest('a', true, ['WH-02']) },
+      { file: 'b', result: selftest('b', false, []) },
+      { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS },
+    );
+    expect(c.cases.map((d) => [d.id, d.change])).toEqual([
+      ['defect:fixed-window', 'newly-failing'],
+      ['clean-runs', 'fixed'],
+    ]);
     expect(c.cases[1]!.base?.message).toBe('WH-02: WH-02 failed on the clean mock');
     expect(c.cases[0]!.new?.message).toBe('not caught (expected RL-04)');
     expect(c.regressed).toBe(true);

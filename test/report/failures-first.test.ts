@@ -13,7 +13,14 @@ describe('a failing report opens on its failures', () => {
   const page = renderHtml(result);
 
   it('orders banner, failures, areas, charts, then every case', () => {
-    const order = [page.indexOf('<section class="banner">'), sectionAt(page, 'failures'), sectionAt(page, 'areas'), sectionAt(page, 'rate-limit'), sectionAt(page, 'webhooks'), sectionAt(page, 'cases')];
+    const order = [
+      page.indexOf('<section class="banner">'),
+      sectionAt(page, 'failures'),
+      sectionAt(page, 'areas'),
+      sectionAt(page, 'rate-limit'),
+      sectionAt(page, 'webhooks'),
+      sectionAt(page, 'cases'),
+    ];
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -61,7 +68,10 @@ describe('a byte-identity failure shows the bytes', () => {
 
   it('finds the original of a replay in the run even when the case names only the replay, and never pairs reads', () => {
     expect(differingPairs([replay], [original, replay]).map((p) => [p.first.id, p.second.id])).toEqual([['x-1', 'x-2']]);
-    const read = (id: string, body: string): Exchange => ({ ...post(id, body, ''), request: { method: 'GET', url: 'http://t.example/v1/wallet/balance', headers: {} } });
+    const read = (id: string, body: string): Exchange => ({
+      ...post(id, body, ''),
+      request: { method: 'GET', url: 'http://t.example/v1/wallet/balance', headers: {} },
+    });
     expect(differingPairs([read('r1', '{"a":1}'), read('r2', '{"a":2}')])).toEqual([]);
   });
 
@@ -69,16 +79,30 @@ describe('a byte-identity failure shows the bytes', () => {
     expect(firstDifferingByte(original.response!.body, replay.response!.body)).toBe(1);
     expect(jsonVerdict(original.response!.body, replay.response!.body)).toMatch(/same JSON value/);
     expect(jsonVerdict('{"a":{"b":1}}', '{"a":{"b":2}}')).toBe('The JSON values differ: a.b: 1 → 2.');
-    expect(lineDiff('a\nb\nc', 'a\nx\nc')).toEqual([{ op: ' ', text: 'a' }, { op: '-', text: 'b' }, { op: '+', text: 'x' }, { op: ' ', text: 'c' }]);
+    expect(lineDiff('a\nb\nc', 'a\nx\nc')).toEqual([
+      { op: ' ', text: 'a' },
+      { op: '-', text: 'b' },
+      { op: '+', text: 'x' },
+      { op: ' ', text: 'c' },
+    ]);
   });
 
   it('renders both raw bodies as received and a diff in the failure card', () => {
     const base = sampleRun();
-    const kase = { ...base.cases[0]!, id: 'ID-02', area: 'idempotency' as const, verdict: 'FAIL' as const, message: 'its body differs from the original at byte 1', evidence: ['x-2'] };
+    const kase = {
+      ...base.cases[0]!,
+      id: 'ID-02',
+      area: 'idempotency' as const,
+      verdict: 'FAIL' as const,
+      message: 'its body differs from the original at byte 1',
+      evidence: ['x-2'],
+    };
     const page = renderHtml(sampleRun({ cases: [kase], exchanges: [original, replay] }));
     const card = page.slice(page.indexOf('<article class="failure" id="failure-ID-02">'), page.indexOf('</article>'));
     // Raw, not reformatted: the compact original stays on one line, the replay keeps its line breaks.
-    expect(card).toContain('<pre>{&quot;booking_id&quot;:&quot;bk_1&quot;,&quot;price&quot;:{&quot;amount&quot;:22556,&quot;currency&quot;:&quot;EUR&quot;}}</pre>');
+    expect(card).toContain(
+      '<pre>{&quot;booking_id&quot;:&quot;bk_1&quot;,&quot;price&quot;:{&quot;amount&quot;:22556,&quot;currency&quot;:&quot;EUR&quot;}}</pre>',
+    );
     expect(card).toContain('<pre>{\n  &quot;booking_id&quot;: &quot;bk_1&quot;,\n');
     expect(card).toContain('Original (ID-02 original booking) · x-1 · HTTP 201 · 63 bytes, as received');
     expect(card).toContain('First difference at byte 1');

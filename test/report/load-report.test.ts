@@ -9,12 +9,34 @@ import { reconcileWallet, WalletTally } from '../../src/load/wallet-reconciliati
 describe('the load report', () => {
   const load = sampleLoad();
   load.gates = [
-    { id: 'gate:search.p95<200ms', source: 'search.p95<200ms', passed: false, actual: 5398.527, expected: '< 200', message: 'search.p95 = 5398.53 (breaks < 200)' },
-    { id: 'gate:errors.rate<0.01', source: 'errors.rate<0.01', passed: false, actual: 0.0329, expected: '< 0.01', message: 'errors.rate = 0.03 (breaks < 0.01)' },
+    {
+      id: 'gate:search.p95<200ms',
+      source: 'search.p95<200ms',
+      passed: false,
+      actual: 5398.527,
+      expected: '< 200',
+      message: 'search.p95 = 5398.53 (breaks < 200)',
+    },
+    {
+      id: 'gate:errors.rate<0.01',
+      source: 'errors.rate<0.01',
+      passed: false,
+      actual: 0.0329,
+      expected: '< 0.01',
+      message: 'errors.rate = 0.03 (breaks < 0.01)',
+    },
     { id: 'gate:rps>=500', source: 'rps>=500', passed: true, actual: 612.44, expected: '>= 500', message: 'rps = 612.44 (within >= 500)' },
   ];
   const base = sampleLoadRun();
-  const gateCase = { ...base.cases[0]!, id: 'gate:search.p95<200ms', kind: 'gate' as const, area: 'load' as const, verdict: 'FAIL' as const, message: 'search.p95 = 5398.53 (breaks < 200)', evidence: [] };
+  const gateCase = {
+    ...base.cases[0]!,
+    id: 'gate:search.p95<200ms',
+    kind: 'gate' as const,
+    area: 'load' as const,
+    verdict: 'FAIL' as const,
+    message: 'search.p95 = 5398.53 (breaks < 200)',
+    evidence: [],
+  };
   const page = renderHtml(sampleLoadRun({ load, seed: 0, cases: [...base.cases, gateCase], target: { ...base.target, clock: 'mock-admin' } }));
 
   it('shows the clock the load ran in and no made-up seed', () => {
@@ -24,7 +46,7 @@ describe('the load report', () => {
     expect(banner).not.toContain('Seed <b>0</b>');
   });
 
-  it('says in summary.md that the load ran in real time, whatever the target\'s clock control', () => {
+  it("says in summary.md that the load ran in real time, whatever the target's clock control", () => {
     const md = renderMarkdown(sampleLoadRun({ load, target: { ...base.target, clock: 'mock-admin' } }));
     expect(md).toMatch(/^- Target: .*, clock: real time$/m);
     expect(md).not.toContain('mock-admin');
@@ -66,13 +88,18 @@ describe('the load report of a run pushed past its limits', () => {
   const figures = rec.figures();
   const tally = new WalletTally();
   tally.booking('ag-1', 201, 'bk1', 581_800);
-  const wallet = reconcileWallet({ agency: 'ag-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] }, tally.of('ag-1'));
+  const wallet = reconcileWallet(
+    { agency: 'ag-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] },
+    tally.of('ag-1'),
+  );
   const load = { ...sampleLoad(), operations: figures.operations, verdicts: [wallet], gates: [] };
   const page = renderHtml(sampleLoadRun({ load }));
 
   it('shows the latency of 2xx answers apart from the 429s', () => {
     expect(figures.operations.all!.latency.p50).toBeLessThan(2);
-    expect(page).toMatch(/<tr class="outcome-2xx"><th scope="rowgroup" rowspan="2">every operation<\/th><td class="outcome">.*?2xx<\/td><td>8<\/td><td>40(\.\d\d)?<\/td>/);
+    expect(page).toMatch(
+      /<tr class="outcome-2xx"><th scope="rowgroup" rowspan="2">every operation<\/th><td class="outcome">.*?2xx<\/td><td>8<\/td><td>40(\.\d\d)?<\/td>/,
+    );
     expect(page).toMatch(/<tr class="outcome-429"><td class="outcome">.*?429<\/td><td>92<\/td><td>1(\.\d\d)?<\/td>/);
     expect(page).toContain('Latency by percentile, every response and each outcome');
     expect(page).toMatch(/<p class="legend">.*every response.*2xx.*429<\/p>/);
@@ -80,7 +107,9 @@ describe('the load report of a run pushed past its limits', () => {
 
   it('states wallet amounts in their currency', () => {
     expect(wallet.message).toContain('balance moved -5 818.00 EUR: 10 000.00 EUR − 5 818.00 EUR + 0.00 EUR = 4 182.00 EUR');
-    expect(page).toMatch(/<table class="load-wallets">.*<th scope="row">ag-1<\/th>.*<td>10 000\.00 EUR<\/td><td>−5 818\.00 EUR<\/td><td>\+0\.00 EUR<\/td><td>4 182\.00 EUR<\/td><td>-5 818\.00 EUR<\/td>/);
+    expect(page).toMatch(
+      /<table class="load-wallets">.*<th scope="row">ag-1<\/th>.*<td>10 000\.00 EUR<\/td><td>−5 818\.00 EUR<\/td><td>\+0\.00 EUR<\/td><td>4 182\.00 EUR<\/td><td>-5 818\.00 EUR<\/td>/,
+    );
   });
 
   it('stacks the labels of latency gates at the same bound instead of drawing them over each other', () => {
@@ -89,7 +118,8 @@ describe('the load report of a run pushed past its limits', () => {
       { id: 'gate:search.2xx.p99<200ms', source: 'search.2xx.p99<200ms', passed: true, actual: 40, expected: '< 200', message: '' },
     ];
     const twoGates = renderHtml(sampleLoadRun({ load: { ...load, gates } }));
-    const labelY = (label: string): string[] => [...twoGates.matchAll(new RegExp(`<text x="[^"]+" y="([^"]+)"[^>]*>gate ${label.replace(/[.]/g, '\\.')} &lt; 200 ms</text>`, 'g'))].map((m) => m[1]!);
+    const labelY = (label: string): string[] =>
+      [...twoGates.matchAll(new RegExp(`<text x="[^"]+" y="([^"]+)"[^>]*>gate ${label.replace(/[.]/g, '\\.')} &lt; 200 ms</text>`, 'g'))].map((m) => m[1]!);
     const plain = labelY('search.2xx.p95');
     const ok = labelY('search.2xx.p99');
     expect(plain.length).toBeGreaterThan(0);

@@ -3,7 +3,14 @@ import { burstOf, inUseSeries, renderRateLimitTimeline } from '../../src/report/
 import { axisTimeLabel } from '../../src/report/html/svg.js';
 import type { RateLimitPoint } from '../../src/report/model.js';
 
-const pt = (at: number, status: number, remaining?: number, limit = 3): RateLimitPoint => ({ at, agency: 'a', bucket: 'read', status, limit, ...(remaining !== undefined ? { remaining } : {}) });
+const pt = (at: number, status: number, remaining?: number, limit = 3): RateLimitPoint => ({
+  at,
+  agency: 'a',
+  bucket: 'read',
+  status,
+  limit,
+  ...(remaining !== undefined ? { remaining } : {}),
+});
 
 describe('rate-limit timeline', () => {
   it('plots what the service reports in use (limit − remaining), a refusal at the limit', () => {
@@ -18,8 +25,15 @@ describe('rate-limit timeline', () => {
 });
 
 describe('rate-limit timeline panels', () => {
-  const burst = [...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)), pt(300_000, 200, 57, 58), pt(600_000, 404, 57, 58)];
-  const quiet: RateLimitPoint[] = [{ at: 0, agency: 'b', bucket: 'read', status: 200, limit: 600, remaining: 599 }, { at: 1000, agency: 'b', bucket: 'write', status: 405, limit: 60, remaining: 59 }];
+  const burst = [
+    ...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)),
+    pt(300_000, 200, 57, 58),
+    pt(600_000, 404, 57, 58),
+  ];
+  const quiet: RateLimitPoint[] = [
+    { at: 0, agency: 'b', bucket: 'read', status: 200, limit: 600, remaining: 599 },
+    { at: 1000, agency: 'b', bucket: 'write', status: 405, limit: 60, remaining: 59 },
+  ];
 
   it('draws only buckets with activity and names the quiet ones in a line', () => {
     const out = renderRateLimitTimeline([...burst, ...quiet]);
@@ -55,11 +69,15 @@ describe('rate-limit timeline panels', () => {
 
 describe('the clock of the rate-limit timeline', () => {
   // Ten minutes of the mock's clock, moved forward by the harness in a run of 3.5 s.
-  const points = [...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)), pt(300_000, 200, 57, 58), pt(600_000, 200, 57, 58)];
+  const points = [
+    ...Array.from({ length: 60 }, (_, i) => pt(i * 20, i < 58 ? 200 : 429, Math.max(0, 57 - i), 58)),
+    pt(300_000, 200, 57, 58),
+    pt(600_000, 200, 57, 58),
+  ];
 
   it("says the axis is the mock's clock and how long the run really took", () => {
     const out = renderRateLimitTimeline(points, { control: 'mock-admin', runMs: 3_500 });
-    expect(out).toContain("these requests span 10 min of mock time, while the whole run took 3.5 s of real time");
+    expect(out).toContain('these requests span 10 min of mock time, while the whole run took 3.5 s of real time');
     expect(out).toContain('>time since first request, on the mock&#39;s clock</text>');
   });
 

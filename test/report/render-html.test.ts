@@ -36,7 +36,13 @@ describe('renderHtml', () => {
   it('shows the verdict and counts in the banner', () => {
     expect(page).toMatch(/<div class="verdict verdict-fail"><strong>FAIL<\/strong><span>4 of 15 failing<\/span>/);
     expect(page).toMatch(/<b>3<\/b><span>Failed<\/span>/);
-    const passing = renderHtml(sampleRun({ verdict: 'PASS', cases: result.cases.filter((c) => c.verdict === 'PASS'), summary: { PASS: 9, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: 9 } }));
+    const passing = renderHtml(
+      sampleRun({
+        verdict: 'PASS',
+        cases: result.cases.filter((c) => c.verdict === 'PASS'),
+        summary: { PASS: 9, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: 9 },
+      }),
+    );
     expect(passing).toMatch(/verdict-pass"><strong>PASS<\/strong><span>9 of 9 passed/);
   });
 
@@ -47,7 +53,10 @@ describe('renderHtml', () => {
     const rows = [...section(page, 'cases').matchAll(/<tr data-verdict="(\w+)" class="case/g)].map((m) => m[1]);
     expect(rows).toHaveLength(result.cases.length);
     expect(rows.slice(0, 5)).toEqual(['FAIL', 'FAIL', 'FAIL', 'ERROR', 'WARN']);
-    for (const c of result.cases) expect(section(page, 'cases')).toContain(`class="case-id" href="#${c.verdict === 'FAIL' || c.verdict === 'ERROR' ? 'failure' : 'case'}-${c.id.replace(/[^A-Za-z0-9_-]/g, '-')}">${c.id}</a>`);
+    for (const c of result.cases)
+      expect(section(page, 'cases')).toContain(
+        `class="case-id" href="#${c.verdict === 'FAIL' || c.verdict === 'ERROR' ? 'failure' : 'case'}-${c.id.replace(/[^A-Za-z0-9_-]/g, '-')}">${c.id}</a>`,
+      );
   });
 
   it('puts evidence behind <details>, pretty-printed and cut at about 4 KiB', () => {
@@ -93,7 +102,9 @@ describe('renderHtml', () => {
   it('charts a load run: figures, gates, the operations table, throughput, latency and the spectrum, hostile names inert', () => {
     const load = section(renderHtml(sampleLoadRun()), 'load');
     expect(load).toContain('4 140 requests in 30 s · 138 rps · 429 0.9% · errors 0.05%');
-    expect(load).toContain('<th scope="row">search</th><td>2940</td><td>2910</td><td>30</td><td>0</td><td>0</td><td>41</td><td>97</td><td>182</td><td>240</td><td>240</td>');
+    expect(load).toContain(
+      '<th scope="row">search</th><td>2940</td><td>2910</td><td>30</td><td>0</td><td>0</td><td>41</td><td>97</td><td>182</td><td>240</td><td>240</td>',
+    );
     expect(load).toContain('Throughput per second');
     expect(load).toContain('Latency over time');
     expect(load).toContain('Latency by percentile');

@@ -23,12 +23,25 @@ describe('renderJson', () => {
     cyclic['self'] = cyclic;
     const shared = { n: 1 };
     const base = sampleRun();
-    const details = { big: 12n, map: new Map([['a', 1]]), set: new Set([1, 2]), bytes: new Uint8Array([1, 2, 3]), err: new Error('boom'), cyclic, twice: [shared, shared] };
+    const details = {
+      big: 12n,
+      map: new Map([['a', 1]]),
+      set: new Set([1, 2]),
+      bytes: new Uint8Array([1, 2, 3]),
+      err: new Error('boom'),
+      cyclic,
+      twice: [shared, shared],
+    };
     const result = sampleRun({ cases: [{ ...base.cases[0]!, details }] });
     const written = JSON.parse(renderJson(result)).cases[0].details;
     expect(written).toEqual({
-      big: '12', map: { a: 1 }, set: [1, 2], bytes: { base64: 'AQID' }, err: { name: 'Error', message: 'boom' },
-      cyclic: { name: 'loop', self: '[Circular]' }, twice: [{ n: 1 }, { n: 1 }],
+      big: '12',
+      map: { a: 1 },
+      set: [1, 2],
+      bytes: { base64: 'AQID' },
+      err: { name: 'Error', message: 'boom' },
+      cyclic: { name: 'loop', self: '[Circular]' },
+      twice: [{ n: 1 }, { n: 1 }],
     });
   });
 

@@ -25,8 +25,18 @@ describe('renderJunit', () => {
     const suites = findAll(root, 'testsuite');
     const areas = new Set(result.cases.map((c) => c.area));
     expect(suites.map((s) => s.attrs['name'])).toEqual([
-      'svc-harness.auth', 'svc-harness.contract', 'svc-harness.errors', 'svc-harness.ratelimit', 'svc-harness.idempotency', 'svc-harness.quotes',
-      'svc-harness.wallet', 'svc-harness.webhooks', 'svc-harness.hotel', 'svc-harness.scenarios', 'svc-harness.properties', 'svc-harness.load',
+      'svc-harness.auth',
+      'svc-harness.contract',
+      'svc-harness.errors',
+      'svc-harness.ratelimit',
+      'svc-harness.idempotency',
+      'svc-harness.quotes',
+      'svc-harness.wallet',
+      'svc-harness.webhooks',
+      'svc-harness.hotel',
+      'svc-harness.scenarios',
+      'svc-harness.properties',
+      'svc-harness.load',
     ]);
     expect(suites).toHaveLength(areas.size);
     const rl = suites.find((s) => s.attrs['name'] === 'svc-harness.ratelimit');

@@ -5,7 +5,10 @@ import { LoadRecorder } from '../../src/load/load-recorder.js';
 
 /** Splits a Markdown table row on unescaped pipes. */
 function cells(row: string): string[] {
-  return row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
+  return row
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 describe('renderMarkdown', () => {
@@ -35,7 +38,10 @@ describe('renderMarkdown', () => {
     expect(failures).toBeLessThan(byArea);
     const block = md.slice(failures, byArea);
     expect([...block.matchAll(/^### (\w+) `([^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
-      'FAIL AUTH-02', 'FAIL RL-03', 'FAIL property:idempotency-model', 'ERROR IDEM-02',
+      'FAIL AUTH-02',
+      'FAIL RL-03',
+      'FAIL property:idempotency-model',
+      'ERROR IDEM-02',
     ]);
     expect(block).toContain('x-000007 [RL-03 write 20]: POST http://127.0.0.1:41234/v1/flights/quotes → 201');
     expect(block).toContain('- Clause: SPEC §8.3 rolling one-minute window');
@@ -52,8 +58,22 @@ describe('renderMarkdown', () => {
     expect(load).toContain('## Load');
     const header = load.split('\n').find((l) => l.startsWith('| Operation |'))!;
     expect(cells(header)).toEqual([
-      'Operation', 'count', 'ok', 'rateLimited', 'errors', 'statuses.200', 'statuses.429',
-      'latency.count', 'latency.min', 'latency.mean', 'latency.p50', 'latency.p90', 'latency.p95', 'latency.p99', 'latency.p99\\_9', 'latency.max',
+      'Operation',
+      'count',
+      'ok',
+      'rateLimited',
+      'errors',
+      'statuses.200',
+      'statuses.429',
+      'latency.count',
+      'latency.min',
+      'latency.mean',
+      'latency.p50',
+      'latency.p90',
+      'latency.p95',
+      'latency.p99',
+      'latency.p99\\_9',
+      'latency.max',
     ]);
     expect(load).toContain('| search | 2940 | 2910 | 30 | 0 | 2910 | 30 | 2940 | 1 | 45.10 | 41 | 97 | 139.50 | 182 | 240 | 240 |');
     expect(load).toContain('- connections: 16');
@@ -72,7 +92,17 @@ describe('renderMarkdown', () => {
     const header = cells(md.split('\n').find((l) => l.startsWith('| Operation |'))!);
     const ok = Object.fromEntries(cells(rows[1]!).map((c, i) => [header[i]!, c]));
     // Counts and statuses stay blank on an outcome row; its latency count and median are its own.
-    expect(ok).toMatchObject({ count: '', ok: '', rateLimited: '', 'statuses.429': '', 'latency.count': '2', 'latency.p50': expect.stringMatching(/^40(\.\d+)?$/) });
-    expect(Object.fromEntries(cells(rows[2]!).map((c, i) => [header[i]!, c]))).toMatchObject({ 'latency.count': '8', 'latency.p50': expect.stringMatching(/^1(\.\d+)?$/) });
+    expect(ok).toMatchObject({
+      count: '',
+      ok: '',
+      rateLimited: '',
+      'statuses.429': '',
+      'latency.count': '2',
+      'latency.p50': expect.stringMatching(/^40(\.\d+)?$/),
+    });
+    expect(Object.fromEntries(cells(rows[2]!).map((c, i) => [header[i]!, c]))).toMatchObject({
+      'latency.count': '8',
+      'latency.p50': expect.stringMatching(/^1(\.\d+)?$/),
+    });
   });
 });

@@ -56,7 +56,10 @@ describe('written reports hold no secret in any form', () => {
     try {
       await client.send({ method: 'GET', path: '/v1/webhook-endpoint', query: '', headers: {} });
       const exchanges = redactor(secrets)(recorder.exchanges);
-      const written = await writeReports(sampleRun({ runId: '20261121-194502-cd34', exchanges: [...sampleRun().exchanges, ...exchanges] }), path.join(base, 'synthetic'));
+      const written = await writeReports(
+        sampleRun({ runId: '20261121-194502-cd34', exchanges: [...sampleRun().exchanges, ...exchanges] }),
+        path.join(base, 'synthetic'),
+      );
       expect(await leaksUnder(written.dir, secrets)).toEqual([]);
     } finally {
       await client.close();

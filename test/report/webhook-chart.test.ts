@@ -13,7 +13,7 @@ function rows(svg: string): Array<{ labels: Array<{ x: number; text: string }>; 
 }
 
 describe('webhook attempt timeline', () => {
-  it('draws no status label where the next attempt\'s mark would cover it', () => {
+  it("draws no status label where the next attempt's mark would cover it", () => {
     const points: WebhookPoint[] = [
       { at: at(0), eventId: 'evt_a', attempt: 1, status: 500, scheme: 'service' },
       { at: at(1), eventId: 'evt_a', attempt: 2, status: 500, scheme: 'service' },

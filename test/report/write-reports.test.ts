@@ -27,7 +27,11 @@ describe('writeReports', () => {
     expect(await readlink(path.join(base, 'latest'))).toBe(result.runId);
     expect(await readFile(path.join(base, 'latest', 'junit.xml'), 'utf8')).toContain('<testsuites');
     expect(JSON.parse(await readFile(path.join(base, 'latest.json'), 'utf8'))).toEqual({
-      runId: result.runId, dir: result.runId, verdict: 'FAIL', finishedAt: result.finishedAt, files: ['report.json', 'junit.xml', 'summary.md', 'report.html'],
+      runId: result.runId,
+      dir: result.runId,
+      verdict: 'FAIL',
+      finishedAt: result.finishedAt,
+      files: ['report.json', 'junit.xml', 'summary.md', 'report.html'],
     });
     // No temporary files left behind.
     expect((await readdir(base)).sort()).toEqual([result.runId, 'latest', 'latest.json']);

@@ -3,7 +3,12 @@ import { MemoryRecorder, type Exchange } from '../../src/client/exchange.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import { bucketMeter } from '../../src/runner/bucket-meter.js';
 
-const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'ka', secret: 's' }] });
+const profile = resolveProfile({
+  base_url: 'http://127.0.0.1:1/v1',
+  hotel_base_url: null,
+  clock: { control: 'none' },
+  agencies: [{ id: 'a', key_id: 'ka', secret: 's' }],
+});
 const agencies = [
   { id: 'a', keyId: 'ka', secret: 's' },
   { id: 'b', keyId: 'kb', secret: 's' },
@@ -11,7 +16,11 @@ const agencies = [
 let id = 0;
 const x = (method: string, path: string, keyId?: string): Exchange => ({
   id: `x-${++id}`,
-  request: { method, url: `http://127.0.0.1:1/v1${path}`, headers: keyId ? { authorization: `SVC-HMAC-SHA256 Credential=${keyId}, SignedHeaders=x, Signature=${'0'.repeat(64)}` } : {} },
+  request: {
+    method,
+    url: `http://127.0.0.1:1/v1${path}`,
+    headers: keyId ? { authorization: `SVC-HMAC-SHA256 Credential=${keyId}, SignedHeaders=x, Signature=${'0'.repeat(64)}` } : {},
+  },
   startedAt: 0,
   durationMs: 1,
 });

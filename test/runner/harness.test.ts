@@ -41,9 +41,21 @@ describe('createHarness', () => {
 
     it('drives the clock over the admin API and receives webhooks', async () => {
       const [alpha, beta] = mock.agencies;
-      const literal = (a: typeof alpha) => ({ id: a!.agency_id, key_id: a!.key_id, secret: a!.secret, webhook_secret: a!.webhook_secret, hotel_api_key: a!.hotel_api_key, hotel_webhook_secret: a!.hotel_webhook_secret });
+      const literal = (a: typeof alpha) => ({
+        id: a!.agency_id,
+        key_id: a!.key_id,
+        secret: a!.secret,
+        webhook_secret: a!.webhook_secret,
+        hotel_api_key: a!.hotel_api_key,
+        hotel_webhook_secret: a!.hotel_webhook_secret,
+      });
       const harness = createHarness({
-        profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [literal(alpha), literal(beta)] },
+        profile: {
+          base_url: mock.baseUrl,
+          hotel_base_url: mock.hotelBaseUrl,
+          clock: { control: 'mock-admin', admin_url: mock.adminUrl },
+          agencies: [literal(alpha), literal(beta)],
+        },
       });
       const moves = watchMoves(mock);
       try {

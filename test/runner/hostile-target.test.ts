@@ -32,7 +32,13 @@ describe('a target whose body trickles in', () => {
   });
 
   const profileWith = (requestTimeoutMs: number) =>
-    resolveProfile({ base_url: baseUrl, hotel_base_url: null, clock: { control: 'none' }, request_timeout_ms: requestTimeoutMs, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'trickle-secret' }] });
+    resolveProfile({
+      base_url: baseUrl,
+      hotel_base_url: null,
+      clock: { control: 'none' },
+      request_timeout_ms: requestTimeoutMs,
+      agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'trickle-secret' }],
+    });
 
   it('bounds the whole exchange by request_timeout_ms, though each byte comes in time', async () => {
     const t0 = Date.now();
@@ -49,7 +55,13 @@ describe('a target whose body trickles in', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/v1`;
-      const profile = resolveProfile({ base_url: url, hotel_base_url: null, clock: { control: 'none' }, request_timeout_ms: 300, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'trickle-secret' }] });
+      const profile = resolveProfile({
+        base_url: url,
+        hotel_base_url: null,
+        clock: { control: 'none' },
+        request_timeout_ms: 300,
+        agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'trickle-secret' }],
+      });
       const t0 = Date.now();
       const result = await runSuite({ profile, agencies, checks: [currencyRatesCheck], clock: new RealClockDriver(), checkTimeoutMs: 60_000 });
       expect(Date.now() - t0).toBeLessThan(5_000);
@@ -60,7 +72,7 @@ describe('a target whose body trickles in', () => {
     }
   });
 
-  it("aborts the requests of a check whose time is up, and the run ends", async () => {
+  it('aborts the requests of a check whose time is up, and the run ends', async () => {
     const t0 = Date.now();
     const result = await runSuite({ profile: profileWith(60_000), agencies, checks: [currencyRatesCheck], clock: new RealClockDriver(), checkTimeoutMs: 500 });
     expect(Date.now() - t0).toBeLessThan(5_000);

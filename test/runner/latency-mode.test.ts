@@ -24,7 +24,12 @@ describe('the suite against a mock 25 ms away, clock moved over the admin API', 
     const advance = mock.clock.advance.bind(mock.clock);
     mock.clock.advance = (ms: number) => (moves.push(ms), advance(ms));
     const harness = createHarness({
-      profile: { base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: mock.agencies.slice(0, 2).map((a) => agencyFromMock(a, { limits: false })) },
+      profile: {
+        base_url: mock.baseUrl,
+        hotel_base_url: mock.hotelBaseUrl,
+        clock: { control: 'mock-admin', admin_url: mock.adminUrl },
+        agencies: mock.agencies.slice(0, 2).map((a) => agencyFromMock(a, { limits: false })),
+      },
     });
     try {
       const result = await harness.run();

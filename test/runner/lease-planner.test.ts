@@ -7,7 +7,15 @@ import type { AgencyFacts } from '../../src/runner/agency-facts.js';
 import { estimateRun, planRun, playSchedule, type PlayedSlot } from '../../src/runner/estimate-run.js';
 import { LeasePlanner } from '../../src/runner/lease-planner.js';
 
-const mk = (id: string, extra: Partial<Check> = {}): Check => ({ id, title: id, area: 'auth', clause: '', needs: [], run: async () => ({ verdict: 'PASS', message: '' }), ...extra });
+const mk = (id: string, extra: Partial<Check> = {}): Check => ({
+  id,
+  title: id,
+  area: 'auth',
+  clause: '',
+  needs: [],
+  run: async () => ({ verdict: 'PASS', message: '' }),
+  ...extra,
+});
 const lease = (holder: string, resources: string[], fills: string[] = [], requests = 5) => ({ holder, resources, fills, requests });
 
 describe('LeasePlanner', () => {
@@ -90,7 +98,12 @@ describe('LeasePlanner', () => {
 });
 
 describe('agency binding', () => {
-  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })) });
+  const profile = resolveProfile({
+    base_url: 'http://127.0.0.1:1/v1',
+    hotel_base_url: null,
+    clock: { control: 'none' },
+    agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })),
+  });
   const agencies: ResolvedAgency[] = ['a', 'b', 'c'].map((id) => ({ id, keyId: `k${id}`, secret: `s${id}` }));
   const facts: AgencyFacts[] = [
     { index: 0, id: 'a', products: { open: ['flights'], closed: ['cars'] }, balance: 1_000_000, offerPrice: 1000 },
@@ -139,7 +152,12 @@ describe('agency binding', () => {
 });
 
 describe('estimateRun', () => {
-  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+  const profile = resolveProfile({
+    base_url: 'http://127.0.0.1:1/v1',
+    hotel_base_url: null,
+    clock: { control: 'none' },
+    agencies: [{ id: 'a', key_id: 'k', secret: 's' }],
+  });
   const base = { profile, windowMs: 60_000, marginMs: 1000, agencyCount: 2, roundTripMs: 10, checkOverheadMs: 0 };
   const item = (check: Check, bindings = [[0], [1]]) => ({ check, bindings });
 
@@ -197,7 +215,10 @@ describe('estimateRun', () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     const user = (id: string, waitMs = 0) => mk(id, { touches: ['0:write'], requests: 1, waitsMs: () => waitMs });
     const parts = mk('P', { touches: ['0:write'], rests: ['0:write'], requests: 0, waitsMs: () => 10_000 });
-    const { slots } = playSchedule([user('A'), parts, user('B1', 9_000), user('B2', 9_000)].map((c) => item(c, [[0]])), o);
+    const { slots } = playSchedule(
+      [user('A'), parts, user('B1', 9_000), user('B2', 9_000)].map((c) => item(c, [[0]])),
+      o,
+    );
     // P starts one window after A's request, not after B1's and B2's
     expect(slots.find((x) => x.id === 'P')!.startAt).toBe(100 + 10_000);
     expect(slots.find((x) => x.id === 'B1')!.startAt).toBeGreaterThanOrEqual(20_100);
@@ -207,11 +228,26 @@ describe('estimateRun', () => {
     const { AREA_CHECKS } = await import('../../src/checks/index.js');
     const { bindingsOf, rolesOf } = await import('../../src/runner/agency-binding.js');
     const { episodeUnits } = await import('../../src/runner/run-suite.js');
-    const three = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: 'http://127.0.0.1:2', clock: { control: 'none' }, agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })) });
+    const three = resolveProfile({
+      base_url: 'http://127.0.0.1:1/v1',
+      hotel_base_url: 'http://127.0.0.1:2',
+      clock: { control: 'none' },
+      agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })),
+    });
     const agencies: ResolvedAgency[] = ['a', 'b', 'c'].map((id) => ({ id, keyId: `k${id}`, secret: `s${id}`, hotelApiKey: 'h', webhookSecret: 'w' }));
-    const facts: AgencyFacts[] = [1_000_000, 50_000, 5_000].map((balance, index) => ({ index, id: 'abc'[index]!, products: { open: ['flights'], closed: ['cars'] }, limits: { read: 600, write: 60 }, balance, offerPrice: 40_000 }));
+    const facts: AgencyFacts[] = [1_000_000, 50_000, 5_000].map((balance, index) => ({
+      index,
+      id: 'abc'[index]!,
+      products: { open: ['flights'], closed: ['cars'] },
+      limits: { read: 600, write: 60 },
+      balance,
+      offerPrice: 40_000,
+    }));
     const units = episodeUnits(AREA_CHECKS.flatMap(([, c]) => c)).units;
-    const items = units.map((check) => ({ check, bindings: check.runsLast ? [rolesOf(check) === 2 ? [0, 1] : [0]] : bindingsOf(check, facts, agencies, three) }));
+    const items = units.map((check) => ({
+      check,
+      bindings: check.runsLast ? [rolesOf(check) === 2 ? [0, 1] : [0]] : bindingsOf(check, facts, agencies, three),
+    }));
     const o = { ...base, profile: three, agencyCount: 3, roundTripMs: 2, limitOf: (b: string) => (b.endsWith(':read') ? 600 : 60), runFirst: ['AU-01'] };
     const planned = planRun(items, o);
     expect(planned.estimateMs).toBeLessThanOrEqual(estimateRun(items, o).estimateMs);
@@ -241,4 +277,3 @@ function overlaps(slots: readonly PlayedSlot[]): string[] {
   for (const a of held) for (const b of held) if (a.id < b.id && a.r === b.r && a.from < b.to && b.from < a.to) out.push(`${a.id} and ${b.id} on ${a.r}`);
   return out;
 }
-

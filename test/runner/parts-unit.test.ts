@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AgencyFacts } from '../../src/runner/agency-facts.js';
 import { agencyReleaser, planParts } from '../../src/runner/parts-unit.js';
-import type { SuiteParts } from '../../src/runner/suite-parts.js';
+import type { SuiteParts } from '../../src/runner/suite-part-types.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 
-const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+const profile = resolveProfile({
+  base_url: 'http://127.0.0.1:1/v1',
+  hotel_base_url: null,
+  clock: { control: 'none' },
+  agencies: [{ id: 'a', key_id: 'k', secret: 's' }],
+});
 const facts: AgencyFacts[] = ['alpha', 'beta', 'gamma'].map((id, index) => ({ index, id, products: { open: ['flights'], closed: [] }, balance: 1000 }));
 const input = { profile, roundTripMs: 1 };
 const limitOf = (): number => 60;
@@ -23,7 +28,13 @@ describe('the scenarios and properties as a unit of a real-time schedule', () =>
     const plan = await planParts(parts({ scenarios: [2, 0, null, 2, 2], properties: [1, null] }), ['scenarios', 'properties'], input, facts, limitOf);
     // the properties' agency is the main one, though the scenarios pick gamma more often
     expect(plan.binding).toEqual([1, 0, 2]);
-    expect(plan.unit).toMatchObject({ pinned: true, touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet', '2:read', '2:write', '2:wallet'], rests: ['0:read', '0:write'], fills: ['0:write'], waitTouches: ['0:read', '0:write', '0:wallet'] });
+    expect(plan.unit).toMatchObject({
+      pinned: true,
+      touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet', '2:read', '2:write', '2:wallet'],
+      rests: ['0:read', '0:write'],
+      fills: ['0:write'],
+      waitTouches: ['0:read', '0:write', '0:wallet'],
+    });
     expect(plan.unit.everyAgency).toBeUndefined();
     // the announced waits, plus round trips and local work
     expect(plan.unit.waitsMs!(profile)).toBeGreaterThan(180_000);

@@ -16,7 +16,9 @@ describe('the suite in real time (clock control none)', () => {
   let mock: RunningMock;
 
   beforeAll(async () => {
-    const fixture = { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, limits: { read: Math.ceil(a.limits.read / 5), write: Math.ceil(a.limits.write / 2) } })) };
+    const fixture = {
+      agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, limits: { read: Math.ceil(a.limits.read / 5), write: Math.ceil(a.limits.write / 2) } })),
+    };
     mock = await createMock({ fixture, windowS: 2, quoteLifetimeS: 5, webhookBaseMs: 200, webhookFactor: 3 });
   });
   afterAll(async () => {
@@ -47,7 +49,9 @@ describe('the suite in real time (clock control none)', () => {
       expect(bad).toEqual([]);
       // The scenarios lease only the agencies they pick (alpha, and delta for cars: the richest with cars open); they send nothing to the others.
       const keyOf = (id: string): string => agencies.find((a) => a.id === id)!.key_id;
-      const scenarioKeys = new Set(result.exchanges.filter((x) => x.label?.startsWith('scenario ')).map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]));
+      const scenarioKeys = new Set(
+        result.exchanges.filter((x) => x.label?.startsWith('scenario ')).map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]),
+      );
       expect([...scenarioKeys].sort()).toEqual([keyOf('agency-alpha'), keyOf('agency-delta')].sort());
       // checks ran side by side: at some instant two or more had started and not finished
       let open = 0;

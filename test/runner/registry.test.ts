@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS, defaultRegistry, defineRegistry } from '../../src/checks/index.js';
 import type { Check } from '../../src/checks/types.js';
 
-const check = (id: string, area: Check['area'] = 'auth'): Check => ({ id, title: `check ${id}`, area, clause: 'SPEC §0', needs: [], run: async () => ({ verdict: 'PASS', message: 'ok' }) });
+const check = (id: string, area: Check['area'] = 'auth'): Check => ({
+  id,
+  title: `check ${id}`,
+  area,
+  clause: 'SPEC §0',
+  needs: [],
+  run: async () => ({ verdict: 'PASS', message: 'ok' }),
+});
 
 describe('defineRegistry', () => {
   const table: Array<[string, Check[], RegExp | null]> = [

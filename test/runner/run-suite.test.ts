@@ -19,7 +19,12 @@ describe('runSuite against the embedded mock', () => {
 
   beforeAll(async () => {
     mock = await createMock({ admin: true });
-    profile = resolveProfile({ base_url: mock.baseUrl, hotel_base_url: null, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: mock.agencies[0]!.secret }] });
+    profile = resolveProfile({
+      base_url: mock.baseUrl,
+      hotel_base_url: null,
+      clock: { control: 'mock-admin', admin_url: mock.adminUrl },
+      agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: mock.agencies[0]!.secret }],
+    });
     agencies = [{ id: 'agency-alpha', keyId: 'ak_alpha', secret: mock.agencies[0]!.secret }];
   });
   afterAll(async () => {
@@ -87,10 +92,12 @@ describe('runSuite against the embedded mock', () => {
 
   it('runs the members of one episode together, with no reset and no cooling between them, reported in registry order', async () => {
     const order: string[] = [];
-    const note = (id: string): Check['run'] => async () => {
-      order.push(id);
-      return { verdict: 'PASS', message: id };
-    };
+    const note =
+      (id: string): Check['run'] =>
+      async () => {
+        order.push(id);
+        return { verdict: 'PASS', message: id };
+      };
     const fills = ['0:write'];
     const checks: Check[] = [
       mk('E-1', note('E-1'), { episode: 'e', fills }),
@@ -120,10 +127,12 @@ describe('runSuite against the embedded mock', () => {
 
   it('redacts every secret from the exchanges and cases of the result', async () => {
     const secret = agencies[0]!.secret;
-    const checks = [mk('T-LEAK', async (ctx) => {
-      const res = await ctx.api().raw('GET', '/account', undefined, { headers: { 'x-echo': secret } });
-      return { verdict: 'PASS', message: `used ${secret}`, evidence: [res.exchange.id] };
-    })];
+    const checks = [
+      mk('T-LEAK', async (ctx) => {
+        const res = await ctx.api().raw('GET', '/account', undefined, { headers: { 'x-echo': secret } });
+        return { verdict: 'PASS', message: `used ${secret}`, evidence: [res.exchange.id] };
+      }),
+    ];
     const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset() });
     const text = JSON.stringify(result);
     expect(text).not.toContain(secret);
@@ -142,7 +151,20 @@ describe('runSuite against the embedded mock', () => {
         scenarios: async (ctx) => {
           sawReset = typeof ctx.reset === 'function';
           const at = ctx.clock.now();
-          return [{ id: 'scenario:x', kind: 'scenario', title: 'x', area: 'scenarios', clause: '', verdict: 'PASS', message: 'ok', evidence: [], startedAt: at, durationMs: 0 }];
+          return [
+            {
+              id: 'scenario:x',
+              kind: 'scenario',
+              title: 'x',
+              area: 'scenarios',
+              clause: '',
+              verdict: 'PASS',
+              message: 'ok',
+              evidence: [],
+              startedAt: at,
+              durationMs: 0,
+            },
+          ];
         },
         properties: async () => {
           throw new Error('no properties today');
@@ -176,7 +198,12 @@ class ManualClock implements ClockDriver {
 }
 
 describe('runSuite against a target without clock control', () => {
-  const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, agencies: [{ id: 'a', key_id: 'k', secret: 'secret-a' }] });
+  const profile = resolveProfile({
+    base_url: 'http://127.0.0.1:1/v1',
+    hotel_base_url: null,
+    clock: { control: 'none' },
+    agencies: [{ id: 'a', key_id: 'k', secret: 'secret-a' }],
+  });
   const agencies = [{ id: 'a', keyId: 'k', secret: 'secret-a' }];
 
   it('runs checks on disjoint resources at once and lets a filled bucket cool a window', async () => {
@@ -187,22 +214,36 @@ describe('runSuite against a target without clock control', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const light = (id: string, touches: ResourceRef[]): Check =>
-      mk(id, async () => {
-        running += 1;
-        maxRunning = Math.max(maxRunning, running);
-        order.push(`start ${id}`);
-        if (running === 3) release();
-        await gate;
-        running -= 1;
-        return { verdict: 'PASS', message: 'ok' };
-      }, { waitsMs: () => 20_000, touches });
+      mk(
+        id,
+        async () => {
+          running += 1;
+          maxRunning = Math.max(maxRunning, running);
+          order.push(`start ${id}`);
+          if (running === 3) release();
+          await gate;
+          running -= 1;
+          return { verdict: 'PASS', message: 'ok' };
+        },
+        { waitsMs: () => 20_000, touches },
+      );
     const filler = (id: string): Check =>
-      mk(id, async (ctx) => {
-        order.push(`start ${id} at ${ctx.clock.now()}`);
-        return { verdict: 'PASS', message: 'ok' };
-      }, { touches: ['0:read'], fills: ['0:read'], waitsMs: () => 60_000 });
+      mk(
+        id,
+        async (ctx) => {
+          order.push(`start ${id} at ${ctx.clock.now()}`);
+          return { verdict: 'PASS', message: 'ok' };
+        },
+        { touches: ['0:read'], fills: ['0:read'], waitsMs: () => 60_000 },
+      );
     const events: RunEvent[] = [];
-    const result = await runSuite({ profile, agencies, checks: [light('L1', ['0:wallet']), light('L2', ['0:webhook']), light('L3', ['0:hotel']), filler('F1'), filler('F2')], clock, onEvent: (e) => events.push(e) });
+    const result = await runSuite({
+      profile,
+      agencies,
+      checks: [light('L1', ['0:wallet']), light('L2', ['0:webhook']), light('L3', ['0:hotel']), filler('F1'), filler('F2')],
+      clock,
+      onEvent: (e) => events.push(e),
+    });
     expect(maxRunning).toBe(3);
     expect(result.cases.every((c) => c.verdict === 'PASS')).toBe(true);
     const f1 = order.find((o) => o.startsWith('start F1'))!;
@@ -219,13 +260,17 @@ describe('runSuite against a target without clock control', () => {
     let maxRunning = 0;
     const clock = new ManualClock();
     const busy = (id: string): Check =>
-      mk(id, async () => {
-        running += 1;
-        maxRunning = Math.max(maxRunning, running);
-        await new Promise((r) => setTimeout(r, 5));
-        running -= 1;
-        return { verdict: 'PASS', message: 'ok' };
-      }, { touches: ['0:wallet'] });
+      mk(
+        id,
+        async () => {
+          running += 1;
+          maxRunning = Math.max(maxRunning, running);
+          await new Promise((r) => setTimeout(r, 5));
+          running -= 1;
+          return { verdict: 'PASS', message: 'ok' };
+        },
+        { touches: ['0:wallet'] },
+      );
     const result = await runSuite({ profile, agencies, checks: [busy('W1'), busy('W2'), busy('W3')], clock });
     expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
     expect(maxRunning).toBe(1);
@@ -243,7 +288,12 @@ describe('runSuite when the baseline is refused', () => {
 
   it('runs AU-01 first and, when it fails, skips the rest with its reason: INCONCLUSIVE', async () => {
     const { validRequestCheck } = await import('../../src/checks/auth/valid-request.js');
-    const profile = resolveProfile({ base_url: mock.baseUrl, hotel_base_url: null, clock: { control: 'mock-admin', admin_url: mock.adminUrl }, agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'not-the-secret' }] });
+    const profile = resolveProfile({
+      base_url: mock.baseUrl,
+      hotel_base_url: null,
+      clock: { control: 'mock-admin', admin_url: mock.adminUrl },
+      agencies: [{ id: 'agency-alpha', key_id: 'ak_alpha', secret: 'not-the-secret' }],
+    });
     const agencies: ResolvedAgency[] = [{ id: 'agency-alpha', keyId: 'ak_alpha', secret: 'not-the-secret' }];
     const order: string[] = [];
     const checks: Check[] = [
@@ -254,11 +304,19 @@ describe('runSuite when the baseline is refused', () => {
       { ...validRequestCheck, run: async (ctx) => (order.push('AU-01'), validRequestCheck.run(ctx)) },
       mk('T-LAST', async () => ({ verdict: 'PASS', message: 'ran' }), { runsLast: true }),
     ];
-    const result = await runSuite({ profile, agencies, checks, clock: new MockClockDriver(mock.clock), reset: () => mock.reset(), parts: { scenarios: async () => [] } });
+    const result = await runSuite({
+      profile,
+      agencies,
+      checks,
+      clock: new MockClockDriver(mock.clock),
+      reset: () => mock.reset(),
+      parts: { scenarios: async () => [] },
+    });
     expect(order).toEqual(['AU-01']);
     const byId = Object.fromEntries(result.cases.map((c) => [c.id, c]));
     expect(byId['AU-01']!.verdict).toBe('FAIL');
-    for (const id of ['T-BEFORE', 'T-LAST', 'scenario:*']) expect(byId[id]).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('baseline AU-01') });
+    for (const id of ['T-BEFORE', 'T-LAST', 'scenario:*'])
+      expect(byId[id]).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('baseline AU-01') });
     expect(result.verdict).toBe('INCONCLUSIVE');
     expect(result.verdictReason).toContain('AU-01');
     expect(result.verdictReason).not.toContain('not-the-secret');

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { CaseResult, Verdict } from '../../src/report/model.js';
 import { suiteVerdict } from '../../src/runner/run-verdict.js';
 
-const c = (id: string, verdict: Verdict, message = `${id} ${verdict}`): CaseResult => ({ id, kind: 'check', title: id, area: 'auth', clause: '', verdict, message, evidence: [], startedAt: 0, durationMs: 0 });
+const c = (id: string, verdict: Verdict, message = `${id} ${verdict}`): CaseResult => ({
+  id,
+  kind: 'check',
+  title: id,
+  area: 'auth',
+  clause: '',
+  verdict,
+  message,
+  evidence: [],
+  startedAt: 0,
+  durationMs: 0,
+});
 
 describe('suiteVerdict', () => {
   it('passes a run in which something passed and nothing failed', () => {

@@ -37,30 +37,33 @@ export async function startContext(options: MockOptions = {}, seed = 42): Promis
   let counter = 0;
   const runTag = randomBytes(4).toString('hex');
   // Scenarios and properties run as a suite part does: one context for the whole part.
-  const ctx: CheckContext = checkContext({
-    runCache: createRunCache(),
-    profile,
-    agencies,
-    api(i = 0) {
-      let api = apis.get(i);
-      if (!api) {
-        const agency = agencies[i];
-        if (!agency) throw new Error(`no agency #${i}`);
-        api = createTargetApi({ profile, agency, recorder, now: () => mock.clock.now() });
-        apis.set(i, api);
-      }
-      return api;
+  const ctx: CheckContext = checkContext(
+    {
+      runCache: createRunCache(),
+      profile,
+      agencies,
+      api(i = 0) {
+        let api = apis.get(i);
+        if (!api) {
+          const agency = agencies[i];
+          if (!agency) throw new Error(`no agency #${i}`);
+          api = createTargetApi({ profile, agency, recorder, now: () => mock.clock.now() });
+          apis.set(i, api);
+        }
+        return api;
+      },
+      hotel: () => undefined,
+      clock: new MockClockDriver(mock.clock),
+      receiver: undefined,
+      recorder,
+      exchanges: () => recorder.exchanges,
+      timeline: { rateLimit: () => undefined, webhook: () => undefined },
+      log: (m) => void logs.push(m),
+      seed,
+      unique: (prefix) => `${prefix}-${runTag}-${(counter += 1)}`,
     },
-    hotel: () => undefined,
-    clock: new MockClockDriver(mock.clock),
-    receiver: undefined,
-    recorder,
-    exchanges: () => recorder.exchanges,
-    timeline: { rateLimit: () => undefined, webhook: () => undefined },
-    log: (m) => void logs.push(m),
-    seed,
-    unique: (prefix) => `${prefix}-${runTag}-${(counter += 1)}`,
-  }, 'test');
+    'test',
+  );
   return {
     ctx,
     mock,

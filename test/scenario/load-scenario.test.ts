@@ -100,6 +100,17 @@ describe('scenario loader', () => {
 
   it('loads every shipped scenario', async () => {
     const names = (await loadScenarios()).map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['happy-flights', 'happy-transfers', 'happy-activities', 'happy-cars', 'book-cancel-refund', 'quote-expiry', 'failed-booking', 'retry-storm']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'happy-flights',
+        'happy-transfers',
+        'happy-activities',
+        'happy-cars',
+        'book-cancel-refund',
+        'quote-expiry',
+        'failed-booking',
+        'retry-storm',
+      ]),
+    );
   });
 });

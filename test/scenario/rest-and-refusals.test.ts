@@ -14,7 +14,9 @@ const parse = (t: TestContext, steps: string[], head: string[] = ['agency: 0', '
 
 /** The agency key ids the recorded requests were signed with. */
 function keyIdsOf(t: TestContext): Set<string> {
-  return new Set(t.recorder.exchanges.map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]).filter((k): k is string => k !== undefined));
+  return new Set(
+    t.recorder.exchanges.map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]).filter((k): k is string => k !== undefined),
+  );
 }
 
 describe('the rest step', () => {
@@ -24,7 +26,10 @@ describe('the rest step', () => {
     const s = parse(t, ['  - rest: write']);
     const lastWrite = t.ctx.clock.now() - 10_000;
     const asked: string[] = [];
-    const counted = { ...t.ctx, lastRequestAt: (kind: 'read' | 'write', agency = 0) => (asked.push(`${agency}:${kind}`), kind === 'write' ? lastWrite : undefined) };
+    const counted = {
+      ...t.ctx,
+      lastRequestAt: (kind: 'read' | 'write', agency = 0) => (asked.push(`${agency}:${kind}`), kind === 'write' ? lastWrite : undefined),
+    };
     const before = t.ctx.clock.now();
     expect(await runScenario(counted, s)).toMatchObject({ verdict: 'PASS' });
     expect(asked).toEqual(['0:write']);

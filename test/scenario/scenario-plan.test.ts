@@ -3,7 +3,14 @@ import { propertiesRealTimeMs } from '../../properties/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import { chooseAgency, parseScenario, runOrder, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
 
-const profile = resolveProfile({ base_url: 'http://127.0.0.1:1/v1', hotel_base_url: null, clock: { control: 'none' }, limits: { window_s: 2 }, quotes: { lifetime_s: 5 }, agencies: [{ id: 'a', key_id: 'k', secret: 's' }] });
+const profile = resolveProfile({
+  base_url: 'http://127.0.0.1:1/v1',
+  hotel_base_url: null,
+  clock: { control: 'none' },
+  limits: { window_s: 2 },
+  quotes: { lifetime_s: 5 },
+  agencies: [{ id: 'a', key_id: 'k', secret: 's' }],
+});
 
 describe('real-time plan of the suite parts', () => {
   it('adds up the wait steps of scenarios, profile values and the learned quote lifetime resolved, repeats counted', () => {
@@ -38,7 +45,11 @@ describe('real-time plan of the suite parts', () => {
   });
 
   const scenario = (name: string, first: string, extra = ''): ReturnType<typeof parseScenario> =>
-    parseScenario([`name: ${name}`, 'description: d', `agency: any-with-product`, 'product: flights', 'steps:', `  - ${first}`, extra].filter(Boolean).join('\n'), `${name}.yaml`, profile);
+    parseScenario(
+      [`name: ${name}`, 'description: d', `agency: any-with-product`, 'product: flights', 'steps:', `  - ${first}`, extra].filter(Boolean).join('\n'),
+      `${name}.yaml`,
+      profile,
+    );
 
   it('runs the scenarios opening with a rest first, file order kept within each group', () => {
     const list = [scenario('a', 'search:'), scenario('b', 'rest: write'), scenario('c', 'search:'), scenario('d', 'rest: [read, write]')];
@@ -66,7 +77,9 @@ describe('real-time plan of the suite parts', () => {
     expect(chooseAgency({ agency: 'any-with-product', product: 'activities' }, agencies, agencies)).toHaveProperty('skip');
     // only the agencies left to the scenarios are chosen from
     expect(chooseAgency(s, agencies.slice(0, 2), agencies)).toEqual({ index: 1 });
-    expect(chooseAgency({ agency: 'gamma', product: 'flights' }, agencies.slice(0, 2), agencies)).toEqual({ skip: 'agency gamma is not one this run leaves to the scenarios' });
+    expect(chooseAgency({ agency: 'gamma', product: 'flights' }, agencies.slice(0, 2), agencies)).toEqual({
+      skip: 'agency gamma is not one this run leaves to the scenarios',
+    });
     // an agency whose products were not read could be the one: unknown
     expect(chooseAgency(s, [...agencies, { index: 3, id: 'delta', open: undefined, balance: undefined }], agencies)).toBe('unknown');
   });

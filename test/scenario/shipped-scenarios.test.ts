@@ -26,7 +26,9 @@ describe('shipped scenarios', () => {
     t = await startContext({ fixture: richGamma() });
     const results = await runScenarios(t.ctx);
     expect(results.map((r) => r.id).sort()).toEqual(
-      ['book-cancel-refund', 'failed-booking', 'happy-activities', 'happy-cars', 'happy-flights', 'happy-transfers', 'quote-expiry', 'retry-storm'].map((n) => `scenario:${n}`),
+      ['book-cancel-refund', 'failed-booking', 'happy-activities', 'happy-cars', 'happy-flights', 'happy-transfers', 'quote-expiry', 'retry-storm'].map(
+        (n) => `scenario:${n}`,
+      ),
     );
     for (const r of results) expect(r, `${r.id}: ${r.message}`).toMatchObject({ verdict: 'PASS', kind: 'scenario', area: 'scenarios' });
     expect(results.find((r) => r.id === 'scenario:happy-cars')!.details).toMatchObject({ agency: 'agency-gamma' });
@@ -43,7 +45,9 @@ describe('shipped scenarios', () => {
     t = await startContext();
     const noCars = await runScenario({ ...t.ctx, agencies: t.ctx.agencies.slice(0, 2) }, await scenario('happy-cars'));
     expect(noCars).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('has cars open') });
-    const poor = await startContext({ fixture: { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, wallet: a.products.includes('cars') ? 1 : a.wallet })) } });
+    const poor = await startContext({
+      fixture: { agencies: DEFAULT_FIXTURE.agencies.map((a) => ({ ...a, wallet: a.products.includes('cars') ? 1 : a.wallet })) },
+    });
     try {
       const r = await runScenario(poor.ctx, await scenario('happy-cars'));
       expect(r).toMatchObject({ verdict: 'SKIP', message: expect.stringContaining('INSUFFICIENT_FUNDS') });

@@ -6,11 +6,27 @@ import { coverageOf, judgeClean, judgeDefect, unexplained } from '../../src/self
 type Run = Pick<SuiteResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>;
 
 function kase(id: string, verdict: Verdict, evidence: string[] = []): CaseResult {
-  return { id, kind: id.includes(':') ? 'scenario' : 'check', title: id, area: 'auth', clause: '', verdict, message: `${id} ${verdict}`, evidence, startedAt: 0, durationMs: 1 };
+  return {
+    id,
+    kind: id.includes(':') ? 'scenario' : 'check',
+    title: id,
+    area: 'auth',
+    clause: '',
+    verdict,
+    message: `${id} ${verdict}`,
+    evidence,
+    startedAt: 0,
+    durationMs: 1,
+  };
 }
 
 function run(cases: CaseResult[], exchangeIds = ['x-1', 'x-2']): Run {
-  return { cases, exchanges: exchangeIds.map((id) => ({ id, request: { method: 'GET', url: 'http://127.0.0.1/v1/account', headers: {} } })) as SuiteResult['exchanges'], durationMs: 10, seed: 7 };
+  return {
+    cases,
+    exchanges: exchangeIds.map((id) => ({ id, request: { method: 'GET', url: 'http://127.0.0.1/v1/account', headers: {} } })) as SuiteResult['exchanges'],
+    durationMs: 10,
+    seed: 7,
+  };
 }
 
 const spec = { defect: 'd', description: 'desc', promise: 'p', caughtBy: ['AU-03', 'AU-06'] };
@@ -52,7 +68,10 @@ describe('judgeDefect', () => {
 
 describe('judgeClean', () => {
   test('every FAIL or ERROR against the clean mock is a false alarm; WARN and SKIP are not', () => {
-    const o = judgeClean(0, run([kase('AU-01', 'PASS'), kase('RL-01', 'WARN'), kase('HT-01', 'SKIP'), kase('WH-03', 'FAIL', ['x-1']), kase('property:p', 'ERROR')]));
+    const o = judgeClean(
+      0,
+      run([kase('AU-01', 'PASS'), kase('RL-01', 'WARN'), kase('HT-01', 'SKIP'), kase('WH-03', 'FAIL', ['x-1']), kase('property:p', 'ERROR')]),
+    );
     expect(o.falseAlarms.map((f) => f.id)).toEqual(['WH-03', 'property:p']);
     expect(judgeClean(1, run([kase('AU-01', 'PASS')])).falseAlarms).toEqual([]);
   });

@@ -6,15 +6,47 @@ import { renderSelftestText } from '../../src/selftest/render-selftest-text.js';
 
 function result(over: Partial<SelftestResult> = {}): SelftestResult {
   const outcome = (defect: string, caughtBy: string[]): SelftestResult['defects'][number] => ({
-    defect, description: `${defect} described`, promise: `${defect} promise`, expected: ['WL-05'], caughtBy, unproven: [], collateral: [], caught: caughtBy.length > 0, cases: 60, durationMs: 900, seed: 5,
+    defect,
+    description: `${defect} described`,
+    promise: `${defect} promise`,
+    expected: ['WL-05'],
+    caughtBy,
+    unproven: [],
+    collateral: [],
+    caught: caughtBy.length > 0,
+    cases: 60,
+    durationMs: 900,
+    seed: 5,
   });
   return {
-    schema: 'svc-harness/selftest@1', kind: 'selftest', runId: 'st-1', command: 'svc-harness selftest --only-defects rates-missing,cancel-no-refund', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', durationMs: 60_000, concurrency: 2,
+    schema: 'svc-harness/selftest@1',
+    kind: 'selftest',
+    runId: 'st-1',
+    command: 'svc-harness selftest --only-defects rates-missing,cancel-no-refund',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    durationMs: 60_000,
+    concurrency: 2,
     wholeCatalogue: false,
     defects: [outcome('rates-missing', ['WL-05']), outcome('cancel-no-refund', [])],
-    clean: [{ index: 0, falseAlarms: [{ id: 'RL-03', kind: 'check', verdict: 'FAIL', message: 'Retry-After early', evidence: ['x-1'], missingEvidence: [] }], cases: 60, durationMs: 30_000, seed: 9 }],
-    coverage: [{ check: 'WL-05', catches: ['rates-missing'], only: ['rates-missing'] }, { check: 'AU-01', catches: [], only: [] }, { check: 'AU-02', catches: [], only: [] }],
-    score: { caught: 1, total: 2 }, falseAlarmRuns: 1, unexplainedChecks: [], verdict: 'FAIL',
+    clean: [
+      {
+        index: 0,
+        falseAlarms: [{ id: 'RL-03', kind: 'check', verdict: 'FAIL', message: 'Retry-After early', evidence: ['x-1'], missingEvidence: [] }],
+        cases: 60,
+        durationMs: 30_000,
+        seed: 9,
+      },
+    ],
+    coverage: [
+      { check: 'WL-05', catches: ['rates-missing'], only: ['rates-missing'] },
+      { check: 'AU-01', catches: [], only: [] },
+      { check: 'AU-02', catches: [], only: [] },
+    ],
+    score: { caught: 1, total: 2 },
+    falseAlarmRuns: 1,
+    unexplainedChecks: [],
+    verdict: 'FAIL',
     ...over,
   };
 }
@@ -49,6 +81,8 @@ describe('self-test reports', () => {
     expect(attention).toContain('<a href="#clean-1">clean run 1</a> (seed 9): false alarm');
     expect(page).toContain('<tr id="defect-cancel-no-refund" class="failing">');
     expect(page).toContain('<tr id="clean-1" class="failing">');
-    expect(renderSelftestHtml(result({ verdict: 'PASS', defects: result().defects.slice(0, 1), clean: [], score: { caught: 1, total: 1 }, falseAlarmRuns: 0 }))).not.toContain('id="attention"');
+    expect(
+      renderSelftestHtml(result({ verdict: 'PASS', defects: result().defects.slice(0, 1), clean: [], score: { caught: 1, total: 1 }, falseAlarmRuns: 0 })),
+    ).not.toContain('id="attention"');
   });
 });

@@ -68,7 +68,12 @@ describe('selftest on chosen defects', () => {
 
   test('a defect whose expected check passes escapes, even when other checks fail: verdict FAIL', { timeout: 180_000 }, async () => {
     // WL-05 catches rates-missing; expecting AU-03 instead turns WL-05's failure into collateral.
-    const result = await runSelftest({ defects: ['rates-missing'], repeatClean: 0, concurrency: 1, expectations: { 'rates-missing': { promise: 'p', caughtBy: ['AU-03'] } } });
+    const result = await runSelftest({
+      defects: ['rates-missing'],
+      repeatClean: 0,
+      concurrency: 1,
+      expectations: { 'rates-missing': { promise: 'p', caughtBy: ['AU-03'] } },
+    });
     expect(result.defects[0]).toMatchObject({ defect: 'rates-missing', caught: false, caughtBy: [] });
     expect(result.defects[0]?.collateral.map((c) => c.id)).toContain('WL-05');
     expect(result.score).toEqual({ caught: 0, total: 1 });
@@ -83,7 +88,12 @@ describe('selftest command', () => {
     expect(await selftestCommand({ table: true }, (l) => lines.push(l))).toEqual({ kind: 'done' });
     expect(lines.join('\n')).toBe(renderDefectTable().trimEnd());
     await expect(selftestCommand({ 'only-defects': ['no-such-defect'] }, () => undefined)).rejects.toThrow(/unknown defect "no-such-defect"/);
-    const parse = (...args: string[]) => buildParser(['selftest', ...args], { quit: () => { throw new Error('quit'); } }).run();
+    const parse = (...args: string[]) =>
+      buildParser(['selftest', ...args], {
+        quit: () => {
+          throw new Error('quit');
+        },
+      }).run();
     await expect(parse('--concurrency', '0')).rejects.toThrow(/--concurrency must be an integer ≥ 1/);
     await expect(parse('--repeat-clean', '-1')).rejects.toThrow(/--repeat-clean/);
     await expect(parse('--only-defects', ' , ')).rejects.toThrow(/comma list/);

@@ -1,9 +1,9 @@
-import type { RawResponse } from '../../client/exchange-client.js';
+import type { RawResponse } from '../../client/recording-interceptor.js';
 import { parseRateLimit, type RateLimitHeaderNames } from '../../client/rate-limit.js';
 import type { ApiResponse } from '../types.js';
 
 /** JSON of a body, or `undefined` when empty or not JSON. */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

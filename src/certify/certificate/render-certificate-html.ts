@@ -88,5 +88,8 @@ ${rows}
 ${c.files.map((f) => `<tr><td><code>${html(f.file)}</code></td><td class="h">${html(f.sha256)}</td><td>${f.bytes}</td></tr>`).join('\n')}
 </tbody></table>
 <footer>Check this folder with <code>svc-harness verify-certificate &lt;folder&gt; --public-key &lt;signer's key&gt;</code>: it recomputes every hash above and the signature over certificate.json. This page itself is listed in certificate.json.</footer>`;
-  return renderLayout(`${practice ? 'PRACTICE ' : ''}${state}: ${c.plan.id} ${c.plan.version} for ${c.agency}`, `<style>${EXTRA_STYLES}</style>\n${banner}\n${tests}\n${hashes}`);
+  return renderLayout(
+    `${practice ? 'PRACTICE ' : ''}${state}: ${c.plan.id} ${c.plan.version} for ${c.agency}`,
+    `<style>${EXTRA_STYLES}</style>\n${banner}\n${tests}\n${hashes}`,
+  );
 }

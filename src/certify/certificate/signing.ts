@@ -5,7 +5,7 @@ import { HarnessError } from '../../errors/harness-error.js';
 import { readRegularFile } from '../../files/read-regular-file.js';
 
 /** File names written by {@link generateSigningKeyPair}. */
-export const KEY_PAIR_FILES = Object.freeze({ private: 'certify-signing-key.pem', public: 'certify-signing-key.pub.pem' });
+const KEY_PAIR_FILES = Object.freeze({ private: 'certify-signing-key.pem', public: 'certify-signing-key.pub.pem' });
 
 /** Parses an Ed25519 private key (PKCS#8 PEM); anything else is an E_USAGE error naming `source`. */
 export function parseSigningKey(pem: string | Buffer, source = 'signing key'): KeyObject {
@@ -13,9 +13,14 @@ export function parseSigningKey(pem: string | Buffer, source = 'signing key'): K
   try {
     key = createPrivateKey(pem);
   } catch (err) {
-    throw new HarnessError('E_USAGE', `${source} is not a PEM private key (make one with: svc-harness certify --generate-key DIR, or openssl genpkey -algorithm ed25519)`, { cause: err });
+    throw new HarnessError(
+      'E_USAGE',
+      `${source} is not a PEM private key (make one with: svc-harness certify --generate-key DIR, or openssl genpkey -algorithm ed25519)`,
+      { cause: err },
+    );
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new HarnessError('E_USAGE', `${source} is a ${key.asymmetricKeyType ?? 'unknown'} key; certificates are signed with Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new HarnessError('E_USAGE', `${source} is a ${key.asymmetricKeyType ?? 'unknown'} key; certificates are signed with Ed25519`);
   return key;
 }
 
@@ -27,7 +32,8 @@ export function parsePublicKey(pem: string | Buffer, source = 'public key'): Key
   } catch (err) {
     throw new HarnessError('E_USAGE', `${source} is not a PEM public key`, { cause: err });
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new HarnessError('E_USAGE', `${source} is a ${key.asymmetricKeyType ?? 'unknown'} key; certificates are signed with Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new HarnessError('E_USAGE', `${source} is a ${key.asymmetricKeyType ?? 'unknown'} key; certificates are signed with Ed25519`);
   return key;
 }
 
@@ -48,7 +54,9 @@ export function publicKeyPem(key: KeyObject): string {
 /** SHA-256 (hex) of a public key's DER SubjectPublicKeyInfo: a short name for the signer. */
 export function publicKeyFingerprint(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 /** Ed25519 signature of `data`, base64. */

@@ -7,13 +7,13 @@ import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, type Certificate } from './types
 import { sha256Hex } from './write-certificate.js';
 
 /** Options of {@link verifyCertificate}. */
-export interface VerifyCertificateOptions {
+interface VerifyCertificateOptions {
   /** PEM of the public key the signer is expected to hold (pins the signer). Without it, the key written beside the certificate is used. */
   publicKeyPem?: string | Buffer;
 }
 
 /** The outcome of verifying a certificate folder. */
-export interface CertificateVerification {
+interface CertificateVerification {
   /** True when every file matches its SHA-256, none is missing or extra, and the signature (when present, or when a key was given) is valid. */
   ok: boolean;
   /** Every problem found, the first one first (hash mismatches in the certificate's file order). */
@@ -67,7 +67,8 @@ function isCertificate(v: unknown): v is Certificate {
 export async function verifyCertificate(dir: string, options: VerifyCertificateOptions = {}): Promise<CertificateVerification> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new HarnessError('E_FILE_UNREADABLE', `certificate folder ${dir} does not exist`);
-  if (!info.isDirectory()) throw new HarnessError('E_FILE_UNREADABLE', `${dir} is not a folder (pass the certificate folder, the one holding ${CERTIFICATE_FILES.json})`);
+  if (!info.isDirectory())
+    throw new HarnessError('E_FILE_UNREADABLE', `${dir} is not a folder (pass the certificate folder, the one holding ${CERTIFICATE_FILES.json})`);
   const json = await readOptional(path.join(dir, CERTIFICATE_FILES.json), MAX_CERTIFICATE_BYTES);
   if (!json) throw new HarnessError('E_FILE_UNREADABLE', `${dir} holds no ${CERTIFICATE_FILES.json}`);
 
@@ -97,7 +98,9 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
       publicKeySha256 = publicKeyFingerprint(key);
       signature = verifyBytes(json, sigBytes.toString('utf8'), key) ? 'valid' : 'invalid';
       if (signature === 'invalid') {
-        problems.push(`bad signature: ${CERTIFICATE_FILES.signature} does not verify over ${CERTIFICATE_FILES.json} with ${pinned ? 'the given public key' : `the included ${CERTIFICATE_FILES.publicKey}`}`);
+        problems.push(
+          `bad signature: ${CERTIFICATE_FILES.signature} does not verify over ${CERTIFICATE_FILES.json} with ${pinned ? 'the given public key' : `the included ${CERTIFICATE_FILES.publicKey}`}`,
+        );
       }
     } else {
       signature = 'invalid';
@@ -117,7 +120,8 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
     if (signature === 'valid' && certificate.signing && publicKeySha256 !== certificate.signing.public_key_sha256) {
       problems.push(`the signing key is not the one ${CERTIFICATE_FILES.json} names (public_key_sha256 ${certificate.signing.public_key_sha256})`);
     }
-    if (sigBytes === undefined && certificate.signing) problems.push(`${CERTIFICATE_FILES.json} says it is signed, but ${CERTIFICATE_FILES.signature} is missing`);
+    if (sigBytes === undefined && certificate.signing)
+      problems.push(`${CERTIFICATE_FILES.json} says it is signed, but ${CERTIFICATE_FILES.signature} is missing`);
     const present = new Set(await listFiles(dir));
     const listed = new Set<string>();
     for (const f of certificate.files) {
@@ -144,7 +148,8 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
     const own = new Set<string>([CERTIFICATE_FILES.json, CERTIFICATE_FILES.signature, CERTIFICATE_FILES.publicKey]);
     for (const f of [...present].sort()) if (!listed.has(f) && !own.has(f)) problems.push(`extra file: ${f} (not in the certificate)`);
     for (const t of certificate.tests) {
-      for (const e of Array.isArray(t?.evidence) ? t.evidence : []) if (!listed.has(e)) problems.push(`test ${String(t.id)} cites ${String(e)}, which the certificate does not list`);
+      for (const e of Array.isArray(t?.evidence) ? t.evidence : [])
+        if (!listed.has(e)) problems.push(`test ${String(t.id)} cites ${String(e)}, which the certificate does not list`);
     }
   }
 
@@ -156,7 +161,8 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
     const files = `${certificate!.files.length} files match their SHA-256`;
     if (signature === 'absent') summary = `certificate intact: ${what}; ${files}; not signed`;
     else if (signer === 'pinned') summary = `certificate valid: ${what}; ${files}; signature valid for the given key ${publicKeySha256!.slice(0, 16)}…`;
-    else summary = `certificate valid: ${what}; ${files}; signature valid for the included key ${publicKeySha256!.slice(0, 16)}…; pass --public-key to pin the signer`;
+    else
+      summary = `certificate valid: ${what}; ${files}; signature valid for the included key ${publicKeySha256!.slice(0, 16)}…; pass --public-key to pin the signer`;
   }
   return { ok, problems, signature, signer, ...(publicKeySha256 ? { publicKeySha256 } : {}), ...(certificate ? { certificate } : {}), summary };
 }

@@ -9,10 +9,19 @@ import { toolInfo } from '../../runner/tool-info.js';
 import { decideGrant, GRANT_RULE } from './grant.js';
 import { renderCertificateHtml } from './render-certificate-html.js';
 import { parseSigningKey, publicKeyFingerprint, publicKeyPem, signBytes } from './signing.js';
-import { CERTIFICATE_FILES, CERTIFICATE_SCHEMA, PRACTICE_MEANING, type Certificate, type CertificateDraft, type CertifiedFile, type CertificateTest, type EvidenceDraft } from './types.js';
+import {
+  CERTIFICATE_FILES,
+  CERTIFICATE_SCHEMA,
+  PRACTICE_MEANING,
+  type Certificate,
+  type CertificateDraft,
+  type CertifiedFile,
+  type CertificateTest,
+  type EvidenceDraft,
+} from './types.js';
 
 /** Options of {@link writeCertificate}. */
-export interface WriteCertificateOptions {
+interface WriteCertificateOptions {
   /** Every secret that must never reach a file (agency secret, webhook secret, hotel key…): replaced by `[REDACTED]`; an evidence file that would still show one is withheld whole. */
   secrets?: readonly string[];
   /** Ed25519 private key (PEM text or key object) to sign `certificate.json` with. */
@@ -57,7 +66,8 @@ async function ensureEmptyDir(dir: string): Promise<void> {
   try {
     entries = await readdir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new HarnessError('E_REPORT_WRITE', `cannot use ${dir} for the certificate: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new HarnessError('E_REPORT_WRITE', `cannot use ${dir} for the certificate: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
   }
   if (entries.length > 0) throw new HarnessError('E_USAGE', `certificate folder ${dir} is not empty; a certificate must vouch for every file beside it`);
 }
@@ -115,7 +125,15 @@ export async function writeCertificate(dir: string, draft: CertificateDraft, opt
   };
   for (const t of draft.tests) {
     const names = await writeEvidence(t.evidence);
-    tests.push({ id: t.id, title: t.title, ...(t.clause ? { clause: t.clause } : {}), required: t.required, verdict: t.verdict, message: redact(t.message), evidence: names });
+    tests.push({
+      id: t.id,
+      title: t.title,
+      ...(t.clause ? { clause: t.clause } : {}),
+      required: t.required,
+      verdict: t.verdict,
+      message: redact(t.message),
+      evidence: names,
+    });
   }
 
   await writeEvidence(draft.attachments ?? []);

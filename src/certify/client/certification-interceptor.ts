@@ -5,7 +5,7 @@ import type { InjectedSituation, Observation, ObservedRequest, WebhookProbe } fr
 import { sendWebhookProbes } from './webhook-probes.js';
 
 /** Options of {@link CertificationInterceptor}. */
-export interface CertificationInterceptorOptions {
+interface CertificationInterceptorOptions {
   /** The agency whose client is certified; other agencies' requests are left alone. */
   agencyId: string;
   webhookSecret: string;
@@ -26,7 +26,15 @@ export interface CertificationInterceptorOptions {
 const BOOKING_PATH = /^\/v1\/[^/]+\/bookings$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function errorAnswer(status: number, code: string, message: string, details: Record<string, unknown>, id: string, injected: InjectedSituation, headers: Record<string, string> = {}): WireResponse {
+function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown>,
+  id: string,
+  injected: InjectedSituation,
+  headers: Record<string, string> = {},
+): WireResponse {
   return {
     status,
     headers: { ...headers, 'content-type': JSON_TYPE, 'x-request-id': id },
@@ -96,7 +104,14 @@ export class CertificationInterceptor implements PipelineInterceptor {
       return this.rateLimitedAnswer(this.o.retryAfterS, ctx, 'rate-limited');
     }
     if (order === 2) {
-      return errorAnswer(410, 'QUOTE_EXPIRED', 'the quote has expired; search again', { quote_expires_at: new Date(ctx.atMs - 1000).toISOString() }, ctx.requestId, 'quote-expired');
+      return errorAnswer(
+        410,
+        'QUOTE_EXPIRED',
+        'the quote has expired; search again',
+        { quote_expires_at: new Date(ctx.atMs - 1000).toISOString() },
+        ctx.requestId,
+        'quote-expired',
+      );
     }
     return undefined;
   }
@@ -105,7 +120,13 @@ export class CertificationInterceptor implements PipelineInterceptor {
   after(req: WireRequest, res: WireResponse, ctx: InterceptContext): WireResponse {
     let answer = res;
     const mine = ctx.agencyId === this.o.agencyId;
-    const created = mine && req.method === 'POST' && BOOKING_PATH.test(ctx.path) && res.status === 201 && res.headers['idempotent-replayed'] === undefined && res.injected === undefined;
+    const created =
+      mine &&
+      req.method === 'POST' &&
+      BOOKING_PATH.test(ctx.path) &&
+      res.status === 201 &&
+      res.headers['idempotent-replayed'] === undefined &&
+      res.injected === undefined;
     if (created) {
       const order = this.bookingOrder(req, ctx.path);
       if (order === 1 && !this.cutOff) {

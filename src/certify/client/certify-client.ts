@@ -12,7 +12,8 @@ import type { ClientIdentity } from '../certificate/types.js';
 import { CertificationInterceptor } from './certification-interceptor.js';
 import { clientEnv } from './client-env.js';
 import { clientCertificateDraft, clientRunResult } from './client-run-result.js';
-import { gradeClient, type GradedItem } from './grade/grade-client.js';
+import { gradeClient } from './grade/grade-client.js';
+import type { GradedItem } from './_internal/facts.js';
 import { runClientCommand, type ClientCommandOutcome } from './run-client-command.js';
 
 /** The defaults of a client certification: short real-time waits. */
@@ -30,7 +31,7 @@ export const CERTIFY_CLIENT_DEFAULTS = Object.freeze({
 });
 
 /** Options of {@link certifyClient}. */
-export interface CertifyClientOptions {
+interface CertifyClientOptions {
   /** The agency whose credentials the client uses. @defaultValue 'agency-alpha' */
   agency?: string;
   /** A shell command that runs the client's flows; without it, the run is interactive (`waitForClient`). */
@@ -61,7 +62,7 @@ export interface CertifyClientOptions {
 }
 
 /** What a client certification produced. */
-export interface CertifyClientResult {
+interface CertifyClientResult {
   runId: string;
   granted: boolean;
   items: GradedItem[];
@@ -75,7 +76,8 @@ export interface CertifyClientResult {
 function certificationFixture(agencyId: string): Fixture {
   const fixture = structuredClone(DEFAULT_FIXTURE) as Fixture;
   const agency = fixture.agencies.find((a) => a.agency_id === agencyId);
-  if (!agency) throw new HarnessError('E_USAGE', `--agency ${agencyId} is not an agency of the mock (agencies: ${fixture.agencies.map((a) => a.agency_id).join(', ')})`);
+  if (!agency)
+    throw new HarnessError('E_USAGE', `--agency ${agencyId} is not an agency of the mock (agencies: ${fixture.agencies.map((a) => a.agency_id).join(', ')})`);
   const tag = randomBytes(6).toString('hex');
   agency.secret = `svc_cert_${randomBytes(24).toString('base64url')}`;
   agency.webhook_secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -92,10 +94,10 @@ function positive(name: string, v: number | undefined, fallback: number): number
 }
 
 /** The lines that tell an agency where to point its client. */
-export function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
+function connectionLines(mock: RunningMock, agency: AgencyCredentials, runId: string, options: { hideSecrets?: boolean } = {}): string[] {
   const secret = new Set([agency.secret, agency.webhook_secret, agency.hotel_api_key, agency.hotel_webhook_secret]);
   return Object.entries(clientEnv({ baseUrl: mock.baseUrl, hotelBaseUrl: mock.hotelBaseUrl, agency, runId })).map(
-    ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? '(in the command\'s environment)' : v}`,
+    ([k, v]) => `  ${k}=${options.hideSecrets && secret.has(v) ? "(in the command's environment)" : v}`,
   );
 }
 
@@ -150,7 +152,9 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
       if (command.error !== undefined) notes.push(`the client command could not be started: ${command.error}`);
       else if (command.timedOut) notes.push(`the client command was stopped after the ${timeoutS} s timeout`);
       else if (command.exitCode !== 0) notes.push(`the client command exited with ${command.exitCode ?? `signal ${command.signal ?? '?'}`}`);
-      print(`client command ended: ${command.timedOut ? 'timed out' : `exit ${command.exitCode ?? command.signal ?? '?'}`} after ${(command.durationMs / 1000).toFixed(1)} s`);
+      print(
+        `client command ended: ${command.timedOut ? 'timed out' : `exit ${command.exitCode ?? command.signal ?? '?'}`} after ${(command.durationMs / 1000).toFixed(1)} s`,
+      );
     } else {
       await options.waitForClient!();
     }

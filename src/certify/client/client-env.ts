@@ -14,7 +14,12 @@ export const CLIENT_ENV_VARS = Object.freeze({
 });
 
 /** The values of {@link CLIENT_ENV_VARS} for one run. */
-export function clientEnv(input: { baseUrl: string; hotelBaseUrl: string; agency: AgencyCredentials; runId: string }): Record<keyof typeof CLIENT_ENV_VARS, string> {
+export function clientEnv(input: {
+  baseUrl: string;
+  hotelBaseUrl: string;
+  agency: AgencyCredentials;
+  runId: string;
+}): Record<keyof typeof CLIENT_ENV_VARS, string> {
   return {
     SVC_BASE_URL: input.baseUrl,
     SVC_HOTEL_BASE_URL: input.hotelBaseUrl,

@@ -10,7 +10,7 @@ import type { Observation, ObservedRequest, WebhookProbe } from './observed.js';
 import type { ClientCommandOutcome } from './run-client-command.js';
 
 /** What a finished client certification run knows, to be rendered as reports and a certificate. */
-export interface ClientRunFacts {
+interface ClientRunFacts {
   runId: string;
   agencyId: string;
   baseUrl: string;
@@ -33,7 +33,7 @@ function flat(headers: Record<string, string | string[] | undefined>): Record<st
 }
 
 /** A request of the client as an evidence exchange. */
-export function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
+function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
   const origin = new URL(baseUrl).origin;
   return {
     id: r.id,
@@ -47,7 +47,7 @@ export function requestExchange(r: ObservedRequest, baseUrl: string): Exchange {
 }
 
 /** A webhook probe (the mock calling the client) as an evidence exchange. */
-export function probeExchange(p: WebhookProbe): Exchange {
+function probeExchange(p: WebhookProbe): Exchange {
   return {
     id: p.id,
     label: `webhook probe: ${p.kind}`,
@@ -100,7 +100,11 @@ export function clientRunResult(f: ClientRunFacts): CertificationResult {
     attempt: Number(p.headers['X-SVC-Webhook-Attempt'] ?? 1),
     status: p.status ?? 0,
     scheme: 'service',
-    check: p.kind.startsWith('duplicate') ? CLIENT_ITEMS.webhookDuplicate.id : p.kind === 'forged-signature' ? CLIENT_ITEMS.webhookForged.id : CLIENT_ITEMS.webhookStale.id,
+    check: p.kind.startsWith('duplicate')
+      ? CLIENT_ITEMS.webhookDuplicate.id
+      : p.kind === 'forged-signature'
+        ? CLIENT_ITEMS.webhookForged.id
+        : CLIENT_ITEMS.webhookStale.id,
   }));
   const failed = cases.some((c) => c.verdict !== 'PASS');
   return {
@@ -148,8 +152,21 @@ export function clientCertificateDraft(f: ClientRunFacts): CertificateDraft {
     return { id: g.item.id, title: g.item.title, clause: g.item.clause, required: true, verdict: g.verdict, message: g.message, evidence };
   });
   const attachments: EvidenceDraft[] = [
-    { name: 'all-requests.json', content: { what: "every request the client sent, with the answer it got, in arrival order; the mock's request log", exchanges: f.observation.requests.map((r) => requestExchange(r, f.baseUrl)) } },
-    { name: 'webhook-probes.json', content: { what: "the deliveries the mock made to the client's webhook endpoint", webhook_url: f.observation.webhookUrl ?? null, exchanges: f.observation.probes.map(probeExchange) } },
+    {
+      name: 'all-requests.json',
+      content: {
+        what: "every request the client sent, with the answer it got, in arrival order; the mock's request log",
+        exchanges: f.observation.requests.map((r) => requestExchange(r, f.baseUrl)),
+      },
+    },
+    {
+      name: 'webhook-probes.json',
+      content: {
+        what: "the deliveries the mock made to the client's webhook endpoint",
+        webhook_url: f.observation.webhookUrl ?? null,
+        exchanges: f.observation.probes.map(probeExchange),
+      },
+    },
   ];
   if (f.command) {
     const c = f.command;

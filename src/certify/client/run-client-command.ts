@@ -15,7 +15,7 @@ export interface ClientCommandOutcome {
 }
 
 /** Most output kept for the evidence. */
-export const MAX_OUTPUT_BYTES = 512 * 1024;
+const MAX_OUTPUT_BYTES = 512 * 1024;
 
 /**
  * Runs the agency's client command in a shell, with the certification

@@ -4,13 +4,13 @@ import { serviceWebhookHeaders } from '../../webhook/service-signature.js';
 import type { WebhookProbe } from './observed.js';
 
 /** How far in the past the stale delivery is stamped, s: well beyond the 300 s tolerance. */
-export const STALE_BY_S = 600;
+const STALE_BY_S = 600;
 
 /** Real time the client's endpoint has to answer one probe, ms. */
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** What the probes need to know. */
-export interface ProbeInput {
+interface ProbeInput {
   url: string;
   agencyId: string;
   /** The agency's `whsec_` secret. */
@@ -71,17 +71,43 @@ export async function sendWebhookProbes(input: ProbeInput): Promise<WebhookProbe
 
   const dupId = eventId();
   const dupBody = event(dupId);
-  probes.push(await post(input, 'duplicate-first', serviceWebhookHeaders({ id: dupId, timestamp: nowS(), attempt: 1, body: dupBody, secret: input.webhookSecret }), dupBody));
-  probes.push(await post(input, 'duplicate-second', serviceWebhookHeaders({ id: dupId, timestamp: nowS(), attempt: 2, body: dupBody, secret: input.webhookSecret }), dupBody));
+  probes.push(
+    await post(
+      input,
+      'duplicate-first',
+      serviceWebhookHeaders({ id: dupId, timestamp: nowS(), attempt: 1, body: dupBody, secret: input.webhookSecret }),
+      dupBody,
+    ),
+  );
+  probes.push(
+    await post(
+      input,
+      'duplicate-second',
+      serviceWebhookHeaders({ id: dupId, timestamp: nowS(), attempt: 2, body: dupBody, secret: input.webhookSecret }),
+      dupBody,
+    ),
+  );
 
   const forgedId = eventId();
   const forgedBody = event(forgedId);
-  probes.push(await post(input, 'forged-signature', serviceWebhookHeaders({ id: forgedId, timestamp: nowS(), attempt: 1, body: forgedBody, secret: forgedSecret() }), forgedBody));
+  probes.push(
+    await post(
+      input,
+      'forged-signature',
+      serviceWebhookHeaders({ id: forgedId, timestamp: nowS(), attempt: 1, body: forgedBody, secret: forgedSecret() }),
+      forgedBody,
+    ),
+  );
 
   const staleId = eventId();
   const staleBody = event(staleId);
   probes.push(
-    await post(input, 'stale-timestamp', serviceWebhookHeaders({ id: staleId, timestamp: nowS() - STALE_BY_S, attempt: 1, body: staleBody, secret: input.webhookSecret }), staleBody),
+    await post(
+      input,
+      'stale-timestamp',
+      serviceWebhookHeaders({ id: staleId, timestamp: nowS() - STALE_BY_S, attempt: 1, body: staleBody, secret: input.webhookSecret }),
+      staleBody,
+    ),
   );
   return probes;
 }

@@ -2,7 +2,7 @@ import { signRequest } from '../../client/signer.js';
 import type { CheckContext } from '../types.js';
 
 /** What to sign, and how to bend it. */
-export interface SignSpec {
+interface SignSpec {
   method: string;
   /** Relative to base_url, as the TargetApi takes it. */
   path: string;
@@ -15,7 +15,7 @@ export interface SignSpec {
 }
 
 /** The absolute path of a base_url-relative path, as signed and sent. */
-export function absoluteServicePath(baseUrl: string, relative: string): string {
+function absoluteServicePath(baseUrl: string, relative: string): string {
   const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const full = base + (relative.startsWith('/') ? relative : `/${relative}`);
   return full === '' ? '/' : full;

@@ -4,7 +4,7 @@ import { skipped } from './findings.js';
 import { cheapest, retryRateLimited, searchableProducts, searchProduct } from './flow-steps.js';
 
 /** A fresh quote of an open product of agency `index`, with the search that gave it. */
-export interface FreshQuote {
+interface FreshQuote {
   product: string;
   search: ApiResponse & { offers: Offer[] };
   offer: Offer | undefined;
@@ -20,13 +20,15 @@ export async function freshQuote(ctx: CheckContext, index = 0): Promise<FreshQuo
 }
 
 /** A fresh quote with an offer to book. */
-export type BookableQuote = FreshQuote & { offer: Offer };
+type BookableQuote = FreshQuote & { offer: Offer };
 
 /**
  * The `run` of a check that books: it gets agency 0's API and a fresh quote
  * of its first open product, or is skipped when no open product gives one.
  */
-export function withFreshQuote(run: (ctx: CheckContext, api: TargetApi, q: BookableQuote) => Promise<CheckOutcome>): (ctx: CheckContext) => Promise<CheckOutcome> {
+export function withFreshQuote(
+  run: (ctx: CheckContext, api: TargetApi, q: BookableQuote) => Promise<CheckOutcome>,
+): (ctx: CheckContext) => Promise<CheckOutcome> {
   return async (ctx) => {
     const api = ctx.api(0);
     const q = await freshQuote(ctx);

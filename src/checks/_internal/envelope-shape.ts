@@ -2,7 +2,7 @@ import { getField } from '../../api/fields.js';
 import type { Profile } from '../../profile/types.js';
 
 /** What an error response is judged on: its headers (lower-case names) and raw body. */
-export interface ErrorResponseView {
+interface ErrorResponseView {
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -43,6 +43,7 @@ export function envelopeProblems(res: ErrorResponseView, profile: Profile): stri
   const headerId = header(res.headers, profile.headers.request_id);
   if (typeof requestId !== 'string' || requestId === '') problems.push(`no request id at ${f.error_request_id}`);
   if (headerId === undefined) problems.push(`no ${profile.headers.request_id} header`);
-  else if (typeof requestId === 'string' && requestId !== headerId) problems.push(`${f.error_request_id} "${requestId}" differs from ${profile.headers.request_id} "${headerId}"`);
+  else if (typeof requestId === 'string' && requestId !== headerId)
+    problems.push(`${f.error_request_id} "${requestId}" differs from ${profile.headers.request_id} "${headerId}"`);
   return problems;
 }

@@ -2,24 +2,35 @@ import type { Profile } from '../../profile/types.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
-import { fillUntilRefused, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendConcurrently, sendMany, waitUntil, windowMs, type RlLimitsUnusable, type RlProbes } from './rl-probes.js';
+import {
+  fillUntilRefused,
+  RL_EDGE_MARGIN_MS,
+  rlLimits,
+  rlProbes,
+  sendConcurrently,
+  sendMany,
+  waitUntil,
+  windowMs,
+  type RlLimitsUnusable,
+  type RlProbes,
+} from './rl-probes.js';
 import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
 
 /** The episode the write-bucket checks of the primary agency share (see {@link Check.episode}). */
 export const WRITE_EPISODE = 'ratelimit: one fill of agency 0';
 
 /** The buckets the episode fills (each from an empty window), for each member's `fills`. */
-export const WRITE_EPISODE_FILLS = ['0:read', '0:write'];
+const WRITE_EPISODE_FILLS = ['0:read', '0:write'];
 
 /**
  * What the episode touches: agency 0's buckets and wallet (the booking into the
  * full bucket), and one read and one write of agency 1, which must be counted
  * apart (RL-06) but need no empty window.
  */
-export const WRITE_EPISODE_TOUCHES: ResourceRef[] = ['0:read', '0:write', '0:wallet', '1:read', '1:write'];
+const WRITE_EPISODE_TOUCHES: ResourceRef[] = ['0:read', '0:write', '0:wallet', '1:read', '1:write'];
 
 /** Target time the episode waits, ms: one window after the fill, then the read burst (real time against a real service). */
-export function writeEpisodeWaitMs(p: Profile): number {
+function writeEpisodeWaitMs(p: Profile): number {
   return windowMs(p) + 2000;
 }
 
@@ -38,10 +49,10 @@ export const WRITE_EPISODE_MEMBER = {
 } as const satisfies Partial<Check>;
 
 /** Refused requests sent half a window after the fill (RL-08). */
-export const REFUSED_EXTRA = 5;
+const REFUSED_EXTRA = 5;
 
 /** How long before `Retry-After` the early request is sent, ms (REFERENCE-API.md section 8: the quarter second covers the time a request takes). */
-export const RETRY_AFTER_EARLY_MS = 1250;
+const RETRY_AFTER_EARLY_MS = 1250;
 
 /** The wallet as read before or after the refused booking. */
 export interface WalletView {
@@ -65,7 +76,9 @@ export function retryAfterSeconds(shot: RlShot, profile: Profile): { seconds: nu
 /** The problem with a Retry-After longer than the window, or undefined: a slot always frees within one window, so such a wait is never made. */
 export function retryAfterBeyondWindow(seconds: number, profile: Profile): string | undefined {
   const w = profile.limits.window_s;
-  return Number.isFinite(seconds) && seconds <= w ? undefined : `${profile.headers.retry_after} of ${seconds} s is longer than the window of ${w} s (a slot frees within one window)`;
+  return Number.isFinite(seconds) && seconds <= w
+    ? undefined
+    : `${profile.headers.retry_after} of ${seconds} s is longer than the window of ${w} s (a slot frees within one window)`;
 }
 
 /**
@@ -76,7 +89,7 @@ export function retryAfterBeyondWindow(seconds: number, profile: Profile): strin
  * not counted (RL-08). RL-04 (rolling window) needs its requests spread over
  * a window from an empty one, which a burst fill cannot give: it stays alone.
  */
-export interface WriteEpisode {
+interface WriteEpisode {
   limits: { read: number; write: number };
   /** The limits read (when one was made) and three more reads, one after the other, from an empty read window (RL-07). */
   headerReads: RlShot[];
@@ -106,7 +119,7 @@ export interface WriteEpisode {
 }
 
 /** An episode that could not start: the limits are unknown, or over the fill ceiling. */
-export type WriteEpisodeError = RlLimitsUnusable;
+type WriteEpisodeError = RlLimitsUnusable;
 
 const KEY = new RunCacheKey<Promise<WriteEpisode | WriteEpisodeError>>(WRITE_EPISODE);
 

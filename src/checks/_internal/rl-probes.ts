@@ -56,7 +56,7 @@ export interface RlLimitsUnusable {
 }
 
 /** The limits of one agency and the shots spent learning them. */
-export interface RlLimits {
+interface RlLimits {
   read: number;
   write: number;
   /** Where they came from. */
@@ -145,7 +145,7 @@ export async function sendConcurrently(probes: RlProbes, bucket: RlBucket, count
 }
 
 /** The longest wait a rate-limit check ever asks for, ms: one window and a few seconds of margin. */
-export function maxRlWaitMs(profile: Profile): number {
+function maxRlWaitMs(profile: Profile): number {
   return windowMs(profile) + 5000;
 }
 
@@ -156,7 +156,8 @@ export function maxRlWaitMs(profile: Profile): number {
  */
 export async function waitUntil(ctx: CheckContext, instant: number): Promise<void> {
   const left = instant - ctx.clock.now();
-  if (!(left <= maxRlWaitMs(ctx.profile))) throw new RangeError(`a rate-limit check asked to wait ${left} ms, more than one window (${windowMs(ctx.profile)} ms)`);
+  if (!(left <= maxRlWaitMs(ctx.profile)))
+    throw new RangeError(`a rate-limit check asked to wait ${left} ms, more than one window (${windowMs(ctx.profile)} ms)`);
   if (left > 0) await ctx.clock.wait(left, 'the rate-limit window to roll on');
 }
 

@@ -54,7 +54,7 @@ export function isRefused(shot: RlShot, profile: Profile): boolean {
 }
 
 /** The X-RateLimit-* and Retry-After facts of a shot, by the profile's header names; raw texts kept for messages. */
-export interface RlHeaderFacts {
+interface RlHeaderFacts {
   limit?: number;
   remaining?: number;
   resetS?: number;

@@ -4,7 +4,7 @@ import type { WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 
 /** What a judge expects the wallet to have seen between two snapshots. */
-export interface LedgerExpectation {
+interface LedgerExpectation {
   /** Bookings that must be debited exactly once at `amount`. */
   debits?: Array<{ bookingId: string; amount: number | undefined; what: string }>;
   /** Bookings that must be refunded exactly once at `amount`. */
@@ -32,12 +32,14 @@ export function judgeLedger(f: Findings, before: WalletSnapshot, after: WalletSn
   for (const d of expect.debits ?? []) {
     const hits = entriesFor(fresh, d.bookingId, profile.values.entry_debit);
     if (hits.length !== 1) f.fail(`${d.what}: booking ${d.bookingId} was debited ${hits.length} times, expected exactly once`, ...ev);
-    else if (d.amount !== undefined) f.expect(hits[0]!.amount === d.amount, `${d.what}: booking ${d.bookingId} was debited ${String(hits[0]!.amount)}, expected ${d.amount}`, ...ev);
+    else if (d.amount !== undefined)
+      f.expect(hits[0]!.amount === d.amount, `${d.what}: booking ${d.bookingId} was debited ${String(hits[0]!.amount)}, expected ${d.amount}`, ...ev);
   }
   for (const r of expect.refunds ?? []) {
     const hits = entriesFor(fresh, r.bookingId, profile.values.entry_refund);
     if (hits.length !== 1) f.fail(`${r.what}: booking ${r.bookingId} was refunded ${hits.length} times in the statement, expected exactly once`, ...ev);
-    else if (r.amount !== undefined) f.expect(hits[0]!.amount === r.amount, `${r.what}: booking ${r.bookingId} was refunded ${String(hits[0]!.amount)}, expected ${r.amount}`, ...ev);
+    else if (r.amount !== undefined)
+      f.expect(hits[0]!.amount === r.amount, `${r.what}: booking ${r.bookingId} was refunded ${String(hits[0]!.amount)}, expected ${r.amount}`, ...ev);
   }
   if (expect.noCharge !== undefined) {
     const debits = fresh.filter((e) => e.type === profile.values.entry_debit);

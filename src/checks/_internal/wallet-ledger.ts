@@ -2,7 +2,7 @@ import type { StatementEntry } from '../../api/types.js';
 import type { Profile } from '../../profile/types.js';
 
 /** What the entry does to the balance: minus for a debit, plus for a refund, undefined when unreadable. */
-export function signedAmount(entry: StatementEntry, profile: Profile): number | undefined {
+function signedAmount(entry: StatementEntry, profile: Profile): number | undefined {
   if (typeof entry.amount !== 'number') return undefined;
   if (entry.type === profile.values.entry_debit) return -entry.amount;
   if (entry.type === profile.values.entry_refund) return entry.amount;
@@ -21,7 +21,8 @@ function label(entry: StatementEntry): string {
 export function chainProblems(entries: readonly StatementEntry[], profile: Profile): string[] {
   const problems: string[] = [];
   for (const e of entries) {
-    if (signedAmount(e, profile) === undefined) problems.push(`entry ${label(e)} has type "${String(e.type)}" or amount ${String(e.amount)} that cannot be read`);
+    if (signedAmount(e, profile) === undefined)
+      problems.push(`entry ${label(e)} has type "${String(e.type)}" or amount ${String(e.amount)} that cannot be read`);
     else if (!Number.isInteger(e.amount) || (e.amount ?? 0) <= 0) problems.push(`entry ${label(e)} amount ${String(e.amount)} is not a positive integer`);
     if (typeof e.balanceAfter !== 'number' || !Number.isInteger(e.balanceAfter)) problems.push(`entry ${label(e)} has no integer balance_after`);
   }

@@ -58,7 +58,7 @@ export function whHeader(a: WhAttempt, name: string): string | undefined {
 }
 
 /** The parsed JSON body of an attempt, or undefined. */
-export function whJson(a: WhAttempt): unknown {
+function whJson(a: WhAttempt): unknown {
   try {
     return JSON.parse(a.text) as unknown;
   } catch {
@@ -95,9 +95,7 @@ export function runEvidence(run: WhRun, ...names: string[]): string[] {
 /** A one-line summary of attempts for messages: `#1 500 @+0.0s, #2 500 @+5.0s`. */
 export function describeAttempts(attempts: readonly WhAttempt[], attemptHeader: string): string {
   const t0 = attempts[0]?.receivedAt ?? 0;
-  return attempts
-    .map((a) => `#${whHeader(a, attemptHeader) ?? '?'} ${a.status} @+${((a.receivedAt - t0) / 1000).toFixed(1)}s`)
-    .join(', ');
+  return attempts.map((a) => `#${whHeader(a, attemptHeader) ?? '?'} ${a.status} @+${((a.receivedAt - t0) / 1000).toFixed(1)}s`).join(', ');
 }
 
 /** The outcome of a run that could not be set up, or undefined. */

@@ -6,7 +6,7 @@ import type { Check, CheckContext, ResourceRef } from '../types.js';
 import { gapToleranceMs, mentions, toAttempt, whEvent, whHeader, type WhRun } from './wh-attempt.js';
 
 /** The webhook scenarios; several checks judge one run of the same scenario. */
-export type WhKind = 'healthy' | 'failing' | 'fail-once' | 'replay' | 'cancel' | 'hotel-failing';
+type WhKind = 'healthy' | 'failing' | 'fail-once' | 'replay' | 'cancel' | 'hotel-failing';
 
 interface Spec {
   scheme: 'service' | 'hotel';
@@ -85,7 +85,7 @@ const SPECS: Record<WhKind, Spec> = {
 };
 
 /** Target time a scenario waits, ms (for `waitsMs`); real time against a real service. */
-export function whScenarioWaitMs(kind: WhKind, p: Profile): number {
+function whScenarioWaitMs(kind: WhKind, p: Profile): number {
   const s = SPECS[kind];
   return s.horizonMs(p) + s.extraMs(p);
 }
@@ -126,7 +126,10 @@ export function whQueueWaitMs(scheme: 'service' | 'hotel', p: Profile): number {
 const SETTLE_MS = 30;
 
 // One run of each scenario per harness run, and one queue per scheme: the scenarios of a scheme share the agency's single endpoint.
-const RUN_KEYS = Object.fromEntries((Object.keys(SPECS) as WhKind[]).map((k) => [k, new RunCacheKey<Promise<WhRun>>(`webhook scenario ${k}`)])) as Record<WhKind, RunCacheKey<Promise<WhRun>>>;
+const RUN_KEYS = Object.fromEntries((Object.keys(SPECS) as WhKind[]).map((k) => [k, new RunCacheKey<Promise<WhRun>>(`webhook scenario ${k}`)])) as Record<
+  WhKind,
+  RunCacheKey<Promise<WhRun>>
+>;
 const QUEUE_KEYS = {
   service: new RunCacheKey<SerialQueue>('service webhook endpoint'),
   hotel: new RunCacheKey<SerialQueue>('hotel webhook endpoint'),

@@ -5,7 +5,7 @@ import { uniqueNonce } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-06 saw. */
-export interface JudgingOrderObservations {
+interface JudgingOrderObservations {
   /** Bad signature and stale timestamp together. */
   forgedAndStale: Answer;
   /** Forged request with nonce N, then a valid one with N. */
@@ -27,10 +27,21 @@ export function judgeJudgingOrder(obs: JudgingOrderObservations, profile: Profil
   const e = profile.errors;
   f.check(errorMismatch(obs.forgedAndStale, e.signature_invalid, 'request with a bad signature and a stale timestamp', profile), obs.forgedAndStale);
   f.check(errorMismatch(obs.forgedNonce, e.signature_invalid, 'forged request carrying nonce N', profile), obs.forgedNonce);
-  f.check(successMismatch(obs.validAfterForged, 'valid request reusing nonce N of a forged request (a forged request must not use up a nonce)', profile), obs.forgedNonce, obs.validAfterForged);
+  f.check(
+    successMismatch(obs.validAfterForged, 'valid request reusing nonce N of a forged request (a forged request must not use up a nonce)', profile),
+    obs.forgedNonce,
+    obs.validAfterForged,
+  );
   f.check(errorMismatch(obs.staleNonce, e.timestamp_skew, 'stale request carrying nonce M', profile), obs.staleNonce);
-  f.check(successMismatch(obs.validAfterStale, 'valid request reusing nonce M of a stale request (a refused request must not use up a nonce)', profile), obs.staleNonce, obs.validAfterStale);
-  f.check(errorMismatch(obs.staleReplayed, e.timestamp_skew, 'stale request reusing an accepted nonce (timestamp is judged before nonce)', profile), obs.staleReplayed);
+  f.check(
+    successMismatch(obs.validAfterStale, 'valid request reusing nonce M of a stale request (a refused request must not use up a nonce)', profile),
+    obs.staleNonce,
+    obs.validAfterStale,
+  );
+  f.check(
+    errorMismatch(obs.staleReplayed, e.timestamp_skew, 'stale request reusing an accepted nonce (timestamp is judged before nonce)', profile),
+    obs.staleReplayed,
+  );
   return f.outcome('refusals come in the order signature, timestamp, nonce, and refused requests do not use up a nonce');
 }
 
@@ -39,7 +50,8 @@ export const judgingOrderCheck: Check = {
   id: 'AU-06',
   title: 'Auth failures are judged in order; refused requests do not use up a nonce',
   area: 'auth',
-  clause: 'SPEC §5: SVC-HMAC-SHA256 authentication / REF §3: judged form, signature, timestamp, nonce; a nonce is recorded only once signature and timestamp pass',
+  clause:
+    'SPEC §5: SVC-HMAC-SHA256 authentication / REF §3: judged form, signature, timestamp, nonce; a nonce is recorded only once signature and timestamp pass',
   needs: [],
   requests: { read: 8, write: 0 },
   // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.

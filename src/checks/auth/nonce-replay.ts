@@ -5,7 +5,7 @@ import { uniqueNonce } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-05 saw: one nonce used twice. */
-export interface NonceReplayObservations {
+interface NonceReplayObservations {
   first: Answer;
   replay: Answer;
 }

@@ -39,7 +39,12 @@ export const signatureInvalidCheck: Check = {
     const sentQuery = `${encodeURIComponent(q.limit)}=2`;
     const st = ops.wallet_statement;
     const qHeaders = signedHeadersFor(ctx, { method: st.method, path: st.path, query: signedQuery, nonce: uniqueNonce(ctx) });
-    const qRes = await api.raw(st.method, st.path, undefined, { label: ctx.label('query changed after signing'), signing: { omit: true }, headers: qHeaders, query: sentQuery });
+    const qRes = await api.raw(st.method, st.path, undefined, {
+      label: ctx.label('query changed after signing'),
+      signing: { omit: true },
+      headers: qHeaders,
+      query: sentQuery,
+    });
     cases.push({ what: 'statement request whose query was changed after signing', res: qRes });
 
     const { products } = await searchableProducts(ctx, 0);
@@ -49,7 +54,11 @@ export const signatureInvalidCheck: Check = {
       const signedBody = JSON.stringify({ criteria: ctx.profile.search_criteria[product] });
       const sentBody = JSON.stringify({ criteria: { ...ctx.profile.search_criteria[product], tampered: true } });
       const headers = signedHeadersFor(ctx, { method: ops.search.method, path, body: signedBody, nonce: uniqueNonce(ctx) });
-      const bRes = await api.raw(ops.search.method, path, sentBody, { label: ctx.label('body changed after signing'), signing: { omit: true }, headers: { ...headers, 'content-type': 'application/json' } });
+      const bRes = await api.raw(ops.search.method, path, sentBody, {
+        label: ctx.label('body changed after signing'),
+        signing: { omit: true },
+        headers: { ...headers, 'content-type': 'application/json' },
+      });
       cases.push({ what: 'search whose body was changed after signing', res: bRes });
     }
     return judgeSignatureInvalid(cases, ctx.profile);

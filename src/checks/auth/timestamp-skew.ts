@@ -4,7 +4,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-04 saw: requests signed with a shifted timestamp. */
-export interface TimestampObservations {
+interface TimestampObservations {
   /** Shifted beyond the tolerance: must be refused. */
   outside: Array<{ skewS: number; res: Answer }>;
   /** Shifted but within the tolerance: must be accepted. */
@@ -16,8 +16,14 @@ export function judgeTimestampSkew(obs: TimestampObservations, profile: Profile)
   const f = new Findings();
   const e = profile.errors.timestamp_skew;
   for (const o of obs.outside) f.check(errorMismatch(o.res, e, `request with timestamp ${o.skewS > 0 ? '+' : ''}${o.skewS} s off`, profile), o.res);
-  for (const o of obs.inside) f.check(successMismatch(o.res, `request with timestamp ${o.skewS > 0 ? '+' : ''}${o.skewS} s off (within ±${profile.limits.timestamp_tolerance_s} s)`, profile), o.res);
-  return f.outcome(`timestamps beyond ±${profile.limits.timestamp_tolerance_s} s answered ${e.status} ${e.code} in both directions; within it they were accepted`);
+  for (const o of obs.inside)
+    f.check(
+      successMismatch(o.res, `request with timestamp ${o.skewS > 0 ? '+' : ''}${o.skewS} s off (within ±${profile.limits.timestamp_tolerance_s} s)`, profile),
+      o.res,
+    );
+  return f.outcome(
+    `timestamps beyond ±${profile.limits.timestamp_tolerance_s} s answered ${e.status} ${e.code} in both directions; within it they were accepted`,
+  );
 }
 
 /** AU-04: a timestamp beyond the tolerance, in the past or the future, is refused. */

@@ -24,7 +24,8 @@ export const unauthenticatedCheck: Check = {
   id: 'AU-02',
   title: 'Missing or malformed signing headers and unknown key ids are unauthenticated',
   area: 'auth',
-  clause: 'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce / REF §3: missing or malformed header, unknown key id → 401 UNAUTHENTICATED',
+  clause:
+    'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce / REF §3: missing or malformed header, unknown key id → 401 UNAUTHENTICATED',
   needs: [],
   requests: { read: 5, write: 0 },
   // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
@@ -50,7 +51,11 @@ export const unauthenticatedCheck: Check = {
     const good2 = signedHeadersFor(ctx, { method, path, nonce: uniqueNonce(ctx) });
     send(`request with malformed ${h.timestamp}`, { ...good2, [h.timestamp.toLowerCase()]: 'yesterday' });
     const unknownKey = `ak_${ctx.unique('unknown').replace(/[^A-Za-z0-9_]/g, '_')}`;
-    sends.push(api.raw(method, path, undefined, { label: ctx.label('unknown key id'), signing: { keyId: unknownKey } }).then((res) => ({ what: `request signed with unknown key id ${unknownKey}`, res })));
+    sends.push(
+      api
+        .raw(method, path, undefined, { label: ctx.label('unknown key id'), signing: { keyId: unknownKey } })
+        .then((res) => ({ what: `request signed with unknown key id ${unknownKey}`, res })),
+    );
     const cases = await Promise.all(sends);
     return judgeUnauthenticated(cases, ctx.profile);
   },

@@ -4,7 +4,7 @@ import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-01 saw: a correctly signed request. */
-export interface ValidRequestObservations {
+interface ValidRequestObservations {
   account: Answer;
 }
 

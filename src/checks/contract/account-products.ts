@@ -5,7 +5,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What CT-01 saw: the account response. */
-export interface AccountObservations {
+interface AccountObservations {
   account: Answer;
 }
 

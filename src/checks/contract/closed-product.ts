@@ -6,7 +6,7 @@ import { bookingBodyText } from '../_internal/flow-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 
 /** One endpoint of a closed product and its answer. */
-export interface ClosedEndpointCase {
+interface ClosedEndpointCase {
   product: string;
   endpoint: string;
   res: Answer;

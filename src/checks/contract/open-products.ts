@@ -6,7 +6,7 @@ import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** A search of an open product and its answer. */
-export interface OpenSearchCase {
+interface OpenSearchCase {
   product: string;
   res: Answer & { offers: Offer[] };
 }

@@ -18,7 +18,7 @@ function under(url: string, base: string | null): boolean {
 }
 
 /** The error responses of the service and the hotel API among `exchanges` that can carry a body (HEAD cannot). */
-export function errorExchanges(exchanges: readonly Exchange[], profile: Profile): Exchange[] {
+function errorExchanges(exchanges: readonly Exchange[], profile: Profile): Exchange[] {
   return exchanges.filter(
     (x) =>
       x.response !== undefined &&
@@ -58,10 +58,16 @@ export function judgeEnvelopeEverywhere(exchanges: readonly Exchange[], profile:
   const codes = new Set(errors.map((x) => x.response!.status));
   if (bad.length > 0) {
     const o = f.outcome('');
-    return { ...o, message: `${bad.length} of ${errors.length} error responses are outside the envelope: ${o.message}`, details: { outside: bad.length, total: errors.length } };
+    return {
+      ...o,
+      message: `${bad.length} of ${errors.length} error responses are outside the envelope: ${o.message}`,
+      details: { outside: bad.length, total: errors.length },
+    };
   }
   // Evidence of a pass: a sample, not thousands of ids.
-  const o = f.outcome(`all ${errors.length} error responses of the run (statuses ${[...codes].sort().join(', ')}) are in the envelope`, { total: errors.length });
+  const o = f.outcome(`all ${errors.length} error responses of the run (statuses ${[...codes].sort().join(', ')}) are in the envelope`, {
+    total: errors.length,
+  });
   return { ...o, evidence: (o.evidence ?? []).slice(0, 20) };
 }
 

@@ -7,7 +7,7 @@ import { searchableProducts } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One provoked error: what was sent, what should come back, and what came. */
-export interface ProvokedError {
+interface ProvokedError {
   what: string;
   expected: ErrorDef;
   res: Answer;
@@ -27,7 +27,9 @@ export function judgeErrorCatalogue(cases: readonly ProvokedError[], profile: Pr
       if (!Array.isArray(fields) || fields.length === 0) f.warn(`${c.what}: ${profile.fields.error_details} carries no list of failing fields`, c.res);
     }
   }
-  return f.outcome(`${cases.length} provoked errors (${cases.map((c) => `${c.expected.status} ${c.expected.code}`).join(', ')}) came with their status, code and envelope`);
+  return f.outcome(
+    `${cases.length} provoked errors (${cases.map((c) => `${c.expected.status} ${c.expected.code}`).join(', ')}) came with their status, code and envelope`,
+  );
 }
 
 /** ER-02: unknown route, wrong method, oversized, malformed and invalid bodies answer their errors in the envelope. */
@@ -46,9 +48,17 @@ export const errorCatalogueCheck: Check = {
     const e = p.errors;
     const cases: ProvokedError[] = [];
     const unknown = `/${encodeURIComponent(ctx.unique('no-such-route'))}`;
-    cases.push({ what: `GET ${unknown} (unknown route)`, expected: e.not_found, res: await api.raw('GET', unknown, undefined, { label: ctx.label('unknown route') }) });
+    cases.push({
+      what: `GET ${unknown} (unknown route)`,
+      expected: e.not_found,
+      res: await api.raw('GET', unknown, undefined, { label: ctx.label('unknown route') }),
+    });
     const acct = p.operations.account.path;
-    cases.push({ what: `PATCH ${acct} (method no route has)`, expected: e.method_not_allowed, res: await api.raw('PATCH', acct, undefined, { label: ctx.label('method not allowed') }) });
+    cases.push({
+      what: `PATCH ${acct} (method no route has)`,
+      expected: e.method_not_allowed,
+      res: await api.raw('PATCH', acct, undefined, { label: ctx.label('method not allowed') }),
+    });
     const { products } = await searchableProducts(ctx, 0);
     const product = products[0];
     if (product !== undefined) {
@@ -57,10 +67,23 @@ export const errorCatalogueCheck: Check = {
       const criteria = p.search_criteria[product];
       const padLength = p.limits.max_body_bytes + 1024;
       const big = JSON.stringify({ ...(setTemplate(p.search_body, { criteria }) as object), pad: 'x'.repeat(padLength) });
-      cases.push({ what: `search with a ${big.length}-byte body (limit ${p.limits.max_body_bytes})`, expected: e.payload_too_large, res: await api.raw(m, path, big, { label: ctx.label('body too large') }) });
-      cases.push({ what: 'search with a body that is not JSON', expected: e.invalid_json, res: await api.raw(m, path, '{"criteria": ', { label: ctx.label('invalid JSON') }) });
+      cases.push({
+        what: `search with a ${big.length}-byte body (limit ${p.limits.max_body_bytes})`,
+        expected: e.payload_too_large,
+        res: await api.raw(m, path, big, { label: ctx.label('body too large') }),
+      });
+      cases.push({
+        what: 'search with a body that is not JSON',
+        expected: e.invalid_json,
+        res: await api.raw(m, path, '{"criteria": ', { label: ctx.label('invalid JSON') }),
+      });
       const invalid = JSON.stringify(setTemplate(p.search_body, { criteria: {} }));
-      cases.push({ what: 'search without its required criteria', expected: e.validation_failed, res: await api.raw(m, path, invalid, { label: ctx.label('validation failed') }), expectFields: true });
+      cases.push({
+        what: 'search without its required criteria',
+        expected: e.validation_failed,
+        res: await api.raw(m, path, invalid, { label: ctx.label('validation failed') }),
+        expectFields: true,
+      });
     }
     return judgeErrorCatalogue(cases, ctx.profile);
   },

@@ -5,7 +5,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-01 saw: availability with the right, no and a wrong API key. */
-export interface HotelKeyObservations {
+interface HotelKeyObservations {
   withKey: Answer;
   withoutKey: Answer;
   wrongKey: Answer;

@@ -4,7 +4,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-02 saw: availability, a booking, its cancellation and a second cancellation. */
-export interface HotelLifecycleObservations {
+interface HotelLifecycleObservations {
   availability: Answer & { rateKeys: string[] };
   booking?: Answer & { reference?: string };
   cancellation?: Answer;
@@ -15,12 +15,20 @@ export interface HotelLifecycleObservations {
 export function judgeHotelLifecycle(obs: HotelLifecycleObservations, profile: Profile): CheckOutcome {
   const f = new Findings();
   if (!f.check(successMismatch(obs.availability, 'hotel availability', profile), obs.availability)) return f.outcome('');
-  if (!f.expect(obs.availability.rateKeys.length > 0, `hotel availability gave no rate key at ${profile.fields.hotel_hotels}[].${profile.fields.hotel_rates}[].${profile.fields.hotel_rate_key}`, obs.availability)) return f.outcome('');
+  if (
+    !f.expect(
+      obs.availability.rateKeys.length > 0,
+      `hotel availability gave no rate key at ${profile.fields.hotel_hotels}[].${profile.fields.hotel_rates}[].${profile.fields.hotel_rate_key}`,
+      obs.availability,
+    )
+  )
+    return f.outcome('');
   const b = obs.booking;
   if (!b || !f.check(successMismatch(b, 'hotel booking of an available rate', profile), b)) return f.outcome('');
   if (!f.expect(b.reference !== undefined, `hotel booking answered no reference at ${profile.fields.hotel_reference}`, b)) return f.outcome('');
   if (obs.cancellation) f.check(successMismatch(obs.cancellation, 'hotel cancellation', profile), obs.cancellation);
-  if (obs.secondCancellation) f.check(errorMismatch(obs.secondCancellation, profile.errors.booking_already_cancelled, 'second hotel cancellation', profile), obs.secondCancellation);
+  if (obs.secondCancellation)
+    f.check(errorMismatch(obs.secondCancellation, profile.errors.booking_already_cancelled, 'second hotel cancellation', profile), obs.secondCancellation);
   return f.outcome(`hotel booking ${String(b.reference)} was made and cancelled; a second cancellation was refused`);
 }
 

@@ -5,7 +5,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-03 saw: a cancellation of an unknown reference and a booking of an unknown rate key. */
-export interface HotelNotFoundObservations {
+interface HotelNotFoundObservations {
   unknownReference: Answer;
   unknownRateKey: Answer;
 }
@@ -37,7 +37,7 @@ export const hotelNotFoundCheck: Check = {
 };
 
 /** What HT-04 saw: hotel error responses. */
-export interface HotelEnvelopeObservations {
+interface HotelEnvelopeObservations {
   errors: Array<{ what: string; res: Answer }>;
 }
 
@@ -66,7 +66,10 @@ export const hotelEnvelopeCheck: Check = {
     const op = ctx.profile.operations.hotel_availability;
     const errors: HotelEnvelopeObservations['errors'] = [];
     errors.push({ what: 'hotel availability without key', res: await hotel.raw(op.method, op.path, {}, { label: ctx.label('no key'), apiKey: null }) });
-    errors.push({ what: 'hotel cancellation of an unknown reference', res: await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('unknown reference') }) });
+    errors.push({
+      what: 'hotel cancellation of an unknown reference',
+      res: await hotel.cancel(ctx.unique('no-such-ref'), { label: ctx.label('unknown reference') }),
+    });
     return judgeHotelEnvelope({ errors }, ctx.profile);
   },
 };

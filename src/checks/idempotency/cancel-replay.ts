@@ -8,7 +8,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-05 saw: a cancellation sent twice with one key and body. */
-export interface CancelReplayObservations {
+interface CancelReplayObservations {
   bookingId: string;
   price: number | undefined;
   before: WalletSnapshot;
@@ -22,7 +22,13 @@ export function judgeCancelReplay(obs: CancelReplayObservations, profile: Profil
   const f = new Findings();
   if (!f.check(successMismatch(obs.original, 'original cancellation', profile), obs.original)) return f.outcome('');
   judgeReplay(f, obs.original, obs.replay, 'cancellation sent again with the same key and body', profile);
-  judgeLedger(f, obs.before, obs.after, { refunds: [{ bookingId: obs.bookingId, amount: obs.original.refundAmount ?? obs.price, what: 'cancellation sent twice with one key' }] }, profile);
+  judgeLedger(
+    f,
+    obs.before,
+    obs.after,
+    { refunds: [{ bookingId: obs.bookingId, amount: obs.original.refundAmount ?? obs.price, what: 'cancellation sent twice with one key' }] },
+    profile,
+  );
   return f.outcome(`the cancellation replay was byte-identical and booking ${obs.bookingId} was refunded once`);
 }
 

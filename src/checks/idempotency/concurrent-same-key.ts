@@ -8,10 +8,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** How many requests ID-04 sends at once. */
-export const CONCURRENT_REQUESTS = 5;
+const CONCURRENT_REQUESTS = 5;
 
 /** What ID-04 saw: one booking fired several times at once with one key and body. */
-export interface ConcurrentObservations {
+interface ConcurrentObservations {
   price: number | undefined;
   before: WalletSnapshot;
   responses: Array<ByteAnswer & { bookingId?: string; chargedAmount?: number }>;
@@ -25,22 +25,32 @@ export function judgeConcurrent(obs: ConcurrentObservations, profile: Profile): 
   const ok = obs.responses.filter(isSuccess);
   const ids = [...new Set(ok.map((r) => r.bookingId).filter((x): x is string => x !== undefined))];
   f.see(...obs.responses);
-  f.expect(ids.length === 1, `${obs.responses.length} concurrent requests with one key created ${ids.length} bookings${ids.length ? ` (${ids.join(', ')})` : ''}, expected exactly one`, ...ok);
+  f.expect(
+    ids.length === 1,
+    `${obs.responses.length} concurrent requests with one key created ${ids.length} bookings${ids.length ? ` (${ids.join(', ')})` : ''}, expected exactly one`,
+    ...ok,
+  );
   const original = ok[0];
   for (const [i, r] of obs.responses.entries()) {
     if (isSuccess(r)) {
-      if (original && r !== original && !r.bytes.equals(original.bytes)) f.fail(`request ${i + 1} of ${obs.responses.length} answered ${r.status} with a body other than the original's`, original, r);
+      if (original && r !== original && !r.bytes.equals(original.bytes))
+        f.fail(`request ${i + 1} of ${obs.responses.length} answered ${r.status} with a body other than the original's`, original, r);
       continue;
     }
     if (r.status === inUse.status && codeOf(r, profile) === inUse.code) continue;
-    f.fail(`request ${i + 1} of ${obs.responses.length} with the same key and body was executed (answered ${describeAnswer(r, profile)}), expected ${inUse.status} ${inUse.code} or a replay`, r);
+    f.fail(
+      `request ${i + 1} of ${obs.responses.length} with the same key and body was executed (answered ${describeAnswer(r, profile)}), expected ${inUse.status} ${inUse.code} or a replay`,
+      r,
+    );
   }
   const id = ids[0];
   if (ids.length === 1 && id !== undefined) {
     const charged = original?.chargedAmount ?? obs.price;
     judgeLedger(f, obs.before, obs.after, { debits: [{ bookingId: id, amount: charged, what: 'concurrent bookings with one key' }] }, profile);
   }
-  return f.outcome(`${obs.responses.length} concurrent requests with one key made one booking ${String(id)}, charged once; the others were in-use refusals or replays`);
+  return f.outcome(
+    `${obs.responses.length} concurrent requests with one key made one booking ${String(id)}, charged once; the others were in-use refusals or replays`,
+  );
 }
 
 /** ID-04: concurrent requests with one key execute once. */

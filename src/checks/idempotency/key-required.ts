@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-01 saw: a booking and a cancellation sent without an idempotency key. */
-export interface KeyRequiredObservations {
+interface KeyRequiredObservations {
   before: WalletSnapshot;
   bookingWithoutKey: Answer;
   afterBooking: WalletSnapshot;
@@ -27,7 +27,11 @@ export function judgeKeyRequired(obs: KeyRequiredObservations, profile: Profile)
     f.check(errorMismatch(obs.cancelWithoutKey, e, `cancellation without ${profile.headers.idempotency_key}`, profile), obs.cancelWithoutKey);
     if (obs.beforeCancel && obs.afterCancel) judgeLedger(f, obs.beforeCancel, obs.afterCancel, {}, profile);
     if (obs.beforeCancel?.balance !== undefined && obs.afterCancel?.balance !== undefined) {
-      f.expect(obs.afterCancel.balance <= obs.beforeCancel.balance, `the cancellation without key refunded ${obs.afterCancel.balance - obs.beforeCancel.balance}`, obs.cancelWithoutKey);
+      f.expect(
+        obs.afterCancel.balance <= obs.beforeCancel.balance,
+        `the cancellation without key refunded ${obs.afterCancel.balance - obs.beforeCancel.balance}`,
+        obs.cancelWithoutKey,
+      );
     }
   }
   return f.outcome(`booking and cancellation without ${profile.headers.idempotency_key} answered ${e.status} ${e.code} and did nothing`);
@@ -44,7 +48,9 @@ export const keyRequiredCheck: Check = {
   run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const ref = ctx.unique('ref');
-    const bookingWithoutKey = await retryRateLimited(ctx, () => api.book(q.product, q.offer.quoteToken, undefined, { label: ctx.label('booking without key'), clientReference: ref }));
+    const bookingWithoutKey = await retryRateLimited(ctx, () =>
+      api.book(q.product, q.offer.quoteToken, undefined, { label: ctx.label('booking without key'), clientReference: ref }),
+    );
     const afterBooking = await snapshotWallet(ctx, api, 'after booking');
     const obs: KeyRequiredObservations = { before, bookingWithoutKey, afterBooking };
     const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');

@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-03 saw: one key sent with two different bodies. */
-export interface KeyReusedObservations {
+interface KeyReusedObservations {
   price: number | undefined;
   before: WalletSnapshot;
   first: Answer & { bookingId?: string; chargedAmount?: number };
@@ -21,8 +21,20 @@ export function judgeKeyReused(obs: KeyReusedObservations, profile: Profile): Ch
   if (!f.check(successMismatch(obs.first, 'first booking', profile), obs.first)) return f.outcome('');
   f.check(errorMismatch(obs.other, profile.errors.idempotency_key_reused, 'same key with another body', profile), obs.first, obs.other);
   if (obs.first.bookingId) {
-    judgeLedger(f, obs.before, obs.after, { debits: [{ bookingId: obs.first.bookingId, amount: obs.first.chargedAmount ?? obs.price, what: 'first booking' }] }, profile);
-    const others = obs.after.entries.filter((e) => e.type === profile.values.entry_debit && obs.other.bookingId !== undefined && e.bookingId === obs.other.bookingId && e.bookingId !== obs.first.bookingId);
+    judgeLedger(
+      f,
+      obs.before,
+      obs.after,
+      { debits: [{ bookingId: obs.first.bookingId, amount: obs.first.chargedAmount ?? obs.price, what: 'first booking' }] },
+      profile,
+    );
+    const others = obs.after.entries.filter(
+      (e) =>
+        e.type === profile.values.entry_debit &&
+        obs.other.bookingId !== undefined &&
+        e.bookingId === obs.other.bookingId &&
+        e.bookingId !== obs.first.bookingId,
+    );
     f.expect(others.length === 0, `the request with another body was charged (booking ${String(obs.other.bookingId)})`, ...obs.after.evidence);
   } else f.fail(`first booking answered no booking id at ${profile.fields.booking_id}`, obs.first);
   const e = profile.errors.idempotency_key_reused;

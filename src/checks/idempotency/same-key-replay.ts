@@ -8,7 +8,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What ID-02 saw: one booking sent twice with the same key and body. */
-export interface SameKeyReplayObservations {
+interface SameKeyReplayObservations {
   price: number | undefined;
   before: WalletSnapshot;
   original: ByteAnswer & { bookingId?: string; chargedAmount?: number };
@@ -23,13 +23,22 @@ export function judgeSameKeyReplay(obs: SameKeyReplayObservations, profile: Prof
   judgeReplay(f, obs.original, obs.replay, 'booking sent again with the same key and body', profile);
   const id = obs.original.bookingId;
   if (!f.expect(id !== undefined, `original booking answered no booking id at ${profile.fields.booking_id}`, obs.original)) return f.outcome('');
-  if (obs.replay.bookingId !== undefined && obs.replay.bookingId !== id) f.fail(`the replay created a second booking ${obs.replay.bookingId}`, obs.original, obs.replay);
-  judgeLedger(f, obs.before, obs.after, { debits: [{ bookingId: id!, amount: obs.original.chargedAmount ?? obs.price, what: 'booking sent twice with one key' }] }, profile);
+  if (obs.replay.bookingId !== undefined && obs.replay.bookingId !== id)
+    f.fail(`the replay created a second booking ${obs.replay.bookingId}`, obs.original, obs.replay);
+  judgeLedger(
+    f,
+    obs.before,
+    obs.after,
+    { debits: [{ bookingId: id!, amount: obs.original.chargedAmount ?? obs.price, what: 'booking sent twice with one key' }] },
+    profile,
+  );
   if (obs.replay.bookingId !== undefined && obs.replay.bookingId !== id) {
     const extra = obs.after.entries.filter((e) => e.bookingId === obs.replay.bookingId && e.type === profile.values.entry_debit);
     f.expect(extra.length === 0, `the replay's booking ${obs.replay.bookingId} was charged too`, ...obs.after.evidence);
   }
-  return f.outcome(`the replay was byte-identical, flagged ${profile.headers.idempotent_replayed}: ${profile.values.replayed_true}, and booking ${String(id)} was charged once`);
+  return f.outcome(
+    `the replay was byte-identical, flagged ${profile.headers.idempotent_replayed}: ${profile.values.replayed_true}, and booking ${String(id)} was charged once`,
+  );
 }
 
 /** ID-02: the same key and body replays the original response and books once. */

@@ -7,10 +7,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Longest quote lifetime the check waits through in real time, s. */
-export const REAL_WAIT_LIMIT_S = 120;
+const REAL_WAIT_LIMIT_S = 120;
 
 /** What QT-02 saw: a booking sent after its quote expired, with the wallet around it. */
-export interface ExpiredQuoteObservations {
+interface ExpiredQuoteObservations {
   waitedMs: number;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };
@@ -20,7 +20,10 @@ export interface ExpiredQuoteObservations {
 /** Judges QT-02: a booking after the quote expired answers quote_expired and charges nothing. */
 export function judgeExpiredQuote(obs: ExpiredQuoteObservations, profile: Profile): CheckOutcome {
   const f = new Findings();
-  f.check(errorMismatch(obs.booking, profile.errors.quote_expired, `booking with a quote expired ${Math.round(obs.waitedMs / 1000)} s after its search`, profile), obs.booking);
+  f.check(
+    errorMismatch(obs.booking, profile.errors.quote_expired, `booking with a quote expired ${Math.round(obs.waitedMs / 1000)} s after its search`, profile),
+    obs.booking,
+  );
   judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking with an expired quote' }, profile);
   return f.outcome('a booking with an expired quote was refused and charged nothing');
 }

@@ -8,10 +8,10 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** How long to wait for the next clock minute, ms. */
-export const MINUTE_STEP_MS = 61_000;
+const MINUTE_STEP_MS = 61_000;
 
 /** What QT-03 saw: a quote, a later search of the same criteria, and (if the price moved) the booking of the first quote. */
-export interface LockedPriceObservations {
+interface LockedPriceObservations {
   first: Answer & { offers: Offer[] };
   later: Array<Answer & { offers: Offer[] }>;
   /** Index of the offer whose price moved, and what was booked; absent when no price moved. */
@@ -26,7 +26,7 @@ export interface LockedPriceObservations {
 }
 
 /** Clock minutes (at most 2) a quote of `lifetimeS` outlives with time to book it: each wait must leave the first quote valid. */
-export function minuteSteps(lifetimeS: number): number {
+function minuteSteps(lifetimeS: number): number {
   return Math.max(0, Math.min(2, Math.floor((lifetimeS * 1000 - 10_000) / MINUTE_STEP_MS)));
 }
 
@@ -46,12 +46,17 @@ export function judgeLockedPrice(obs: LockedPriceObservations, profile: Profile)
   f.see(obs.first, ...obs.later);
   const m = obs.moved;
   if (!m) {
-    f.warn(`could not observe a price move: ${obs.later.length + 1} searches of the same criteria over ${obs.later.length} minute(s) gave the same prices`, obs.first, ...obs.later);
+    f.warn(
+      `could not observe a price move: ${obs.later.length + 1} searches of the same criteria over ${obs.later.length} minute(s) gave the same prices`,
+      obs.first,
+      ...obs.later,
+    );
     return f.outcome('');
   }
   if (!f.check(successMismatch(m.booking, 'booking of the first quote', profile), m.booking)) return f.outcome('');
   const what = `booking of a quote at ${m.lockedPrice} after the live price moved to ${m.livePrice}`;
-  if (m.booking.chargedAmount !== undefined) f.expect(m.booking.chargedAmount === m.lockedPrice, `${what} was charged ${m.booking.chargedAmount}`, obs.first, ...obs.later, m.booking);
+  if (m.booking.chargedAmount !== undefined)
+    f.expect(m.booking.chargedAmount === m.lockedPrice, `${what} was charged ${m.booking.chargedAmount}`, obs.first, ...obs.later, m.booking);
   if (m.booking.bookingId) judgeLedger(f, m.before, m.after, { debits: [{ bookingId: m.booking.bookingId, amount: m.lockedPrice, what }] }, profile);
   else f.fail(`${what}: no booking id at ${profile.fields.booking_id}`, m.booking);
   return f.outcome(`the quote's locked price ${m.lockedPrice} was charged though the live price had moved to ${m.livePrice}`);

@@ -7,10 +7,10 @@ import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Leeway for clocks of harness and target that differ a little, ms. */
-export const CLOCK_LEEWAY_MS = 5_000;
+const CLOCK_LEEWAY_MS = 5_000;
 
 /** What QT-01 saw: searches of open products. */
-export interface QuoteFieldsObservations {
+interface QuoteFieldsObservations {
   searches: Array<{ product: string; res: Answer & { offers: Offer[] } }>;
 }
 
@@ -23,7 +23,11 @@ export function judgeQuoteFields(obs: QuoteFieldsObservations, profile: Profile)
     if (!f.check(successMismatch(res, `search of ${product}`, profile), res)) continue;
     const results = getArray(res.json, profile.fields.search_results);
     f.expect(results.length > 0, `search of ${product} returned no results at ${profile.fields.search_results}`, res);
-    f.expect(res.offers.length === results.length, `${results.length - res.offers.length} of ${results.length} ${product} results carry no quote token at ${profile.fields.result_quote_token}`, res);
+    f.expect(
+      res.offers.length === results.length,
+      `${results.length - res.offers.length} of ${results.length} ${product} results carry no quote token at ${profile.fields.result_quote_token}`,
+      res,
+    );
     const tokens = new Set<string>();
     const sentAt = res.exchange.startedAt;
     const latest = sentAt + res.exchange.durationMs + lifetimeMs + CLOCK_LEEWAY_MS;
@@ -33,9 +37,24 @@ export function judgeQuoteFields(obs: QuoteFieldsObservations, profile: Profile)
       if (tokens.has(o.quoteToken)) f.fail(`two ${product} results share quote token ${o.quoteToken}`, res);
       tokens.add(o.quoteToken);
       const at = o.quoteExpiresAt === undefined ? NaN : Date.parse(o.quoteExpiresAt);
-      if (!f.expect(Number.isFinite(at), `${product} result ${String(o.resultId)} has quote expiry ${JSON.stringify(o.quoteExpiresAt)} that is not a date-time`, res)) continue;
-      f.expect(at > sentAt - CLOCK_LEEWAY_MS, `${product} result ${String(o.resultId)} quote expires at ${o.quoteExpiresAt}, before the search was sent (${new Date(sentAt).toISOString()})`, res);
-      f.expect(at <= latest, `${product} result ${String(o.resultId)} quote expires at ${o.quoteExpiresAt}, beyond the ${profile.quotes.lifetime_s} s lifetime`, res);
+      if (
+        !f.expect(
+          Number.isFinite(at),
+          `${product} result ${String(o.resultId)} has quote expiry ${JSON.stringify(o.quoteExpiresAt)} that is not a date-time`,
+          res,
+        )
+      )
+        continue;
+      f.expect(
+        at > sentAt - CLOCK_LEEWAY_MS,
+        `${product} result ${String(o.resultId)} quote expires at ${o.quoteExpiresAt}, before the search was sent (${new Date(sentAt).toISOString()})`,
+        res,
+      );
+      f.expect(
+        at <= latest,
+        `${product} result ${String(o.resultId)} quote expires at ${o.quoteExpiresAt}, beyond the ${profile.quotes.lifetime_s} s lifetime`,
+        res,
+      );
     }
   }
   return f.outcome(`all ${count} search results carry a quote token and an expiry within ${profile.quotes.lifetime_s} s`);

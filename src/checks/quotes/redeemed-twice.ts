@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What QT-05 saw: one quote booked twice under two keys, with the wallet around it. */
-export interface RedeemedTwiceObservations {
+interface RedeemedTwiceObservations {
   price: number | undefined;
   before: WalletSnapshot;
   first: Answer & { bookingId?: string; chargedAmount?: number };
@@ -21,7 +21,13 @@ export function judgeRedeemedTwice(obs: RedeemedTwiceObservations, profile: Prof
   if (!f.check(successMismatch(obs.first, 'first booking of the quote', profile), obs.first)) return f.outcome('');
   f.check(errorMismatch(obs.second, profile.errors.quote_already_redeemed, 'second booking of the same quote with another key', profile), obs.second);
   if (obs.first.bookingId) {
-    judgeLedger(f, obs.before, obs.after, { debits: [{ bookingId: obs.first.bookingId, amount: obs.first.chargedAmount ?? obs.price, what: 'quote booked twice' }] }, profile);
+    judgeLedger(
+      f,
+      obs.before,
+      obs.after,
+      { debits: [{ bookingId: obs.first.bookingId, amount: obs.first.chargedAmount ?? obs.price, what: 'quote booked twice' }] },
+      profile,
+    );
     const debits = obs.after.entries.filter((e) => obs.second.bookingId !== undefined && e.bookingId === obs.second.bookingId);
     f.expect(debits.length === 0, `the second booking ${String(obs.second.bookingId)} was charged`, ...obs.after.evidence);
   } else f.fail(`first booking answered no booking id at ${profile.fields.booking_id}`, obs.first);

@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What QT-04 saw: bookings with a tampered and an unknown token, with the wallet around them. */
-export interface UnknownQuoteObservations {
+interface UnknownQuoteObservations {
   before: WalletSnapshot;
   bookings: Array<{ what: string; res: Answer }>;
   after: WalletSnapshot;

@@ -7,7 +7,7 @@ import type { Check, CheckOutcome } from '../types.js';
 import { judgeCrossPhases } from './buckets-apart.js';
 
 /** What RL-06 saw: the primary agency's write bucket filled, then a write and a read of the second agency. */
-export interface AgenciesApartObservations {
+interface AgenciesApartObservations {
   fill: RlShot[];
   otherWrite: RlShot;
   otherRead: RlShot;

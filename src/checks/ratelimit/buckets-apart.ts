@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One direction of RL-05: fill a bucket, then send one request of the other bucket. */
-export interface CrossPhase {
+interface CrossPhase {
   filled: RlBucket;
   fill: RlShot[];
   /** The request of the other bucket, sent while `filled` is full. */
@@ -14,7 +14,7 @@ export interface CrossPhase {
 }
 
 /** What RL-05 saw: writes filled then a read; a window later, reads filled (sent at once) then a write. */
-export interface BucketsApartObservations {
+interface BucketsApartObservations {
   phases: CrossPhase[];
 }
 
@@ -25,7 +25,10 @@ export function judgeCrossPhases(phases: readonly CrossPhase[], profile: Profile
     // A burst sent at once may answer its refusal anywhere in it.
     const last = p.fill.find((s) => isRefused(s, profile));
     if (!last) {
-      v.fail(`${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`, p.fill[p.fill.length - 1]?.exchangeId);
+      v.fail(
+        `${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`,
+        p.fill[p.fill.length - 1]?.exchangeId,
+      );
       continue;
     }
     if (isRefused(p.cross, profile)) {

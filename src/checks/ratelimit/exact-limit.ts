@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-01 saw: per bucket, a burst from an empty window (the write burst one after the other, the read burst sent at once). */
-export interface ExactLimitObservations {
+interface ExactLimitObservations {
   limits: { read: number; write: number };
   read: RlShot[];
   write: RlShot[];
@@ -35,7 +35,11 @@ export function judgeExactLimit(obs: ExactLimitObservations, profile: Profile): 
         refusal?.exchangeId,
       );
     } else if (admitted > limit) {
-      v.fail(`${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}; request ${limit + 1} should have been refused`, admittedShots[limit]?.exchangeId, admittedShots[limit - 1]?.exchangeId);
+      v.fail(
+        `${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}; request ${limit + 1} should have been refused`,
+        admittedShots[limit]?.exchangeId,
+        admittedShots[limit - 1]?.exchangeId,
+      );
     } else if (!refusal) {
       v.fail(`${bucket} bucket: the burst ended after ${shots.length} requests without a refusal`, lastAdmitted?.exchangeId);
     } else {

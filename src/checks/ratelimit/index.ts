@@ -20,11 +20,12 @@ export const ratelimitChecks: Check[] = [
   refusalsNotCountedCheck,
 ];
 
-export { judgeExactLimit, type ExactLimitObservations } from './exact-limit.js';
-export { judgeRefusalChargesNothing, type RefusalChargesNothingObservations, type WalletView } from './refusal-charges-nothing.js';
-export { judgeRetryAfter, type RetryAfterObservations } from './retry-after.js';
-export { judgeRollingWindow, type RollingWindowObservations } from './rolling-window.js';
-export { judgeBucketsApart, type BucketsApartObservations } from './buckets-apart.js';
-export { judgeAgenciesApart, type AgenciesApartObservations } from './agencies-apart.js';
-export { judgeRateLimitHeaders, type RateLimitHeadersObservations } from './ratelimit-headers.js';
-export { judgeRefusalsNotCounted, type RefusalsNotCountedObservations } from './refusals-not-counted.js';
+export { judgeExactLimit } from './exact-limit.js';
+export { judgeRefusalChargesNothing } from './refusal-charges-nothing.js';
+export type { WalletView } from '../_internal/rl-episode.js';
+export { judgeRetryAfter } from './retry-after.js';
+export { judgeRollingWindow } from './rolling-window.js';
+export { judgeBucketsApart } from './buckets-apart.js';
+export { judgeAgenciesApart } from './agencies-apart.js';
+export { judgeRateLimitHeaders } from './ratelimit-headers.js';
+export { judgeRefusalsNotCounted } from './refusals-not-counted.js';

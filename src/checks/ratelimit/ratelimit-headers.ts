@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-07 saw: a few reads, and writes from an empty window until the first refusal. */
-export interface RateLimitHeadersObservations {
+interface RateLimitHeadersObservations {
   limits: { read: number; write: number };
   read: RlShot[];
   write: RlShot[];
@@ -48,25 +48,42 @@ export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile
       }
       judged += 1;
       const remaining = f.remaining!;
-      if (f.limit !== limit) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_limit} is ${f.limit}, the agency's ${bucket} limit is ${limit}`, shot.exchangeId);
-      if (f.resource !== name) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_resource} is ${JSON.stringify(f.resource)}, not ${JSON.stringify(name)}`, shot.exchangeId);
+      if (f.limit !== limit)
+        v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_limit} is ${f.limit}, the agency's ${bucket} limit is ${limit}`, shot.exchangeId);
+      if (f.resource !== name)
+        v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_resource} is ${JSON.stringify(f.resource)}, not ${JSON.stringify(name)}`, shot.exchangeId);
       if (!refused && remaining >= limit) {
-        v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_remaining} is ${remaining} after counting the request, but the limit is ${limit} (at most ${limit - 1} can remain)`, shot.exchangeId);
+        v.fail(
+          `${bucket} response ${shot.exchangeId}: ${h.ratelimit_remaining} is ${remaining} after counting the request, but the limit is ${limit} (at most ${limit - 1} can remain)`,
+          shot.exchangeId,
+        );
       }
       if (refused && remaining !== 0) v.fail(`the ${shot.status} ${shot.exchangeId} reports ${h.ratelimit_remaining} ${remaining}, not 0`, shot.exchangeId);
-      if (remaining > 0 && f.resetS !== 0) v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} while ${h.ratelimit_remaining} is ${remaining} (must be 0)`, shot.exchangeId);
+      if (remaining > 0 && f.resetS !== 0)
+        v.fail(
+          `${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} while ${h.ratelimit_remaining} is ${remaining} (must be 0)`,
+          shot.exchangeId,
+        );
       if (remaining === 0 && (f.resetS! < 1 || f.resetS! > windowS)) {
         v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} with nothing remaining (must be 1 to ${windowS})`, shot.exchangeId);
       }
       if (prev) {
         if (refused && prev.remaining > 0) {
-          v.fail(`${prev.shot.exchangeId} said ${prev.remaining} ${bucket} requests remained, but the next one was refused`, prev.shot.exchangeId, shot.exchangeId);
+          v.fail(
+            `${prev.shot.exchangeId} said ${prev.remaining} ${bucket} requests remained, but the next one was refused`,
+            prev.shot.exchangeId,
+            shot.exchangeId,
+          );
         }
         if (!refused && prev.remaining === 0 && !isRefused(prev.shot, profile)) {
           v.fail(`${prev.shot.exchangeId} said no ${bucket} request remained, but the next one was admitted`, prev.shot.exchangeId, shot.exchangeId);
         }
         if (!refused && !isRefused(prev.shot, profile) && remaining !== prev.remaining - 1) {
-          v.fail(`${h.ratelimit_remaining} went from ${prev.remaining} to ${remaining} over one admitted ${bucket} request (must fall by one)`, prev.shot.exchangeId, shot.exchangeId);
+          v.fail(
+            `${h.ratelimit_remaining} went from ${prev.remaining} to ${remaining} over one admitted ${bucket} request (must fall by one)`,
+            prev.shot.exchangeId,
+            shot.exchangeId,
+          );
         }
       }
       prev = { shot, remaining };

@@ -5,10 +5,8 @@ import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_in
 import { errored, Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
-export type { WalletView } from '../_internal/rl-episode.js';
-
 /** What RL-02 saw. */
-export interface RefusalChargesNothingObservations {
+interface RefusalChargesNothingObservations {
   writeLimit: number;
   /** Write probes sent until the first refusal. */
   fill: RlShot[];
@@ -29,7 +27,10 @@ export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservation
   const filled = obs.fill.some((s) => isRefused(s, profile));
   v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
   if (!filled) {
-    v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`, obs.fill[obs.fill.length - 1]?.exchangeId);
+    v.fail(
+      `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`,
+      obs.fill[obs.fill.length - 1]?.exchangeId,
+    );
   }
   const b = obs.booking;
   if (b.status !== rl.status) {

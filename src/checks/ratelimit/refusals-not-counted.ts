@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-08 saw (write bucket of the primary agency). */
-export interface RefusalsNotCountedObservations {
+interface RefusalsNotCountedObservations {
   limit: number;
   /** Writes from an empty window until the first refusal. */
   fill: RlShot[];
@@ -53,7 +53,11 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
       ...obs.refused.map((s) => s.exchangeId),
     );
   } else if (admitted > free) {
-    v.fail(`one window after the bucket filled ${admitted} requests were admitted, only ${free} could be${besides}`, edge?.exchangeId, ...counted.map((s) => s.exchangeId));
+    v.fail(
+      `one window after the bucket filled ${admitted} requests were admitted, only ${free} could be${besides}`,
+      edge?.exchangeId,
+      ...counted.map((s) => s.exchangeId),
+    );
   } else v.see(edge?.exchangeId);
   return v.outcome(`refused requests were not counted: the whole limit of ${obs.limit} was available one window after the bucket filled`, {
     limit: obs.limit,
@@ -68,9 +72,10 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
  */
 function slippedSentence(slipped: RlShot, obs: RefusalsNotCountedObservations, profile: Profile): string {
   const answer = `${slipped.status}${slipped.code ? ` ${slipped.code}` : ''}`;
-  const through = slipped.bucket === 'write' && slipped.status >= 400 && slipped.status < 500
-    ? `got past the rate limit: it was answered ${answer}, the answer a write probe gets once admitted (its method does not apply to a booking that does not exist), not ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`
-    : `was admitted (${answer}) instead of refused with ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`;
+  const through =
+    slipped.bucket === 'write' && slipped.status >= 400 && slipped.status < 500
+      ? `got past the rate limit: it was answered ${answer}, the answer a write probe gets once admitted (its method does not apply to a booking that does not exist), not ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`
+      : `was admitted (${answer}) instead of refused with ${profile.errors.rate_limited.status} ${profile.errors.rate_limited.code}`;
   return `half a window after the ${slipped.bucket} bucket filled (${obs.limit} admitted in its window), request ${slipped.exchangeId} ${through}; the bucket was still full, so the service should have refused it: its limit was not enforced`;
 }
 
@@ -85,6 +90,9 @@ export const refusalsNotCountedCheck: Check = {
   async run(ctx) {
     const ep = await writeEpisode(ctx);
     if ('error' in ep) return limitsUnknown(ep);
-    return judgeRefusalsNotCounted({ limit: ep.limits.write, fill: ep.fill, refused: ep.midWindow, after: ep.after, stillCounted: ep.stillCounted }, ctx.profile);
+    return judgeRefusalsNotCounted(
+      { limit: ep.limits.write, fill: ep.fill, refused: ep.midWindow, after: ep.after, stillCounted: ep.stillCounted },
+      ctx.profile,
+    );
   },
 };

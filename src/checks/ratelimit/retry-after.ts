@@ -6,7 +6,7 @@ import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-03 saw. */
-export interface RetryAfterObservations {
+interface RetryAfterObservations {
   /** Write probes until the first refusal; the last is the 429 whose Retry-After is judged. */
   fill: RlShot[];
   /** Target time the 429 arrived, ms. */
@@ -71,7 +71,9 @@ export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): 
       onTime.exchangeId,
     );
   } else v.see(onTime.exchangeId);
-  return v.outcome(`${profile.headers.retry_after} ${ra.seconds} was exact: refused 1.25 s before it elapsed, admitted when it did`, { retryAfterS: ra.seconds });
+  return v.outcome(`${profile.headers.retry_after} ${ra.seconds} was exact: refused 1.25 s before it elapsed, admitted when it did`, {
+    retryAfterS: ra.seconds,
+  });
 }
 
 /** RL-03: Retry-After present, integer, and right. */

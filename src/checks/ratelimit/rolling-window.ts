@@ -5,7 +5,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-04 saw (write bucket of the primary agency, from an empty window). */
-export interface RollingWindowObservations {
+interface RollingWindowObservations {
   limit: number;
   /** `floor(limit / 2)` requests at t0. */
   firstHalf: RlShot[];
@@ -31,7 +31,11 @@ export function judgeRollingWindow(obs: RollingWindowObservations, profile: Prof
   const badA = obs.firstHalf.find((s) => isRefused(s, profile));
   if (badA) v.fail(`the first ${halfA} requests of an empty window were not all admitted: ${describeShot(badA)}`, badA.exchangeId);
   const badB = obs.secondHalf.find((s) => isRefused(s, profile));
-  if (badB) v.fail(`the next ${obs.secondHalf.length} requests half a window later (${obs.limit} in all) were not all admitted: ${describeShot(badB)}`, badB.exchangeId);
+  if (badB)
+    v.fail(
+      `the next ${obs.secondHalf.length} requests half a window later (${obs.limit} in all) were not all admitted: ${describeShot(badB)}`,
+      badB.exchangeId,
+    );
   if (!isRefused(obs.overflow, profile)) {
     v.fail(
       `request ${obs.limit + 1} within one window (${halfA} at t0, ${obs.secondHalf.length} at t0 + ${profile.limits.window_s / 2} s) was admitted: the count restarted between them, as a fixed clock-minute window does`,

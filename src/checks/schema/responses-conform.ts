@@ -66,7 +66,12 @@ export function judgeResponsesConform(exchanges: readonly Exchange[], validator:
     const named = [...unusable].map(([problem, u]) => `${problem} (in ${u.where}, ${u.ids.length} response${u.ids.length > 1 ? 's' : ''})`);
     const judgedText = bad > 0 ? `; ${bad} of ${judged} judged responses do not conform` : judged > 0 ? `; the ${judged} judged responses conform` : '';
     const evidence = [...unusable.values()].flatMap((u) => u.ids.slice(0, NAMED));
-    return { verdict: 'ERROR', message: `the OpenAPI document cannot judge ${notJudged['schema unusable']} responses: ${named.join('; ')}${judgedText}`, evidence, details: { ...details, unusable: [...unusable.keys()] } };
+    return {
+      verdict: 'ERROR',
+      message: `the OpenAPI document cannot judge ${notJudged['schema unusable']} responses: ${named.join('; ')}${judgedText}`,
+      evidence,
+      details: { ...details, unusable: [...unusable.keys()] },
+    };
   }
   if (bad > 0) {
     const o = f.outcome('', details);

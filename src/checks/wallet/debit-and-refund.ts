@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-02 saw: a booking at a quoted price and its cancellation, with the wallet around each. */
-export interface DebitRefundObservations {
+interface DebitRefundObservations {
   quotedPrice: number | undefined;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string; chargedAmount?: number };
@@ -31,7 +31,8 @@ export function judgeDebitAndRefund(obs: DebitRefundObservations, profile: Profi
   const c = obs.cancellation;
   if (f.expect(c !== undefined, 'the booking was not cancelled') && c) {
     if (f.check(successMismatch(c, 'cancellation', profile), c)) {
-      if (c.refundAmount !== undefined && price !== undefined) f.expect(c.refundAmount === price, `cancellation refund ${c.refundAmount} differs from the price ${price}`, c);
+      if (c.refundAmount !== undefined && price !== undefined)
+        f.expect(c.refundAmount === price, `cancellation refund ${c.refundAmount} differs from the price ${price}`, c);
       if (obs.afterCancel) judgeLedger(f, obs.afterBooking, obs.afterCancel, { refunds: [{ bookingId: id!, amount: price, what: 'cancellation' }] }, profile);
     }
   }

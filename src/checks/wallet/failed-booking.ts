@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-03 saw: a booking the supplier refused, with the wallet around it. */
-export interface FailedBookingObservations {
+interface FailedBookingObservations {
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };
   after: WalletSnapshot;
@@ -37,7 +37,14 @@ export const failedBookingCheck: Check = {
     const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     const before = await snapshotWallet(ctx, api, 'before');
-    const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking the supplier refuses', `${trigger.client_reference_prefix}-${ctx.unique('ref')}`);
+    const booking = await bookFresh(
+      ctx,
+      api,
+      q.product,
+      q.offer.quoteToken,
+      'booking the supplier refuses',
+      `${trigger.client_reference_prefix}-${ctx.unique('ref')}`,
+    );
     const after = await snapshotWallet(ctx, api, 'after');
     return judgeFailedBooking({ before, booking, after }, ctx.profile);
   },

@@ -7,7 +7,7 @@ import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-04 saw: a booking priced above the balance, with the wallet around it. */
-export interface InsufficientFundsObservations {
+interface InsufficientFundsObservations {
   price: number;
   before: WalletSnapshot;
   booking: Answer & { bookingId?: string };
@@ -17,7 +17,10 @@ export interface InsufficientFundsObservations {
 /** Judges WL-04: a booking above the balance answers insufficient_funds and charges nothing. */
 export function judgeInsufficientFunds(obs: InsufficientFundsObservations, profile: Profile): CheckOutcome {
   const f = new Findings();
-  f.check(errorMismatch(obs.booking, profile.errors.insufficient_funds, `booking priced ${obs.price} with balance ${String(obs.before.balance)}`, profile), obs.booking);
+  f.check(
+    errorMismatch(obs.booking, profile.errors.insufficient_funds, `booking priced ${obs.price} with balance ${String(obs.before.balance)}`, profile),
+    obs.booking,
+  );
   judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking above the balance' }, profile);
   return f.outcome(`a booking priced ${obs.price} above the balance ${String(obs.before.balance)} was refused and charged nothing`);
 }

@@ -6,7 +6,7 @@ import { chainProblems } from '../_internal/wallet-ledger.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-01 saw: the wallet after a booking and its cancellation. */
-export interface StatementChainObservations {
+interface StatementChainObservations {
   wallet: WalletSnapshot;
 }
 
@@ -21,7 +21,11 @@ export function judgeStatementChain(obs: StatementChainObservations, profile: Pr
     f.warn('the statement has no entries to reconcile', ...ev);
     return f.outcome('');
   }
-  f.expect(newest.balanceAfter === w.balance, `balance is ${w.balance} but the newest statement entry (${String(newest.id)}) has balance_after ${String(newest.balanceAfter)}`, ...ev);
+  f.expect(
+    newest.balanceAfter === w.balance,
+    `balance is ${w.balance} but the newest statement entry (${String(newest.id)}) has balance_after ${String(newest.balanceAfter)}`,
+    ...ev,
+  );
   for (const p of chainProblems(w.entries, profile)) f.fail(p, ...ev);
   return f.outcome(`balance ${w.balance} equals the newest balance_after, and all ${w.entries.length} statement entries chain`, { entries: w.entries.length });
 }

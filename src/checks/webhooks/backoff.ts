@@ -27,14 +27,20 @@ export function judgeBackoff(run: WhRun, profile: Profile): CheckOutcome {
     const expected = expectedGapMs(profile, i + 1);
     const tol = gapToleranceMs(expected);
     if (Math.abs(gap - expected) > tol) {
-      v.fail(`attempt ${i + 2} came ${(gap / 1000).toFixed(1)} s after attempt ${i + 1}, expected ${(expected / 1000).toFixed(1)} s ± ${(tol / 1000).toFixed(1)} s`, booking);
+      v.fail(
+        `attempt ${i + 2} came ${(gap / 1000).toFixed(1)} s after attempt ${i + 1}, expected ${(expected / 1000).toFixed(1)} s ± ${(tol / 1000).toFixed(1)} s`,
+        booking,
+      );
     }
     const prev = gaps[i - 1];
     if (prev !== undefined && factor > 1 && gap < (prev * (1 + factor)) / 2) {
       v.fail(`the delay grew from ${(prev / 1000).toFixed(1)} s to only ${(gap / 1000).toFixed(1)} s: not exponential (factor ${factor})`, booking);
     }
   });
-  return v.outcome(`retry delays ${gaps.map((g) => `${(g / 1000).toFixed(1)} s`).join(', ')} follow base ${profile.webhooks.base_ms / 1000} s × factor ${factor}`, { gapsMs: gaps });
+  return v.outcome(
+    `retry delays ${gaps.map((g) => `${(g / 1000).toFixed(1)} s`).join(', ')} follow base ${profile.webhooks.base_ms / 1000} s × factor ${factor}`,
+    { gapsMs: gaps },
+  );
 }
 
 /** WH-05: exponential backoff. */

@@ -18,10 +18,14 @@ export function judgeCancellationEvent(run: WhRun, profile: Profile): CheckOutco
   const confirmed = typed.filter((t) => t.ev.type === profile.webhooks.event_booking_confirmed);
   if (cancelled.length === 0) {
     const types = [...new Set(typed.map((t) => JSON.stringify(t.ev.type)))].join(', ') || 'none';
-    v.fail(`cancelling booking ${run.subjectId} emitted no ${profile.webhooks.event_booking_cancelled} event naming it (event types seen for it: ${types})`, run.exchanges.cancellation);
+    v.fail(
+      `cancelling booking ${run.subjectId} emitted no ${profile.webhooks.event_booking_cancelled} event naming it (event types seen for it: ${types})`,
+      run.exchanges.cancellation,
+    );
   } else {
     const ids = new Set(cancelled.map((t) => t.id));
-    if (ids.size > 1) v.fail(`cancelling booking ${run.subjectId} emitted ${ids.size} ${profile.webhooks.event_booking_cancelled} events`, run.exchanges.cancellation);
+    if (ids.size > 1)
+      v.fail(`cancelling booking ${run.subjectId} emitted ${ids.size} ${profile.webhooks.event_booking_cancelled} events`, run.exchanges.cancellation);
     const confirmedIds = new Set(confirmed.map((t) => t.id));
     if (cancelled.some((t) => t.id !== undefined && confirmedIds.has(t.id))) {
       v.fail(`the cancelled event reuses the confirmed event's ${h.webhook_id}: receivers dropping duplicates would lose it`, run.exchanges.cancellation);

@@ -19,12 +19,18 @@ export function judgeDeliveredOnce(run: WhRun, profile: Profile): CheckOutcome {
     return v.outcome('');
   }
   if (run.attempts.length > 1) {
-    v.fail(`a receiver answering 200 got ${run.attempts.length} attempts for booking ${run.subjectId} (${describeAttempts(run.attempts, h.webhook_attempt)}): a delivered event was sent again`, booking);
+    v.fail(
+      `a receiver answering 200 got ${run.attempts.length} attempts for booking ${run.subjectId} (${describeAttempts(run.attempts, h.webhook_attempt)}): a delivered event was sent again`,
+      booking,
+    );
   }
   const a = run.attempts[0]!;
   const ev = whEvent(a, profile);
   if (ev.type !== profile.webhooks.event_booking_confirmed) {
-    v.fail(`the event type at ${profile.fields.event_type} is ${JSON.stringify(ev.type)}, not ${JSON.stringify(profile.webhooks.event_booking_confirmed)}`, booking);
+    v.fail(
+      `the event type at ${profile.fields.event_type} is ${JSON.stringify(ev.type)}, not ${JSON.stringify(profile.webhooks.event_booking_confirmed)}`,
+      booking,
+    );
   }
   if (ev.bookingId !== run.subjectId) {
     v.fail(`the event names booking ${JSON.stringify(ev.bookingId)} at ${profile.fields.event_booking_id}, not ${run.subjectId}`, booking);

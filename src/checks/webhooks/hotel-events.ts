@@ -6,7 +6,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-09 judges: a hotel booking's event attempts and the agency's hotel webhook secret. */
-export interface HotelSignatureObservations {
+interface HotelSignatureObservations {
   run: WhRun;
   secret: string | undefined;
 }
@@ -25,7 +25,8 @@ export function judgeHotelSignatures(obs: HotelSignatureObservations, profile: P
   }
   run.attempts.forEach((a, i) => {
     const res = verifyHotelWebhookRequest({ headers: a.headers, body: a.text, secret: obs.secret!, headerName: name, nowS: Math.floor(a.receivedAt / 1000) });
-    if (!res.ok) v.fail(`hotel event attempt ${i + 1}: signature refused (${res.reason}), ${name} ${JSON.stringify(whHeader(a, name) ?? null)}`, run.exchanges.booking);
+    if (!res.ok)
+      v.fail(`hotel event attempt ${i + 1}: signature refused (${res.reason}), ${name} ${JSON.stringify(whHeader(a, name) ?? null)}`, run.exchanges.booking);
   });
   return v.outcome(`the hotel event carried a valid ${name}`, { attempts: run.attempts.length });
 }

@@ -24,11 +24,11 @@ export const webhooksChecks: Check[] = [
 ];
 
 export { judgeDeliveredOnce } from './delivered-once.js';
-export { judgeServiceSignatures, type ServiceSignatureObservations } from './signatures.js';
+export { judgeServiceSignatures } from './signatures.js';
 export { judgeMaxAttempts } from './max-attempts.js';
 export { judgeStableId } from './stable-id.js';
 export { judgeBackoff } from './backoff.js';
 export { judgeRetryStops } from './retry-stops.js';
 export { judgeReplayNoEvent } from './replay-no-event.js';
 export { judgeCancellationEvent } from './cancellation-event.js';
-export { judgeHotelSignatures, judgeHotelAttempts, type HotelSignatureObservations } from './hotel-events.js';
+export { judgeHotelSignatures, judgeHotelAttempts } from './hotel-events.js';

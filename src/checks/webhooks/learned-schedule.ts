@@ -2,7 +2,7 @@ import { FAILING_ARRIVALS } from '../_internal/wh-scenario.js';
 import type { RunCache } from '../run-cache.js';
 
 /** A webhook retry schedule: attempt 2 comes `baseMs` after attempt 1, each gap after that `factor` times the one before. */
-export interface WebhookSchedule {
+interface WebhookSchedule {
   baseMs: number;
   factor: number;
 }

@@ -18,9 +18,20 @@ export function judgeMaxAttempts(run: WhRun, profile: Profile): CheckOutcome {
   const seen = describeAttempts(run.attempts, profile.headers.webhook_attempt);
   const watched = `${((run.watchedUntil - run.startedAt) / 1000).toFixed(0)} s`;
   if (n === 0) v.fail(`no event for booking ${run.subjectId} reached the receiver (watched ${watched})`, run.exchanges.booking);
-  else if (n < max) v.fail(`a receiver answering ${run.plan} got only ${n} of ${max} attempts in ${watched} (${seen}): the event was not retried ${max - 1} times`, run.exchanges.booking);
-  else if (n > max) v.fail(`a receiver answering ${run.plan} got ${n} attempts (${seen}), more than ${max}: retried ${n - 1} times instead of ${max - 1}`, run.exchanges.booking);
-  return v.outcome(`a failing receiver got exactly ${max} attempts and none after them in ${watched}`, { attempts: n, watchedMs: run.watchedUntil - run.startedAt });
+  else if (n < max)
+    v.fail(
+      `a receiver answering ${run.plan} got only ${n} of ${max} attempts in ${watched} (${seen}): the event was not retried ${max - 1} times`,
+      run.exchanges.booking,
+    );
+  else if (n > max)
+    v.fail(
+      `a receiver answering ${run.plan} got ${n} attempts (${seen}), more than ${max}: retried ${n - 1} times instead of ${max - 1}`,
+      run.exchanges.booking,
+    );
+  return v.outcome(`a failing receiver got exactly ${max} attempts and none after them in ${watched}`, {
+    attempts: n,
+    watchedMs: run.watchedUntil - run.startedAt,
+  });
 }
 
 /** WH-03: retried twice, never a fourth attempt. */

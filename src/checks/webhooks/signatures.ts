@@ -6,7 +6,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-02 judges: the attempts of a failing delivery (so retries are signed too) and the agency's webhook secret. */
-export interface ServiceSignatureObservations {
+interface ServiceSignatureObservations {
   run: WhRun;
   secret: string | undefined;
 }
@@ -32,7 +32,10 @@ export function judgeServiceSignatures(obs: ServiceSignatureObservations, profil
   for (const a of run.attempts) {
     const res = verifyServiceWebhookRequest({ headers: a.headers, body: a.text, secret: obs.secret, names, nowS: Math.floor(a.receivedAt / 1000) });
     if (!res.ok) {
-      v.fail(`attempt ${whHeader(a, h.webhook_attempt) ?? '?'} of event ${whHeader(a, h.webhook_id) ?? '?'}: signature refused (${res.reason}), ${h.webhook_signature} ${JSON.stringify(whHeader(a, h.webhook_signature) ?? null)}`, booking);
+      v.fail(
+        `attempt ${whHeader(a, h.webhook_attempt) ?? '?'} of event ${whHeader(a, h.webhook_id) ?? '?'}: signature refused (${res.reason}), ${h.webhook_signature} ${JSON.stringify(whHeader(a, h.webhook_signature) ?? null)}`,
+        booking,
+      );
     }
   }
   return v.outcome(`all ${run.attempts.length} attempts carried a valid ${h.webhook_signature}`, { attempts: run.attempts.length });

@@ -23,16 +23,22 @@ export function judgeStableId(run: WhRun, profile: Profile): CheckOutcome {
   const distinct = [...new Set(ids)];
   if (ids.some((id) => id === undefined)) v.fail(`an attempt carries no ${h.webhook_id}`, booking);
   if (distinct.length > 1) {
-    v.fail(`the ${run.attempts.length} attempts of one event carried ${distinct.length} different ${h.webhook_id} values (${distinct.join(', ')}): receivers cannot drop duplicates`, booking);
+    v.fail(
+      `the ${run.attempts.length} attempts of one event carried ${distinct.length} different ${h.webhook_id} values (${distinct.join(', ')}): receivers cannot drop duplicates`,
+      booking,
+    );
   }
   run.attempts.forEach((a, i) => {
     const bodyId = whEvent(a, profile).id;
     const id = whHeader(a, h.webhook_id);
-    if (id !== undefined && bodyId !== undefined && bodyId !== id) v.fail(`attempt ${i + 1}: ${h.webhook_id} ${id} differs from the body's event id ${JSON.stringify(bodyId)}`, booking);
+    if (id !== undefined && bodyId !== undefined && bodyId !== id)
+      v.fail(`attempt ${i + 1}: ${h.webhook_id} ${id} differs from the body's event id ${JSON.stringify(bodyId)}`, booking);
     const n = whHeader(a, h.webhook_attempt)?.trim();
     if (n !== String(i + 1)) v.fail(`attempt ${i + 1} carries ${h.webhook_attempt} ${JSON.stringify(n ?? null)}, not ${i + 1}`, booking);
   });
-  return v.outcome(`all ${run.attempts.length} attempts carried ${h.webhook_id} ${distinct[0]} and were numbered 1 to ${run.attempts.length}`, { ids: distinct });
+  return v.outcome(`all ${run.attempts.length} attempts carried ${h.webhook_id} ${distinct[0]} and were numbered 1 to ${run.attempts.length}`, {
+    ids: distinct,
+  });
 }
 
 /** WH-04: one id per event across attempts; attempts numbered. */

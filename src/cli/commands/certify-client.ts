@@ -49,17 +49,25 @@ function waitForAgency(durationS: number | undefined, print: (line: string) => v
         stdin.on('end', done);
         stdin.resume();
       }
-      const how = [stdin.isTTY || durationS === undefined ? 'press Enter' : undefined, durationS !== undefined ? `wait ${durationS} s` : undefined, 'or Ctrl-C'].filter(Boolean);
+      const how = [
+        stdin.isTTY || durationS === undefined ? 'press Enter' : undefined,
+        durationS !== undefined ? `wait ${durationS} s` : undefined,
+        'or Ctrl-C',
+      ].filter(Boolean);
       print(`point your client at the URLs above and run its flows; when done, ${how.join(', ')} to grade it`);
     });
 }
 
 /** `svc-harness certify-client`: grades an agency's client; passed when its certificate is granted. */
-export async function certifyClientCommand(args: CertifyClientArgs, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function certifyClientCommand(
+  args: CertifyClientArgs,
+  write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<CommandOutcome> {
   // Verdict lines quote the target: nothing it sent may drive the terminal.
   const print = (line: string): void => write(terminalSafe(line));
   if (args.run !== undefined && args.duration !== undefined) throw new HarnessError('E_USAGE', '--duration is for interactive runs; with --run, use --timeout');
-  const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
+  const signKey =
+    args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
   const result = await certifyClient({
     ...(args.agency !== undefined ? { agency: args.agency } : {}),
     ...(args.run !== undefined ? { run: args.run } : { waitForClient: waitForAgency(args.duration, print) }),
@@ -72,7 +80,12 @@ export async function certifyClientCommand(args: CertifyClientArgs, write: (line
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args['hotel-port'] !== undefined ? { hotelPort: args['hotel-port'] } : {}),
     ...(args['client-name'] !== undefined || args['client-version'] !== undefined
-      ? { client: { ...(args['client-name'] !== undefined ? { name: args['client-name'] } : {}), ...(args['client-version'] !== undefined ? { version: args['client-version'] } : {}) } }
+      ? {
+          client: {
+            ...(args['client-name'] !== undefined ? { name: args['client-name'] } : {}),
+            ...(args['client-version'] !== undefined ? { version: args['client-version'] } : {}),
+          },
+        }
       : {}),
     print,
   });

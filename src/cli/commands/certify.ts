@@ -23,7 +23,8 @@ export interface CertifyArgs {
 export async function certifyCommand(args: CertifyArgs, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
   // Verdict lines quote the target: nothing it sent may drive the terminal.
   const print = (line: string): void => write(terminalSafe(line));
-  if (args['known-issues'] !== undefined) print(`note: certify ignores --known-issues ${args['known-issues']}: a certificate is never granted over a failure, so every failure counts`);
+  if (args['known-issues'] !== undefined)
+    print(`note: certify ignores --known-issues ${args['known-issues']}: a certificate is never granted over a failure, so every failure counts`);
   if (args['generate-key'] !== undefined) {
     const pair = await generateSigningKeyPair(args['generate-key']);
     print(`private key: ${pair.privateKeyFile} (keep it secret; pass it as --sign-key)`);
@@ -32,7 +33,8 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
     return { kind: 'done' };
   }
   // Read the key before a run of a minute, not after it.
-  const signKey = args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
+  const signKey =
+    args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
 
   const written = await certify({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
@@ -52,9 +54,13 @@ export async function certifyCommand(args: CertifyArgs, write: (line: string) =>
   });
   const c = written.certificate;
   const took = (c.duration_ms / 1000).toFixed(1);
-  print(`${c.practice !== undefined ? 'PRACTICE ' : ''}certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`);
+  print(
+    `${c.practice !== undefined ? 'PRACTICE ' : ''}certificate ${c.granted ? 'GRANTED' : `REFUSED by ${c.refused_by.join(', ')}`}${c.skipped.length > 0 ? ` (not run: ${c.skipped.join(', ')})` : ''} in ${took} s`,
+  );
   if (c.practice !== undefined) print(`  ${c.practice}`);
   print(`reports in ${written.reportDir} (junit.xml included; ${args['report-dir']}/latest points there)`);
-  print(`certificate in ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`);
+  print(
+    `certificate in ${written.dir}${signKey ? `, signed (Ed25519, key SHA-256 ${c.signing?.public_key_sha256.slice(0, 16)}…)` : ', not signed (pass --sign-key to sign)'}`,
+  );
   return { kind: 'verdict', passed: c.granted };
 }

@@ -55,7 +55,13 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
   const harness = createHarness(
     args.target !== undefined
       ? { targetFile: args.target }
-      : { mock: { admin: false, fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] }, defects } },
+      : {
+          mock: {
+            admin: false,
+            fixture: { agencies: [...structuredClone(DEFAULT_FIXTURE.agencies), ...generateAgencies(args.agencies, limitsOverride(args))] },
+            defects,
+          },
+        },
   );
   try {
     const ac = new AbortController();
@@ -63,7 +69,9 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
       if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
       stoppedBy = signal;
-      process.stderr.write(`\nsvc-harness: ${signal} received, stopping the load (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once); the report is still written\n`);
+      process.stderr.write(
+        `\nsvc-harness: ${signal} received, stopping the load (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once); the report is still written\n`,
+      );
       ac.abort();
     };
     const onSigint = (): void => onSignal('SIGINT');
@@ -112,7 +120,10 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: load.rps, interrupted: load.interrupted, totals: totalsJson(load.totals), summary: result.summary, gates: gatesJson(load.gates) })}\n`,
       );
     } else {
-      if (stoppedBy !== undefined) process.stderr.write(`INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`);
+      if (stoppedBy !== undefined)
+        process.stderr.write(
+          `INTERRUPTED by ${stoppedBy}: the load stopped after ${load.durationS.toFixed(1)} s; figures, verdicts and gates cover only what ran\n`,
+        );
       // The summary is the command's output (a pipeline captures it); progress and notices stay on stderr.
       process.stdout.write(`${loadResultLines(result, outcome, written.dir).join('\n')}\n`);
     }

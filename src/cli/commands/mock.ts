@@ -24,7 +24,7 @@ export interface MockCommandArgs {
 }
 
 /** The one JSON line `mock --json` prints (REFERENCE-API.md section 11). */
-export function startupLine(mock: RunningMock): string {
+function startupLine(mock: RunningMock): string {
   return JSON.stringify({
     base_url: mock.baseUrl,
     hotel_base_url: mock.hotelBaseUrl,
@@ -41,7 +41,7 @@ export function startupLine(mock: RunningMock): string {
 }
 
 /** A short human summary of a running mock. */
-export function startupSummary(mock: RunningMock): string {
+function startupSummary(mock: RunningMock): string {
   const lines = [
     `svc-harness mock listening`,
     `  service   ${mock.baseUrl}`,

@@ -42,7 +42,6 @@ export async function reportMergeCommand(args: ReportMergeArgs): Promise<Command
     process.stdout.write(
       `${JSON.stringify({ run_id: result.runId, verdict: result.verdict, exit_code: exitCodeOf(outcome), report_dir: written.dir, files: written.files, rps: merged.rps, shards: merged.shards, totals: totalsJson(merged.totals), summary: result.summary, gates: gatesJson(merged.gates) })}\n`,
     );
-  }
-  else process.stdout.write(`merged ${args.files.length} load result(s)\n${loadResultLines(result, outcome, written.dir).join('\n')}\n`);
+  } else process.stdout.write(`merged ${args.files.length} load result(s)\n${loadResultLines(result, outcome, written.dir).join('\n')}\n`);
   return outcome;
 }

@@ -44,8 +44,12 @@ export async function reportPruneCommand(args: ReportPruneArgs): Promise<Command
     return { kind: 'done' };
   }
   const lines = [`removed ${outcome.removed.length} run folder(s) from ${args['report-dir']}, kept ${outcome.kept.length}`];
-  for (const l of outcome.left) lines.push(`left ${l.folder}: it holds files the harness did not write, or changed since it wrote them (${list(l.files)}); the harness's own files in it are removed`);
-  if (outcome.foreign.length > 0) lines.push(`left alone ${outcome.foreign.length} entr${outcome.foreign.length > 1 ? 'ies' : 'y'} the harness did not write (${list(outcome.foreign)})`);
+  for (const l of outcome.left)
+    lines.push(
+      `left ${l.folder}: it holds files the harness did not write, or changed since it wrote them (${list(l.files)}); the harness's own files in it are removed`,
+    );
+  if (outcome.foreign.length > 0)
+    lines.push(`left alone ${outcome.foreign.length} entr${outcome.foreign.length > 1 ? 'ies' : 'y'} the harness did not write (${list(outcome.foreign)})`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return { kind: 'done' };
 }

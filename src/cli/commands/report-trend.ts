@@ -28,7 +28,10 @@ export async function reportTrendCommand(args: ReportTrendArgs): Promise<Command
     if (typeof e?.code !== 'string') throw err;
     throw new HarnessError('E_REPORT_WRITE', `cannot write ${file}: ${e.code}`, { cause: err });
   }
-  if (args.json) process.stdout.write(`${JSON.stringify({ file, runs: points.map((p) => ({ run_id: p.runId, kind: p.kind, started_at: p.startedAt, verdict: p.verdict, duration_s: p.durationS })) })}\n`);
+  if (args.json)
+    process.stdout.write(
+      `${JSON.stringify({ file, runs: points.map((p) => ({ run_id: p.runId, kind: p.kind, started_at: p.startedAt, verdict: p.verdict, duration_s: p.durationS })) })}\n`,
+    );
   else process.stdout.write(`trend over ${points.length} run(s), ${points[0]?.startedAt ?? ''} to ${points.at(-1)?.startedAt ?? ''}: ${file}\n`);
   return { kind: 'done' };
 }

@@ -61,7 +61,11 @@ async function checkPartNames(selection: Selection): Promise<void> {
  * SIGTERM stops it: the report of what ran is written, marked INTERRUPTED,
  * and the exit status names the signal.
  */
-export async function runCommand(args: RunCommandOptions, context: CommandContext, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function runCommand(
+  args: RunCommandOptions,
+  context: CommandContext,
+  print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<CommandOutcome> {
   // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
   const out = (line: string): void => print(terminalSafe(line));
   // A wrong --only is a usage error before anything starts.
@@ -83,36 +87,39 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
   const stop = stopOnSignals(context, 'the run');
   try {
     const target = await harness.prepare();
-    if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    if (!args.json)
+      out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
     // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
     const progress = args.json ? undefined : runProgress();
     const caseLines = knownListener(progressPrinter(out), known, today);
     let ran;
     try {
-      ran = await harness.run({
-        ...(args.only !== undefined ? { only: args.only } : {}),
-        ...(args.seed !== undefined ? { seed: args.seed } : {}),
-        ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
-        ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
-        command: commandLine(),
-        signal: stop.signal,
-        onEvent: allOf(
-          progress
-            ? (event) => {
-                if (event.type === 'case-finished') {
-                  progress.beforeResultLine();
-                  caseLines(event);
+      ran = await harness
+        .run({
+          ...(args.only !== undefined ? { only: args.only } : {}),
+          ...(args.seed !== undefined ? { seed: args.seed } : {}),
+          ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
+          ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
+          command: commandLine(),
+          signal: stop.signal,
+          onEvent: allOf(
+            progress
+              ? (event) => {
+                  if (event.type === 'case-finished') {
+                    progress.beforeResultLine();
+                    caseLines(event);
+                  }
+                  progress.update(event);
                 }
-                progress.update(event);
-              }
-            : undefined,
-          logEvents(logger()),
-        ),
-      }).catch((err: unknown) => {
-        // Stopped before the run could judge anything (reading the target): nothing to report.
-        if (stop.stoppedBy() !== undefined) return undefined;
-        throw err;
-      });
+              : undefined,
+            logEvents(logger()),
+          ),
+        })
+        .catch((err: unknown) => {
+          // Stopped before the run could judge anything (reading the target): nothing to report.
+          if (stop.stoppedBy() !== undefined) return undefined;
+          throw err;
+        });
     } finally {
       progress?.done();
     }
@@ -135,13 +142,23 @@ export async function runCommand(args: RunCommandOptions, context: CommandContex
           seed: result.seed,
           report_dir: written.dir,
           files: written.files,
-          cases: result.cases.map((c) => ({ id: c.id, kind: c.kind, verdict: c.verdict, title: c.title, message: c.message, duration_ms: c.durationMs, ...(c.known ? { known: c.known } : {}) })),
+          cases: result.cases.map((c) => ({
+            id: c.id,
+            kind: c.kind,
+            verdict: c.verdict,
+            title: c.title,
+            message: c.message,
+            duration_ms: c.durationMs,
+            ...(c.known ? { known: c.known } : {}),
+          })),
         }),
       );
     } else {
       for (const note of result.notes) out(`note: ${note}`);
       for (const line of knownIssueLines(result.cases)) out(line);
-      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`);
+      out(
+        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`,
+      );
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       if (stoppedBy !== undefined) out(`INTERRUPTED by ${stoppedBy}: the run stopped before its end; the report lists what finished and what did not run`);
       out(`Reports: ${written.dir}`);

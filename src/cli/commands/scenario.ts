@@ -27,7 +27,10 @@ export interface ScenarioCommandOptions {
  * no file is named) against a target profile or the embedded mock, writes the
  * reports; passed when every scenario passed.
  */
-export async function scenarioCommand(args: ScenarioCommandOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function scenarioCommand(
+  args: ScenarioCommandOptions,
+  print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<CommandOutcome> {
   // Notes and verdict lines quote the target: nothing it sent may drive the terminal.
   const out = (line: string): void => print(terminalSafe(line));
   const files = args.files ?? [];
@@ -41,7 +44,8 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
   });
   try {
     const target = await harness.prepare();
-    if (!args.json) out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    if (!args.json)
+      out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
     const ran = await harness.run({
       only: 'scenarios',
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -52,10 +56,20 @@ export async function scenarioCommand(args: ScenarioCommandOptions, print: (line
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const s = result.summary;
     if (args.json) {
-      out(JSON.stringify({ run_id: result.runId, verdict: result.verdict, summary: s, report_dir: written.dir, cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, ...(c.known ? { known: c.known } : {}) })) }));
+      out(
+        JSON.stringify({
+          run_id: result.runId,
+          verdict: result.verdict,
+          summary: s,
+          report_dir: written.dir,
+          cases: result.cases.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, ...(c.known ? { known: c.known } : {}) })),
+        }),
+      );
     } else {
       for (const line of knownIssueLines(result.cases)) out(line);
-      out(`${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} scenarios in ${formatMs(result.durationMs)}`);
+      out(
+        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} scenarios in ${formatMs(result.durationMs)}`,
+      );
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);
     }

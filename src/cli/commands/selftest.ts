@@ -21,7 +21,10 @@ export interface SelftestCommandOptions {
  * on the clean mock, prints the table and the score, writes the reports.
  * Passed when every defect is caught and no false alarm occurred.
  */
-export async function selftestCommand(args: SelftestCommandOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<CommandOutcome> {
+export async function selftestCommand(
+  args: SelftestCommandOptions,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<CommandOutcome> {
   if (args.table) {
     out(renderDefectTable().trimEnd());
     return { kind: 'done' };

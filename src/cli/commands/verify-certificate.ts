@@ -9,7 +9,7 @@ export interface VerifyCertificateArgs {
 }
 
 /** Why an intact certificate verified without `--public-key` is not a yes. */
-export const UNPINNED_LINE = 'no signer was pinned: exit 0 means this certificate was signed by the key you trust; pass --public-key <that key>';
+const UNPINNED_LINE = 'no signer was pinned: exit 0 means this certificate was signed by the key you trust; pass --public-key <that key>';
 
 /**
  * `svc-harness verify-certificate`: one line. Exit 0 only when the folder is

@@ -7,7 +7,10 @@ import { commaList, integer, seconds, shard } from '../options.js';
 /** `--mock-defects` (or its old name `--defects`) breaks the embedded mock only. */
 function checkLoadArgs(args: { 'mock-defects'?: string[] | undefined; defects?: string[] | undefined; target?: string | undefined }): true {
   if ((args['mock-defects']?.length ?? 0) + (args.defects?.length ?? 0) > 0 && args.target !== undefined) {
-    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
+    throw new HarnessError(
+      'E_USAGE',
+      '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target',
+    );
   }
   return true;
 }
@@ -19,9 +22,22 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
   builder: (y) =>
     y
       .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
-      .option('agencies', { type: 'number', default: 5, coerce: integer('agencies', 1, 10_000), describe: 'agencies generated in the embedded mock (agency-load-001, …)' })
-      .option('read-limit', { type: 'number', coerce: integer('read-limit', 1, 1_000_000), describe: 'read limit per window of the generated agencies (default 600)' })
-      .option('write-limit', { type: 'number', coerce: integer('write-limit', 1, 1_000_000), describe: 'write limit per window of the generated agencies (default 60)' })
+      .option('agencies', {
+        type: 'number',
+        default: 5,
+        coerce: integer('agencies', 1, 10_000),
+        describe: 'agencies generated in the embedded mock (agency-load-001, …)',
+      })
+      .option('read-limit', {
+        type: 'number',
+        coerce: integer('read-limit', 1, 1_000_000),
+        describe: 'read limit per window of the generated agencies (default 600)',
+      })
+      .option('write-limit', {
+        type: 'number',
+        coerce: integer('write-limit', 1, 1_000_000),
+        describe: 'write limit per window of the generated agencies (default 60)',
+      })
       .option('mock-defects', { type: 'string', coerce: commaList, describe: 'embedded mock only: defects to switch on (comma list), as for run' })
       // The old name, kept working for scripts that use it; the command warns.
       .option('defects', { type: 'string', coerce: commaList, hidden: true, deprecated: 'use --mock-defects' })
@@ -32,20 +48,32 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
         default: 5,
         // Past the per-request timeout (10 s) a request is a timeout anyway: a longer grace would wait for nothing.
         coerce: seconds('graceful-stop', { atLeast: 0, max: 10 }),
-        describe: 'seconds (0 to 10) the requests in flight when the duration ends get to finish; those still unanswered are counted as cut off at the stop, never as errors',
+        describe:
+          'seconds (0 to 10) the requests in flight when the duration ends get to finish; those still unanswered are counted as cut off at the stop, never as errors',
       })
       .option('requests', { type: 'number', coerce: integer('requests', 1, 1_000_000_000), describe: 'stop after this many autocannon responses' })
-      .option('connections', { type: 'number', coerce: integer('connections', 0, 10_000), describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)' })
+      .option('connections', {
+        type: 'number',
+        coerce: integer('connections', 0, 10_000),
+        describe: 'autocannon connections, one agency each in turn (default: max(10, agencies); 0 = none)',
+      })
       .option('scenario', { type: 'string', array: true, describe: 'scenario file to replay (repeatable); default every scenario in scenarios/' })
       .option('scenarios-dir', { type: 'string', describe: 'folder of scenarios to replay' })
       .option('search', { type: 'string', describe: 'send only signed searches of this product (the fast template path) instead of scenarios' })
-      .option('push-limits', { type: 'boolean', default: false, describe: 'also drive every agency past its read and write limits at planned instants (open model)' })
+      .option('push-limits', {
+        type: 'boolean',
+        default: false,
+        describe: 'also drive every agency past its read and write limits at planned instants (open model)',
+      })
       .option('shard', { type: 'string', coerce: shard, describe: 'i/N: take agency k when k mod N = i − 1 (merge with `report merge`)' })
       .option('threshold', { type: 'string', array: true, describe: 'gate, e.g. search.p95<200ms, errors.rate<0.01, rps>=500 (repeatable)' })
       .option('thresholds', { type: 'string', describe: 'file of gates, one per line (# comments)' })
       .option('baseline', { type: 'string', describe: 'report.json of an earlier load run to compare with' })
       .option('max-regression', { type: 'string', default: '10%', coerce: parseRegression, describe: 'how much worse than the baseline a metric may get' })
-      .option('known-issues', { type: 'string', describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)' })
+      .option('known-issues', {
+        type: 'string',
+        describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)',
+      })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
   run: async (args, context) => (await import('../commands/load.js')).loadCommand(args, context),

@@ -22,7 +22,8 @@ const reportMergeCommand = defineCommand<ReportMergeArgs>({
 /** `svc-harness report compare`: what changed between two runs of the same kind. */
 const reportCompareCommand = defineCommand<ReportCompareArgs>({
   command: 'compare <base> <new>',
-  describe: 'what changed from BASE to NEW (report.json files or run folders of the same kind): cases newly failing, fixed, still failing, newly skipped, new and removed; for loads every operation\'s throughput, error and 429 rates and percentiles with their change. Exit 1 when something newly fails, regresses or breaks a gate; 2 when the runs cannot be compared',
+  describe:
+    "what changed from BASE to NEW (report.json files or run folders of the same kind): cases newly failing, fixed, still failing, newly skipped, new and removed; for loads every operation's throughput, error and 429 rates and percentiles with their change. Exit 1 when something newly fails, regresses or breaks a gate; 2 when the runs cannot be compared",
   builder: (m) =>
     m
       .positional('base', { type: 'string', demandOption: true, describe: 'the earlier run: a report.json (selftest.json) or its run folder' })
@@ -32,9 +33,13 @@ const reportCompareCommand = defineCommand<ReportCompareArgs>({
         type: 'string',
         array: true,
         describe:
-          'how much worse a metric may get, per kind: latency=10%,rps=10% (relative to BASE), errors=1%,429=5% (percentage points); these are the defaults. A change is a regression only past this limit AND outside the noise: the 95% intervals of the two runs must not overlap (a percentile\'s from the order statistics of its exact HDR histogram, widened to the histogram\'s bucket; a rate\'s Wilson interval; a throughput\'s Poisson interval). The max is shown, never judged',
+          "how much worse a metric may get, per kind: latency=10%,rps=10% (relative to BASE), errors=1%,429=5% (percentage points); these are the defaults. A change is a regression only past this limit AND outside the noise: the 95% intervals of the two runs must not overlap (a percentile's from the order statistics of its exact HDR histogram, widened to the histogram's bucket; a rate's Wilson interval; a throughput's Poisson interval). The max is shown, never judged",
       })
-      .option('threshold', { type: 'string', array: true, describe: 'gate applied to both load runs, e.g. search.p95<200ms (repeatable); held on BASE and broken on NEW counts as a regression' })
+      .option('threshold', {
+        type: 'string',
+        array: true,
+        describe: 'gate applied to both load runs, e.g. search.p95<200ms (repeatable); held on BASE and broken on NEW counts as a regression',
+      })
       .option('thresholds', { type: 'string', describe: 'file of gates, one per line' })
       .option('json', { type: 'boolean', default: false, describe: 'print the comparison as one JSON object on stdout' }),
   run: async (args) => (await import('../commands/report-compare.js')).reportCompareCommand(args),
@@ -43,7 +48,8 @@ const reportCompareCommand = defineCommand<ReportCompareArgs>({
 /** `svc-harness report trend`: charts over many runs in time order. */
 const reportTrendCommand = defineCommand<ReportTrendArgs>({
   command: 'trend <dirs..>',
-  describe: 'one self-contained page (trend.html) over runs in time order: cases passed, failed and known per area, run duration, and for loads p95 per operation and throughput',
+  describe:
+    'one self-contained page (trend.html) over runs in time order: cases passed, failed and known per area, run duration, and for loads p95 per operation and throughput',
   builder: (m) =>
     m
       .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'run folders, or reports folders holding them' })
@@ -68,7 +74,8 @@ const reportPruneCommand = defineCommand<ReportPruneArgs>({
 /** `svc-harness report`: works on written reports (`merge` adds load results of several processes exactly). */
 export const reportCommand = defineCommand<object>({
   command: 'report',
-  describe: 'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly; `report compare BASE NEW` says what changed; `report trend DIR…` charts runs over time; `report prune --keep N` removes old runs',
+  describe:
+    'work on written reports: `report merge a.json b.json … [-o DIR]` merges sharded load results exactly; `report compare BASE NEW` says what changed; `report trend DIR…` charts runs over time; `report prune --keep N` removes old runs',
   builder: (y) => y.demandCommand(1, 'name a report action: merge, compare, trend or prune'),
   subcommands: [reportMergeCommand, reportCompareCommand, reportTrendCommand, reportPruneCommand],
 });

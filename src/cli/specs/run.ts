@@ -6,7 +6,10 @@ import { commaList, httpUrl, integer, port } from '../options.js';
 /** `--mock-defects` breaks the embedded mock only. */
 function checkRunArgs(args: { 'mock-defects'?: string[] | undefined; target?: string | undefined }): true {
   if ((args['mock-defects']?.length ?? 0) > 0 && args.target !== undefined) {
-    throw new HarnessError('E_USAGE', '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target');
+    throw new HarnessError(
+      'E_USAGE',
+      '--mock-defects applies to the embedded mock only; start a mock with `svc-harness mock --defects …` to break another target',
+    );
   }
   return true;
 }
@@ -23,9 +26,20 @@ export const runCommand = defineCommand<RunCommandOptions>({
       .option('seed', { type: 'number', coerce: integer('seed', 0), describe: 'seed for everything random (properties replay with it)' })
       .option('receiver-host', { type: 'string', describe: 'interface the webhook receiver binds to' })
       .option('receiver-port', { type: 'number', coerce: port('receiver-port'), describe: 'port of the webhook receiver (0 = a free port)' })
-      .option('receiver-url', { type: 'string', coerce: httpUrl('receiver-url'), describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)' })
-      .option('mock-defects', { type: 'string', coerce: commaList, describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them' })
-      .option('known-issues', { type: 'string', describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)' })
+      .option('receiver-url', {
+        type: 'string',
+        coerce: httpUrl('receiver-url'),
+        describe: 'URL the target reaches the webhook receiver at (a tunnel, a container)',
+      })
+      .option('mock-defects', {
+        type: 'string',
+        coerce: commaList,
+        describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them',
+      })
+      .option('known-issues', {
+        type: 'string',
+        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)',
+      })
       .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })

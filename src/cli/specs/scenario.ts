@@ -12,7 +12,10 @@ export const scenarioCommand = defineCommand<ScenarioCommandOptions>({
       .option('target', { type: 'string', describe: 'target profile (YAML or JSON); without it the embedded mock is started' })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
       .option('seed', { type: 'number', coerce: integer('seed', 0), describe: 'seed of the run' })
-      .option('known-issues', { type: 'string', describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)' })
+      .option('known-issues', {
+        type: 'string',
+        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
   run: async (args) => (await import('../commands/scenario.js')).scenarioCommand(args),
 });

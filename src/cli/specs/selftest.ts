@@ -8,7 +8,11 @@ export const selftestCommand = defineCommand<SelftestCommandOptions>({
   describe: 'run the suite against the embedded mock once per defect and on the clean mock; score caught defects and false alarms',
   builder: (y) =>
     y
-      .option('only-defects', { type: 'string', coerce: nonEmptyCommaList('only-defects', 'defect names'), describe: 'comma list of defects to try (default: every defect)' })
+      .option('only-defects', {
+        type: 'string',
+        coerce: nonEmptyCommaList('only-defects', 'defect names'),
+        describe: 'comma list of defects to try (default: every defect)',
+      })
       .option('repeat-clean', { type: 'number', default: 1, coerce: integer('repeat-clean', 0), describe: 'clean runs (no defect) to look for false alarms' })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/selftest.* and reports/latest are written' })
       .option('concurrency', { type: 'number', default: 4, coerce: integer('concurrency', 1), describe: 'suite runs at once, each against its own mock' })

@@ -6,7 +6,7 @@ import { ApiError } from './api-error.js';
 import type { NonceCache } from './nonce-cache.js';
 
 /** What authentication looks at: the request as it came over the wire. */
-export interface AuthInput {
+interface AuthInput {
   method: string;
   /** Path as sent, without the query. */
   path: string;
@@ -19,7 +19,7 @@ export interface AuthInput {
 }
 
 /** Accepted clock skew of `X-SVC-Timestamp`, in seconds. */
-export const TIMESTAMP_TOLERANCE_S = 300;
+const TIMESTAMP_TOLERANCE_S = 300;
 
 const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
 const TIMESTAMP_RE = /^\d{1,15}$/;
@@ -39,13 +39,7 @@ function unauthenticated(message: string): ApiError {
  * key id, signature (constant time), timestamp, nonce; the nonce is recorded
  * only once signature and timestamp have passed.
  */
-export function authenticate(
-  input: AuthInput,
-  agencyByKey: ReadonlyMap<string, Agency>,
-  nonces: NonceCache,
-  now: number,
-  defects: DefectSet,
-): Agency {
+export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, Agency>, nonces: NonceCache, now: number, defects: DefectSet): Agency {
   const parsed = parseAuthorization(input.authorization);
   if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
   if (!signsHeader(parsed.signedHeaders, 'x-svc-nonce') || !signsHeader(parsed.signedHeaders, 'x-svc-timestamp')) {

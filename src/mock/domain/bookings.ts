@@ -32,7 +32,7 @@ export interface CancellationView {
 }
 
 /** A booking as the mock holds it. */
-export interface BookingRecord {
+interface BookingRecord {
   agencyId: string;
   view: BookingView;
   travellers: Traveller[];

@@ -1,5 +1,5 @@
 /** Retention of idempotency keys: 24 h. */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
+const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
 
 /** A stored final response, replayed byte for byte. */
 export interface StoredResponse {
@@ -18,11 +18,7 @@ interface Entry {
 }
 
 /** What the store says about a request carrying a key. */
-export type IdempotencyVerdict =
-  | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'in-use' }
-  | { kind: 'reused'; response?: StoredResponse };
+type IdempotencyVerdict = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'in-use' } | { kind: 'reused'; response?: StoredResponse };
 
 /**
  * Idempotency keys per scope `(agency, method, path, key)` with the SHA-256

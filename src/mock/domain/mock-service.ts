@@ -31,10 +31,10 @@ export interface OpResult {
 }
 
 /** Where the service hands its events (the webhook dispatcher). */
-export type EventSink = (agency: Agency, event: ServiceEvent) => void;
+type EventSink = (agency: Agency, event: ServiceEvent) => void;
 
 /** Settings of the service's domain. */
-export interface MockServiceOptions {
+interface MockServiceOptions {
   clock: MockClock;
   defects: DefectSet;
   fixture: Fixture;
@@ -135,7 +135,8 @@ export class MockService {
     const priced = this.searchAnswers.priced(product, criteria, agency.currency, Math.floor(now / 60_000));
     const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest: priced.digest, amounts: priced.amounts });
     const answer = searchAnswerJson(priced, tokens, iso(expiresAt));
-    if (this.defects.has('price-amount-as-string')) return { status: 200, body: amountsAsStrings(answer.toJSON() as { results: { price: { amount: unknown } }[] }) };
+    if (this.defects.has('price-amount-as-string'))
+      return { status: 200, body: amountsAsStrings(answer.toJSON() as { results: { price: { amount: unknown } }[] }) };
     return { status: 200, body: answer };
   }
 
@@ -150,7 +151,8 @@ export class MockService {
     if (now >= quote.expiresAt && !this.defects.has('expired-quote-accepted')) {
       throw new ApiError(410, 'QUOTE_EXPIRED', 'the quote has expired; search again', { quote_expires_at: iso(quote.expiresAt) });
     }
-    if (this.quotes.redeemedBy(quote, now) !== undefined && !input.reexecute && !this.defects.has('quote-redeemable-twice')) throw new ApiError(409, 'QUOTE_ALREADY_REDEEMED', 'the quote was already redeemed by another booking');
+    if (this.quotes.redeemedBy(quote, now) !== undefined && !input.reexecute && !this.defects.has('quote-redeemable-twice'))
+      throw new ApiError(409, 'QUOTE_ALREADY_REDEEMED', 'the quote was already redeemed by another booking');
     const amount = this.defects.has('live-price-charged') ? priceAt(product, quote.digest, quote.index, Math.floor(now / 60_000)) : quote.amount;
     const { balance, currency } = this.ledger.balance(agency.id);
     const overdraft = this.defects.has('wallet-overdraft');

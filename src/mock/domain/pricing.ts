@@ -10,7 +10,7 @@ const BANDS: Readonly<Record<Product, [number, number]>> = {
 };
 
 /** One priced offer of a search, before a quote is attached. */
-export interface Offer {
+interface Offer {
   resultId: string;
   summary: string;
   /** Index of the offer within its search (0-based). */
@@ -24,11 +24,11 @@ export function criteriaDigest(product: Product, criteria: Record<string, string
 }
 
 function seed(digest: string, index: number): number {
-  return parseInt(digest.slice((index * 4) % 16, (index * 4) % 16 + 8), 16);
+  return parseInt(digest.slice((index * 4) % 16, ((index * 4) % 16) + 8), 16);
 }
 
 /** Number of offers a search returns, 1 to 5, fixed by its criteria. */
-export function offerCount(digest: string): number {
+function offerCount(digest: string): number {
   return (parseInt(digest.slice(0, 2), 16) % 5) + 1;
 }
 

@@ -5,7 +5,7 @@ import { idSource } from './fast-id.js';
 const nextQuoteId = idSource('');
 
 /** What a quote token locks: decoded only from a token whose tag verifies. */
-export interface Quote {
+interface Quote {
   /** Unique id of the quote: its search's id and its index. */
   id: string;
   agencyId: string;
@@ -19,7 +19,7 @@ export interface Quote {
 }
 
 /** What the tokens of one search lock: everything but the offer's index and price is shared. */
-export interface QuoteSearch {
+interface QuoteSearch {
   agencyId: string;
   product: Product;
   currency: string;

@@ -5,7 +5,7 @@ import { TimestampRing } from './timestamp-ring.js';
 export type Resource = 'read' | 'write';
 
 /** Length of the rolling window unless the mock is told otherwise (REFERENCE-API.md section 8). */
-export const WINDOW_MS = 60_000;
+const WINDOW_MS = 60_000;
 
 /** The limiter's verdict on one request, with what the X-RateLimit-* headers report. */
 export interface RateDecision {

@@ -34,7 +34,7 @@ export interface LoggedRequest {
 export type RawLoggedRequest = Omit<LoggedRequest, 'body' | 'key_id' | 'body_bytes' | 'body_truncated' | 'body_sha256'> & { body: Buffer };
 
 /** Limits of the request log. */
-export interface RequestLogLimits {
+interface RequestLogLimits {
   /** Most entries kept. @defaultValue 10000 */
   entries?: number;
   /** Most bytes kept in all (bodies, headers, paths, plus a fixed cost per entry). @defaultValue 32 MiB */

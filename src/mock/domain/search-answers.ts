@@ -3,7 +3,7 @@ import { JsonText } from './json-text.js';
 import { criteriaDigest, offersFor } from './pricing.js';
 
 /** The part of a search's answer that is fixed for one clock minute: everything but tokens and expiry. */
-export interface PricedSearch {
+interface PricedSearch {
   /** The criteria digest the quote tokens carry. */
   digest: string;
   /** Price of each offer, in offer order (shared: never mutated). */

@@ -2,7 +2,7 @@ import type { Product } from '../fixture/fixture-types.js';
 import { FieldChecker, isObject, validationFailed } from './validation.js';
 
 /** The required criteria fields of each product, in canonical order. */
-export const CRITERIA_FIELDS: Readonly<Record<Product, readonly string[]>> = {
+const CRITERIA_FIELDS: Readonly<Record<Product, readonly string[]>> = {
   flights: ['origin', 'destination', 'departure_date', 'adults'],
   transfers: ['pickup', 'dropoff', 'date', 'passengers'],
   activities: ['destination', 'date', 'participants'],

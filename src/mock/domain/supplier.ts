@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** Prefix of `client_reference` that makes the supplier refuse (REFERENCE-API.md section 5). */
-export const SUPPLIER_FAIL_PREFIX = 'FAIL-SUPPLIER';
+const SUPPLIER_FAIL_PREFIX = 'FAIL-SUPPLIER';
 
 /**
  * The simulated supplier behind bookings and cancellations. Its answer comes

@@ -19,7 +19,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a real calendar date written YYYY-MM-DD. */
-export function isIsoDate(v: unknown): v is string {
+function isIsoDate(v: unknown): v is string {
   if (typeof v !== 'string') return false;
   const m = DATE_RE.exec(v);
   if (!m) return false;

@@ -3,7 +3,7 @@ import { ApiError } from './api-error.js';
 import { validationFailed } from './validation.js';
 
 /** One statement entry (REFERENCE-API.md section 5). */
-export interface LedgerEntry {
+interface LedgerEntry {
   entry_id: string;
   type: 'debit' | 'refund';
   /** Positive, minor units. */
@@ -21,13 +21,13 @@ interface Account {
 }
 
 /** A page of the statement, newest first. */
-export interface StatementPage {
+interface StatementPage {
   entries: LedgerEntry[];
   next_cursor: string | null;
 }
 
 /** Default and bounds of the statement's `limit`. */
-export const STATEMENT_LIMIT = { default: 50, min: 1, max: 200 } as const;
+const STATEMENT_LIMIT = { default: 50, min: 1, max: 200 } as const;
 
 /**
  * The agencies' prepaid wallets as a ledger: the balance moves only with an

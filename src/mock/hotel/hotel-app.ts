@@ -18,10 +18,8 @@ import { lacksHost, listenerOptions, type ListenerLimits } from '../http/listene
 import { installClientErrorEnvelope, installConnectAnswer, refusal } from '../http/raw-answers.js';
 import { MOCK_DEFAULTS } from '../options.js';
 
-export type { HotelAgency } from './hotel-agency.js';
-
 /** Largest request body the hotel API reads (REFERENCE-API.md section 4). */
-export const HOTEL_BODY_LIMIT = 64 * 1024;
+const HOTEL_BODY_LIMIT = 64 * 1024;
 
 /** The hotel API's routes as path templates (the OpenAPI document must name each); also tell 405 from 404. */
 export const HOTEL_ROUTES: readonly { path: string; methods: readonly string[] }[] = [
@@ -34,7 +32,7 @@ export const HOTEL_ROUTES: readonly { path: string; methods: readonly string[] }
 const ROUTES = HOTEL_ROUTES.map((r) => ({ pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), methods: [...r.methods] }));
 
 /** Options of the hotel API app. */
-export interface HotelAppOptions {
+interface HotelAppOptions {
   clock: MockClock;
   defects: DefectSet;
   agencies: HotelAgency[];
@@ -166,14 +164,21 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
     const agency = agencyOf(request);
     const input = validateHotelBooking(parseJson(request.body));
     const claim = decodeRateKey(input.rate_key, agency.hotelApiKey);
-    if (!claim && defects.has('hotel-unknown-rate-422')) throw new ApiError(422, 'VALIDATION_FAILED', 'rate_key is invalid', { fields: [{ field: 'rate_key', message: 'unknown' }] });
+    if (!claim && defects.has('hotel-unknown-rate-422'))
+      throw new ApiError(422, 'VALIDATION_FAILED', 'rate_key is invalid', { fields: [{ field: 'rate_key', message: 'unknown' }] });
     if (!claim) throw new ApiError(404, 'NOT_FOUND', 'unknown rate_key', { field: 'rate_key' });
     const booking = store.book(agency.agencyId, claim.net, claim.hotel_code, input.client_reference);
     sender.send({
       url: store.webhookUrl(agency.agencyId),
       secret: agency.hotelWebhookSecret,
       type: 'hotel.booking.confirmed',
-      data: { reference: booking.reference, status: booking.status, net: booking.net, hotel_code: booking.hotel_code, client_reference: booking.client_reference },
+      data: {
+        reference: booking.reference,
+        status: booking.status,
+        net: booking.net,
+        hotel_code: booking.hotel_code,
+        client_reference: booking.client_reference,
+      },
     });
     return reply.code(201).send({ reference: booking.reference, status: booking.status, net: booking.net });
   });
@@ -185,7 +190,13 @@ export function createHotelApp(options: HotelAppOptions): HotelApp {
       url: store.webhookUrl(agency.agencyId),
       secret: agency.hotelWebhookSecret,
       type: 'hotel.booking.cancelled',
-      data: { reference: booking.reference, status: booking.status, net: booking.net, hotel_code: booking.hotel_code, client_reference: booking.client_reference },
+      data: {
+        reference: booking.reference,
+        status: booking.status,
+        net: booking.net,
+        hotel_code: booking.hotel_code,
+        client_reference: booking.client_reference,
+      },
     });
     return { reference: booking.reference, status: booking.status };
   });

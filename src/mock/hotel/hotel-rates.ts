@@ -8,14 +8,14 @@ export interface Money {
 }
 
 /** One hotel of an availability answer. */
-export interface HotelOffer {
+interface HotelOffer {
   hotel_code: string;
   name: string;
   rates: { rate_key: string; net: Money }[];
 }
 
 /** What a rate key carries; it is signed, so the booking trusts it. */
-export interface RateClaim {
+interface RateClaim {
   hotel_code: string;
   net: Money;
 }
@@ -37,7 +37,7 @@ function mac(secret: Buffer, payload: string): Buffer {
 }
 
 /** Encodes a signed, opaque, URL-safe rate key. */
-export function encodeRateKey(claim: RateClaim, hotelApiKey: string, extra: string): string {
+function encodeRateKey(claim: RateClaim, hotelApiKey: string, extra: string): string {
   const payload = Buffer.from(JSON.stringify({ h: claim.hotel_code, a: claim.net.amount, c: claim.net.currency, x: extra })).toString('base64url');
   return `rk_${payload}.${mac(rateKeySecret(hotelApiKey), payload).toString('base64url')}`;
 }

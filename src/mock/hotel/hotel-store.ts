@@ -4,7 +4,7 @@ import type { HotelAgency } from './hotel-agency.js';
 import type { Money } from './hotel-rates.js';
 
 /** A hotel booking as the hotel API keeps it. */
-export interface HotelBooking {
+interface HotelBooking {
   reference: string;
   agencyId: string;
   status: 'CONFIRMED' | 'CANCELLED';

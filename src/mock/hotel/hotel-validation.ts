@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/api-error.js';
 
 /** One failed field, as listed in `details.fields`. */
-export interface FieldError {
+interface FieldError {
   field: string;
   message: string;
 }
@@ -15,7 +15,7 @@ export interface AvailabilityCriteria {
 }
 
 /** A hotel booking request. */
-export interface HotelBookingRequest {
+interface HotelBookingRequest {
   rate_key: string;
   holder: { first_name: string; last_name: string };
   client_reference: string | null;
@@ -23,7 +23,7 @@ export interface HotelBookingRequest {
 
 const DAY_MS = 86_400_000;
 /** Longest stay the hotel API prices. */
-export const MAX_NIGHTS = 30;
+const MAX_NIGHTS = 30;
 const MAX_ROOMS = 9;
 const MAX_ADULTS = 9;
 
@@ -36,7 +36,7 @@ function nonEmptyText(v: unknown, max = 200): v is string {
 }
 
 /** Epoch ms of a valid `YYYY-MM-DD` calendar date, else undefined. */
-export function parseDate(v: unknown): number | undefined {
+function parseDate(v: unknown): number | undefined {
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
   const ms = Date.parse(`${v}T00:00:00.000Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v) return undefined;

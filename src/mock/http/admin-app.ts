@@ -16,7 +16,7 @@ import { installClientErrorEnvelope, installConnectAnswer, refusal } from './raw
 import { MOCK_DEFAULTS } from '../options.js';
 
 /** The header every admin request carries (REFERENCE-API.md section 11). */
-export const ADMIN_HEADER = 'x-svc-admin';
+const ADMIN_HEADER = 'x-svc-admin';
 
 /**
  * Longest single move of `POST /__admin/clock/advance`: a week. The harness's
@@ -27,7 +27,7 @@ export const ADMIN_HEADER = 'x-svc-admin';
 export const MAX_ADVANCE_MS = 7 * 24 * 3_600_000;
 
 /** What the admin API drives. */
-export interface AdminControl {
+interface AdminControl {
   clock: MockClock;
   defects: DefectSet;
   /** State back to the fixture; clock offset and defects stay. */
@@ -42,7 +42,10 @@ export interface AdminControl {
 
 function fail(reply: FastifyReply, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
   const id = newRequestId();
-  reply.code(status).header('x-request-id', id).send(errorEnvelope(code, message, details, id));
+  reply
+    .code(status)
+    .header('x-request-id', id)
+    .send(errorEnvelope(code, message, details, id));
 }
 
 function isStringList(v: unknown): v is string[] {
@@ -57,7 +60,8 @@ function isStringList(v: unknown): v is string[] {
  */
 function refusedAdmin(method: string, headers: Record<string, string | string[] | undefined>): ApiError | undefined {
   if (headers[ADMIN_HEADER] !== '1') return new ApiError(403, 'ADMIN_HEADER_REQUIRED', `every admin request carries the header X-SVC-Admin: 1`);
-  if (method === 'OPTIONS' || method === 'CONNECT') return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the admin API`, { allow: ['GET', 'POST', 'PUT'] });
+  if (method === 'OPTIONS' || method === 'CONNECT')
+    return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the admin API`, { allow: ['GET', 'POST', 'PUT'] });
   return undefined;
 }
 

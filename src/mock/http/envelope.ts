@@ -1,5 +1,5 @@
 /** The error envelope of every error response: `{error: {code, message, details, request_id}}`. */
-export interface ErrorEnvelope {
+interface ErrorEnvelope {
   error: { code: string; message: string; details: Record<string, unknown>; request_id: string };
 }
 

@@ -16,6 +16,8 @@ export function errorResponse(err: unknown, requestId: string, defects: DefectSe
     status: e.status,
     headers: { ...e.headers, 'content-type': JSON_TYPE, 'x-request-id': requestId },
     // The defect names another request in the body than in the header, for 409 conflicts only.
-    body: JSON.stringify(errorEnvelope(e.code, e.message, e.details, e.status === 409 && defects.has('error-request-id-mismatch') ? `${requestId}-x` : requestId)),
+    body: JSON.stringify(
+      errorEnvelope(e.code, e.message, e.details, e.status === 409 && defects.has('error-request-id-mismatch') ? `${requestId}-x` : requestId),
+    ),
   };
 }

@@ -11,7 +11,7 @@ export interface ListenerLimits {
 }
 
 /** Header size node accepts, so that a 16 KiB header is judged like any request. */
-export const MAX_HEADER_SIZE = 64 * 1024;
+const MAX_HEADER_SIZE = 64 * 1024;
 
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/g;
 
@@ -21,7 +21,7 @@ const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/g;
  * Without it fastify answers such a URL itself, before any hook, outside the
  * envelope and before authentication; the original stays in `originalUrl`.
  */
-export function decodableUrl(req: IncomingMessage): string {
+function decodableUrl(req: IncomingMessage): string {
   const url = req.url ?? '/';
   if (!url.includes('%')) return url;
   const q = url.indexOf('?');

@@ -15,7 +15,7 @@ import { isRead, matchRoute, productOfPath, type Route, type RouteParams } from 
 import type { WireRequest, WireResponse } from './wire.js';
 
 /** Largest body the service accepts (step 5). */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -142,11 +142,13 @@ export class ServicePipeline {
     const after = this.interceptor?.after;
     if (!after) return this.record(req, res, requestId, now, agency);
     const ctx = { requestId, atMs: now, path, agencyId: agency?.id ?? null };
-    return Promise.resolve()
-      .then(() => after.call(this.interceptor, req, res, ctx))
-      // A failing interceptor must not break the service: the pipeline's own answer goes out.
-      .catch(() => res)
-      .then((final) => this.record(req, final, requestId, now, agency));
+    return (
+      Promise.resolve()
+        .then(() => after.call(this.interceptor, req, res, ctx))
+        // A failing interceptor must not break the service: the pipeline's own answer goes out.
+        .catch(() => res)
+        .then((final) => this.record(req, final, requestId, now, agency))
+    );
   }
 
   /** Appends the request and its final answer to the request log. */
@@ -203,7 +205,16 @@ export class ServicePipeline {
   }
 
   /** Steps 6 and 7 of a booking or cancellation: the idempotency key, then the operation, its answer stored. */
-  private async idempotent(route: Route, params: RouteParams, input: unknown, agency: Agency, req: WireRequest, path: string, query: string, requestId: string): Promise<WireResponse> {
+  private async idempotent(
+    route: Route,
+    params: RouteParams,
+    input: unknown,
+    agency: Agency,
+    req: WireRequest,
+    path: string,
+    query: string,
+    requestId: string,
+  ): Promise<WireResponse> {
     const s = this.service;
     const key = parseIdempotencyKey(req.headers['idempotency-key']);
     if (key === undefined) {
@@ -255,8 +266,12 @@ export class ServicePipeline {
     let body: Buffer = stored.body;
     if (s.defects.has('replay-differs')) body = Buffer.from(JSON.stringify(JSON.parse(stored.body.toString('utf8')), null, 2));
     if (stored.event && s.defects.has('replay-emits-webhook')) s.emit(agency, stored.event);
-    const cancellation = stored.status < 300 && stored.body.includes('"cancellation_id"') ? (JSON.parse(stored.body.toString('utf8')) as { booking_id: string; refund: { amount: number } }) : undefined;
-    if (cancellation && s.defects.has('cancel-replay-refunds-again')) s.ledger.refund(agency.id, cancellation.refund.amount, cancellation.booking_id, s.clock.now());
+    const cancellation =
+      stored.status < 300 && stored.body.includes('"cancellation_id"')
+        ? (JSON.parse(stored.body.toString('utf8')) as { booking_id: string; refund: { amount: number } })
+        : undefined;
+    if (cancellation && s.defects.has('cancel-replay-refunds-again'))
+      s.ledger.refund(agency.id, cancellation.refund.amount, cancellation.booking_id, s.clock.now());
     const flagged = cancellation !== undefined || stored.status >= 300 || !s.defects.has('booking-replay-unflagged');
     // An error replay keeps the request id its body names; a success gets this request's own.
     const requestId = stored.status >= 400 ? stored.requestId : newRequestId();

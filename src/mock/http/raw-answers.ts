@@ -7,7 +7,7 @@ import { errorResponse } from './error-response.js';
 import type { WireResponse } from './wire.js';
 
 /** Writes a whole answer straight onto a socket (no `ServerResponse` exists), then closes the connection. */
-export function writeRaw(socket: Duplex, res: WireResponse): void {
+function writeRaw(socket: Duplex, res: WireResponse): void {
   const body = Buffer.from(res.body);
   const head = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? 'Error'}`];
   for (const [k, v] of Object.entries(res.headers)) head.push(`${k}: ${v}`);

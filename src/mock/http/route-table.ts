@@ -29,12 +29,20 @@ export interface RouteParams {
 }
 
 /** A path's match: the route for the method, or the methods the path allows. */
-export type RouteMatch = { route: Route; params: RouteParams } | { allow: string[] } | undefined;
+type RouteMatch = { route: Route; params: RouteParams } | { allow: string[] } | undefined;
 
 const none = (): undefined => undefined;
 
 const ACCOUNT: Route = { name: 'account', method: 'GET', path: '/v1/account', body: 'none', idempotent: false, validate: none, run: (s, a) => s.account(a) };
-const BALANCE: Route = { name: 'wallet.balance', method: 'GET', path: '/v1/wallet/balance', body: 'none', idempotent: false, validate: none, run: (s, a) => s.balance(a) };
+const BALANCE: Route = {
+  name: 'wallet.balance',
+  method: 'GET',
+  path: '/v1/wallet/balance',
+  body: 'none',
+  idempotent: false,
+  validate: none,
+  run: (s, a) => s.balance(a),
+};
 const STATEMENT: Route = {
   name: 'wallet.statement',
   method: 'GET',
@@ -44,8 +52,24 @@ const STATEMENT: Route = {
   validate: none,
   run: (s, a, _p, _i, q) => s.statement(a, new URLSearchParams(q)),
 };
-const RATES: Route = { name: 'wallet.rates', method: 'GET', path: '/v1/wallet/rates', body: 'none', idempotent: false, validate: none, run: (s, a) => s.rates(a) };
-const WEBHOOK_GET: Route = { name: 'webhook.get', method: 'GET', path: '/v1/webhook-endpoint', body: 'none', idempotent: false, validate: none, run: (s, a) => s.getWebhook(a) };
+const RATES: Route = {
+  name: 'wallet.rates',
+  method: 'GET',
+  path: '/v1/wallet/rates',
+  body: 'none',
+  idempotent: false,
+  validate: none,
+  run: (s, a) => s.rates(a),
+};
+const WEBHOOK_GET: Route = {
+  name: 'webhook.get',
+  method: 'GET',
+  path: '/v1/webhook-endpoint',
+  body: 'none',
+  idempotent: false,
+  validate: none,
+  run: (s, a) => s.getWebhook(a),
+};
 const WEBHOOK_PUT: Route = {
   name: 'webhook.put',
   method: 'PUT',

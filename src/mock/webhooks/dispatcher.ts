@@ -8,7 +8,7 @@ import { WebhookSender } from './webhook-sender.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook, rfc3339 } from './post-webhook.js';
 
 /** Options of the service's webhook dispatcher. */
-export interface WebhookDispatcherOptions {
+interface WebhookDispatcherOptions {
   clock: MockClock;
   defects: DefectSet;
   /** Delay before attempt 2, in clock ms. */
@@ -23,7 +23,7 @@ export interface WebhookDispatcherOptions {
 }
 
 /** One event to send to an agency's endpoint. */
-export interface EmitInput {
+interface EmitInput {
   agencyId: string;
   /** The agency's endpoint; null or absent means nothing is sent. */
   url: string | null | undefined;

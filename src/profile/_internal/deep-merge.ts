@@ -9,7 +9,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * so keys of the reference API must not leak into them; the clock is a union.
  * `*` matches any one key.
  */
-const REPLACED = ['clock', 'failure_trigger', 'search_criteria.*', 'search_body', 'booking_body', 'cancel_body', 'hotel_availability_body', 'hotel_booking_body'];
+const REPLACED = [
+  'clock',
+  'failure_trigger',
+  'search_criteria.*',
+  'search_body',
+  'booking_body',
+  'cancel_body',
+  'hotel_availability_body',
+  'hotel_booking_body',
+];
 
 function replaced(path: string[]): boolean {
   return REPLACED.some((pattern) => {

@@ -16,7 +16,7 @@ export type Schema =
   | { kind: 'json' };
 
 /** How a received value is shown in a message: strings quoted, shapes named. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -66,7 +66,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known key closest to a typo, when close enough to be a likely typo. */
-export function suggest(key: string, known: readonly string[]): string | undefined {
+function suggest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {
@@ -109,11 +109,18 @@ export function validate(schema: Schema, value: unknown, path: string): string[]
     case 'int':
       return typeof value === 'number' && Number.isInteger(value) && value >= schema.min && value <= (schema.max ?? Infinity) ? [] : bad();
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && (schema.exclusiveMin ? value > schema.min : value >= schema.min) && value <= (schema.max ?? Infinity) ? [] : bad();
+      return typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (schema.exclusiveMin ? value > schema.min : value >= schema.min) &&
+        value <= (schema.max ?? Infinity)
+        ? []
+        : bad();
     case 'enum':
       return typeof value === 'string' && schema.values.includes(value) ? [] : bad();
     case 'nullable':
-      return value === null ? [] : validate(schema.of, value, path).map((m) => (m.startsWith(`${path} must be `) ? `${path} must be ${expected(schema)}, got ${shown(value)}` : m));
+      return value === null
+        ? []
+        : validate(schema.of, value, path).map((m) => (m.startsWith(`${path} must be `) ? `${path} must be ${expected(schema)}, got ${shown(value)}` : m));
     case 'array': {
       if (!Array.isArray(value) || value.length < (schema.minItems ?? 0)) return bad();
       return value.flatMap((item, i) => validate(schema.of, item, join(path, i)));
@@ -128,7 +135,9 @@ export function validate(schema: Schema, value: unknown, path: string): string[]
       const variant = typeof tag === 'string' ? schema.variants[tag] : undefined;
       if (!variant) {
         const tags = Object.keys(schema.variants);
-        return [`${join(path, schema.tag)} must be one of ${tags.map((t) => JSON.stringify(t)).join(', ')}, got ${isSecretPath(join(path, schema.tag)) ? typeOf(tag) : show(tag)}`];
+        return [
+          `${join(path, schema.tag)} must be one of ${tags.map((t) => JSON.stringify(t)).join(', ')}, got ${isSecretPath(join(path, schema.tag)) ? typeOf(tag) : show(tag)}`,
+        ];
       }
       return validate(variant, value, path);
     }

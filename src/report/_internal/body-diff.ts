@@ -7,7 +7,10 @@ export interface DifferingPair {
 }
 
 /** One line of a line diff: kept, removed (only in the first body) or added (only in the second). */
-export interface DiffLine { op: ' ' | '-' | '+'; text: string }
+interface DiffLine {
+  op: ' ' | '-' | '+';
+  text: string;
+}
 
 /** Lines beyond this per body are not diffed (the bodies themselves are still shown). */
 const MAX_DIFF_LINES = 400;
@@ -43,7 +46,11 @@ function replayable(x: Exchange): x is DifferingPair['first'] {
  * alone differ; last, pairs whose status differs (a concurrent request
  * refused while the original ran is allowed to).
  */
-export function differingPairs(evidence: readonly Exchange[], run: readonly Exchange[] = evidence, named?: { original: string; replay: string }): DifferingPair[] {
+export function differingPairs(
+  evidence: readonly Exchange[],
+  run: readonly Exchange[] = evidence,
+  named?: { original: string; replay: string },
+): DifferingPair[] {
   const firstOf = new Map<string, DifferingPair['first']>();
   for (const x of run) {
     if (!replayable(x)) continue;
@@ -70,7 +77,13 @@ export function differingPairs(evidence: readonly Exchange[], run: readonly Exch
     found.push({ first, second: x });
   }
   const sameStatus = (p: DifferingPair): number => (p.first.response.status === p.second.response.status ? 0 : 1);
-  return [...pairs, ...found.map((p, i) => ({ p, i })).sort((a, b) => sameStatus(a.p) - sameStatus(b.p) || a.i - b.i).map(({ p }) => p)];
+  return [
+    ...pairs,
+    ...found
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => sameStatus(a.p) - sameStatus(b.p) || a.i - b.i)
+      .map(({ p }) => p),
+  ];
 }
 
 /** The first byte (UTF-8) at which two texts differ, or undefined when equal. */
@@ -146,6 +159,7 @@ export function jsonVerdict(a: string, b: string): string | undefined {
   if (!x.ok || !y.ok) return undefined;
   const diffs: string[] = [];
   jsonDifferences(x.value, y.value, '', diffs, 12);
-  if (diffs.length === 0) return 'Both bodies parse to the same JSON value: the bytes differ only in how it is written (whitespace, key order or number spelling).';
+  if (diffs.length === 0)
+    return 'Both bodies parse to the same JSON value: the bytes differ only in how it is written (whitespace, key order or number spelling).';
   return `The JSON values differ: ${diffs.join('; ')}${diffs.length >= 12 ? '; …' : ''}.`;
 }

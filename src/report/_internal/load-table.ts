@@ -6,16 +6,30 @@ import { LATENCY_OUTCOMES, type LatencySummary, type LoadResult, type OperationF
  */
 
 /** One row of the per-operation table. */
-export interface LoadRow { name: string; values: Record<string, string> }
+interface LoadRow {
+  name: string;
+  values: Record<string, string>;
+}
 
 /** What the text writers show of a load result. */
-export interface LoadTables {
+interface LoadTables {
   scalars: [string, string][];
   operations: { columns: string[]; rows: LoadRow[] };
 }
 
 /** The headline figures, in the order the load result declares them. */
-const SCALARS = ['schema', 'connections', 'startedAt', 'finishedAt', 'durationS', 'interrupted', 'clock', 'rps', 'errorRate', 'rateLimitedRate'] as const satisfies ReadonlyArray<keyof LoadResult>;
+const SCALARS = [
+  'schema',
+  'connections',
+  'startedAt',
+  'finishedAt',
+  'durationS',
+  'interrupted',
+  'clock',
+  'rps',
+  'errorRate',
+  'rateLimitedRate',
+] as const satisfies ReadonlyArray<keyof LoadResult>;
 
 const COUNTS = ['count', 'ok', 'rateLimited', 'errors', 'expected'] as const satisfies ReadonlyArray<keyof OperationFigures>;
 
@@ -56,7 +70,9 @@ export function loadTables(load: LoadResult): LoadTables {
     const values = operationValues(op);
     for (const col of Object.keys(values)) if (!columns.includes(col)) columns.push(col);
     const split = op.latencyByOutcome;
-    const outcomes = split ? LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => ({ name: `${name} ${o}`, values: latencyValues(split[o].latency) })) : [];
+    const outcomes = split
+      ? LATENCY_OUTCOMES.filter((o) => split[o].latency.count > 0).map((o) => ({ name: `${name} ${o}`, values: latencyValues(split[o].latency) }))
+      : [];
     return [{ name, values }, ...outcomes];
   });
   return { scalars, operations: { columns, rows } };

@@ -1,8 +1,20 @@
 import type { Area, CaseResult, Verdict } from '../model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
-export const AREA_ORDER: readonly Area[] = [
-  'auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema', 'scenarios', 'properties', 'load',
+const AREA_ORDER: readonly Area[] = [
+  'auth',
+  'contract',
+  'errors',
+  'ratelimit',
+  'idempotency',
+  'quotes',
+  'wallet',
+  'webhooks',
+  'hotel',
+  'schema',
+  'scenarios',
+  'properties',
+  'load',
 ];
 
 /** Verdicts from most to least urgent: failures are read first. */
@@ -29,14 +41,14 @@ export function compareAreas(a: string, b: string): number {
 }
 
 /** One area and its cases, in run order. */
-export interface AreaGroup {
+interface AreaGroup {
   area: string;
   cases: CaseResult[];
   counts: Record<Verdict, number>;
 }
 
 /** An all-zero verdict count. */
-export function zeroCounts(): Record<Verdict, number> {
+function zeroCounts(): Record<Verdict, number> {
   return { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, KNOWN: 0 };
 }
 
@@ -59,10 +71,7 @@ export function groupByArea(cases: readonly CaseResult[]): AreaGroup[] {
 export function urgentFirst(cases: readonly CaseResult[]): CaseResult[] {
   return cases
     .map((c, i) => ({ c, i }))
-    .sort((x, y) =>
-      VERDICT_ORDER.indexOf(x.c.verdict) - VERDICT_ORDER.indexOf(y.c.verdict) ||
-      compareAreas(x.c.area, y.c.area) ||
-      x.i - y.i)
+    .sort((x, y) => VERDICT_ORDER.indexOf(x.c.verdict) - VERDICT_ORDER.indexOf(y.c.verdict) || compareAreas(x.c.area, y.c.area) || x.i - y.i)
     .map((x) => x.c);
 }
 

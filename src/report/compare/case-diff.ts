@@ -55,5 +55,11 @@ export function diffCases(base: readonly ComparableCase[], now: readonly Compara
     });
   }
   const rank = (c: CaseChange): number => CASE_CHANGES.indexOf(c);
-  return { deltas: deltas.map((d, i) => ({ d, i })).sort((x, y) => rank(x.d.change) - rank(y.d.change) || x.i - y.i).map((x) => x.d), unchanged };
+  return {
+    deltas: deltas
+      .map((d, i) => ({ d, i }))
+      .sort((x, y) => rank(x.d.change) - rank(y.d.change) || x.i - y.i)
+      .map((x) => x.d),
+    unchanged,
+  };
 }

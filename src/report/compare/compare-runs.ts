@@ -9,7 +9,12 @@ import { diffLoads } from './load-diff.js';
 import type { ReadRun } from './read-run.js';
 
 /** What each kind of run is, for messages. */
-const KIND_NAME: Record<RunResult['kind'], string> = { suite: 'a suite run', load: 'a load run', certificate: 'a client certification', selftest: 'a self-test' };
+const KIND_NAME: Record<RunResult['kind'], string> = {
+  suite: 'a suite run',
+  load: 'a load run',
+  certificate: 'a client certification',
+  selftest: 'a self-test',
+};
 
 /** A self-test's outcomes as cases: each defect caught or not, and the clean runs with their false alarms. */
 function selftestCases(r: SelftestResult): ComparableCase[] {
@@ -18,7 +23,11 @@ function selftestCases(r: SelftestResult): ComparableCase[] {
     title: d.description,
     area: 'defects',
     verdict: d.caught ? 'PASS' : 'FAIL',
-    message: d.error ? `the run did not complete: ${d.error}` : d.caught ? `caught by ${d.caughtBy.join(', ')}` : `not caught (expected ${d.expected.join(', ') || 'no check'})`,
+    message: d.error
+      ? `the run did not complete: ${d.error}`
+      : d.caught
+        ? `caught by ${d.caughtBy.join(', ')}`
+        : `not caught (expected ${d.expected.join(', ') || 'no check'})`,
   }));
   // One case for the clean runs, so that alarms gone read as fixed, not as cases removed.
   const alarms = [...new Map(r.clean.flatMap((c) => c.falseAlarms).map((f) => [f.id, f])).values()];
@@ -28,9 +37,10 @@ function selftestCases(r: SelftestResult): ComparableCase[] {
     title: 'no check fails against the clean mock',
     area: 'clean runs',
     verdict: alarms.length + errors.length > 0 ? 'FAIL' : 'PASS',
-    message: alarms.length + errors.length === 0
-      ? `${r.clean.length} clean run(s) without a false alarm`
-      : [...alarms.map((f) => `${f.id}: ${f.message}`), ...errors.map((c) => `clean run ${c.index} did not complete: ${c.error}`)].join('; '),
+    message:
+      alarms.length + errors.length === 0
+        ? `${r.clean.length} clean run(s) without a false alarm`
+        : [...alarms.map((f) => `${f.id}: ${f.message}`), ...errors.map((c) => `clean run ${c.index} did not complete: ${c.error}`)].join('; '),
   };
   return [...defects, clean];
 }
@@ -55,7 +65,7 @@ function labelOf(read: ReadRun): RunLabel {
 }
 
 /** Options of a comparison. */
-export interface CompareOptions {
+interface CompareOptions {
   /** Gates evaluated on both runs (load runs only). */
   thresholds: readonly Threshold[];
   limits: RegressionLimits;
@@ -70,7 +80,10 @@ export function compareRuns(baseRead: ReadRun, newRead: ReadRun, options: Compar
   const base = baseRead.result;
   const now = newRead.result;
   if (base.kind !== now.kind) {
-    throw new HarnessError('E_USAGE', `cannot compare ${KIND_NAME[base.kind]} (${baseRead.file}) with ${KIND_NAME[now.kind]} (${newRead.file}): both runs must be of the same kind`);
+    throw new HarnessError(
+      'E_USAGE',
+      `cannot compare ${KIND_NAME[base.kind]} (${baseRead.file}) with ${KIND_NAME[now.kind]} (${newRead.file}): both runs must be of the same kind`,
+    );
   }
   if (options.thresholds.length > 0 && base.kind !== 'load') {
     throw new HarnessError('E_USAGE', `--threshold applies to load runs only; ${baseRead.file} is ${KIND_NAME[base.kind]}`);
@@ -84,8 +97,11 @@ export function compareRuns(baseRead: ReadRun, newRead: ReadRun, options: Compar
     load = diffLoads(base.load, now.load, options.limits);
     const before = evaluateLoadGates(base.load, options.thresholds);
     const after = evaluateLoadGates(now.load, options.thresholds);
-    for (let i = 0; i < after.length; i++) gates.push({ source: after[i]!.source, base: before[i]!, new: after[i]!, newlyBroken: before[i]!.passed && !after[i]!.passed });
-    if (load.metrics.some((m) => m.key !== 'max' && m.base !== undefined && m.new !== undefined && (m.baseInterval === undefined || m.newInterval === undefined))) {
+    for (let i = 0; i < after.length; i++)
+      gates.push({ source: after[i]!.source, base: before[i]!, new: after[i]!, newlyBroken: before[i]!.passed && !after[i]!.passed });
+    if (
+      load.metrics.some((m) => m.key !== 'max' && m.base !== undefined && m.new !== undefined && (m.baseInterval === undefined || m.newInterval === undefined))
+    ) {
       notes.push('some figures carry no histogram (a result of an older version): those are judged by the limit alone');
     }
   }

@@ -27,7 +27,10 @@ function signed(v: number, decimals: number): string {
 export function formatMetricChange(m: MetricDelta, inParens = false): string {
   if (m.change === undefined) return m.base === undefined ? 'new' : 'gone';
   if (m.kind === 'errors' || m.kind === '429') return `${signed(m.change * 100, 2)} pt`;
-  const abs = m.kind === 'latency' ? `${signed(m.change, Math.abs(m.change) < 1 ? 2 : 1)} ms` : `${signed(m.change, Math.abs(m.change) >= 100 ? 0 : Math.abs(m.change) < 1 ? 2 : 1)} rps`;
+  const abs =
+    m.kind === 'latency'
+      ? `${signed(m.change, Math.abs(m.change) < 1 ? 2 : 1)} ms`
+      : `${signed(m.change, Math.abs(m.change) >= 100 ? 0 : Math.abs(m.change) < 1 ? 2 : 1)} rps`;
   const rel = m.relative === undefined ? undefined : `${signed(m.relative * 100, 1)}%`;
   return rel === undefined ? abs : inParens ? `${abs}, ${rel}` : `${abs} (${rel})`;
 }
@@ -64,11 +67,6 @@ export const CASE_CHANGE_TITLE: Record<CaseChange, string> = {
 /** The operation as reports name it: `every operation` for `all`. */
 export function opLabel(op: string): string {
   return op === 'all' ? 'every operation' : op;
-}
-
-/** The outcome as reports name it. */
-export function outcomeLabel(o: MetricDelta['outcome']): string {
-  return o === 'any' ? 'every answer' : o === 'other' ? 'other status' : o;
 }
 
 /** Metrics worth a line of their own: regressions, then improvements, then changes past the limit that the noise explains. */

@@ -57,7 +57,12 @@ function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): M
     // Fewer 2xx per second is worse; more 429s or other statuses per second is worse.
     const fewerIsWorse = outcome === 'any' || outcome === '2xx';
     specs.push({
-      op, outcome, key: 'rps', kind: 'rps', higherIsWorse: !fewerIsWorse, judged: true,
+      op,
+      outcome,
+      key: 'rps',
+      kind: 'rps',
+      higherIsWorse: !fewerIsWorse,
+      judged: true,
       side: (load) => {
         const l = latencyOf(operation(load, op), outcome);
         const count = outcome === 'any' ? operation(load, op)?.count : l?.latency.count;
@@ -67,7 +72,12 @@ function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): M
     });
     for (const [key, q] of PERCENTILES) {
       specs.push({
-        op, outcome, key, kind: 'latency', higherIsWorse: true, judged: true,
+        op,
+        outcome,
+        key,
+        kind: 'latency',
+        higherIsWorse: true,
+        judged: true,
         side: (load) => {
           const l = latencyOf(operation(load, op), outcome);
           if (!l || !(l.latency.count > 0)) return NONE;
@@ -76,7 +86,12 @@ function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): M
       });
     }
     specs.push({
-      op, outcome, key: 'max', kind: 'latency', higherIsWorse: true, judged: false,
+      op,
+      outcome,
+      key: 'max',
+      kind: 'latency',
+      higherIsWorse: true,
+      judged: false,
       side: (load) => {
         const l = latencyOf(operation(load, op), outcome);
         return l && l.latency.count > 0 ? { value: finite(l.latency.max), interval: undefined, measured: true } : NONE;
@@ -88,7 +103,12 @@ function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): M
       ['429.rate', '429', (o: OperationFigures) => o.rateLimited],
     ] as const) {
       specs.push({
-        op, outcome, key, kind, higherIsWorse: true, judged: true,
+        op,
+        outcome,
+        key,
+        kind,
+        higherIsWorse: true,
+        judged: true,
         side: (load) => {
           const o = operation(load, op);
           if (!o || !(o.count > 0)) return NONE;
@@ -153,7 +173,8 @@ export function diffLoads(base: LoadResult, now: LoadResult, limits: RegressionL
   for (const op of ops) {
     let outcomes = LATENCY_OUTCOMES.filter((o) => [base, now].some((l) => (operation(l, op)?.latencyByOutcome?.[o]?.latency.count ?? 0) > 0));
     // An operation whose every answer in both runs had one outcome would list each figure twice, the same.
-    if (outcomes.length === 1 && [base, now].every((l) => operation(l, op)?.latencyByOutcome?.[outcomes[0]!]?.latency.count === operation(l, op)?.count)) outcomes = [];
+    if (outcomes.length === 1 && [base, now].every((l) => operation(l, op)?.latencyByOutcome?.[outcomes[0]!]?.latency.count === operation(l, op)?.count))
+      outcomes = [];
     for (const spec of specsOf(op, ['any', ...outcomes])) {
       const b = spec.side(base);
       const a = spec.side(now);

@@ -10,7 +10,7 @@ import type { Interval } from './comparison.js';
  */
 
 /** Standard normal quantile of a two-sided 95% interval. */
-export const Z95 = 1.96;
+const Z95 = 1.96;
 
 /** A quantile's interval from its histogram: order statistics bracketing n·q, widened to the edges of their HDR buckets (see `quantileIntervalMs`). */
 export function quantileInterval(encoded: string | undefined, q: number): Interval | undefined {

@@ -43,7 +43,8 @@ export async function readRun(input: string): Promise<ReadRun> {
   const dir = await isDirectory(input);
   if (dir === undefined) throw new HarnessError('E_FILE_UNREADABLE', `cannot read run ${input}: no such file or folder`);
   const file = dir ? await runFileIn(input) : input;
-  if (file === undefined) throw new HarnessError('E_FILE_UNREADABLE', `${input} is a folder without report.json or selftest.json: not a run folder of the harness`);
+  if (file === undefined)
+    throw new HarnessError('E_FILE_UNREADABLE', `${input} is a folder without report.json or selftest.json: not a run folder of the harness`);
   let doc: unknown;
   try {
     doc = JSON.parse(await readFile(file, 'utf8'));

@@ -8,7 +8,15 @@ import type { CompareMetricKind, RegressionLimits } from './comparison.js';
  */
 export const DEFAULT_REGRESSION_LIMITS: Readonly<RegressionLimits> = Object.freeze({ latency: 0.1, rps: 0.1, errors: 0.01, '429': 0.05 });
 
-const KIND_NAMES: Readonly<Record<string, CompareMetricKind>> = { latency: 'latency', rps: 'rps', throughput: 'rps', errors: 'errors', error: 'errors', '429': '429', rate_limited: '429' };
+const KIND_NAMES: Readonly<Record<string, CompareMetricKind>> = {
+  latency: 'latency',
+  rps: 'rps',
+  throughput: 'rps',
+  errors: 'errors',
+  error: 'errors',
+  '429': '429',
+  rate_limited: '429',
+};
 
 function fraction(text: string, option: string): number {
   const m = /^\s*([0-9]*\.?[0-9]+)\s*(%)?\s*$/.exec(text);
@@ -24,7 +32,10 @@ function fraction(text: string, option: string): number {
  */
 export function parseRegressionLimits(texts: readonly string[] | string | undefined): RegressionLimits {
   const limits: RegressionLimits = { ...DEFAULT_REGRESSION_LIMITS };
-  const list = (typeof texts === 'string' ? [texts] : texts ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
+  const list = (typeof texts === 'string' ? [texts] : (texts ?? []))
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   for (const item of list) {
     const eq = item.indexOf('=');
     if (eq === -1) {

@@ -7,7 +7,16 @@ import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
 import { axisTimeLabel, timeTicks } from '../html/svg.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison, type RunLabel } from './comparison.js';
-import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, HEADLINE_KEYS, metricJudgement, notableMetrics, opLabel } from './format-delta.js';
+import {
+  CASE_CHANGE_TITLE,
+  formatInterval,
+  formatMetricChange,
+  formatMetricValue,
+  HEADLINE_KEYS,
+  metricJudgement,
+  notableMetrics,
+  opLabel,
+} from './format-delta.js';
 import { describeLimits } from './regression-limits.js';
 
 /** BASE is drawn grey and dashed, NEW in the report's blue: the eye reads NEW against the old line. */
@@ -31,7 +40,11 @@ function banner(c: RunComparison, sections: ReadonlySet<string>): string {
     return v > 0 && target && sections.has(target) ? `<a class="${classes}" href="#${html(target)}">${inner}</a>` : `<div class="${classes}">${inner}</div>`;
   };
   const still = c.cases.filter((d) => d.change === 'still-failing').length;
-  const sub = c.newlyInconclusive ? 'NEW proves nothing (INCONCLUSIVE)' : c.regressed ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse` : 'nothing newly fails or regresses';
+  const sub = c.newlyInconclusive
+    ? 'NEW proves nothing (INCONCLUSIVE)'
+    : c.regressed
+      ? `${k.newlyFailing + k.regressions + k.newlyBrokenGates} change(s) for the worse`
+      : 'nothing newly fails or regresses';
   return `<section class="banner">
 <div class="verdict verdict-${c.regressed ? 'fail' : 'pass'}"><strong>${c.regressed ? 'WORSE' : 'OK'}</strong><span>${html(sub)}</span></div>
 <div class="run">
@@ -50,11 +63,19 @@ function side(title: string, s: CaseDelta['base'], broke = false): string {
 
 /** Newly failing cases as the run report's failure cards, BASE and NEW messages side by side. */
 function failureCards(list: readonly CaseDelta[]): string {
-  return list.map((d) => `<article class="failure" id="case-${html(d.id)}"><header><code class="case-id">${html(d.id)}</code><span class="muted">${html(d.area)}</span><span>${html(d.title)}</span></header><div class="pair">${side('BASE', d.base)}${side('NEW', d.new, true)}</div></article>`).join('\n');
+  return list
+    .map(
+      (d) =>
+        `<article class="failure" id="case-${html(d.id)}"><header><code class="case-id">${html(d.id)}</code><span class="muted">${html(d.area)}</span><span>${html(d.title)}</span></header><div class="pair">${side('BASE', d.base)}${side('NEW', d.new, true)}</div></article>`,
+    )
+    .join('\n');
 }
 
 function caseTable(list: readonly CaseDelta[]): string {
-  const rows = list.map((d) => `<tr><td><code class="case-id">${html(d.id)}</code></td><td class="left">${html(d.area)}</td><td class="msg">${d.base ? `<b>${html(d.base.verdict)}</b> ${html(d.base.message)}` : '<span class="muted">absent</span>'}</td><td class="msg">${d.new ? `<b>${html(d.new.verdict)}</b> ${html(d.new.message)}` : '<span class="muted">absent</span>'}</td></tr>`);
+  const rows = list.map(
+    (d) =>
+      `<tr><td><code class="case-id">${html(d.id)}</code></td><td class="left">${html(d.area)}</td><td class="msg">${d.base ? `<b>${html(d.base.verdict)}</b> ${html(d.base.message)}` : '<span class="muted">absent</span>'}</td><td class="msg">${d.new ? `<b>${html(d.new.verdict)}</b> ${html(d.new.message)}` : '<span class="muted">absent</span>'}</td></tr>`,
+  );
   return `<table class="delta"><thead><tr><th>case</th><th class="left">area</th><th class="left">BASE</th><th class="left">NEW</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -84,22 +105,49 @@ function headlineTable(metrics: readonly MetricDelta[]): string {
 /** x of a percentile on a log scale of 1/(1−p): 90% at 1, 99% at 2, 99.9% at 3; the max one decade past the last point. */
 function spectrumSeries(label: string, colour: string, dashed: boolean, s: Spectrum, kMax: number): LineSeries {
   const k = (p: number): number => (p >= 100 ? kMax : Math.log10(1 / (1 - p / 100)));
-  return { label, colour, dashed, points: s.map((p) => ({ x: k(p.percentile), y: p.ms, title: `${label} p${Number(p.percentile.toFixed(3))}: ${Number(p.ms.toFixed(3))} ms` })) };
+  return {
+    label,
+    colour,
+    dashed,
+    points: s.map((p) => ({ x: k(p.percentile), y: p.ms, title: `${label} p${Number(p.percentile.toFixed(3))}: ${Number(p.ms.toFixed(3))} ms` })),
+  };
 }
 
 function spectrumChart(op: string, base: Spectrum, now: Spectrum): string {
   const finite = [...base, ...now].filter((p) => p.percentile < 100).map((p) => Math.log10(1 / (1 - p.percentile / 100)));
   const kMax = Math.max(1, ...finite) + 0.5;
-  const ticks: Array<[number, string]> = ([[Math.log10(2), '50%'], [1, '90%'], [2, '99%'], [3, '99.9%'], [4, '99.99%']] as Array<[number, string]>).filter(([v]) => v < kMax - 0.2);
+  const ticks: Array<[number, string]> = (
+    [
+      [Math.log10(2), '50%'],
+      [1, '90%'],
+      [2, '99%'],
+      [3, '99.9%'],
+      [4, '99.99%'],
+    ] as Array<[number, string]>
+  ).filter(([v]) => v < kMax - 0.2);
   ticks.push([kMax, 'max']);
-  const series = [spectrumSeries('BASE', BASE_COLOUR, true, base, kMax), spectrumSeries('NEW', NEW_COLOUR, false, now, kMax)].filter((s) => s.points.length > 0);
-  return renderLineChart({ title: `${opLabel(op)}: latency by percentile, BASE vs NEW (HDR histograms)`, series, xTitle: 'percentile of responses (log scale of 1/(1−p))', yTitle: 'response latency (ms)', xTicks: ticks, xDomain: [0, kMax] });
+  const series = [spectrumSeries('BASE', BASE_COLOUR, true, base, kMax), spectrumSeries('NEW', NEW_COLOUR, false, now, kMax)].filter(
+    (s) => s.points.length > 0,
+  );
+  return renderLineChart({
+    title: `${opLabel(op)}: latency by percentile, BASE vs NEW (HDR histograms)`,
+    series,
+    xTitle: 'percentile of responses (log scale of 1/(1−p))',
+    yTitle: 'response latency (ms)',
+    xTicks: ticks,
+    xDomain: [0, kMax],
+  });
 }
 
 function throughputChart(base: readonly SecondFigures[], now: readonly SecondFigures[]): string {
   const line = (label: string, colour: string, dashed: boolean, s: readonly SecondFigures[]): LineSeries => {
     const t0 = s[0]?.second ?? 0;
-    return { label, colour, dashed, points: s.map((p) => ({ x: p.second - t0 + 0.5, y: p.requests, title: `${label} ${p.second - t0} s: ${p.requests} responses` })) };
+    return {
+      label,
+      colour,
+      dashed,
+      points: s.map((p) => ({ x: p.second - t0 + 0.5, y: p.requests, title: `${label} ${p.second - t0} s: ${p.requests} responses` })),
+    };
   };
   const span = Math.max(1, ...[base, now].map((s) => (s.length > 0 ? s[s.length - 1]!.second - s[0]!.second + 1 : 1)));
   const label = axisTimeLabel(span);
@@ -132,8 +180,15 @@ export function renderCompareHtml(c: RunComparison): string {
   const notable = c.load ? notableMetrics(c.load.metrics) : undefined;
   if (notable && notable.regressions.length > 0) add('regressions', `Regressions (${notable.regressions.length})`, metricTable(notable.regressions));
   if (c.gates.length > 0) {
-    const rows = c.gates.map((g) => `<tr class="${g.newlyBroken ? 'worse' : ''}"><td><code>${html(g.source)}</code></td><td>${g.base.passed ? '✓' : '✗'} ${html(gateFigures(g.base).actual)}</td><td>${g.new.passed ? '✓' : '✗'} ${html(gateFigures(g.new).actual)}</td><td>${html(gateFigures(g.new).limit)}</td><td class="left">${g.newlyBroken ? '<span class="worse-text">newly broken</span>' : g.new.passed ? 'held' : g.base.passed ? 'broken' : 'still broken'}</td></tr>`);
-    add('gates', 'Gates on both runs', `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th class="left">verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+    const rows = c.gates.map(
+      (g) =>
+        `<tr class="${g.newlyBroken ? 'worse' : ''}"><td><code>${html(g.source)}</code></td><td>${g.base.passed ? '✓' : '✗'} ${html(gateFigures(g.base).actual)}</td><td>${g.new.passed ? '✓' : '✗'} ${html(gateFigures(g.new).actual)}</td><td>${html(gateFigures(g.new).limit)}</td><td class="left">${g.newlyBroken ? '<span class="worse-text">newly broken</span>' : g.new.passed ? 'held' : g.base.passed ? 'broken' : 'still broken'}</td></tr>`,
+    );
+    add(
+      'gates',
+      'Gates on both runs',
+      `<table class="delta"><thead><tr><th>gate</th><th>BASE</th><th>NEW</th><th>bound</th><th class="left">verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    );
   }
   for (const change of CASE_CHANGES.filter((ch) => ch !== 'newly-failing')) {
     const list = by(change);
@@ -144,7 +199,10 @@ export function renderCompareHtml(c: RunComparison): string {
     const body = [
       `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson).</p>`,
       headlineTable(l.metrics),
-      `<div class="charts">${l.spectra.filter((s) => s.base.length + s.new.length > 0).map((s) => spectrumChart(s.op, s.base, s.new)).join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
+      `<div class="charts">${l.spectra
+        .filter((s) => s.base.length + s.new.length > 0)
+        .map((s) => spectrumChart(s.op, s.base, s.new))
+        .join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
     ];
     if (notable && notable.improvements.length > 0) {
       sections.add('improvements');
@@ -154,6 +212,8 @@ export function renderCompareHtml(c: RunComparison): string {
     add('load', 'Load', body.join('\n'));
   }
   parts.unshift(COMPARE_STYLES, banner(c, sections));
-  parts.push(`<footer>BASE <code>${html(c.base.file)}</code> · <code>${html(c.base.command)}</code><br>NEW <code>${html(c.new.file)}</code> · <code>${html(c.new.command)}</code> · schema ${html(c.schema)}</footer>`);
+  parts.push(
+    `<footer>BASE <code>${html(c.base.file)}</code> · <code>${html(c.base.command)}</code><br>NEW <code>${html(c.new.file)}</code> · <code>${html(c.new.command)}</code> · schema ${html(c.schema)}</footer>`,
+  );
   return renderLayout(`${c.regressed ? 'WORSE' : 'OK'} · compare ${c.base.runId} → ${c.new.runId}`, parts.join('\n'));
 }

@@ -1,7 +1,16 @@
 import { mdCell, mdCode, mdInline } from '../escape.js';
 import { gateFigures } from '../gate-units.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison } from './comparison.js';
-import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, HEADLINE_KEYS, metricJudgement, notableMetrics, opLabel } from './format-delta.js';
+import {
+  CASE_CHANGE_TITLE,
+  formatInterval,
+  formatMetricChange,
+  formatMetricValue,
+  HEADLINE_KEYS,
+  metricJudgement,
+  notableMetrics,
+  opLabel,
+} from './format-delta.js';
 import { describeLimits } from './regression-limits.js';
 
 /** Rows per table: a pull-request comment holds 65 536 characters at most. */
@@ -23,7 +32,11 @@ function caseTable(list: readonly CaseDelta[]): string[] {
   return [
     '| case | area | BASE | NEW |',
     '|---|---|---|---|',
-    ...rows(list, (d) => `| ${mdCode(d.id)} ${mdCell(clip(d.title))} | ${mdCell(d.area)} | ${d.base ? `**${mdCell(d.base.verdict)}** ${mdCell(clip(d.base.message))}` : '(absent)'} | ${d.new ? `**${mdCell(d.new.verdict)}** ${mdCell(clip(d.new.message))}` : '(absent)'} |`),
+    ...rows(
+      list,
+      (d) =>
+        `| ${mdCode(d.id)} ${mdCell(clip(d.title))} | ${mdCell(d.area)} | ${d.base ? `**${mdCell(d.base.verdict)}** ${mdCell(clip(d.base.message))}` : '(absent)'} | ${d.new ? `**${mdCell(d.new.verdict)}** ${mdCell(clip(d.new.message))}` : '(absent)'} |`,
+    ),
   ];
 }
 
@@ -31,7 +44,11 @@ function metricTable(list: readonly MetricDelta[]): string[] {
   return [
     '| metric | BASE | NEW | change | 95% intervals (BASE vs NEW) | judged |',
     '|---|---:|---:|---:|---|---|',
-    ...rows(list, (m) => `| ${mdCode(m.metric)} | ${formatMetricValue(m, m.base)} | ${formatMetricValue(m, m.new)} | ${formatMetricChange(m)} | ${formatInterval(m, m.baseInterval)} vs ${formatInterval(m, m.newInterval)} | ${metricJudgement(m)} |`),
+    ...rows(
+      list,
+      (m) =>
+        `| ${mdCode(m.metric)} | ${formatMetricValue(m, m.base)} | ${formatMetricValue(m, m.new)} | ${formatMetricChange(m)} | ${formatInterval(m, m.baseInterval)} vs ${formatInterval(m, m.newInterval)} | ${metricJudgement(m)} |`,
+    ),
   ];
 }
 
@@ -44,11 +61,18 @@ export function renderCompareMarkdown(c: RunComparison): string {
   const k = c.counts;
   const out: string[] = [];
   out.push(`## ${c.regressed ? '❌ Regressed' : '✅ No regression'}: ${mdInline(c.base.kind)} run ${mdCode(c.new.runId)} against ${mdCode(c.base.runId)}`, '');
-  out.push(c.regressed
-    ? `${c.newlyInconclusive ? '**NEW is INCONCLUSIVE**; ' : ''}**${k.newlyFailing}** newly failing, **${k.regressions}** metric regression(s), **${k.newlyBrokenGates}** gate(s) newly broken; ${k.fixed} fixed.`
-    : `Nothing newly fails${c.load ? ' or regresses' : ''}; ${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''}.`, '');
+  out.push(
+    c.regressed
+      ? `${c.newlyInconclusive ? '**NEW is INCONCLUSIVE**; ' : ''}**${k.newlyFailing}** newly failing, **${k.regressions}** metric regression(s), **${k.newlyBrokenGates}** gate(s) newly broken; ${k.fixed} fixed.`
+      : `Nothing newly fails${c.load ? ' or regresses' : ''}; ${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''}.`,
+    '',
+  );
   out.push(`| | run | started | verdict | duration |`, `|---|---|---|---|---|`);
-  for (const [side, r] of [['BASE', c.base], ['NEW', c.new]] as const) out.push(`| ${side} | ${mdCode(r.runId)} | ${mdCell(r.startedAt)} | ${mdCell(r.verdict)} | ${(r.durationMs / 1000).toFixed(1)} s |`);
+  for (const [side, r] of [
+    ['BASE', c.base],
+    ['NEW', c.new],
+  ] as const)
+    out.push(`| ${side} | ${mdCode(r.runId)} | ${mdCell(r.startedAt)} | ${mdCell(r.verdict)} | ${(r.durationMs / 1000).toFixed(1)} s |`);
   out.push('');
   for (const n of c.notes) out.push(`> ${mdInline(n)}`, '');
   const by = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
@@ -60,11 +84,18 @@ export function renderCompareMarkdown(c: RunComparison): string {
   const notable = c.load ? notableMetrics(c.load.metrics) : undefined;
   if (notable && notable.regressions.length > 0) fold(`Regressions (${notable.regressions.length})`, metricTable(notable.regressions), true);
   if (c.gates.length > 0) {
-    fold(`Gates on both runs (${c.gates.filter((g) => g.newlyBroken).length} newly broken)`, [
-      '| gate | BASE | NEW | bound |',
-      '|---|---|---|---|',
-      ...c.gates.map((g) => `| ${mdCode(g.source)}${g.newlyBroken ? ' **newly broken**' : ''} | ${g.base.passed ? '✓' : '✗'} ${gateFigures(g.base).actual} | ${g.new.passed ? '✓' : '✗'} ${gateFigures(g.new).actual} | ${gateFigures(g.new).limit} |`),
-    ], c.gates.some((g) => g.newlyBroken));
+    fold(
+      `Gates on both runs (${c.gates.filter((g) => g.newlyBroken).length} newly broken)`,
+      [
+        '| gate | BASE | NEW | bound |',
+        '|---|---|---|---|',
+        ...c.gates.map(
+          (g) =>
+            `| ${mdCode(g.source)}${g.newlyBroken ? ' **newly broken**' : ''} | ${g.base.passed ? '✓' : '✗'} ${gateFigures(g.base).actual} | ${g.new.passed ? '✓' : '✗'} ${gateFigures(g.new).actual} | ${gateFigures(g.new).limit} |`,
+        ),
+      ],
+      c.gates.some((g) => g.newlyBroken),
+    );
   }
   for (const change of CASE_CHANGES.filter((ch) => ch !== 'newly-failing')) {
     const list = by(change);
@@ -86,10 +117,17 @@ export function renderCompareMarkdown(c: RunComparison): string {
     ];
     fold('Load: NEW and its change per operation (every answer)', table, true);
     if (notable && notable.improvements.length > 0) fold(`Improvements (${notable.improvements.length})`, metricTable(notable.improvements), false);
-    if (notable && notable.withinNoise.length > 0) fold(`Past the limit but within the noise of the samples (${notable.withinNoise.length})`, metricTable(notable.withinNoise), false);
+    if (notable && notable.withinNoise.length > 0)
+      fold(`Past the limit but within the noise of the samples (${notable.withinNoise.length})`, metricTable(notable.withinNoise), false);
     const outcomes = c.load.metrics.filter((m) => m.outcome !== 'any' && m.key !== 'max');
     if (outcomes.length > 0) fold('Every metric by outcome (2xx, 429, other status)', metricTable(outcomes), false);
-    out.push(`Regression: worse than ${describeLimits(c.load.limits)} **and** outside the noise: the 95% intervals of both runs (order statistics of each exact histogram for percentiles, Wilson for rates, Poisson for throughput) do not overlap.`, '');
+    out.push(
+      `Regression: worse than ${describeLimits(c.load.limits)} **and** outside the noise: the 95% intervals of both runs (order statistics of each exact histogram for percentiles, Wilson for rates, Poisson for throughput) do not overlap.`,
+      '',
+    );
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

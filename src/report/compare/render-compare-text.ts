@@ -29,9 +29,11 @@ export function renderCompareText(c: RunComparison): string {
   const out: string[] = [];
   out.push(`compare ${c.base.kind} runs: BASE ${c.base.runId} (started ${c.base.startedAt}) → NEW ${c.new.runId} (started ${c.new.startedAt})`);
   const k = c.counts;
-  out.push(c.regressed
-    ? `REGRESSED: ${c.newlyInconclusive ? 'NEW is INCONCLUSIVE, ' : ''}${k.newlyFailing} newly failing, ${k.regressions} metric regression(s), ${k.newlyBrokenGates} gate(s) newly broken`
-    : `NO REGRESSION: nothing newly fails${c.load ? ' or regresses' : ''} (${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''})`);
+  out.push(
+    c.regressed
+      ? `REGRESSED: ${c.newlyInconclusive ? 'NEW is INCONCLUSIVE, ' : ''}${k.newlyFailing} newly failing, ${k.regressions} metric regression(s), ${k.newlyBrokenGates} gate(s) newly broken`
+      : `NO REGRESSION: nothing newly fails${c.load ? ' or regresses' : ''} (${k.fixed} fixed, ${c.unchanged} unchanged${c.load ? `, ${k.improvements} improvement(s)` : ''})`,
+  );
   for (const n of c.notes) out.push(`note: ${n}`);
   const byChange = (ch: string): CaseDelta[] => c.cases.filter((d) => d.change === ch);
   const section = (change: (typeof CASE_CHANGES)[number]): void => {
@@ -59,9 +61,13 @@ export function renderCompareText(c: RunComparison): string {
     for (const m of notable.improvements.slice(0, CONSOLE_CASES)) out.push(metricLine(m));
     if (notable.improvements.length > CONSOLE_CASES) out.push(`  … and ${notable.improvements.length - CONSOLE_CASES} more`);
   }
-  if (notable && notable.withinNoise.length > 0) out.push(`${notable.withinNoise.length} change(s) past the limit are within the noise of the samples (see compare.md)`);
+  if (notable && notable.withinNoise.length > 0)
+    out.push(`${notable.withinNoise.length} change(s) past the limit are within the noise of the samples (see compare.md)`);
   const held = c.gates.filter((g) => !g.newlyBroken);
-  for (const g of held) out.push(`gate ${g.new.passed ? '✓' : '✗'} ${g.source}: base ${g.base.passed ? 'held' : 'broken'}, new ${g.new.passed ? 'held' : 'broken'} (${gateSentence(g.new)})`);
+  for (const g of held)
+    out.push(
+      `gate ${g.new.passed ? '✓' : '✗'} ${g.source}: base ${g.base.passed ? 'held' : 'broken'}, new ${g.new.passed ? 'held' : 'broken'} (${gateSentence(g.new)})`,
+    );
   if (c.load) {
     out.push('per operation (every answer), BASE → NEW:');
     for (const op of [...new Set(c.load.metrics.map((m) => m.op))]) {

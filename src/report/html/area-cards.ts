@@ -17,9 +17,10 @@ export function renderAreaCards(result: CaseRunResult): string {
       .join(' · ');
     const clauses = [...new Set(g.cases.map((c) => c.clause))];
     const failing = g.cases.filter((c) => hasCard(c.verdict));
-    const links = failing.length > 0
-      ? `<div class="area-failing">${failing.map((c) => `<a href="#${html(failureAnchor(c.id))}" title="${html(knownNote(c) ?? c.message)}">${verdictBadge(c.verdict)} ${html(c.id)}</a>`).join('')}</div>`
-      : '';
+    const links =
+      failing.length > 0
+        ? `<div class="area-failing">${failing.map((c) => `<a href="#${html(failureAnchor(c.id))}" title="${html(knownNote(c) ?? c.message)}">${verdictBadge(c.verdict)} ${html(c.id)}</a>`).join('')}</div>`
+        : '';
     return `<div class="area w-${worst.toLowerCase()}">
 <div class="area-head"><span class="area-name">${html(g.area)}</span><span class="area-score"><b>${g.counts.PASS}</b>/${total} passed</span></div>
 ${verdictBar(g.counts, total)}

@@ -11,14 +11,16 @@ const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 
 /** A stacked bar of verdict counts. */
 export function verdictBar(counts: Partial<Record<Verdict, number>>, total: number): string {
   if (total <= 0) return '<div class="bar"></div>';
-  const parts = VERDICT_ORDER.filter((v) => (counts[v] ?? 0) > 0)
-    .map((v) => `<i style="width:${(((counts[v] ?? 0) / total) * 100).toFixed(2)}%;background:${VERDICT_COLOUR[v]}" title="${html(`${counts[v] ?? 0} ${v}`)}"></i>`);
+  const parts = VERDICT_ORDER.filter((v) => (counts[v] ?? 0) > 0).map(
+    (v) => `<i style="width:${(((counts[v] ?? 0) / total) * 100).toFixed(2)}%;background:${VERDICT_COLOUR[v]}" title="${html(`${counts[v] ?? 0} ${v}`)}"></i>`,
+  );
   return `<div class="bar">${parts.join('')}</div>`;
 }
 
 /** The clock the run's cases ran in, and its seed when it has one: a load runs in real time and draws nothing from a seed. */
 function clockAndSeed(result: CaseRunResult): string {
-  if (result.kind === 'load') return `<span>Clock <b>${html(result.load.clock.replace('-', ' '))}</b></span><span>Seed <b>none</b> (a load draws nothing at random)</span>`;
+  if (result.kind === 'load')
+    return `<span>Clock <b>${html(result.load.clock.replace('-', ' '))}</b></span><span>Seed <b>none</b> (a load draws nothing at random)</span>`;
   return `<span>Clock <b>${html(result.target.clock)}</b></span>\n<span>Seed <b>${html(result.seed)}</b></span>`;
 }
 
@@ -28,10 +30,19 @@ export function renderBanner(result: CaseRunResult): string {
   const inconclusive = result.verdict === 'INCONCLUSIVE';
   const failing = (result.summary.FAIL ?? 0) + (result.summary.ERROR ?? 0);
   const interrupted = result.verdict === 'INTERRUPTED';
-  const sub = interrupted ? 'stopped before its end' : pass ? `${result.summary.PASS} of ${result.summary.total} passed` : inconclusive ? (result.verdictReason ?? 'the run verified nothing') : `${failing} of ${result.summary.total} failing`;
+  const sub = interrupted
+    ? 'stopped before its end'
+    : pass
+      ? `${result.summary.PASS} of ${result.summary.total} passed`
+      : inconclusive
+        ? (result.verdictReason ?? 'the run verified nothing')
+        : `${failing} of ${result.summary.total} failing`;
   // KNOWN shows only in runs with a known-issues list, so other reports keep their five tiles.
   const counts = (['PASS', 'FAIL', 'ERROR', ...(namesKnownIssues(result) ? (['KNOWN'] as const) : []), 'WARN', 'SKIP'] as const)
-    .map((v) => `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`)
+    .map(
+      (v) =>
+        `<div class="count c-${v.toLowerCase()}${(result.summary[v] ?? 0) === 0 ? ' zero' : ''}"><b>${result.summary[v] ?? 0}</b><span>${LABEL[v]}</span></div>`,
+    )
     .join('');
   const t = result.target;
   return `<section class="banner">

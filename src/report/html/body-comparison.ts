@@ -17,7 +17,8 @@ function pair(p: DifferingPair): string {
   const a = p.first.response.body;
   const b = p.second.response.body;
   const at = firstDifferingByte(a, b);
-  const where = at === undefined ? '' : `<p>First difference at byte ${at} (counting from 0): original ${html(around(a, at))}, then ${html(around(b, at))}.</p>`;
+  const where =
+    at === undefined ? '' : `<p>First difference at byte ${at} (counting from 0): original ${html(around(a, at))}, then ${html(around(b, at))}.</p>`;
   const verdict = jsonVerdict(a, b);
   const diff = lineDiff(a, b)
     .map((l) => `<span class="d${l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'eq'}">${html(`${l.op} ${l.text}`)}</span>`)

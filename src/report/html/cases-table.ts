@@ -20,10 +20,12 @@ const FILTERS: [string, string, (v: Verdict) => boolean][] = [
 /** Every case, failures first, with filters by verdict and evidence on demand. */
 export function renderCasesTable(result: CaseRunResult, index: Map<string, Exchange>): string {
   // The Known filter shows only in runs with a known-issues list.
-  const buttons = FILTERS.filter(([key]) => key !== 'KNOWN' || namesKnownIssues(result)).map(([key, label, match]) => {
-    const n = result.cases.filter((c) => match(c.verdict)).length;
-    return `<button type="button" data-filter="${html(key)}" aria-pressed="${key === 'all'}">${html(label)} <span class="muted">${n}</span></button>`;
-  }).join('');
+  const buttons = FILTERS.filter(([key]) => key !== 'KNOWN' || namesKnownIssues(result))
+    .map(([key, label, match]) => {
+      const n = result.cases.filter((c) => match(c.verdict)).length;
+      return `<button type="button" data-filter="${html(key)}" aria-pressed="${key === 'all'}">${html(label)} <span class="muted">${n}</span></button>`;
+    })
+    .join('');
   const rows = urgentFirst(result.cases).map((c) => {
     const cls = isFailing(c.verdict) ? 'failing' : '';
     const evidence = renderCaseEvidence(c, index);

@@ -31,7 +31,9 @@ export function formatBody(body: string, limit = EVIDENCE_BODY_LIMIT, pretty = t
 }
 
 function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+  return Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
 }
 
 function block(title: string, content: string, truncated?: string): string {
@@ -86,7 +88,9 @@ export function renderCaseEvidence(c: CaseResult, index: Map<string, Exchange>):
     .join(' + ');
   const items = c.evidence.map((id) => {
     const x = index.get(id);
-    return x ? renderExchange(x) : `<div class="exchange"><div class="exchange-head"><span>${html(id)}</span><span class="muted">exchange not recorded</span></div></div>`;
+    return x
+      ? renderExchange(x)
+      : `<div class="exchange"><div class="exchange-head"><span>${html(id)}</span><span class="muted">exchange not recorded</span></div></div>`;
   });
   const details = hasDetails ? `<div class="exchange case-details"><h4>Details</h4><pre>${html(formatBody(safeJson(c.details)).text)}</pre></div>` : '';
   return `<details class="evidence"><summary>Evidence: ${html(label)}</summary>${details}${items.join('')}</details>`;

@@ -40,8 +40,12 @@ export function renderFailures(result: CaseRunResult, index: Map<string, Exchang
 <p class="msg">${knownLine(c)}${html(gate ? gateSentence(gate) : c.message)}</p>
 ${replay ? `<p><span class="muted">Replay:</span> <code class="replay">${html(replay)}</code></p>` : ''}
 ${comparison}
-${exchanges.length > 0 ? `<ul class="ev-lines">${exchanges.map((x) => `<li><code>${html(x.id)}</code>${x.label ? ` <span class="muted">${html(x.label)}</span>` : ''}: <code>${html(evidenceLine(x))}</code></li>`).join('')}</ul>
-<details class="failure-evidence"><summary>Headers and bodies of ${exchanges.length === 1 ? 'this exchange' : `these ${exchanges.length} exchanges`}</summary>${exchanges.map(renderExchange).join('')}</details>` : ''}
+${
+  exchanges.length > 0
+    ? `<ul class="ev-lines">${exchanges.map((x) => `<li><code>${html(x.id)}</code>${x.label ? ` <span class="muted">${html(x.label)}</span>` : ''}: <code>${html(evidenceLine(x))}</code></li>`).join('')}</ul>
+<details class="failure-evidence"><summary>Headers and bodies of ${exchanges.length === 1 ? 'this exchange' : `these ${exchanges.length} exchanges`}</summary>${exchanges.map(renderExchange).join('')}</details>`
+    : ''
+}
 ${missing.length > 0 ? `<p class="muted">Not recorded: ${html(missing.join(', '))}</p>` : ''}
 </article>`;
     })

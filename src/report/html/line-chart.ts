@@ -19,7 +19,7 @@ export interface LineSeries {
 }
 
 /** What to draw. */
-export interface LineChartSpec {
+interface LineChartSpec {
   title: string;
   series: LineSeries[];
   /** Axis titles, with the unit: `latency (ms)`. */
@@ -54,13 +54,26 @@ export function renderLineChart(spec: LineChartSpec): string {
   const yTicks = spec.integers ? niceTicks(0, Math.max(yMax, 1), 5).filter(Number.isInteger) : niceTicks(0, yMax, 5);
   const yFormat = spec.yFormat ?? fmt;
   const xTicks = spec.xTicks ?? niceTicks(x0, x1, W < 600 ? 4 : 6).map((t): [number, string] => [t, fmt(t)]);
-  const grid = yTicks.map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yFormat(t))}</text>`).join('');
+  const grid = yTicks
+    .map(
+      (t) =>
+        `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yFormat(t))}</text>`,
+    )
+    .join('');
   const xs = xTicks.map(([v, label]) => `<text x="${n(x(v))}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${html(label)}</text>`).join('');
   const lines = spec.series
     .map((s) => {
       const pts = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
       const poly = `<polyline class="series" data-series="${html(s.label)}" fill="none" stroke="${html(s.colour)}" stroke-width="${s.dashed ? 1.5 : 2}"${s.dashed ? ' stroke-dasharray="5 3"' : ''} points="${pts.map((p) => `${n(x(p.x))},${n(y(p.y))}`).join(' ')}"/>`;
-      const dots = spec.dots || pts.length === 1 ? pts.map((p) => `<circle cx="${n(x(p.x))}" cy="${n(y(p.y))}" r="3" fill="${html(s.colour)}"><title>${html(p.title ?? `${s.label}: ${yFormat(p.y)}`)}</title></circle>`).join('') : '';
+      const dots =
+        spec.dots || pts.length === 1
+          ? pts
+              .map(
+                (p) =>
+                  `<circle cx="${n(x(p.x))}" cy="${n(y(p.y))}" r="3" fill="${html(s.colour)}"><title>${html(p.title ?? `${s.label}: ${yFormat(p.y)}`)}</title></circle>`,
+              )
+              .join('')
+          : '';
       return poly + dots;
     })
     .join('');

@@ -1,5 +1,14 @@
 import { html } from '../escape.js';
-import { LATENCY_OUTCOMES, type GateResult, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures, type SecondFigures, type Spectrum } from '../load-result.js';
+import {
+  LATENCY_OUTCOMES,
+  type GateResult,
+  type LatencyOutcome,
+  type LatencySummary,
+  type LoadResult,
+  type OperationFigures,
+  type SecondFigures,
+  type Spectrum,
+} from '../load-result.js';
 import { gateFigures, withUnit } from '../gate-units.js';
 import { formatDecimal, formatMoney } from '../units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../wallet-figures.js';
@@ -21,8 +30,22 @@ function fmt(v: number, digits = 2): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(digits);
 }
 
-function frame(title: string, body: string, yTicks: number[], y: (v: number) => number, yLabel: (v: number) => string, xTicks: Array<[number, string]>, yTitle: string, xTitle: string): string {
-  const grid = yTicks.map((t) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yLabel(t))}</text>`).join('');
+function frame(
+  title: string,
+  body: string,
+  yTicks: number[],
+  y: (v: number) => number,
+  yLabel: (v: number) => string,
+  xTicks: Array<[number, string]>,
+  yTitle: string,
+  xTitle: string,
+): string {
+  const grid = yTicks
+    .map(
+      (t) =>
+        `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#d0d7de" stroke-width="0.5"/><text x="${M.l - 6}" y="${n(y(t) + 4)}" text-anchor="end" font-size="10">${html(yLabel(t))}</text>`,
+    )
+    .join('');
   const xs = xTicks.map(([x, label]) => `<text x="${n(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${html(label)}</text>`).join('');
   return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${html(title)}" xmlns="http://www.w3.org/2000/svg">${grid}${xs}${body}<text transform="translate(12 ${(M.t + H - M.b) / 2}) rotate(-90)" text-anchor="middle" font-size="10">${html(yTitle)}</text><text x="${(M.l + W - M.r) / 2}" y="${H - 4}" text-anchor="middle" font-size="10">${html(xTitle)}</text><line x1="${M.l}" x2="${M.l}" y1="${M.t}" y2="${H - M.b}" stroke="#57606a"/><line x1="${M.l}" x2="${W - M.r}" y1="${H - M.b}" y2="${H - M.b}" stroke="#57606a"/></svg><figcaption>${html(title)}</figcaption></figure>`;
 }
@@ -42,11 +65,13 @@ function throughputChart(series: SecondFigures[]): string {
     .map((s) => {
       const x0 = x(s.second - t0);
       let base = 0;
-      return ([
-        [num(s.ok), COLOURS.ok, 'ok'],
-        [num(s.errors), COLOURS.err, 'errors'],
-        [num(s.rateLimited), COLOURS.rl, '429'],
-      ] as Array<[number, string, string]>)
+      return (
+        [
+          [num(s.ok), COLOURS.ok, 'ok'],
+          [num(s.errors), COLOURS.err, 'errors'],
+          [num(s.rateLimited), COLOURS.rl, '429'],
+        ] as Array<[number, string, string]>
+      )
         .map(([v, c, label]) => {
           if (v <= 0) return '';
           const top = y(base + v);
@@ -58,14 +83,38 @@ function throughputChart(series: SecondFigures[]): string {
     })
     .join('');
   const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
-  return frame('Throughput per second (429s in red)', bars, niceTicks(0, maxReq, 5), y, (v) => fmt(v, 0), xt, 'responses per second', 'time since the load started') + legend([[COLOURS.ok, '2xx'], [COLOURS.err, 'errors'], [COLOURS.rl, '429']]);
+  return (
+    frame(
+      'Throughput per second (429s in red)',
+      bars,
+      niceTicks(0, maxReq, 5),
+      y,
+      (v) => fmt(v, 0),
+      xt,
+      'responses per second',
+      'time since the load started',
+    ) +
+    legend([
+      [COLOURS.ok, '2xx'],
+      [COLOURS.err, 'errors'],
+      [COLOURS.rl, '429'],
+    ])
+  );
 }
 
 /** A latency gate drawn as a line: its metric and bound in ms, and the series it measures. */
-interface Threshold { label: string; ms: number; passed: boolean; series: GatedSeries }
+interface Threshold {
+  label: string;
+  ms: number;
+  passed: boolean;
+  series: GatedSeries;
+}
 
 /** The latencies a gate measures: one operation (`latency` is every operation together), of one outcome or of every answer. */
-interface GatedSeries { op: string; outcome?: LatencyOutcome | undefined }
+interface GatedSeries {
+  op: string;
+  outcome?: LatencyOutcome | undefined;
+}
 
 /** The operation key of every response, in gate metrics and in `load.operations`. */
 const EVERY_OPERATION = new Set(['latency', 'all']);
@@ -112,7 +161,9 @@ function gatedSeriesCharts(ops: Record<string, OperationFigures>, thresholds: re
     const latency = seriesLatency(ops, series);
     if (latency === undefined) return [];
     const gates = thresholds.filter((t) => t.series.op === op && (t.series.outcome ?? null) === outcome);
-    return [spectrumChart(summarySpectrum(latency), gates, [], `Latency by percentile of ${seriesName(series)} (the series its gate measures)`, seriesName(series))];
+    return [
+      spectrumChart(summarySpectrum(latency), gates, [], `Latency by percentile of ${seriesName(series)} (the series its gate measures)`, seriesName(series)),
+    ];
   });
 }
 
@@ -137,7 +188,10 @@ function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[])
   const x = linear(0, span, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
   const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series.filter((s) => s.requests > 0).map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`).join(' ')}"/>`;
+    `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${series
+      .filter((s) => s.requests > 0)
+      .map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`)
+      .join(' ')}"/>`;
   const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
   return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
 }
@@ -167,12 +221,19 @@ function summarySpectrum(l: LatencySummary): Spectrum {
   ];
 }
 
-function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>, ownTitle?: string, seriesLabel = 'every response'): string {
+function spectrumChart(
+  spectrum: Spectrum,
+  thresholds: readonly Threshold[],
+  outcomes: ReadonlyArray<[LatencyOutcome, LatencySummary]>,
+  ownTitle?: string,
+  seriesLabel = 'every response',
+): string {
   // x is log10(1 / (1 − p)): 50% at 0.3, 90% at 1, 99% at 2, 99.9% at 3 … (100% drawn one decade past the last point).
   const k = (p: number): number => (p >= 100 ? NaN : Math.log10(1 / (1 - p / 100)));
   const lines: Array<{ colour: string; label: string; points: Spectrum }> = [{ colour: COLOURS.p99, label: seriesLabel, points: spectrum }];
   // With one outcome only, its line would hide under the line of every response. Solid lines: dashed ones are gates.
-  if (outcomes.length > 1) for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
+  if (outcomes.length > 1)
+    for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
   const finite = lines.flatMap((l) => l.points.map((p) => k(p.percentile)).filter(Number.isFinite));
   const kMax = Math.max(1, ...finite) + 0.5;
   const kOf = (p: number): number => (Number.isFinite(k(p)) ? k(p) : kMax);
@@ -182,13 +243,29 @@ function spectrumChart(spectrum: Spectrum, thresholds: readonly Threshold[], out
   const body = lines
     .map((l) => {
       const poly = `<polyline fill="none" stroke="${l.colour}" stroke-width="1.5" points="${l.points.map((p) => `${n(x(kOf(p.percentile)))},${n(y(num(p.ms)))}`).join(' ')}"/>`;
-      const dots = l.points.map((p) => `<circle cx="${n(x(kOf(p.percentile)))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${l.colour}"><title>${html(`${l.label} p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`).join('');
+      const dots = l.points
+        .map(
+          (p) =>
+            `<circle cx="${n(x(kOf(p.percentile)))}" cy="${n(y(num(p.ms)))}" r="2.5" fill="${l.colour}"><title>${html(`${l.label} p${fmt(p.percentile, 3)}: ${fmt(num(p.ms), 3)} ms`)}</title></circle>`,
+        )
+        .join('');
       return poly + dots;
     })
     .join('');
-  const xt: Array<[number, string]> = [[x(Math.log10(2)), '50%'], [x(1), '90%'], [x(2), '99%'], [x(3), '99.9%'], [x(4), '99.99%']].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
+  const xt: Array<[number, string]> = [
+    [x(Math.log10(2)), '50%'],
+    [x(1), '90%'],
+    [x(2), '99%'],
+    [x(3), '99.9%'],
+    [x(4), '99.99%'],
+  ].filter(([v]) => (v as number) <= W - M.r) as Array<[number, string]>;
   xt.push([x(kMax), 'max']);
-  const title = ownTitle !== undefined ? ownTitle : lines.length > 1 ? 'Latency by percentile, every response and each outcome (HDR histograms)' : 'Latency by percentile (HDR histogram of every response)';
+  const title =
+    ownTitle !== undefined
+      ? ownTitle
+      : lines.length > 1
+        ? 'Latency by percentile, every response and each outcome (HDR histograms)'
+        : 'Latency by percentile (HDR histogram of every response)';
   return (
     frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'percentile of responses (log scale)') +
     (lines.length > 1 ? legend([...lines.map((l): [string, string] => [l.colour, l.label]), ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]) : '')
@@ -227,7 +304,15 @@ const OPS_PERCENTILES = ['p50', 'p90', 'p99', 'p99_9', 'max'] as const satisfies
 function opsTable(ops: Record<string, OperationFigures>): string {
   const rows = Object.entries(ops)
     .map(([name, o]) => {
-      const cells = [name, num(o.count), num(o.ok), num(o.rateLimited), num(o.errors), num(o.expected), ...OPS_PERCENTILES.map((k) => fmt(num(o.latency[k]), 2))];
+      const cells = [
+        name,
+        num(o.count),
+        num(o.ok),
+        num(o.rateLimited),
+        num(o.errors),
+        num(o.expected),
+        ...OPS_PERCENTILES.map((k) => fmt(num(o.latency[k]), 2)),
+      ];
       return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${html(c)}</th>` : `<td>${html(String(c))}</td>`)).join('')}</tr>`;
     })
     .join('');
@@ -244,7 +329,13 @@ function walletTable(load: LoadResult): string {
   if (wallets.length === 0) return '';
   const rows = wallets
     .map((w) => {
-      const cells = [formatMoney(w.opening, w.currency), `−${formatMoney(w.debits, w.currency)}`, `+${formatMoney(w.refunds, w.currency)}`, formatMoney(w.closing, w.currency), formatMoneyChange(w.change, w.currency)];
+      const cells = [
+        formatMoney(w.opening, w.currency),
+        `−${formatMoney(w.debits, w.currency)}`,
+        `+${formatMoney(w.refunds, w.currency)}`,
+        formatMoney(w.closing, w.currency),
+        formatMoneyChange(w.change, w.currency),
+      ];
       return `<tr><th scope="row">${html(w.agency)}</th><td class="verdict">${verdictBadge(w.verdict)}</td>${cells.map((c) => `<td>${html(c)}</td>`).join('')}</tr>`;
     })
     .join('');

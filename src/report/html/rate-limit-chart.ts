@@ -46,15 +46,22 @@ function plot(label: string, dots: readonly Dot[], fromS: number, toS: number, y
   const span = toS - fromS;
   const tick = axisTimeLabel(toS);
   const grid = niceTicks(0, yMax, 5)
-    .map((v) => `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="#eaeef2"/><text x="${M.l - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`)
+    .map(
+      (v) =>
+        `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="#eaeef2"/><text x="${M.l - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`,
+    )
     .join('');
   const xAxis = timeTicks(span)
     .map((v) => fromS + v)
-    .map((v) => `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${H - M.b}" y2="${H - M.b + 4}" stroke="#8c959f"/><text x="${n(x(v))}" y="${H - M.b + 16}" text-anchor="middle">${tick(Number(v.toFixed(3)))}</text>`)
+    .map(
+      (v) =>
+        `<line x1="${n(x(v))}" x2="${n(x(v))}" y1="${H - M.b}" y2="${H - M.b + 4}" stroke="#8c959f"/><text x="${n(x(v))}" y="${H - M.b + 16}" text-anchor="middle">${tick(Number(v.toFixed(3)))}</text>`,
+    )
     .join('');
-  const limitLine = limit !== undefined
-    ? `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(limit))}" y2="${n(y(limit))}" stroke="${MARK.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${W - M.r + 6}" y="${n(y(limit) + 4)}" style="fill:${MARK.limit}">limit ${limit}</text>`
-    : '';
+  const limitLine =
+    limit !== undefined
+      ? `<line x1="${M.l}" x2="${W - M.r}" y1="${n(y(limit))}" y2="${n(y(limit))}" stroke="${MARK.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${W - M.r + 6}" y="${n(y(limit) + 4)}" style="fill:${MARK.limit}">limit ${limit}</text>`
+      : '';
   // Refusals drawn last so they sit on top of the admitted run they interrupt.
   const marks = [...dots.filter((d) => !d.refused), ...dots.filter((d) => d.refused)]
     .map((d) => {
@@ -110,8 +117,13 @@ export function burstOf(seconds: readonly number[]): { fromS: number; toS: numbe
  * request admitted beyond the limit. A burst too dense to read at the scale
  * of the whole run gets a second plot zoomed onto it.
  */
-export function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
-  const axis = clock.control === 'mock-admin' ? 'time since first request, on the mock\'s clock' : clock.control === 'none' ? 'time since first request (real time)' : 'time since first request';
+function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], clock: TimelineClock = {}): string {
+  const axis =
+    clock.control === 'mock-admin'
+      ? "time since first request, on the mock's clock"
+      : clock.control === 'none'
+        ? 'time since first request (real time)'
+        : 'time since first request';
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const t0 = sorted[0]?.at ?? 0;
   const limit = reportedLimit(sorted);
@@ -126,7 +138,9 @@ export function renderRateLimitPanel(title: string, points: readonly RateLimitPo
   if (burst) {
     const inBurst = dots.filter((d) => d.s >= burst.fromS && d.s <= burst.toS);
     const label = axisTimeLabel(burst.toS);
-    parts.push(`<h4 class="zoom">Zoom on the burst: ${burst.count} requests from +${label(Number(burst.fromS.toFixed(1)))} to +${label(Number(burst.toS.toFixed(1)))}</h4>`);
+    parts.push(
+      `<h4 class="zoom">Zoom on the burst: ${burst.count} requests from +${label(Number(burst.fromS.toFixed(1)))} to +${label(Number(burst.toS.toFixed(1)))}</h4>`,
+    );
     parts.push(plot(`Rate-limit burst ${title}`, inBurst, burst.fromS, burst.toS, yMax, limit, `${axis} (zoomed)`));
   }
   return `<div class="panel chart rate-limit-panel">
@@ -139,7 +153,7 @@ ${parts.join('\n')}
 const QUIET_SHARE = 0.5;
 
 /** True when a panel shows something: a refusal, or use reaching half the limit (a lone probe answered 4xx is not activity). */
-export function isActive(points: readonly RateLimitPoint[]): boolean {
+function isActive(points: readonly RateLimitPoint[]): boolean {
   const sorted = [...points].sort((a, b) => a.at - b.at);
   const limit = reportedLimit(sorted);
   if (sorted.some((p) => p.status === 429)) return true;
@@ -148,7 +162,7 @@ export function isActive(points: readonly RateLimitPoint[]): boolean {
 }
 
 /** Which clock the timeline's instants are on, and how long the run took in real time, so the axis is read right. */
-export interface TimelineClock {
+interface TimelineClock {
   /** The target's clock control: `mock-admin` when the harness moved the mock's clock instead of waiting. */
   control?: 'mock-admin' | 'none' | undefined;
   /** The run's real duration, ms. */
@@ -180,11 +194,15 @@ export function renderRateLimitTimeline(points: readonly RateLimitPoint[], clock
   const all = [...panels].sort(([a], [b]) => a.localeCompare(b));
   const active = all.filter(([, pts]) => isActive(pts));
   const quiet = all.filter(([, pts]) => !isActive(pts));
-  const quietLine = quiet.length > 0
-    ? `<p class="muted quiet-buckets">Not drawn, never past half their limit and never refused: ${quiet
-      .map(([title, pts]) => `${html(title)} (${pts.length} request${pts.length === 1 ? '' : 's'}${reportedLimit(pts) !== undefined ? `, limit ${reportedLimit(pts)}` : ''})`)
-      .join(', ')}.</p>`
-    : '';
+  const quietLine =
+    quiet.length > 0
+      ? `<p class="muted quiet-buckets">Not drawn, never past half their limit and never refused: ${quiet
+          .map(
+            ([title, pts]) =>
+              `${html(title)} (${pts.length} request${pts.length === 1 ? '' : 's'}${reportedLimit(pts) !== undefined ? `, limit ${reportedLimit(pts)}` : ''})`,
+          )
+          .join(', ')}.</p>`
+      : '';
   const legend = `<div class="legend"><span><i style="background:${MARK.admitted}"></i>admitted (2xx)</span><span><i style="background:${MARK.admitted4xx}"></i>admitted but 4xx</span><span><i style="background:${MARK.failed5xx}"></i>admitted but 5xx</span><span><i style="background:${MARK.refused};border-radius:0;width:9px;height:9px;transform:rotate(45deg)"></i>refused (429)</span><span><i class="line" style="background:${MARK.limit}"></i>limit per window</span></div>`;
   return `${legend}
 ${clockNote(points, clock)}

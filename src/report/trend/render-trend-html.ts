@@ -77,14 +77,26 @@ function loadCharts(points: readonly TrendPoint[]): string[] {
   const p95 = ops.map((op, j): LineSeries => ({
     label: op === 'all' ? 'every operation' : op,
     colour: SERIES_COLOURS[j % SERIES_COLOURS.length]!,
-    points: points.flatMap((p, i) => (p.load?.p95[op] !== undefined ? [{ x: i, y: p.load.p95[op]!, title: `${p.runId} ${op} p95: ${withUnit(p.load.p95[op]!, 'latency')}` }] : [])),
+    points: points.flatMap((p, i) =>
+      p.load?.p95[op] !== undefined ? [{ x: i, y: p.load.p95[op]!, title: `${p.runId} ${op} p95: ${withUnit(p.load.p95[op]!, 'latency')}` }] : [],
+    ),
   }));
-  const rps: LineSeries = { label: 'throughput', colour: SERIES_COLOURS[0]!, points: points.flatMap((p, i) => (p.load ? [{ x: i, y: p.load.rps, title: `${p.runId}: ${withUnit(p.load.rps, 'throughput')}` }] : [])) };
-  return [chart('Load: p95 latency per operation', 'p95 latency (ms)', points, p95), chart('Load: throughput', 'throughput (requests per second)', points, [rps])];
+  const rps: LineSeries = {
+    label: 'throughput',
+    colour: SERIES_COLOURS[0]!,
+    points: points.flatMap((p, i) => (p.load ? [{ x: i, y: p.load.rps, title: `${p.runId}: ${withUnit(p.load.rps, 'throughput')}` }] : [])),
+  };
+  return [
+    chart('Load: p95 latency per operation', 'p95 latency (ms)', points, p95),
+    chart('Load: throughput', 'throughput (requests per second)', points, [rps]),
+  ];
 }
 
 function runsTable(points: readonly TrendPoint[]): string {
-  const rows = points.map((p, i) => `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left path"><code>${html(p.file)}</code></td></tr>`);
+  const rows = points.map(
+    (p, i) =>
+      `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left path"><code>${html(p.file)}</code></td></tr>`,
+  );
   return `<table class="delta"><thead><tr><th>#</th><th class="left">run</th><th class="left">kind</th><th class="left">started</th><th class="left">verdict</th><th>duration</th><th class="left">file</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -102,7 +114,9 @@ export function renderTrendHtml(points: readonly TrendPoint[]): string {
   const lastPoint = points[points.length - 1];
   const head = `<section class="banner"><div class="run"><h1>Trend over ${points.length} run${points.length === 1 ? '' : 's'}</h1><div class="meta"><span>From <b>${html(first?.startedAt ?? '–')}</b></span><span>to <b>${html(lastPoint?.startedAt ?? '–')}</b></span><span>Kinds <b>${html([...new Set(points.map((p) => p.kind))].join(', '))}</b></span></div></div></section>`;
   const parts = [COMPARE_STYLES, head];
-  const charts = (['suite', 'load'] as const).flatMap((source) => trendAreas(points.filter((p) => sourceOf(p) === source)).map((a) => areaChart(a, source, points)));
+  const charts = (['suite', 'load'] as const).flatMap((source) =>
+    trendAreas(points.filter((p) => sourceOf(p) === source)).map((a) => areaChart(a, source, points)),
+  );
   if (charts.length > 0) parts.push(section('areas', 'Cases per area', `<div class="charts tiles">${charts.join('')}</div>`));
   parts.push(section('duration', 'Run duration', `<div class="charts small">${durationChart(points)}</div>`));
   const load = loadCharts(points);

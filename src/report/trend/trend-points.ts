@@ -38,9 +38,17 @@ export function trendPoints(runs: readonly ReadRun[]): TrendPoint[] {
         else a.other++;
       }
     }
-    const load = r.kind === 'load'
-      ? { rps: r.load.rps, p95: Object.fromEntries(Object.entries(r.load.operations).filter(([, o]) => o.count > 0).map(([op, o]) => [op, o.latency.p95])) }
-      : undefined;
+    const load =
+      r.kind === 'load'
+        ? {
+            rps: r.load.rps,
+            p95: Object.fromEntries(
+              Object.entries(r.load.operations)
+                .filter(([, o]) => o.count > 0)
+                .map(([op, o]) => [op, o.latency.p95]),
+            ),
+          }
+        : undefined;
     return { runId: r.runId, kind: r.kind, file, startedAt: r.startedAt, verdict: r.verdict, durationS: r.durationMs / 1000, areas, load };
   });
 }

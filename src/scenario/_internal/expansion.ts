@@ -5,13 +5,13 @@ import type { Step } from '../types.js';
  * of the shipped scenarios takes a few dozen, and each step is a request whose
  * exchange the run keeps.
  */
-export const MAX_EXPANDED_STEPS = 2_000;
+const MAX_EXPANDED_STEPS = 2_000;
 
 /** Most bytes of `body` texts a scenario may send once its repeats are counted out (a body is sent again at each repeat). */
-export const MAX_EXPANDED_BODY_BYTES = 1024 * 1024;
+const MAX_EXPANDED_BODY_BYTES = 1024 * 1024;
 
 /** What a scenario amounts to once every repeat is counted out. */
-export interface Expansion {
+interface Expansion {
   steps: number;
   bodyBytes: number;
 }
@@ -21,7 +21,7 @@ export interface Expansion {
  * without expanding them: a repeat costs its count times its inner steps
  * (concurrent or not, each iteration is sent).
  */
-export function expansionOf(steps: readonly Step[]): Expansion {
+function expansionOf(steps: readonly Step[]): Expansion {
   let total: Expansion = { steps: 0, bodyBytes: 0 };
   for (const step of steps) {
     if (step.action === 'repeat') {
@@ -41,6 +41,7 @@ export function expansionProblems(steps: readonly Step[]): string[] {
   const { steps: n, bodyBytes } = expansionOf(steps);
   const out: string[] = [];
   if (n > MAX_EXPANDED_STEPS) out.push(`steps: the repeats expand to ${n} steps, over the bound of ${MAX_EXPANDED_STEPS} steps per scenario`);
-  if (bodyBytes > MAX_EXPANDED_BODY_BYTES) out.push(`steps: the "body" texts come to ${bodyBytes} bytes once repeats are counted, over the bound of ${MAX_EXPANDED_BODY_BYTES} bytes per scenario`);
+  if (bodyBytes > MAX_EXPANDED_BODY_BYTES)
+    out.push(`steps: the "body" texts come to ${bodyBytes} bytes once repeats are counted, over the bound of ${MAX_EXPANDED_BODY_BYTES} bytes per scenario`);
   return out;
 }

@@ -66,7 +66,8 @@ class Walker {
       this.problem(at, 'must be a mapping');
       return undefined;
     }
-    for (const k of Object.keys(raw)) if (!EXPECT_KEYS.has(k)) this.problem(`${at}.${k}`, `unknown expectation (expected one of ${[...EXPECT_KEYS].join(', ')})`);
+    for (const k of Object.keys(raw))
+      if (!EXPECT_KEYS.has(k)) this.problem(`${at}.${k}`, `unknown expectation (expected one of ${[...EXPECT_KEYS].join(', ')})`);
     const e = raw as Expectation;
     const st = e.status;
     const okStatus = (s: unknown): boolean => Number.isInteger(s) && (s as number) >= 100 && (s as number) <= 599;
@@ -112,7 +113,13 @@ class Walker {
     const unknown = Object.keys(raw).filter((k) => !STEP_KEYS.has(k) && !(STEP_ACTIONS as readonly string[]).includes(k));
     for (const k of unknown) this.problem(`${at}.${k}`, `unknown action or key (actions: ${STEP_ACTIONS.join(', ')}; keys: ${[...STEP_KEYS].join(', ')})`);
     if (actions.length !== 1) {
-      if (unknown.length === 0) this.problem(at, actions.length === 0 ? `has no action (one of ${STEP_ACTIONS.join(', ')})` : `has ${actions.length} actions (${actions.join(', ')}); a step takes exactly one`);
+      if (unknown.length === 0)
+        this.problem(
+          at,
+          actions.length === 0
+            ? `has no action (one of ${STEP_ACTIONS.join(', ')})`
+            : `has ${actions.length} actions (${actions.join(', ')}); a step takes exactly one`,
+        );
       return undefined;
     }
     const action = actions[0]!;
@@ -127,7 +134,9 @@ class Walker {
 
     if (action !== 'set') {
       const spec = PARAMS[action];
-      for (const k of Object.keys(params)) if (!spec.allowed.includes(k)) this.problem(`${here}.${k}`, `unknown parameter${spec.allowed.length ? ` (expected ${spec.allowed.join(', ')})` : ' (this action takes none)'}`);
+      for (const k of Object.keys(params))
+        if (!spec.allowed.includes(k))
+          this.problem(`${here}.${k}`, `unknown parameter${spec.allowed.length ? ` (expected ${spec.allowed.join(', ')})` : ' (this action takes none)'}`);
       for (const k of spec.required) if (params[k] === undefined) this.problem(here, `needs "${k}"`);
     }
     if (PRODUCT_ACTIONS.has(action)) {
@@ -146,7 +155,8 @@ class Walker {
       if (has.length !== 1) this.problem(here, 'needs exactly one of "ms" or "s"');
       for (const k of has) {
         const v = params[k];
-        if (!(typeof v === 'number' && v >= 0) && !(typeof v === 'string' && referencedNames(v).length > 0)) this.problem(`${here}.${k}`, `must be a number ≥ 0 or an interpolation, got ${JSON.stringify(v)}`);
+        if (!(typeof v === 'number' && v >= 0) && !(typeof v === 'string' && referencedNames(v).length > 0))
+          this.problem(`${here}.${k}`, `must be a number ≥ 0 or an interpolation, got ${JSON.stringify(v)}`);
       }
     }
     if (action === 'rest' && params.buckets !== undefined) {
@@ -156,15 +166,18 @@ class Walker {
       } else params = { buckets: [...new Set(list)] };
     }
     if (action === 'set') {
-      for (const k of Object.keys(params)) if (!NAME.test(k) || RESERVED.has(k)) this.problem(`${here}.${k}`, 'is not a valid value name (letters, digits, _; not unique or profile)');
+      for (const k of Object.keys(params))
+        if (!NAME.test(k) || RESERVED.has(k)) this.problem(`${here}.${k}`, 'is not a valid value name (letters, digits, _; not unique or profile)');
     }
     if (action !== 'repeat') this.refs(here, params);
 
     let inner: Step[] | undefined;
     if (action === 'repeat') {
       const count = params.count;
-      if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 1 && (count as number) <= 1000)) this.problem(`${here}.count`, `must be an integer from 1 to 1000, got ${JSON.stringify(count)}`);
-      if (params.concurrent !== undefined && typeof params.concurrent !== 'boolean') this.problem(`${here}.concurrent`, `must be true or false, got ${JSON.stringify(params.concurrent)}`);
+      if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 1 && (count as number) <= 1000))
+        this.problem(`${here}.count`, `must be an integer from 1 to 1000, got ${JSON.stringify(count)}`);
+      if (params.concurrent !== undefined && typeof params.concurrent !== 'boolean')
+        this.problem(`${here}.concurrent`, `must be true or false, got ${JSON.stringify(params.concurrent)}`);
       if (params.steps !== undefined) inner = this.steps(`${here}.steps`, params.steps);
     }
 
@@ -175,7 +188,8 @@ class Walker {
       else {
         save = {};
         for (const [name, path] of Object.entries(raw.save)) {
-          if (!NAME.test(name) || RESERVED.has(name)) this.problem(`${at}.save.${name}`, 'is not a valid value name (letters, digits, _; not unique or profile)');
+          if (!NAME.test(name) || RESERVED.has(name))
+            this.problem(`${at}.save.${name}`, 'is not a valid value name (letters, digits, _; not unique or profile)');
           if (typeof path !== 'string' || path === '') this.problem(`${at}.save.${name}`, `must be a path in the response view, got ${JSON.stringify(path)}`);
           else save[name] = path;
           own.add(name);
@@ -183,7 +197,8 @@ class Walker {
       }
     }
     if (action === 'set') for (const k of Object.keys(params)) own.add(k);
-    if (raw.as !== undefined && (typeof raw.as !== 'string' || !NAME.test(raw.as))) this.problem(`${at}.as`, `must be a name (letters, digits, _), got ${JSON.stringify(raw.as)}`);
+    if (raw.as !== undefined && (typeof raw.as !== 'string' || !NAME.test(raw.as)))
+      this.problem(`${at}.as`, `must be a name (letters, digits, _), got ${JSON.stringify(raw.as)}`);
     if (raw.name !== undefined && typeof raw.name !== 'string') this.problem(`${at}.name`, 'must be a string');
 
     const expect = raw.expect === undefined ? undefined : this.expectation(`${at}.expect`, raw.expect, own);

@@ -30,7 +30,12 @@ export function searchView(api: TargetApi, res: ApiResponse & { offers: Offer[] 
 /** A booking (create or read) response's view. */
 export function bookingView(api: TargetApi, res: ApiResponse, profile: Profile): View {
   const f = profile.fields;
-  return { ...baseView(api, res), booking_id: getField(res.json, f.booking_id), booking_status: getField(res.json, f.booking_status), price: getField(res.json, f.booking_price_amount) };
+  return {
+    ...baseView(api, res),
+    booking_id: getField(res.json, f.booking_id),
+    booking_status: getField(res.json, f.booking_status),
+    price: getField(res.json, f.booking_price_amount),
+  };
 }
 
 /** A cancellation response's view. */
@@ -55,5 +60,11 @@ export function statementView(api: TargetApi, res: ApiResponse, entries: Stateme
 
 /** An account response's view: products open and closed under the contract. */
 export function accountView(api: TargetApi, res: ApiResponse, open: string[], closed: string[], profile: Profile): View {
-  return { ...baseView(api, res), open_products: open, closed_products: closed, currency: getField(res.json, profile.fields.account_currency), products: getArray(res.json, profile.fields.account_products) };
+  return {
+    ...baseView(api, res),
+    open_products: open,
+    closed_products: closed,
+    currency: getField(res.json, profile.fields.account_currency),
+    products: getArray(res.json, profile.fields.account_products),
+  };
 }

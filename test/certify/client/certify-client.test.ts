@@ -12,7 +12,8 @@ describe.concurrent('certifyClient', () => {
   it('passes the URLs and credentials to the --run command and refuses a client that does nothing, naming why', async () => {
     const dir = await tmp();
     const lines: string[] = [];
-    const script = 'console.log([process.env.SVC_BASE_URL, process.env.SVC_KEY_ID, process.env.SVC_HOTEL_BASE_URL, process.env.SVC_AGENCY_ID, (process.env.SVC_WEBHOOK_SECRET||"").slice(0,6)].join(" "))';
+    const script =
+      'console.log([process.env.SVC_BASE_URL, process.env.SVC_KEY_ID, process.env.SVC_HOTEL_BASE_URL, process.env.SVC_AGENCY_ID, (process.env.SVC_WEBHOOK_SECRET||"").slice(0,6)].join(" "))';
     const r = await certifyClient({ run: `node -e '${script}'`, reportDir: dir, print: (l) => lines.push(l) });
     expect(r.command?.exitCode).toBe(0);
     expect(r.command?.output).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1 ak_alpha http:\/\/127\.0\.0\.1:\d+ agency-alpha whsec_\n$/);
@@ -35,8 +36,12 @@ describe.concurrent('certifyClient', () => {
   });
 
   it('rejects bad options with a usage error', async () => {
-    await expect(certifyClient({ run: 'true', agency: 'agency-nobody' })).rejects.toSatisfy((e) => isHarnessError(e) && e.code === 'E_USAGE' && /agency-nobody is not an agency/.test(e.message));
-    await expect(certifyClient({ run: 'true', retryAfterS: 0 })).rejects.toSatisfy((e) => isHarnessError(e) && /--retry-after must be a number > 0/.test(e.message));
+    await expect(certifyClient({ run: 'true', agency: 'agency-nobody' })).rejects.toSatisfy(
+      (e) => isHarnessError(e) && e.code === 'E_USAGE' && /agency-nobody is not an agency/.test(e.message),
+    );
+    await expect(certifyClient({ run: 'true', retryAfterS: 0 })).rejects.toSatisfy(
+      (e) => isHarnessError(e) && /--retry-after must be a number > 0/.test(e.message),
+    );
     await expect(certifyClient({})).rejects.toSatisfy((e) => isHarnessError(e) && /--run/.test(e.message));
   });
 

@@ -19,14 +19,28 @@ function client() {
     method: string,
     url: string,
     at: number,
-    o: { body?: unknown; key?: string; status?: number; injected?: InjectedSituation; created?: boolean; response?: unknown; retryAfter?: number; nonce?: string; ts?: number; secret?: string } = {},
+    o: {
+      body?: unknown;
+      key?: string;
+      status?: number;
+      injected?: InjectedSituation;
+      created?: boolean;
+      response?: unknown;
+      retryAfter?: number;
+      nonce?: string;
+      ts?: number;
+      secret?: string;
+    } = {},
   ): ObservedRequest => {
     const body = o.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(o.body));
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const nonce = o.nonce ?? freshNonce();
     const ts = o.ts ?? Math.floor((T0 + at) / 1000);
-    const sig = computeSignature(o.secret ?? KEY.secret, buildStringToSign({ method, path, query: q === -1 ? '' : url.slice(q + 1), body, timestamp: ts, nonce }));
+    const sig = computeSignature(
+      o.secret ?? KEY.secret,
+      buildStringToSign({ method, path, query: q === -1 ? '' : url.slice(q + 1), body, timestamp: ts, nonce }),
+    );
     const r: ObservedRequest = {
       id: `c-${++n}`,
       requestId: `req_${n}`,
@@ -84,10 +98,18 @@ describe('client grader', () => {
 
     const bad = client();
     bad.add('POST', '/v1/flights/bookings', 0, { body: booking('qt_1'), key: 'k1', status: 429, injected: 'rate-limited', retryAfter: 1 });
-    bad.add('POST', '/v1/flights/bookings', 400, { body: { ...booking('qt_1'), client_reference: 'x' }, key: 'k2', status: 429, injected: 'rate-limited-window', retryAfter: 1 });
+    bad.add('POST', '/v1/flights/bookings', 400, {
+      body: { ...booking('qt_1'), client_reference: 'x' },
+      key: 'k2',
+      status: 429,
+      injected: 'rate-limited-window',
+      retryAfter: 1,
+    });
     const g = gradeRetryAfter(bad.out);
     expect(g.verdict).toBe('FAIL');
-    expect(g.message).toBe('retried after 0.40 s, before Retry-After (1 s) had passed; retried with another Idempotency-Key (k1 then k2); retried with another body');
+    expect(g.message).toBe(
+      'retried after 0.40 s, before Retry-After (1 s) had passed; retried with another Idempotency-Key (k1 then k2); retried with another body',
+    );
     const b = gradeBackoff(bad.out);
     expect(b.verdict).toBe('FAIL');
     expect(b.details).toMatchObject({ sent_while_limited: 1 });
@@ -107,7 +129,14 @@ describe('client grader', () => {
     expect(gradeExecutedRetry(good.out, 'bad-gateway-after-booking').verdict).toBe('PASS');
 
     const twice = client();
-    twice.add('POST', '/v1/transfers/bookings', 0, { body: booking('qt_3'), key: 'k3', status: 502, injected: 'bad-gateway-after-booking', created: true, response: {} });
+    twice.add('POST', '/v1/transfers/bookings', 0, {
+      body: booking('qt_3'),
+      key: 'k3',
+      status: 502,
+      injected: 'bad-gateway-after-booking',
+      created: true,
+      response: {},
+    });
     twice.add('POST', '/v1/transfers/search', 100, {});
     twice.add('POST', '/v1/transfers/bookings', 200, { body: booking('qt_4'), key: 'k4', status: 201, created: true, response: { booking_id: 'bk_2' } });
     const g = gradeExecutedRetry(twice.out, 'bad-gateway-after-booking');
@@ -131,7 +160,12 @@ describe('client grader', () => {
   });
 
   it('CC-07 fails a call to a closed product after the account, and a client that never read it', () => {
-    const account = { products: [{ product: 'flights', enabled: true }, { product: 'cars', enabled: false }] };
+    const account = {
+      products: [
+        { product: 'flights', enabled: true },
+        { product: 'cars', enabled: false },
+      ],
+    };
     const c = client();
     c.add('POST', '/v1/cars/search', 0, { status: 403 });
     c.add('GET', '/v1/account', 10, { response: account });

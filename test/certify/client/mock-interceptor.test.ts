@@ -51,7 +51,9 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
     const { alpha, adminUrl } = await withInterceptor({
       after: (_req, res, ctx) => {
         statuses.push([ctx.path, res.status, ctx.agencyId]);
-        return ctx.path.endsWith('/bookings') && res.status === 201 && !res.headers['idempotent-replayed'] ? { ...res, status: 502, body: '{"error":{"code":"SUPPLIER_UNAVAILABLE"}}', injected: 'bad-gateway' } : res;
+        return ctx.path.endsWith('/bookings') && res.status === 201 && !res.headers['idempotent-replayed']
+          ? { ...res, status: 502, body: '{"error":{"code":"SUPPLIER_UNAVAILABLE"}}', injected: 'bad-gateway' }
+          : res;
       },
     });
     const quote = await alpha.quote('flights');
@@ -77,7 +79,7 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
   it('cutAfterBytes: the client gets the head and part of the body, then the connection drops', async () => {
     let cut = 0;
     const { alpha } = await withInterceptor({ after: (_req, res, ctx) => (ctx.path === '/v1/account' && cut++ === 0 ? { ...res, cutAfterBytes: 10 } : res) });
-    const res = await request(`${alpha.origin}/v1/account`, { headers: (await signedHeaders(alpha, '/v1/account')) });
+    const res = await request(`${alpha.origin}/v1/account`, { headers: await signedHeaders(alpha, '/v1/account') });
     expect(res.statusCode).toBe(200);
     const announced = Number(res.headers['content-length']);
     expect(announced).toBeGreaterThan(10);
@@ -100,5 +102,13 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
 
 async function signedHeaders(client: MockClient, path: string): Promise<Record<string, string>> {
   const { signRequest, freshNonce } = await import('../../../src/client/signer.js');
-  return signRequest({ method: 'GET', path, body: undefined, keyId: client.agency.key_id, secret: client.agency.secret, timestamp: Math.floor(Date.now() / 1000), nonce: freshNonce() }).headers;
+  return signRequest({
+    method: 'GET',
+    path,
+    body: undefined,
+    keyId: client.agency.key_id,
+    secret: client.agency.secret,
+    timestamp: Math.floor(Date.now() / 1000),
+    nonce: freshNonce(),
+  }).headers;
 }

@@ -23,7 +23,13 @@ describe('auth judges', () => {
     const ok = errorAnswer(E.unauthenticated);
     expect(judgeUnauthenticated([{ what: 'no headers', res: ok }], P).verdict).toBe('PASS');
     const wrong = errorAnswer(E.signature_invalid);
-    const out = judgeUnauthenticated([{ what: 'no headers', res: ok }, { what: 'unknown key', res: wrong }], P);
+    const out = judgeUnauthenticated(
+      [
+        { what: 'no headers', res: ok },
+        { what: 'unknown key', res: wrong },
+      ],
+      P,
+    );
     expect(out.verdict).toBe('FAIL');
     expect(out.message).toBe('unknown key answered 401 SIGNATURE_INVALID, expected 401 UNAUTHENTICATED');
     expect(out.evidence).toEqual([wrong.exchange.id]);
@@ -37,9 +43,27 @@ describe('auth judges', () => {
   });
 
   test('AU-04 judges both directions and the inside window', () => {
-    const pass = judgeTimestampSkew({ outside: [{ skewS: -360, res: errorAnswer(E.timestamp_skew) }, { skewS: 360, res: errorAnswer(E.timestamp_skew) }], inside: [{ skewS: 270, res: answer(200, {}) }] }, P);
+    const pass = judgeTimestampSkew(
+      {
+        outside: [
+          { skewS: -360, res: errorAnswer(E.timestamp_skew) },
+          { skewS: 360, res: errorAnswer(E.timestamp_skew) },
+        ],
+        inside: [{ skewS: 270, res: answer(200, {}) }],
+      },
+      P,
+    );
     expect(pass.verdict).toBe('PASS');
-    const fail = judgeTimestampSkew({ outside: [{ skewS: -360, res: errorAnswer(E.timestamp_skew) }, { skewS: 360, res: answer(200, {}) }], inside: [] }, P);
+    const fail = judgeTimestampSkew(
+      {
+        outside: [
+          { skewS: -360, res: errorAnswer(E.timestamp_skew) },
+          { skewS: 360, res: answer(200, {}) },
+        ],
+        inside: [],
+      },
+      P,
+    );
     expect(fail.verdict).toBe('FAIL');
     expect(fail.message).toContain('timestamp +360 s off answered 200, expected 401 TIMESTAMP_SKEW');
   });

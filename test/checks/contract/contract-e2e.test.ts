@@ -17,9 +17,7 @@ describe('contract checks against the mock', () => {
     for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
   });
 
-  test.each([
-    ['contract-skip', 'CT-02'],
-  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+  test.each([['contract-skip', 'CT-02']])('defect %s makes %s fail with evidence', async (defect, id) => {
     await t.defects([defect]);
     const check = contractChecks.find((c) => c.id === id)!;
     const out = await check.run(t.context(id));

@@ -20,7 +20,13 @@ describe('contract judges', () => {
     const pass = judgeClosedProduct([{ product: 'cars', endpoint: 'search', res: errorAnswer(e) }], P);
     expect(pass.verdict).toBe('PASS');
     const skip = errorAnswer(P.errors.not_found);
-    const out = judgeClosedProduct([{ product: 'cars', endpoint: 'search', res: errorAnswer(e) }, { product: 'cars', endpoint: 'get booking', res: skip }], P);
+    const out = judgeClosedProduct(
+      [
+        { product: 'cars', endpoint: 'search', res: errorAnswer(e) },
+        { product: 'cars', endpoint: 'get booking', res: skip },
+      ],
+      P,
+    );
     expect(out.verdict).toBe('FAIL');
     expect(out.message).toBe('get booking of closed product cars answered 404 NOT_FOUND, expected 403 MODULE_NOT_ENABLED');
     expect(out.evidence).toEqual([skip.exchange.id]);

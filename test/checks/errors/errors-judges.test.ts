@@ -6,9 +6,30 @@ import { answer, errorAnswer, P } from '../_fixtures.js';
 
 describe('error judges', () => {
   test('envelopeProblems names each way out of the envelope', () => {
-    expect(envelopeProblems({ status: 404, headers: { 'content-type': 'application/json', 'x-request-id': 'r1' }, body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'm', details: {}, request_id: 'r1' } }) }, P)).toEqual([]);
-    const problems = envelopeProblems({ status: 404, headers: { 'content-type': 'application/json', 'x-request-id': 'r2' }, body: JSON.stringify({ error: { code: 'notFound', message: 1, details: [], request_id: 'r1' } }) }, P);
-    expect(problems).toEqual(['error code "notFound" is not UPPER_SNAKE', 'error.details is not an object', 'error.message is not a string', 'error.request_id "r1" differs from x-request-id "r2"']);
+    expect(
+      envelopeProblems(
+        {
+          status: 404,
+          headers: { 'content-type': 'application/json', 'x-request-id': 'r1' },
+          body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'm', details: {}, request_id: 'r1' } }),
+        },
+        P,
+      ),
+    ).toEqual([]);
+    const problems = envelopeProblems(
+      {
+        status: 404,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'r2' },
+        body: JSON.stringify({ error: { code: 'notFound', message: 1, details: [], request_id: 'r1' } }),
+      },
+      P,
+    );
+    expect(problems).toEqual([
+      'error code "notFound" is not UPPER_SNAKE',
+      'error.details is not an object',
+      'error.message is not a string',
+      'error.request_id "r1" differs from x-request-id "r2"',
+    ]);
   });
 
   test('ER-01 judges every error exchange of the run and cites the bad ones', () => {

@@ -17,9 +17,7 @@ describe('hotel checks against the mock', () => {
     for (const o of Object.values(out)) expect(o.evidence?.length).toBeGreaterThan(0);
   });
 
-  test.each([
-    ['hotel-key-unchecked', 'HT-01'],
-  ])('defect %s makes %s fail with evidence', async (defect, id) => {
+  test.each([['hotel-key-unchecked', 'HT-01']])('defect %s makes %s fail with evidence', async (defect, id) => {
     await t.defects([defect]);
     const check = hotelChecks.find((c) => c.id === id)!;
     const out = await check.run(t.context(id));

@@ -29,7 +29,16 @@ describe('idempotency judges', () => {
     const unflagged = judgeSameKeyReplay({ price: 500, before, original, replay: replayOf(original, { flag: null }), after: charged }, P);
     expect(unflagged.message).toContain('idempotent-replayed: (absent), expected true');
     const again = bookedAnswer('bk_2', 500);
-    const booksAgain = judgeSameKeyReplay({ price: 500, before, original, replay: again, after: wallet(9_000, [entry('e2', 'debit', 500, 9_000, 'bk_2'), entry('e1', 'debit', 500, 9_500, 'bk_1')]) }, P);
+    const booksAgain = judgeSameKeyReplay(
+      {
+        price: 500,
+        before,
+        original,
+        replay: again,
+        after: wallet(9_000, [entry('e2', 'debit', 500, 9_000, 'bk_2'), entry('e1', 'debit', 500, 9_500, 'bk_1')]),
+      },
+      P,
+    );
     expect(booksAgain.message).toContain('the replay created a second booking bk_2');
   });
 
@@ -48,7 +57,9 @@ describe('idempotency judges', () => {
     const executed = errorAnswer(E.quote_already_redeemed);
     const out = judgeConcurrent({ price: 500, before, responses: [original, executed], after: charged }, P);
     expect(out.verdict).toBe('FAIL');
-    expect(out.message).toBe('request 2 of 2 with the same key and body was executed (answered 409 QUOTE_ALREADY_REDEEMED), expected 409 IDEMPOTENCY_KEY_IN_USE or a replay');
+    expect(out.message).toBe(
+      'request 2 of 2 with the same key and body was executed (answered 409 QUOTE_ALREADY_REDEEMED), expected 409 IDEMPOTENCY_KEY_IN_USE or a replay',
+    );
     expect(out.evidence).toEqual([executed.exchange.id]);
     const two = judgeConcurrent({ price: 500, before, responses: [original, bookedAnswer('bk_2', 500)], after: charged }, P);
     expect(two.message).toContain('created 2 bookings');

@@ -13,7 +13,13 @@ describe('quote judges', () => {
   test('QT-01 fails on an expiry beyond the lifetime or not a date', () => {
     const ok = searchAnswer([{ token: 'qt_a', price: 100, expiresAt: iso(T0 + 900_000) }], T0);
     expect(judgeQuoteFields({ searches: [{ product: 'flights', res: ok }] }, P).verdict).toBe('PASS');
-    const late = searchAnswer([{ token: 'qt_a', price: 100, expiresAt: iso(T0 + 3_600_000) }, { token: 'qt_b', price: 1, expiresAt: 'soon' }], T0);
+    const late = searchAnswer(
+      [
+        { token: 'qt_a', price: 100, expiresAt: iso(T0 + 3_600_000) },
+        { token: 'qt_b', price: 1, expiresAt: 'soon' },
+      ],
+      T0,
+    );
     const out = judgeQuoteFields({ searches: [{ product: 'flights', res: late }] }, P);
     expect(out.verdict).toBe('FAIL');
     expect(out.message).toContain('beyond the 900 s lifetime');
@@ -23,7 +29,10 @@ describe('quote judges', () => {
   test('QT-02 fails when an expired quote is booked and charged', () => {
     const before = wallet(10_000, []);
     expect(judgeExpiredQuote({ waitedMs: 901_000, before, booking: errorAnswer(P.errors.quote_expired), after: wallet(10_000, []) }, P).verdict).toBe('PASS');
-    const out = judgeExpiredQuote({ waitedMs: 901_000, before, booking: bookedAnswer('bk_1', 300), after: wallet(9_700, [entry('e1', 'debit', 300, 9_700, 'bk_1')]) }, P);
+    const out = judgeExpiredQuote(
+      { waitedMs: 901_000, before, booking: bookedAnswer('bk_1', 300), after: wallet(9_700, [entry('e1', 'debit', 300, 9_700, 'bk_1')]) },
+      P,
+    );
     expect(out.verdict).toBe('FAIL');
     expect(out.message).toContain('booking with a quote expired 901 s after its search answered 201, expected 410 QUOTE_EXPIRED');
     expect(out.message).toContain('charged the wallet');
@@ -34,7 +43,14 @@ describe('quote judges', () => {
     const later = [searchAnswer([{ token: 'qt_b', price: 700 }])];
     expect(movedIndex(first.offers, later[0]!.offers)).toBe(0);
     const before = wallet(10_000, []);
-    const good = { index: 0, lockedPrice: 500, livePrice: 700, before, booking: bookedAnswer('bk_1', 500), after: wallet(9_500, [entry('e1', 'debit', 500, 9_500, 'bk_1')]) };
+    const good = {
+      index: 0,
+      lockedPrice: 500,
+      livePrice: 700,
+      before,
+      booking: bookedAnswer('bk_1', 500),
+      after: wallet(9_500, [entry('e1', 'debit', 500, 9_500, 'bk_1')]),
+    };
     expect(judgeLockedPrice({ first, later, moved: good }, P).verdict).toBe('PASS');
     const live = { ...good, booking: bookedAnswer('bk_1', 700), after: wallet(9_300, [entry('e1', 'debit', 700, 9_300, 'bk_1')]) };
     const out = judgeLockedPrice({ first, later, moved: live }, P);
@@ -58,7 +74,9 @@ describe('quote judges', () => {
   test('QT-05 fails when a quote is redeemed twice', () => {
     const before = wallet(10_000, []);
     const after = wallet(9_500, [entry('e1', 'debit', 500, 9_500, 'bk_1')]);
-    expect(judgeRedeemedTwice({ price: 500, before, first: bookedAnswer('bk_1', 500), second: errorAnswer(P.errors.quote_already_redeemed), after }, P).verdict).toBe('PASS');
+    expect(
+      judgeRedeemedTwice({ price: 500, before, first: bookedAnswer('bk_1', 500), second: errorAnswer(P.errors.quote_already_redeemed), after }, P).verdict,
+    ).toBe('PASS');
     const twice = wallet(9_000, [entry('e2', 'debit', 500, 9_000, 'bk_2'), entry('e1', 'debit', 500, 9_500, 'bk_1')]);
     const out = judgeRedeemedTwice({ price: 500, before, first: bookedAnswer('bk_1', 500), second: bookedAnswer('bk_2', 500), after: twice }, P);
     expect(out.verdict).toBe('FAIL');

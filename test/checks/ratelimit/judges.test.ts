@@ -44,7 +44,10 @@ describe('judgeExactLimit (RL-01)', () => {
     expect(o.message).toMatch(/read bucket: request 600 of a burst was refused, but the limit is 600 per window \(599 of 602 admitted\)/);
   });
   it('fails when a bucket never refuses', () => {
-    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: burst({ bucket: 'write', limit: 60, admits: 99, send: 60 }) }, PROFILE);
+    const o = judgeExactLimit(
+      { limits, read: burst({ bucket: 'read', limit: 600 }), write: burst({ bucket: 'write', limit: 60, admits: 99, send: 60 }) },
+      PROFILE,
+    );
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/without a refusal/);
   });
@@ -125,14 +128,26 @@ describe('judgeRollingWindow (RL-04)', () => {
   const secondHalf = burst({ bucket: 'write', limit: 60, send: 30, at: T0 + 30_000 });
   it('passes when exactly the first half frees one window later', () => {
     const o = judgeRollingWindow(
-      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 30, at: T0 + 60_250 }).slice(0, 31) },
+      {
+        limit: 60,
+        firstHalf,
+        secondHalf,
+        overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }),
+        afterFirstHalfExpired: burst({ bucket: 'write', limit: 30, at: T0 + 60_250 }).slice(0, 31),
+      },
       PROFILE,
     );
     expect(o.verdict, o.message).toBe('PASS');
   });
   it('fails when the whole limit frees at once (fixed window, boundary in the second half-window)', () => {
     const o = judgeRollingWindow(
-      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) },
+      {
+        limit: 60,
+        firstHalf,
+        secondHalf,
+        overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }),
+        afterFirstHalfExpired: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }),
+      },
       PROFILE,
     );
     expect(o.verdict).toBe('FAIL');
@@ -140,7 +155,13 @@ describe('judgeRollingWindow (RL-04)', () => {
   });
   it('fails when the overflow is admitted (fixed window, boundary in the first half-window)', () => {
     const o = judgeRollingWindow(
-      { limit: 60, firstHalf, secondHalf, overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 405 }), afterFirstHalfExpired: burst({ bucket: 'write', limit: 30 }).slice(0, 31) },
+      {
+        limit: 60,
+        firstHalf,
+        secondHalf,
+        overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 405 }),
+        afterFirstHalfExpired: burst({ bucket: 'write', limit: 30 }).slice(0, 31),
+      },
       PROFILE,
     );
     expect(o.verdict).toBe('FAIL');
@@ -171,9 +192,15 @@ describe('judgeBucketsApart (RL-05) and judgeAgenciesApart (RL-06)', () => {
     expect(o.evidence).toContain(cross.exchangeId);
   });
   it('RL-06 passes when the second agency is admitted, fails when it is refused', () => {
-    const ok = judgeAgenciesApart({ fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 405, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) }, PROFILE);
+    const ok = judgeAgenciesApart(
+      { fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 405, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) },
+      PROFILE,
+    );
     expect(ok.verdict, ok.message).toBe('PASS');
-    const bad = judgeAgenciesApart({ fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 429, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) }, PROFILE);
+    const bad = judgeAgenciesApart(
+      { fill: writesFull, otherWrite: shot({ bucket: 'write', at: T0, status: 429, agency: 1 }), otherRead: shot({ bucket: 'read', at: T0, agency: 1 }) },
+      PROFILE,
+    );
     expect(bad.verdict).toBe('FAIL');
     expect(bad.message).toMatch(/second agency .* refused/);
   });
@@ -186,7 +213,10 @@ describe('judgeRateLimitHeaders (RL-07)', () => {
     expect(o.verdict, o.message).toBe('PASS');
   });
   it('fails when the headers are missing', () => {
-    const o = judgeRateLimitHeaders({ limits, read: burst({ bucket: 'read', limit: 600, send: 4, headers: false }), write: burst({ bucket: 'write', limit: 60, headers: false }) }, PROFILE);
+    const o = judgeRateLimitHeaders(
+      { limits, read: burst({ bucket: 'read', limit: 600, send: 4, headers: false }), write: burst({ bucket: 'write', limit: 60, headers: false }) },
+      PROFILE,
+    );
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/x-ratelimit-limit missing/);
   });
@@ -214,17 +244,31 @@ describe('judgeRefusalsNotCounted (RL-08)', () => {
   });
   it('counts the requests admitted since the fill against the limit one window later', () => {
     const since = [shot({ bucket: 'write', at: T0 + 60_000, status: 405 }), shot({ bucket: 'write', at: T0 + 60_100, status: 405 })];
-    const ok = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 58, send: 59, at: T0 + 60_250 }), stillCounted: since }, PROFILE);
+    const ok = judgeRefusalsNotCounted(
+      { limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 58, send: 59, at: T0 + 60_250 }), stillCounted: since },
+      PROFILE,
+    );
     expect(ok.verdict, ok.message).toBe('PASS');
-    const bad = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 53, send: 54, at: T0 + 60_250 }), stillCounted: since }, PROFILE);
+    const bad = judgeRefusalsNotCounted(
+      { limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 53, send: 54, at: T0 + 60_250 }), stillCounted: since },
+      PROFILE,
+    );
     expect(bad.verdict).toBe('FAIL');
-    expect(bad.message).toMatch(/only 53 of 58 requests were admitted \(the limit 60 less the 2 admitted since\): the 3 requests refused half a window earlier were counted/);
+    expect(bad.message).toMatch(
+      /only 53 of 58 requests were admitted \(the limit 60 less the 2 admitted since\): the 3 requests refused half a window earlier were counted/,
+    );
   });
   it('no longer counts an admission since the fill once a window has passed over it', () => {
     const expired = [shot({ bucket: 'write', at: T0 - 5_000, status: 405 })];
-    const ok = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    const ok = judgeRefusalsNotCounted(
+      { limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }), stillCounted: expired },
+      PROFILE,
+    );
     expect(ok.verdict, ok.message).toBe('PASS');
-    const bad = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 59, send: 60, at: T0 + 60_250 }), stillCounted: expired }, PROFILE);
+    const bad = judgeRefusalsNotCounted(
+      { limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, admits: 59, send: 60, at: T0 + 60_250 }), stillCounted: expired },
+      PROFILE,
+    );
     expect(bad.verdict).toBe('FAIL');
   });
   it('fails when the refusals were counted', () => {
@@ -237,7 +281,10 @@ describe('judgeRefusalsNotCounted (RL-08)', () => {
 describe('RL-08 in words a user understands', () => {
   const fill = burst({ bucket: 'write', limit: 60 });
   it('says a write probe answered 405 while the bucket was full got past the rate limit, and why that is wrong', () => {
-    const refused = [shot({ bucket: 'write', at: T0 + 30_000, status: 429 }), { ...shot({ bucket: 'write', at: T0 + 30_001, status: 405 }), exchangeId: 'x-000121', code: 'METHOD_NOT_ALLOWED' }];
+    const refused = [
+      shot({ bucket: 'write', at: T0 + 30_000, status: 429 }),
+      { ...shot({ bucket: 'write', at: T0 + 30_001, status: 405 }), exchangeId: 'x-000121', code: 'METHOD_NOT_ALLOWED' },
+    ];
     const o = judgeRefusalsNotCounted({ limit: 60, fill, refused, after: burst({ bucket: 'write', limit: 60, at: T0 + 60_250 }) }, PROFILE);
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toContain(

@@ -80,8 +80,12 @@ describe('the shared rate-limit fill in real time', () => {
     ['retry-after-short', 'RL-03'],
     ['refusals-counted', 'RL-08'],
     ['limit-plus-one', 'RL-01'],
-  ])('%s fails %s', async (defect, id) => {
-    const { outcomes } = await realTimeRun([defect]);
-    expect(outcomes[id]!.verdict, outcomes[id]!.message).toBe('FAIL');
-  }, 30_000);
+  ])(
+    '%s fails %s',
+    async (defect, id) => {
+      const { outcomes } = await realTimeRun([defect]);
+      expect(outcomes[id]!.verdict, outcomes[id]!.message).toBe('FAIL');
+    },
+    30_000,
+  );
 });

@@ -27,7 +27,14 @@ describe('wallet judges', () => {
   test('WL-02 fails when a cancellation refunds nothing', () => {
     const before = wallet(10_000, []);
     const mid = wallet(9_700, [d1]);
-    const obs = { quotedPrice: 300, before, booking: bookedAnswer('bk_1', 300), afterBooking: mid, cancellation: cancelledAnswer('bk_1', 300), afterCancel: wallet(10_000, [r1, d1]) };
+    const obs = {
+      quotedPrice: 300,
+      before,
+      booking: bookedAnswer('bk_1', 300),
+      afterBooking: mid,
+      cancellation: cancelledAnswer('bk_1', 300),
+      afterCancel: wallet(10_000, [r1, d1]),
+    };
     expect(judgeDebitAndRefund(obs, P).verdict).toBe('PASS');
     const out = judgeDebitAndRefund({ ...obs, afterCancel: wallet(9_700, [d1]) }, P);
     expect(out.verdict).toBe('FAIL');
@@ -66,7 +73,9 @@ describe('wallet judges', () => {
     expect(judge({ ...good, base: 'eur' }).message).toContain('base must be an ISO 4217 code (three upper-case letters), got "eur"');
     expect(judge({ ...good, rates: [] }).message).toContain('rates must be a non-empty object');
     expect(judge({ ...good, rates: {} }).message).toContain('rates must be a non-empty object');
-    expect(judge({ ...good, rates: { USD: -1, GBP: '0.85', Yen: 2, CHF: Number.NaN } }).message).toMatch(/rates must map ISO 4217 codes to positive numbers; wrong: "USD": -1, "GBP": "0.85", "Yen": 2 and 1 more/);
+    expect(judge({ ...good, rates: { USD: -1, GBP: '0.85', Yen: 2, CHF: Number.NaN } }).message).toMatch(
+      /rates must map ISO 4217 codes to positive numbers; wrong: "USD": -1, "GBP": "0.85", "Yen": 2 and 1 more/,
+    );
     expect(judge({ ...good, as_of: 'yesterday' }).message).toContain('as_of must be an RFC 3339 date-time, got "yesterday"');
     expect(judge({ ...good, as_of: 1_700_000_000 }).verdict).toBe('FAIL');
     expect(judge(good, 'USD').message).toContain('base is "EUR", but the wallet currency is "USD"');

@@ -20,7 +20,13 @@ describe('judgeDeliveredOnce (WH-01)', () => {
     expect(o.verdict, o.message).toBe('PASS');
   });
   it('fails when a delivered event is sent again or names another booking', () => {
-    const run = whRun([serviceAttempt({ attempt: 1, at: T0, status: 200, bookingId: 'bk_other' }), serviceAttempt({ attempt: 2, at: T0 + 5000, status: 200, bookingId: 'bk_other' })], { plan: '200 always' });
+    const run = whRun(
+      [
+        serviceAttempt({ attempt: 1, at: T0, status: 200, bookingId: 'bk_other' }),
+        serviceAttempt({ attempt: 2, at: T0 + 5000, status: 200, bookingId: 'bk_other' }),
+      ],
+      { plan: '200 always' },
+    );
     const o = judgeDeliveredOnce(run, PROFILE);
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/got 2 attempts/);
@@ -148,7 +154,10 @@ describe('judgeCancellationEvent (WH-08)', () => {
 
 describe('judgeHotelSignatures (WH-09) and judgeHotelAttempts (WH-10)', () => {
   it('passes on a Stripe-style signature with the hotel secret', () => {
-    const o = judgeHotelSignatures({ run: whRun([hotelAttempt({ at: T0, status: 500 })], { scheme: 'hotel', subjectId: 'HB-FIXTURE-1' }), secret: HOTEL_SECRET }, PROFILE);
+    const o = judgeHotelSignatures(
+      { run: whRun([hotelAttempt({ at: T0, status: 500 })], { scheme: 'hotel', subjectId: 'HB-FIXTURE-1' }), secret: HOTEL_SECRET },
+      PROFILE,
+    );
     expect(o.verdict, o.message).toBe('PASS');
   });
   it('fails on a signature that leaves the timestamp out', () => {

@@ -39,11 +39,19 @@ describe('webhook checks against the mock', () => {
     for (const c of webhooksChecks) outcomes[c.id] = await c.run(ctx.context(c.id));
     for (const [id, o] of Object.entries(outcomes)) {
       expect(o.verdict, `${id}: ${o.message}`).toBe('PASS');
-      for (const e of o.evidence ?? []) expect(ctx.recorder.exchanges.some((x) => x.id === e), `${id} evidence ${e}`).toBe(true);
+      for (const e of o.evidence ?? [])
+        expect(
+          ctx.recorder.exchanges.some((x) => x.id === e),
+          `${id} evidence ${e}`,
+        ).toBe(true);
     }
     // A scenario run is labelled with the check that made it; the others judge it from the run cache.
     const ids = webhooksChecks.map((c) => c.id);
-    for (const x of ctx.recorder.exchanges) expect(ids.some((id) => x.label?.startsWith(`${id} `)), x.label).toBe(true);
+    for (const x of ctx.recorder.exchanges)
+      expect(
+        ids.some((id) => x.label?.startsWith(`${id} `)),
+        x.label,
+      ).toBe(true);
     // 1 healthy + 3 failing + 2 fail-once + 1 replay + 2 cancel (confirmed, cancelled) + 1 hotel attempt.
     expect(ctx.webhookPoints.filter((p) => p.scheme === 'service')).toHaveLength(9);
     expect(ctx.webhookPoints.filter((p) => p.scheme === 'hotel')).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockClock } from '../../../src/clock/mock-clock.js';
 import { DefectSet } from '../../../src/mock/defects/defect-set.js';
-import { createHotelApp, type HotelAgency, type HotelApp } from '../../../src/mock/hotel/hotel-app.js';
+import { createHotelApp, type HotelApp } from '../../../src/mock/hotel/hotel-app.js';
+import type { HotelAgency } from '../../../src/mock/hotel/hotel-agency.js';
 
 const AGENCIES: HotelAgency[] = [
   { agencyId: 'agency-alpha', currency: 'EUR', hotelApiKey: 'hk_alpha_test', hotelWebhookSecret: 'hwsec_alpha', hotelWebhookUrl: null },
@@ -140,7 +141,11 @@ describe('hotel API: routes and methods', () => {
 describe('hotel API: bookings', () => {
   it('books a rate (201 CONFIRMED at its net), cancels it (200 CANCELLED), then 409 on a second cancel', async () => {
     const rate = await firstRate(hotel);
-    const booked = await call(hotel, 'POST', '/hotels/v1/bookings', ALPHA, { rate_key: rate.rate_key, holder: { first_name: 'Ana', last_name: 'Sousa' }, client_reference: 'C-1' });
+    const booked = await call(hotel, 'POST', '/hotels/v1/bookings', ALPHA, {
+      rate_key: rate.rate_key,
+      holder: { first_name: 'Ana', last_name: 'Sousa' },
+      client_reference: 'C-1',
+    });
     expect(booked.status).toBe(201);
     expect(booked.json).toEqual({ reference: booked.json.reference, status: 'CONFIRMED', net: rate.net });
     expect(booked.headers['x-request-id']).toMatch(/^req_/);

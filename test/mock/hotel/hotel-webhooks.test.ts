@@ -38,7 +38,12 @@ function make(defects: string[] = [], fixtureUrl: string | null = null): HotelAp
 async function book(h: HotelApp): Promise<string> {
   const avail = await h.app.inject({ method: 'POST', url: '/hotels/v1/availability', headers: KEY, payload: CRITERIA });
   const rate_key = avail.json().hotels[0].rates[0].rate_key as string;
-  const res = await h.app.inject({ method: 'POST', url: '/hotels/v1/bookings', headers: KEY, payload: { rate_key, holder: { first_name: 'A', last_name: 'B' }, client_reference: 'CR-9' } });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/hotels/v1/bookings',
+    headers: KEY,
+    payload: { rate_key, holder: { first_name: 'A', last_name: 'B' }, client_reference: 'CR-9' },
+  });
   expect(res.statusCode).toBe(201);
   return res.json().reference as string;
 }
@@ -133,6 +138,9 @@ describe('hotel events', () => {
     await settle(h);
     const [d] = receiver.deliveries();
     expect(d?.headers['x-webhook-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(verifyHotelWebhookRequest({ headers: d!.headers, body: d!.body, secret: SECRET, toleranceS: Infinity })).toEqual({ ok: false, reason: 'signature-mismatch' });
+    expect(verifyHotelWebhookRequest({ headers: d!.headers, body: d!.body, secret: SECRET, toleranceS: Infinity })).toEqual({
+      ok: false,
+      reason: 'signature-mismatch',
+    });
   });
 });

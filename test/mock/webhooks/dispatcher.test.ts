@@ -31,7 +31,13 @@ function dispatcher(defects: string[] = [], timeoutMs?: number): WebhookDispatch
 }
 
 function emit(d: WebhookDispatcher, path: string): string | undefined {
-  return d.emit({ agencyId: 'agency-alpha', url: `${receiver.url}${path}`, webhookSecret: secret, type: 'booking.confirmed', data: { booking: { booking_id: 'bk_1' } } });
+  return d.emit({
+    agencyId: 'agency-alpha',
+    url: `${receiver.url}${path}`,
+    webhookSecret: secret,
+    type: 'booking.confirmed',
+    data: { booking: { booking_id: 'bk_1' } },
+  });
 }
 
 /** Lets attempt 1 finish, then moves the clock far past every retry at once. */

@@ -15,8 +15,14 @@ export async function loadAgainstSlowMock(latencyMs: number, reportDir: string, 
     await mkdir(reportDir, { recursive: true });
     const profile = join(reportDir, `profile-${latencyMs}.json`);
     const agencies = mock.agencies.filter((a) => a.agency_id.startsWith('agency-load-')).map((a) => agencyFromMock(a));
-    await writeFile(profile, JSON.stringify({ name: `mock-${latencyMs}ms`, base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'none' }, agencies }));
-    const run = await runCli(['load', '--target', profile, '--duration', String(seconds), '--connections', '4', '--report-dir', reportDir, '--json', ...extra], { CI: '1' });
+    await writeFile(
+      profile,
+      JSON.stringify({ name: `mock-${latencyMs}ms`, base_url: mock.baseUrl, hotel_base_url: mock.hotelBaseUrl, clock: { control: 'none' }, agencies }),
+    );
+    const run = await runCli(
+      ['load', '--target', profile, '--duration', String(seconds), '--connections', '4', '--report-dir', reportDir, '--json', ...extra],
+      { CI: '1' },
+    );
     const dir = (JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { report_dir?: string }).report_dir ?? '';
     return { run, dir };
   } finally {

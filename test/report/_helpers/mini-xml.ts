@@ -35,7 +35,9 @@ export function parseXml(xml: string): XmlElement {
   if (bad) throw new Error(`illegal character U+${bad[0].codePointAt(0)?.toString(16)} at ${bad.index}`);
   let i = 0;
   const peek = (s: string): boolean => xml.startsWith(s, i);
-  const skipWs = (): void => { while (i < xml.length && /\s/.test(xml[i] ?? '')) i++; };
+  const skipWs = (): void => {
+    while (i < xml.length && /\s/.test(xml[i] ?? '')) i++;
+  };
   const name = (): string => {
     NAME.lastIndex = i;
     const m = NAME.exec(xml);
@@ -66,8 +68,14 @@ export function parseXml(xml: string): XmlElement {
     for (;;) {
       const before = i;
       skipWs();
-      if (peek('/>')) { i += 2; return el; }
-      if (peek('>')) { i++; break; }
+      if (peek('/>')) {
+        i += 2;
+        return el;
+      }
+      if (peek('>')) {
+        i++;
+        break;
+      }
       if (i === before) throw new Error(`whitespace expected before attribute at ${i}`);
       const an = name();
       skipWs();

@@ -7,8 +7,6 @@ import { gradeBackoff, gradeRetryAfter } from './grade-rate-limit.js';
 import { gradeSigning, type SigningKey } from './grade-signing.js';
 import { gradeWebhooks } from './grade-webhooks.js';
 
-export type { GradedItem } from '../_internal/facts.js';
-
 /**
  * Grades an agency's client from what certification mode observed: a pure
  * function of the observation, one verdict per item of the client plan, in

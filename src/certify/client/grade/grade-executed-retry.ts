@@ -36,11 +36,18 @@ export function gradeExecutedRetry(requests: readonly ObservedRequest[], situati
   const created = [failed, ...chain.filter((r) => r.createdBooking)];
   const details = {
     idempotency_key: key ?? null,
-    retries: chain.map((r) => ({ id: r.id, status: r.status, idempotency_key: header(r, 'idempotency-key') ?? null, same_body: r.body.equals(failed.body), created_booking: Boolean(r.createdBooking) })),
+    retries: chain.map((r) => ({
+      id: r.id,
+      status: r.status,
+      idempotency_key: header(r, 'idempotency-key') ?? null,
+      same_body: r.body.equals(failed.body),
+      created_booking: Boolean(r.createdBooking),
+    })),
     bookings_created: created.map((r) => bookingIdOf(r) ?? r.id),
   };
   const evidence = [failed.id, ...chain.map((r) => r.id)];
-  if (chain.length === 0) return { item, verdict: 'FAIL', message: `the booking ${what} was never retried, so the client does not know it booked`, evidence, details };
+  if (chain.length === 0)
+    return { item, verdict: 'FAIL', message: `the booking ${what} was never retried, so the client does not know it booked`, evidence, details };
   const problems: string[] = [];
   const otherKey = chain.filter((r) => header(r, 'idempotency-key') !== key);
   const otherBody = chain.filter((r) => !r.body.equals(failed.body));

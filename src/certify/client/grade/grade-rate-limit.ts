@@ -8,17 +8,17 @@ import type { ObservedRequest } from '../observed.js';
  * ms: timers may fire a millisecond early, and the service stamps a request
  * when it arrives, not when its 429 left.
  */
-export const RETRY_AFTER_TOLERANCE_MS = 10;
+const RETRY_AFTER_TOLERANCE_MS = 10;
 
 /**
  * Requests arriving this soon after a 429 are taken to have been in flight
  * already (sent before the client could read the 429), so they are not
  * counted as hammering, ms.
  */
-export const IN_FLIGHT_GRACE_MS = 50;
+const IN_FLIGHT_GRACE_MS = 50;
 
 /** How many requests sent while a Retry-After was running are tolerated. */
-export const HAMMERING_TOLERANCE = 0;
+const HAMMERING_TOLERANCE = 0;
 
 function retryAfterMs(r: ObservedRequest): number {
   const v = Number(r.responseHeaders['retry-after']);
@@ -47,10 +47,22 @@ export function gradeRetryAfter(requests: readonly ObservedRequest[]): GradedIte
   const retryKey = header(retry, 'idempotency-key');
   if (key === undefined || retryKey !== key) problems.push(`retried with another Idempotency-Key (${String(key)} then ${String(retryKey)})`);
   if (!retry.body.equals(limited.body)) problems.push('retried with another body');
-  const details = { retry_after_s: waitMs / 1000, waited_ms: waited, idempotency_key: key ?? null, retry_idempotency_key: retryKey ?? null, same_body: retry.body.equals(limited.body) };
+  const details = {
+    retry_after_s: waitMs / 1000,
+    waited_ms: waited,
+    idempotency_key: key ?? null,
+    retry_idempotency_key: retryKey ?? null,
+    same_body: retry.body.equals(limited.body),
+  };
   const evidence = [limited.id, retry.id];
   if (problems.length > 0) return { item, verdict: 'FAIL', message: problems.join('; '), evidence, details };
-  return { item, verdict: 'PASS', message: `waited ${secs(waited)} (Retry-After: ${waitMs / 1000}), retried with the same key and the same body`, evidence, details };
+  return {
+    item,
+    verdict: 'PASS',
+    message: `waited ${secs(waited)} (Retry-After: ${waitMs / 1000}), retried with the same key and the same body`,
+    evidence,
+    details,
+  };
 }
 
 /**
@@ -74,5 +86,11 @@ export function gradeBackoff(requests: readonly ObservedRequest[]): GradedItem {
       details,
     };
   }
-  return { item, verdict: 'PASS', message: `sent nothing while limited (${plural(limited.length, 'answer')} 429)`, evidence: limited.map((r) => r.id), details };
+  return {
+    item,
+    verdict: 'PASS',
+    message: `sent nothing while limited (${plural(limited.length, 'answer')} 429)`,
+    evidence: limited.map((r) => r.id),
+    details,
+  };
 }

@@ -5,7 +5,7 @@ import { header, plural, type GradedItem } from '../_internal/facts.js';
 import type { ObservedRequest } from '../observed.js';
 
 /** Timestamp tolerance of the service, s (REFERENCE-API.md section 3). */
-export const SIGNING_TOLERANCE_S = 300;
+const SIGNING_TOLERANCE_S = 300;
 
 const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
 

@@ -35,14 +35,30 @@ export function gradeWebhooks(observation: Observation): GradedItem[] {
   else if (!ok(first.status)) {
     out.push({ item: dup, verdict: 'FAIL', message: `refused a correctly signed delivery: answered ${answer(first)}`, evidence: [first.id, second.id] });
   } else if (!ok(second.status)) {
-    out.push({ item: dup, verdict: 'FAIL', message: `answered the duplicate (same X-SVC-Webhook-Id) with ${answer(second)}; a duplicate must be acknowledged 2xx`, evidence: [first.id, second.id] });
+    out.push({
+      item: dup,
+      verdict: 'FAIL',
+      message: `answered the duplicate (same X-SVC-Webhook-Id) with ${answer(second)}; a duplicate must be acknowledged 2xx`,
+      evidence: [first.id, second.id],
+    });
   } else {
-    out.push({ item: dup, verdict: 'PASS', message: `acknowledged the delivery (${answer(first)}) and its duplicate (${answer(second)})`, evidence: [first.id, second.id] });
+    out.push({
+      item: dup,
+      verdict: 'PASS',
+      message: `acknowledged the delivery (${answer(first)}) and its duplicate (${answer(second)})`,
+      evidence: [first.id, second.id],
+    });
   }
 
   const refused = (item: (typeof items)[number], p: WebhookProbe | undefined, what: string): GradedItem => {
     if (!p) return notExercised(item, `the ${what} delivery was not sent`);
-    if (p.status === null) return { item, verdict: 'FAIL', message: `the endpoint gave no answer to the ${what} delivery (${p.error ?? 'nothing came back'}): a refusal is a non-2xx answer`, evidence: [p.id] };
+    if (p.status === null)
+      return {
+        item,
+        verdict: 'FAIL',
+        message: `the endpoint gave no answer to the ${what} delivery (${p.error ?? 'nothing came back'}): a refusal is a non-2xx answer`,
+        evidence: [p.id],
+      };
     if (ok(p.status)) return { item, verdict: 'FAIL', message: `accepted a delivery with a ${what}: answered ${p.status}`, evidence: [p.id] };
     return { item, verdict: 'PASS', message: `refused the delivery with a ${what}: answered ${p.status}`, evidence: [p.id] };
   };

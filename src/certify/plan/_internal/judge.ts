@@ -31,7 +31,7 @@ export class Judge {
 }
 
 /** The error code of a response, by the profile's field path. */
-export function codeOf(res: Pick<ApiResponse, 'json'>, profile: Profile): string | undefined {
+function codeOf(res: Pick<ApiResponse, 'json'>, profile: Profile): string | undefined {
   const v = getField(res.json, profile.fields.error_code);
   return typeof v === 'string' ? v : undefined;
 }

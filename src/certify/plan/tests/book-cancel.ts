@@ -22,11 +22,18 @@ export const bookCancelTest: CertTest = {
       const before = await readBalance(ctx, j, `CERT-04 ${product}: balance before`);
       const { offer } = await searchOffer(ctx, j, product, `CERT-04 ${product}: search`);
       if (!offer || before === undefined) continue;
-      const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'book'), { label: `CERT-04 ${product}: book`, clientReference: uniqueClientReference() });
-      if (!j.expect(isOk(book) && book.bookingId !== undefined, `booking ${product} answered ${describe(book, profile)}, expected 2xx with a booking id`)) continue;
+      const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'book'), {
+        label: `CERT-04 ${product}: book`,
+        clientReference: uniqueClientReference(),
+      });
+      if (!j.expect(isOk(book) && book.bookingId !== undefined, `booking ${product} answered ${describe(book, profile)}, expected 2xx with a booking id`))
+        continue;
       const charged = book.chargedAmount ?? offer.priceAmount;
       if (offer.priceAmount !== undefined && book.chargedAmount !== undefined) {
-        j.expect(book.chargedAmount === offer.priceAmount, `booking ${product} charged ${book.chargedAmount}, but the quote locked ${offer.priceAmount} (${book.exchange.id})`);
+        j.expect(
+          book.chargedAmount === offer.priceAmount,
+          `booking ${product} charged ${book.chargedAmount}, but the quote locked ${offer.priceAmount} (${book.exchange.id})`,
+        );
       }
       const afterBook = await readBalance(ctx, j, `CERT-04 ${product}: balance after booking`);
       if (charged !== undefined && afterBook !== undefined) {
@@ -35,10 +42,14 @@ export const bookCancelTest: CertTest = {
       const cancel = await cancelBooking(ctx, product, book.bookingId!, `CERT-04 ${product}: cancel`);
       if (!j.expect(isOk(cancel), `cancelling the ${product} booking answered ${describe(cancel, profile)}, expected 2xx`)) continue;
       if (cancel.refundAmount !== undefined && charged !== undefined) {
-        j.expect(cancel.refundAmount === charged, `cancelling the ${product} booking refunded ${cancel.refundAmount}, expected the full ${charged} (${cancel.exchange.id})`);
+        j.expect(
+          cancel.refundAmount === charged,
+          `cancelling the ${product} booking refunded ${cancel.refundAmount}, expected the full ${charged} (${cancel.exchange.id})`,
+        );
       }
       const afterCancel = await readBalance(ctx, j, `CERT-04 ${product}: balance after cancellation`);
-      if (afterCancel !== undefined) j.expect(afterCancel === before, `after cancelling the ${product} booking the balance is ${afterCancel}, expected it back at ${before}`);
+      if (afterCancel !== undefined)
+        j.expect(afterCancel === before, `after cancelling the ${product} booking the balance is ${afterCancel}, expected it back at ${before}`);
       done.push(`${product} (${charged ?? '?'} debited and refunded)`);
     }
     return j.outcome(`booked and cancelled: ${done.join(', ')}`);

@@ -17,11 +17,20 @@ export const closedProductTest: CertTest = {
     let tried = 0;
     for (const product of closed) {
       const search = await api.search(product, profile.search_criteria[product] ?? {}, { label: `CERT-03 search of closed ${product}` });
-      j.expect(isError(search, expected, profile), `search of closed ${product} answered ${describe(search, profile)}, expected ${expected.status} ${expected.code}`);
+      j.expect(
+        isError(search, expected, profile),
+        `search of closed ${product} answered ${describe(search, profile)}, expected ${expected.status} ${expected.code}`,
+      );
       const get = await api.getBooking(product, 'bk_certify_probe', { label: `CERT-03 booking of closed ${product}` });
-      j.expect(isError(get, expected, profile), `GET of a booking of closed ${product} answered ${describe(get, profile)}, expected ${expected.status} ${expected.code}`);
+      j.expect(
+        isError(get, expected, profile),
+        `GET of a booking of closed ${product} answered ${describe(get, profile)}, expected ${expected.status} ${expected.code}`,
+      );
       const book = await api.book(product, 'qt_certify_probe', freshKey(ctx, 'closed'), { label: `CERT-03 booking on closed ${product}` });
-      j.expect(isError(book, expected, profile), `a booking on closed ${product} answered ${describe(book, profile)}, expected ${expected.status} ${expected.code}`);
+      j.expect(
+        isError(book, expected, profile),
+        `a booking on closed ${product} answered ${describe(book, profile)}, expected ${expected.status} ${expected.code}`,
+      );
       tried += 3;
     }
     return j.outcome(`${tried} requests to ${closed.join(', ')} answered ${expected.status} ${expected.code}`);

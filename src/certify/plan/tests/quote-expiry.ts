@@ -17,7 +17,10 @@ export const quoteExpiryTest: CertTest = {
     const lifetimeMs = profile.quotes.lifetime_s * 1000;
     const maxS = Math.round(ctx.maxWaitMs / 1000);
     if (lifetimeMs > ctx.maxWaitMs) {
-      return { verdict: 'SKIP', message: `not run: quotes live ${profile.quotes.lifetime_s} s (profile quotes.lifetime_s), longer than the longest wait allowed (${maxS} s, --max-wait)` };
+      return {
+        verdict: 'SKIP',
+        message: `not run: quotes live ${profile.quotes.lifetime_s} s (profile quotes.lifetime_s), longer than the longest wait allowed (${maxS} s, --max-wait)`,
+      };
     }
     const j = new Judge();
     const product = (await bookableProducts(ctx))[0];
@@ -33,17 +36,30 @@ export const quoteExpiryTest: CertTest = {
     const byQuote = Number.isFinite(stated) ? stated - ctx.clock.now() : byProfile;
     const waitMs = Math.max(byProfile, byQuote, 0) + EXPIRY_MARGIN_MS;
     if (waitMs > ctx.maxWaitMs + EXPIRY_MARGIN_MS) {
-      return { verdict: 'SKIP', message: `not run: the quote expires at ${offer.quoteExpiresAt ?? '?'}, ${Math.round(waitMs / 1000)} s away, longer than the longest wait allowed (${maxS} s, --max-wait)` };
+      return {
+        verdict: 'SKIP',
+        message: `not run: the quote expires at ${offer.quoteExpiresAt ?? '?'}, ${Math.round(waitMs / 1000)} s away, longer than the longest wait allowed (${maxS} s, --max-wait)`,
+      };
     }
     const before = await readBalance(ctx, j, 'CERT-07 balance before');
     ctx.log(`CERT-07 waiting ${(waitMs / 1000).toFixed(1)} s for the quote to expire`);
     await ctx.clock.wait(waitMs);
     const expected = profile.errors.quote_expired;
-    const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'expired'), { label: `CERT-07 ${product}: book the expired quote`, clientReference: uniqueClientReference() });
-    j.expect(isError(book, expected, profile), `booking a quote that expired at ${offer.quoteExpiresAt ?? '?'} answered ${describe(book, profile)}, expected ${expected.status} ${expected.code}`);
-    if (book.status >= 200 && book.status < 300 && book.bookingId) await cancelBooking(ctx, product, book.bookingId, 'CERT-07 cancel the wrongly accepted booking');
+    const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'expired'), {
+      label: `CERT-07 ${product}: book the expired quote`,
+      clientReference: uniqueClientReference(),
+    });
+    j.expect(
+      isError(book, expected, profile),
+      `booking a quote that expired at ${offer.quoteExpiresAt ?? '?'} answered ${describe(book, profile)}, expected ${expected.status} ${expected.code}`,
+    );
+    if (book.status >= 200 && book.status < 300 && book.bookingId)
+      await cancelBooking(ctx, product, book.bookingId, 'CERT-07 cancel the wrongly accepted booking');
     const after = await readBalance(ctx, j, 'CERT-07 balance after');
-    if (before !== undefined && after !== undefined && j.problems.length === 0) j.expect(after === before, `the refused booking changed the balance from ${before} to ${after}`);
-    return j.outcome(`a quote redeemed ${(waitMs / 1000).toFixed(1)} s after the search (lifetime ${profile.quotes.lifetime_s} s) was refused with ${expected.status} ${expected.code}, nothing charged`);
+    if (before !== undefined && after !== undefined && j.problems.length === 0)
+      j.expect(after === before, `the refused booking changed the balance from ${before} to ${after}`);
+    return j.outcome(
+      `a quote redeemed ${(waitMs / 1000).toFixed(1)} s after the search (lifetime ${profile.quotes.lifetime_s} s) was refused with ${expected.status} ${expected.code}, nothing charged`,
+    );
   },
 };

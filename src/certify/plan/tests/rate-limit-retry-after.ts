@@ -30,7 +30,12 @@ async function chooseFiller(ctx: CertifyContext): Promise<Filler> {
   }
   if (!useRead && url !== undefined) {
     const u = url;
-    return { bucket: profile.values.bucket_write, limit: write, what: 're-registering the same webhook endpoint', send: (n) => api.setWebhookEndpoint(u, { label: `CERT-08 write #${n}` }) };
+    return {
+      bucket: profile.values.bucket_write,
+      limit: write,
+      what: 're-registering the same webhook endpoint',
+      send: (n) => api.setWebhookEndpoint(u, { label: `CERT-08 write #${n}` }),
+    };
   }
   return { bucket: profile.values.bucket_read, limit: read, what: 'reading the account', send: (n) => api.account({ label: `CERT-08 read #${n}` }) };
 }
@@ -64,15 +69,32 @@ export const rateLimitRetryAfterTest: CertTest = {
     }
     j.expect(isError(refused, rl, profile), `the refusal answered ${describe(refused, profile)}, expected ${rl.status} ${rl.code}`);
     const retryAfterS = refused.rateLimit.retryAfterS;
-    if (!j.expect(retryAfterS !== undefined, `the ${rl.status} (${refused.exchange.id}) carries no usable ${profile.headers.retry_after} header${refused.rateLimit.retryAfterRaw !== undefined ? ` (got "${refused.rateLimit.retryAfterRaw}")` : ''}`)) return j.outcome('');
+    if (
+      !j.expect(
+        retryAfterS !== undefined,
+        `the ${rl.status} (${refused.exchange.id}) carries no usable ${profile.headers.retry_after} header${refused.rateLimit.retryAfterRaw !== undefined ? ` (got "${refused.rateLimit.retryAfterRaw}")` : ''}`,
+      )
+    )
+      return j.outcome('');
     const longest = Math.max(profile.limits.window_s + 1, Math.round(ctx.maxWaitMs / 1000));
-    if (!j.expect(retryAfterS! > 0 && retryAfterS! <= longest, `${profile.headers.retry_after}: ${retryAfterS} (${refused.exchange.id}) is outside 1 to ${longest} s`)) return j.outcome('');
+    if (
+      !j.expect(
+        retryAfterS! > 0 && retryAfterS! <= longest,
+        `${profile.headers.retry_after}: ${retryAfterS} (${refused.exchange.id}) is outside 1 to ${longest} s`,
+      )
+    )
+      return j.outcome('');
     const arrivedAt = refused.exchange.startedAt + refused.exchange.durationMs;
     const waitMs = Math.max(0, arrivedAt + retryAfterS! * 1000 - ctx.clock.now());
     ctx.log(`CERT-08 ${admitted} admitted, then ${rl.status}; waiting Retry-After ${retryAfterS} s`);
     await ctx.clock.wait(waitMs);
     const retry = await filler.send(admitted + 2);
-    j.expect(isOk(retry), `a request sent ${retryAfterS} s (Retry-After) after the ${rl.status} answered ${describe(retry, profile)}${retry.rateLimit.retryAfterS !== undefined ? ` with Retry-After ${retry.rateLimit.retryAfterS}` : ''}, expected to be admitted`);
-    return j.outcome(`${admitted} requests admitted in the ${filler.bucket} bucket (limit ${filler.limit ?? 'unknown'}), then ${rl.status} ${rl.code} with Retry-After ${retryAfterS} s; the request sent that long after was admitted (${retry.exchange.id})`);
+    j.expect(
+      isOk(retry),
+      `a request sent ${retryAfterS} s (Retry-After) after the ${rl.status} answered ${describe(retry, profile)}${retry.rateLimit.retryAfterS !== undefined ? ` with Retry-After ${retry.rateLimit.retryAfterS}` : ''}, expected to be admitted`,
+    );
+    return j.outcome(
+      `${admitted} requests admitted in the ${filler.bucket} bucket (limit ${filler.limit ?? 'unknown'}), then ${rl.status} ${rl.code} with Retry-After ${retryAfterS} s; the request sent that long after was admitted (${retry.exchange.id})`,
+    );
   },
 };

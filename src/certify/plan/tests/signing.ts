@@ -36,7 +36,11 @@ export const signingTest: CertTest = {
         keyId: agency.keyId,
         secret: agency.secret,
         timestamp: Math.floor(ctx.clock.now() / 1000),
-        nonce: ctx.unique('certnonce').replace(/[^A-Za-z0-9_-]/g, '_').padEnd(16, 'x').slice(-64),
+        nonce: ctx
+          .unique('certnonce')
+          .replace(/[^A-Za-z0-9_-]/g, '_')
+          .padEnd(16, 'x')
+          .slice(-64),
       },
       { authorization: h.authorization.toLowerCase(), timestamp: h.timestamp.toLowerCase(), nonce: h.nonce.toLowerCase() },
     ).headers;
@@ -45,10 +49,16 @@ export const signingTest: CertTest = {
       signing: { omit: true },
       headers: { ...signed, 'content-type': 'application/json' },
     });
-    j.expect(isError(tampered, expected, profile), `a search whose body was changed after signing answered ${describe(tampered, profile)}, expected ${expected.status} ${expected.code}`);
+    j.expect(
+      isError(tampered, expected, profile),
+      `a search whose body was changed after signing answered ${describe(tampered, profile)}, expected ${expected.status} ${expected.code}`,
+    );
 
     const forged = await api.account({ label: 'CERT-01 signed with another secret', signing: { secret: `${agency.secret}-not-the-secret` } });
-    j.expect(isError(forged, expected, profile), `an account request signed with another secret answered ${describe(forged, profile)}, expected ${expected.status} ${expected.code}`);
+    j.expect(
+      isError(forged, expected, profile),
+      `an account request signed with another secret answered ${describe(forged, profile)}, expected ${expected.status} ${expected.code}`,
+    );
     return j.outcome(`a signed request was accepted (${ok.status}); a tampered body and a wrong secret were refused with ${expected.status} ${expected.code}`);
   },
 };

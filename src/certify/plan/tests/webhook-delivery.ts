@@ -26,7 +26,8 @@ export const webhookDeliveryTest: CertTest = {
   async run(ctx) {
     const { profile, api, receiver, agency } = ctx;
     if (!receiver) return { verdict: 'SKIP', message: `not run: ${ctx.receiverMissing ?? 'no webhook receiver'}` };
-    if (!agency.webhookSecret) return { verdict: 'SKIP', message: `not run: the profile gives no webhook secret for ${agency.id} (agencies[].webhook_secret_env)` };
+    if (!agency.webhookSecret)
+      return { verdict: 'SKIP', message: `not run: the profile gives no webhook secret for ${agency.id} (agencies[].webhook_secret_env)` };
     const j = new Judge();
     const product = (await bookableProducts(ctx))[0];
     if (product === undefined) {
@@ -45,8 +46,12 @@ export const webhookDeliveryTest: CertTest = {
 
     const { offer } = await searchOffer(ctx, j, product, `CERT-06 ${product}: search`);
     if (!offer) return j.outcome('');
-    const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'wh'), { label: `CERT-06 ${product}: book`, clientReference: uniqueClientReference() });
-    if (!j.expect(isOk(book) && book.bookingId !== undefined, `booking ${product} answered ${describe(book, profile)}, expected 2xx with a booking id`)) return j.outcome('');
+    const book = await api.book(product, offer.quoteToken, freshKey(ctx, 'wh'), {
+      label: `CERT-06 ${product}: book`,
+      clientReference: uniqueClientReference(),
+    });
+    if (!j.expect(isOk(book) && book.bookingId !== undefined, `booking ${product} answered ${describe(book, profile)}, expected 2xx with a booking id`))
+      return j.outcome('');
     const bookingId = book.bookingId!;
     const f = profile.fields;
     const confirmed = (d: ReceivedDelivery): boolean => {
@@ -55,12 +60,29 @@ export const webhookDeliveryTest: CertTest = {
     };
     const found = await receiver.waitFor(confirmed, profile.webhooks.delivery_timeout_ms + DELIVERY_GRACE_MS);
     const all = receiver.deliveries({ path });
-    ctx.attach('deliveries', all.map((d) => ({ seq: d.seq, method: d.method, path: d.path, headers: d.headers, body: d.text, receivedAt: new Date(d.receivedAt).toISOString(), answered: d.status })));
+    ctx.attach(
+      'deliveries',
+      all.map((d) => ({
+        seq: d.seq,
+        method: d.method,
+        path: d.path,
+        headers: d.headers,
+        body: d.text,
+        receivedAt: new Date(d.receivedAt).toISOString(),
+        answered: d.status,
+      })),
+    );
     const cancel = await cancelBooking(ctx, product, bookingId, `CERT-06 ${product}: cancel (refund)`);
     j.expect(isOk(cancel), `cancelling the booking answered ${describe(cancel, profile)}, expected 2xx`);
 
     const first = found[0];
-    if (!j.expect(first !== undefined, `no ${profile.webhooks.event_booking_confirmed} event for booking ${bookingId} reached ${url} (${all.length} other deliveries)`)) return j.outcome('');
+    if (
+      !j.expect(
+        first !== undefined,
+        `no ${profile.webhooks.event_booking_confirmed} event for booking ${bookingId} reached ${url} (${all.length} other deliveries)`,
+      )
+    )
+      return j.outcome('');
     const h = profile.headers;
     const verdict = verifyServiceWebhookRequest({
       headers: first!.headers,
@@ -71,6 +93,8 @@ export const webhookDeliveryTest: CertTest = {
     });
     j.expect(verdict.ok, `the ${profile.webhooks.event_booking_confirmed} event is not correctly signed: ${verdict.ok ? '' : verdict.reason}`);
     const id = first!.headers[h.webhook_id.toLowerCase()];
-    return j.outcome(`event ${typeof id === 'string' ? id : '?'} (${profile.webhooks.event_booking_confirmed} of ${bookingId}) arrived signed with the agency's webhook secret`);
+    return j.outcome(
+      `event ${typeof id === 'string' ? id : '?'} (${profile.webhooks.event_booking_confirmed} of ${bookingId}) arrived signed with the agency's webhook secret`,
+    );
   },
 };
