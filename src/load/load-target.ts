@@ -27,7 +27,13 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
   };
   return {
     profile,
-    agencies: chosen.map((a) => ({ id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: a.limits.read, write: a.limits.write }, open: [...a.products] })),
+    agencies: chosen.map((a) => ({
+      id: a.agency_id,
+      keyId: a.key_id,
+      secret: a.secret,
+      limits: { read: a.limits.read, write: a.limits.write },
+      open: [...a.products],
+    })),
     embedded: true,
     now: () => mock.clock.now(),
     advance: (ms) => mock.advance(ms),

@@ -74,7 +74,15 @@ describe('runLoad with agencies whose contracts differ', () => {
     mock = await createMock({ fixture: { agencies: [{ ...narrow!, products: ['flights'] }, wide!] } });
     const scenarios = await loadScenarios({});
     expect(new Set(scenarios.map((s) => s.product ?? 'flights')).size).toBeGreaterThan(1);
-    const run = await runLoad({ target: mockLoadTarget(mock, { onlyGenerated: true }), scenarios, durationS: 1.5, connections: 8, pushLimits: false, settleMs: 200, thresholds: [] });
+    const run = await runLoad({
+      target: mockLoadTarget(mock, { onlyGenerated: true }),
+      scenarios,
+      durationS: 1.5,
+      connections: 8,
+      pushLimits: false,
+      settleMs: 200,
+      thresholds: [],
+    });
     const load = run.load as LoadResult;
     expect(load.operations.search!.count).toBeGreaterThan(0);
     expect(load.operations.all!.statuses['403']).toBeUndefined();

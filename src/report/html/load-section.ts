@@ -193,7 +193,24 @@ function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[])
       .map((s) => `${n(x(s.second - t0 + 0.5))},${n(y(num(s[key])))}`)
       .join(' ')}"/>`;
   const xt = timeTicks(span).map((t) => [x(t), axisTimeLabel(span)(t)] as [number, string]);
-  return frame('Latency over time (every response, per second)', line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'time since the load started') + legend([[COLOURS.p50, 'p50'], [COLOURS.p99, 'p99'], [COLOURS.max, 'max'], ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]);
+  return (
+    frame(
+      'Latency over time (every response, per second)',
+      line('max', COLOURS.max) + line('p99', COLOURS.p99) + line('p50', COLOURS.p50) + thresholdLines(thresholds, y),
+      niceTicks(0, maxMs, 5),
+      y,
+      (v) => fmt(v),
+      xt,
+      'response latency (ms)',
+      'time since the load started',
+    ) +
+    legend([
+      [COLOURS.p50, 'p50'],
+      [COLOURS.p99, 'p99'],
+      [COLOURS.max, 'max'],
+      ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`]),
+    ])
+  );
 }
 
 /** Colour and name of each outcome, in charts and tables. */
@@ -267,8 +284,22 @@ function spectrumChart(
         ? 'Latency by percentile, every response and each outcome (HDR histograms)'
         : 'Latency by percentile (HDR histogram of every response)';
   return (
-    frame(title, body + thresholdLines(thresholds, y), niceTicks(0, maxMs, 5), y, (v) => fmt(v), xt, 'response latency (ms)', 'percentile of responses (log scale)') +
-    (lines.length > 1 ? legend([...lines.map((l): [string, string] => [l.colour, l.label]), ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`])]) : '')
+    frame(
+      title,
+      body + thresholdLines(thresholds, y),
+      niceTicks(0, maxMs, 5),
+      y,
+      (v) => fmt(v),
+      xt,
+      'response latency (ms)',
+      'percentile of responses (log scale)',
+    ) +
+    (lines.length > 1
+      ? legend([
+          ...lines.map((l): [string, string] => [l.colour, l.label]),
+          ...thresholds.map((t): [string, string] => [t.passed ? COLOURS.ok : COLOURS.rl, `gate ${t.label}`]),
+        ])
+      : '')
   );
 }
 
