@@ -123,7 +123,7 @@ for (const [name, value] of Object.entries(ratios)) {
   if (fell) regressions.push(`BENCH REGRESSION: ${name} = ${value.toFixed(3)}, more than ${TOLERANCE * 100}% below the accepted ${accepted!.toFixed(3)} (floor ${floor.toFixed(3)})`);
   rows.push(`| ${name} | ${value.toFixed(3)} | ${accepted?.toFixed(3) ?? '—'} | ${fell ? '**fell**' : accepted === undefined ? 'new' : 'ok'} |`);
 }
-const figureRows = Object.entries(figures).map(([name, v]) => `| ${name} | ${v === undefined ? '—' : v.toFixed(1)} |`);
+const figureRows = Object.entries(figures).map(([name, v]) => `| ${name} | ${v === undefined ? '—' : v.toFixed(v < 10 ? 2 : 1)} |`);
 
 const section = [
   BEGIN,
