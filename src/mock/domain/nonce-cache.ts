@@ -33,8 +33,14 @@ export class NonceCache {
     return at !== undefined && now - at < this.retentionMs;
   }
 
-  /** Records the pair at `now`, first dropping pairs that have expired. */
-  record(keyId: string, nonce: string, now: number): void {
+  /**
+   * Records the pair at `now`, first dropping pairs that have expired. `held`
+   * false says the caller has just seen `has` answer false at this `now`: the
+   * pair, if held at all, has expired and the drop removes it, so no lookup to
+   * move it to the end is needed (one lookup fewer in a map of every nonce of
+   * the last 600 s, per request).
+   */
+  record(keyId: string, nonce: string, now: number, held = true): void {
     if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
     let nonces = this.byKey.get(keyId);
     if (!nonces) {
@@ -42,7 +48,7 @@ export class NonceCache {
       this.byKey.set(keyId, nonces);
     }
     this.prune(nonces, now);
-    nonces.seen.delete(nonce);
+    if (held) nonces.seen.delete(nonce);
     nonces.seen.set(nonce, now);
     if (now < nonces.oldestAt) nonces.oldestAt = now;
   }
