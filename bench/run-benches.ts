@@ -129,7 +129,7 @@ for (const [name, value] of Object.entries(ratios)) {
     );
   rows.push(`| ${name} | ${value.toFixed(3)} | ${accepted?.toFixed(3) ?? '—'} | ${fell ? '**fell**' : accepted === undefined ? 'new' : 'ok'} |`);
 }
-const figureRows = Object.entries(figures).map(([name, v]) => `| ${name} | ${v === undefined ? '—' : v.toFixed(1)} |`);
+const figureRows = Object.entries(figures).map(([name, v]) => `| ${name} | ${v === undefined ? '—' : v.toFixed(v < 10 ? 2 : 1)} |`);
 
 const section = [
   BEGIN,

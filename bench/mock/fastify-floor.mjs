@@ -1,8 +1,11 @@
 /**
  * The fastify floor of the throughput bench (not a test): a fastify server
  * shaped like the mock's service app (catch-all route, raw-buffer body
- * parser) answering a fixed 2 123-byte body with the mock's six headers.
- * Speaks the mock's CLI contract closely enough to stand in for it in arm C:
+ * parser) answering fixed bytes with the mock's six headers: the bytes of
+ * the file named by `--answer` (the throughput bench passes the mock's own
+ * answer to its search), else 2 123 bytes. The throughput bench runs it as
+ * its arm F, the floor the mock's CPU per search is judged against. Speaks
+ * the mock's CLI contract closely enough to stand in for it in arm C too:
  *
  *   MOCK_ENTRY=bench/mock/fastify-floor.mjs node --import tsx bench/mock/throughput.bench.ts
  */
@@ -10,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
 const fixture = JSON.parse(readFileSync(process.argv[process.argv.indexOf('--fixture') + 1], 'utf8'));
-const body = 'x'.repeat(2123);
+const answerAt = process.argv.indexOf('--answer');
+const body = answerAt === -1 ? Buffer.from('x'.repeat(2123)) : readFileSync(process.argv[answerAt + 1]);
 const app = Fastify({ logger: false });
 app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, b, done) => done(null, b));

@@ -45,8 +45,16 @@ interface MockServiceOptions {
   emit: EventSink;
 }
 
+/** The last instant `iso` wrote, and its text: searches of one millisecond share their expiry (no Date per search). */
+let isoMs = Number.NaN;
+let isoText = '';
+
 function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
+  }
+  return isoText;
 }
 
 /** Defect `price-amount-as-string`: the same answer with every price amount written as text. */
