@@ -29,8 +29,21 @@ const body = Buffer.from(JSON.stringify({ criteria: DEFAULT_PROFILE.search_crite
 
 function signedRequests(agency: (typeof agencies)[number]) {
   return Array.from({ length: N }, () => {
-    const signed = signRequest({ method: 'POST', path: '/v1/flights/search', body, keyId: agency.key_id, secret: agency.secret, timestamp: Math.floor(Date.now() / 1000), nonce: freshNonce() });
-    return { method: 'POST', url: '/v1/flights/search', headers: { ...signed.headers, host: '127.0.0.1', 'content-type': 'application/json' } as Record<string, string>, body };
+    const signed = signRequest({
+      method: 'POST',
+      path: '/v1/flights/search',
+      body,
+      keyId: agency.key_id,
+      secret: agency.secret,
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: freshNonce(),
+    });
+    return {
+      method: 'POST',
+      url: '/v1/flights/search',
+      headers: { ...signed.headers, host: '127.0.0.1', 'content-type': 'application/json' } as Record<string, string>,
+      body,
+    };
   });
 }
 
@@ -38,7 +51,14 @@ function newService(clock: MockClock): MockService {
   return new MockService({ clock, defects: new DefectSet(), fixture: { agencies }, quoteLifetimeMs: 900_000, supplierLatencyMs: 1, emit: () => undefined });
 }
 
-const stages = ['authenticate (parse, HMAC, nonce)', 'rate limiter', 'route, JSON parse, validation', 'search (price, quote tokens, answer bytes)', 'answer and rate headers', 'request log'] as const;
+const stages = [
+  'authenticate (parse, HMAC, nonce)',
+  'rate limiter',
+  'route, JSON parse, validation',
+  'search (price, quote tokens, answer bytes)',
+  'answer and rate headers',
+  'request log',
+] as const;
 const spent = new Float64Array(stages.length);
 
 // Stage by stage, on a service of its own.
@@ -59,7 +79,15 @@ const spent = new Float64Array(stages.length);
     const now = clock.now();
     const { path, query } = splitPathQuery(req.url);
     const agency = authenticate(
-      { method: req.method, path, query, body: req.body, authorization: req.headers.authorization, timestamp: req.headers['x-svc-timestamp'], nonce: req.headers['x-svc-nonce'] },
+      {
+        method: req.method,
+        path,
+        query,
+        body: req.body,
+        authorization: req.headers.authorization,
+        timestamp: req.headers['x-svc-timestamp'],
+        nonce: req.headers['x-svc-nonce'],
+      },
       service.agencyByKey,
       service.nonces,
       now,
@@ -82,7 +110,17 @@ const spent = new Float64Array(stages.length);
     headers['x-ratelimit-resource'] = rl.resource;
     if (answer.length === 0) throw new Error('empty answer');
     lap(4);
-    log.add({ request_id: 'req_x', method: req.method, path: req.url, headers: req.headers, body: req.body, at_ms: now, agency_id: agency.id, status: 200, injected: undefined });
+    log.add({
+      request_id: 'req_x',
+      method: req.method,
+      path: req.url,
+      headers: req.headers,
+      body: req.body,
+      at_ms: now,
+      agency_id: agency.id,
+      status: 200,
+      injected: undefined,
+    });
     lap(5);
   }
   clock.close();

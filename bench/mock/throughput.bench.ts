@@ -130,7 +130,9 @@ const sameBytes = spawn(
 const sameBytesBase = `http://127.0.0.1:${await firstLine(sameBytes)}/v1`;
 const answerFile = join(tmpdir(), `bench-mock-answer-${process.pid}.json`);
 await writeFile(answerFile, mockBody);
-const floor = spawn(process.execPath, ['bench/mock/fastify-floor.mjs', '--fixture', mockFixture, '--answer', answerFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+const floor = spawn(process.execPath, ['bench/mock/fastify-floor.mjs', '--fixture', mockFixture, '--answer', answerFile], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const floorBase = (JSON.parse(await firstLine(floor, (line) => line.startsWith('{'))) as { base_url: string }).base_url;
 
 async function bareRun(): Promise<Figures> {
@@ -184,22 +186,35 @@ try {
   await floorRun();
   await mockRun();
   const rows: Array<{ label: string; bare: Figures; same: Figures; floor: Figures; mock: Figures }> = [];
-  for (let i = 1; i <= ROUNDS; i++) rows.push({ label: `round ${i}`, bare: await bareRun(), same: await sameBytesRun(), floor: await floorRun(), mock: await mockRun() });
+  for (let i = 1; i <= ROUNDS; i++)
+    rows.push({ label: `round ${i}`, bare: await bareRun(), same: await sameBytesRun(), floor: await floorRun(), mock: await mockRun() });
   const f = (x: Figures) => `${x.rps.toFixed(0)} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpuUs.toFixed(0)}`;
   console.log(`# ${SECONDS} s per run, ${CONNECTIONS} connections, Node ${process.version}, mock answer ${Buffer.byteLength(mockBody)} bytes\n`);
-  console.log('A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock\'s bytes; F = signed load, the fastify floor answering the mock\'s bytes; C = signed load, mock\n');
-  console.log('| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | F rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B | CPU C/F |');
+  console.log(
+    "A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock's bytes; F = signed load, the fastify floor answering the mock's bytes; C = signed load, mock\n",
+  );
+  console.log(
+    '| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | F rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B | CPU C/F |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.floor)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} | ${(r.mock.cpuUs / r.floor.cpuUs).toFixed(2)} |`);
+    console.log(
+      `| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.floor)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} | ${(r.mock.cpuUs / r.floor.cpuUs).toFixed(2)} |`,
+    );
   }
   type Arm = 'bare' | 'same' | 'floor' | 'mock';
   const sum = (k: Arm, g: (x: Figures) => number = (x) => x.rps) => rows.reduce((acc, r) => acc + g(r[k]), 0);
   console.log(`\nmock signed search / plain autocannon on a bare server (C/A), all rounds: ${(sum('mock') / sum('bare')).toFixed(3)}`);
-  console.log(`mock signed search / the same signed load on a bare server answering the same bytes (C/B), all rounds: ${(sum('mock') / sum('same')).toFixed(3)}`);
+  console.log(
+    `mock signed search / the same signed load on a bare server answering the same bytes (C/B), all rounds: ${(sum('mock') / sum('same')).toFixed(3)}`,
+  );
   const mean = (k: Arm, g: (x: Figures) => number): string => (sum(k, g) / rows.length).toFixed(0);
-  console.log(`server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, F ${mean('floor', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`);
-  console.log(`load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, F ${mean('floor', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`);
+  console.log(
+    `server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, F ${mean('floor', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`,
+  );
+  console.log(
+    `load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, F ${mean('floor', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`,
+  );
   // Summed over the rounds (each round weighs alike), as the rps ratios are.
   const cpuCF = sum('mock', (x) => x.cpuUs) / sum('floor', (x) => x.cpuUs);
   console.log(`mock server CPU per signed search / the fastify floor's, same load (C/F), all rounds: ${cpuCF.toFixed(2)} (goal ≤ 2)`);
