@@ -16,9 +16,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { generateSigningKeyPair } from '../../src/certify/certificate/signing.js';
-import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
-import { fifo, histogramBomb, hugeRangeHistogram, put, shardReport, tempDir } from '../../test/hostile/_files.js';
+import { fifo, GRANTED_DRAFT, histogramBomb, hugeRangeHistogram, put, shardReport, tempDir } from '../../test/hostile/_files.js';
 
 const LIMIT_MS = 30_000;
 
@@ -131,30 +130,13 @@ const mergeCases: Array<[string, string]> = [
 for (const [what, file] of mergeCases) await run('report merge', what, merge(file), mergeBase.ms);
 
 // Certificates.
-const draft: CertificateDraft = {
-  kind: 'service',
-  plan: { id: 'svc-agency-cert', version: '1.0.0', title: 'Agency certification' } as CertificateDraft['plan'],
-  target: { base_url: 'http://127.0.0.1:1' },
-  agency: 'agency-alpha',
-  startedAt: Date.parse('2026-01-01T00:00:00Z'),
-  finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [
-    {
-      id: 'CERT-01',
-      title: 'signed requests',
-      required: true,
-      verdict: 'PASS',
-      message: 'fine',
-      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
-    },
-  ],
-};
+
 let n = 0;
 async function cert(sign: boolean): Promise<{ dir: string; pub: string }> {
   n += 1;
   const d = path.join(dir, `cert-${n}`);
   const keys = await generateSigningKeyPair(path.join(dir, `keys-${n}`));
-  await writeCertificate(d, draft, sign ? { signKey: await readFile(keys.privateKeyFile, 'utf8') } : {});
+  await writeCertificate(d, GRANTED_DRAFT, sign ? { signKey: await readFile(keys.privateKeyFile, 'utf8') } : {});
   return { dir: d, pub: keys.publicKeyFile };
 }
 const good = await cert(true);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
+import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import type { LoadResult } from '../../src/report/load-result.js';
 import { sampleLoadResult } from '../load/_load-result.js';
 
@@ -53,3 +54,23 @@ export function histogramBomb(bytes: number): string {
   head.writeInt32BE(payload.length, 4);
   return Buffer.concat([head, payload]).toString('base64');
 }
+
+/** A GRANTED certificate anyone could write: every required test "passed", one evidence file. */
+export const GRANTED_DRAFT: CertificateDraft = {
+  kind: 'service',
+  plan: { id: 'svc-agency-cert', version: '1.0.0', title: 'Agency certification' } as CertificateDraft['plan'],
+  target: { base_url: 'http://127.0.0.1:1' },
+  agency: 'agency-alpha',
+  startedAt: Date.parse('2026-01-01T00:00:00Z'),
+  finishedAt: Date.parse('2026-01-01T00:01:00Z'),
+  tests: [
+    {
+      id: 'CERT-01',
+      title: 'signed requests',
+      required: true,
+      verdict: 'PASS',
+      message: 'fine',
+      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
+    },
+  ],
+};

@@ -2,29 +2,9 @@ import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeCertificationRun } from '../../src/certify/write-certification-run.js';
-import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { RUN_MANIFEST } from '../../src/report/run-manifest.js';
 import { runCli } from '../helpers/run-cli.js';
-import { tempDir } from './_files.js';
-
-const draft: CertificateDraft = {
-  kind: 'service',
-  plan: { id: 'svc-agency-cert', version: '1.0.0', title: 'Agency certification' } as CertificateDraft['plan'],
-  target: { base_url: 'http://127.0.0.1:1' },
-  agency: 'agency-alpha',
-  startedAt: Date.parse('2026-01-01T00:00:00Z'),
-  finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [
-    {
-      id: 'CERT-01',
-      title: 'signed requests',
-      required: true,
-      verdict: 'PASS',
-      message: 'fine',
-      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
-    },
-  ],
-};
+import { GRANTED_DRAFT, tempDir } from './_files.js';
 
 let base: string;
 beforeEach(() => {
@@ -38,7 +18,7 @@ afterEach(async () => {
 async function certificationRun(runId: string): Promise<string> {
   const { reports } = await writeCertificationRun(
     base,
-    draft,
+    GRANTED_DRAFT,
     { runId, command: 'certify', targetName: 't', baseUrl: 'http://127.0.0.1:1', embedded: true },
     { secrets: [] },
   );

@@ -3,44 +3,23 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateSigningKeyPair } from '../../src/certify/certificate/signing.js';
-import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
 import { runCli } from '../helpers/run-cli.js';
-import { fifo, tempDir } from './_files.js';
+import { fifo, GRANTED_DRAFT, tempDir } from './_files.js';
 
 const root = tempDir('svc-hostile-cert-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** A GRANTED certificate anyone could write: every required test "passed", one evidence file. */
-const forged: CertificateDraft = {
-  kind: 'service',
-  plan: { id: 'svc-agency-cert', version: '1.0.0', title: 'Agency certification' } as CertificateDraft['plan'],
-  target: { base_url: 'http://127.0.0.1:1' },
-  agency: 'agency-alpha',
-  startedAt: Date.parse('2026-01-01T00:00:00Z'),
-  finishedAt: Date.parse('2026-01-01T00:01:00Z'),
-  tests: [
-    {
-      id: 'CERT-01',
-      title: 'signed requests',
-      required: true,
-      verdict: 'PASS',
-      message: 'fine',
-      evidence: [{ name: '01-CERT-01.json', content: { ok: true } }],
-    },
-  ],
-};
 
 let n = 0;
 async function certificate(sign: 'none' | 'own'): Promise<{ dir: string; pub?: string }> {
   n += 1;
   const dir = path.join(root, `cert-${n}`);
   if (sign === 'none') {
-    await writeCertificate(dir, forged);
+    await writeCertificate(dir, GRANTED_DRAFT);
     return { dir };
   }
   const keys = await generateSigningKeyPair(path.join(root, `keys-${n}`));
-  await writeCertificate(dir, forged, { signKey: await readFile(keys.privateKeyFile, 'utf8') });
+  await writeCertificate(dir, GRANTED_DRAFT, { signKey: await readFile(keys.privateKeyFile, 'utf8') });
   return { dir, pub: keys.publicKeyFile };
 }
 

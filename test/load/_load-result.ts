@@ -5,6 +5,11 @@ import type { LoadResult } from '../../src/report/load-result.js';
 export function sampleLoadResult(n = 20, over: Partial<LoadResult> = {}): LoadResult {
   const rec = new LoadRecorder();
   for (let i = 0; i < n; i++) rec.record('search', 'agency-1', 'read', 1_000_000 + i * 10, 1_000_005 + i * 10, 5, i % 7 === 0 ? 429 : 200);
+  return loadResultOf(rec, over);
+}
+
+/** The load result of what `rec` recorded, over 10 s, one connection of agency-1, `over` laid on top. */
+export function loadResultOf(rec: LoadRecorder, over: Partial<LoadResult> = {}): LoadResult {
   const f = rec.figures();
   const c = rec.counts();
   return {

@@ -3,33 +3,10 @@ import { LatencyHistogram } from '../../src/load/latency-histogram.js';
 import { LoadRecorder } from '../../src/load/load-recorder.js';
 import type { LoadResult } from '../../src/report/load-result.js';
 import { mergeLoadResults } from '../../src/load/merge-load-results.js';
+import { loadResultOf } from './_load-result.js';
 
 function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['verdicts']): LoadResult {
-  const f = rec.figures();
-  const c = rec.counts();
-  return {
-    schema: 'svc-harness/load@1',
-    modes: ['scenarios'],
-    shards: [],
-    agencies,
-    scenarios: [],
-    connections: 2,
-    startedAt: 1_000_000,
-    finishedAt: 1_010_000,
-    durationS: 10,
-    interrupted: false,
-    clock: 'real-time',
-    totals: c,
-    rps: c.requests / 10,
-    errorRate: 0,
-    rateLimitedRate: c.rateLimited / c.requests,
-    operations: f.operations,
-    spectrum: f.all.spectrum(),
-    series: f.series,
-    verdicts,
-    gates: [],
-    notes: [],
-  };
+  return loadResultOf(rec, { agencies, connections: 2, verdicts });
 }
 
 describe('mergeLoadResults', () => {
