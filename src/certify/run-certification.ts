@@ -1,5 +1,6 @@
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { createTargetApi } from '../api/target-api.js';
+import { checkLabel } from '../checks/check-context.js';
 import { MemoryRecorder, type Exchange } from '../client/exchange.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
@@ -10,7 +11,7 @@ import { RealClockDriver } from '../runner/real-clock-driver.js';
 import { newRunId } from '../report/run-id.js';
 import { uniqueFactory } from '../runner/run-id.js';
 import type { CertificateDraft, EvidenceDraft, TestDraft } from './certificate/types.js';
-import { isOk } from './plan/_internal/judge.js';
+import { isOk } from './plan/_internal/answers.js';
 import { PLAN_V1 } from './plan/plan-v1.js';
 import type { CertificationPlan, CertifyContext, CertifyState } from './plan/plan-types.js';
 
@@ -25,7 +26,7 @@ export interface RunCertificationOptions {
   /** @defaultValue a RealClockDriver: certification runs in real time */
   clock?: ClockDriver;
   receiver?: Receiver;
-  /** Why there is no receiver, for the webhook test's SKIP. */
+  /** Why there is no receiver, for the webhook check's SKIP. */
   receiverMissing?: string;
   /** @defaultValue {@link PLAN_V1} */
   plan?: CertificationPlan;
@@ -38,7 +39,7 @@ export interface RunCertificationOptions {
   notes?: string[];
   /** Put the agency's webhook endpoint back afterwards; false for a throwaway target such as the embedded mock. @defaultValue true */
   tidyUp?: boolean;
-  /** Progress: each test as it ends. */
+  /** Progress: each check (test of the certificate) as it ends. */
   onTest?: (test: { id: string; title: string; verdict: Verdict; message: string; durationMs: number }) => void;
   log?: (line: string) => void;
 }
@@ -48,9 +49,10 @@ function evidenceName(index: number, id: string): string {
 }
 
 /**
- * Runs a certification plan with one agency's credentials, test after test,
- * and returns the certificate draft (verdicts and evidence) for
- * `writeCertificate`. A test that throws is an ERROR; nothing is retried.
+ * Runs a certification plan with one agency's credentials, check after check,
+ * and returns the certificate draft (a test per check: verdicts and evidence)
+ * for `writeCertificate`. A check that throws is an ERROR; nothing is retried.
+ * Each check labels its exchanges and logs after its own id.
  */
 export async function runCertification(options: RunCertificationOptions): Promise<CertificateDraft> {
   const { profile, agency } = options;
@@ -63,7 +65,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
   const log = options.log ?? (() => undefined);
   let attachments: Record<string, unknown> = {};
   let productsOnce: Promise<{ open: string[]; closed: string[] }> | undefined;
-  const ctx: CertifyContext = {
+  const ctx: Omit<CertifyContext, 'checkId' | 'label'> = {
     profile,
     agency,
     api,
@@ -90,14 +92,19 @@ export async function runCertification(options: RunCertificationOptions): Promis
   const take = (from: number): Exchange[] => recorder.exchanges.slice(from);
   let tidyExchanges: Exchange[] = [];
   try {
-    for (const [i, test] of plan.tests.entries()) {
+    for (const [i, check] of plan.checks.entries()) {
       const from = recorder.exchanges.length;
       attachments = {};
       const t0 = Date.now();
       let verdict: Verdict;
       let message: string;
       try {
-        ({ verdict, message } = await test.run(ctx));
+        ({ verdict, message } = await check.run({
+          ...ctx,
+          checkId: check.id,
+          label: (text) => checkLabel(check.id, text),
+          log: (line) => log(checkLabel(check.id, line)),
+        }));
       } catch (err) {
         verdict = 'ERROR';
         message = `the test stopped: ${err instanceof Error ? err.message : String(err)}`;
@@ -107,13 +114,13 @@ export async function runCertification(options: RunCertificationOptions): Promis
         exchanges.length > 0 || Object.keys(attachments).length > 0
           ? [
               {
-                name: evidenceName(i, test.id),
-                content: { plan: `${plan.id}@${plan.version}`, test: test.id, title: test.title, verdict, message, exchanges, ...attachments },
+                name: evidenceName(i, check.id),
+                content: { plan: `${plan.id}@${plan.version}`, test: check.id, title: check.title, verdict, message, exchanges, ...attachments },
               },
             ]
           : [];
-      tests.push({ id: test.id, title: test.title, clause: test.clause, required: test.required, verdict, message, evidence });
-      options.onTest?.({ id: test.id, title: test.title, verdict, message, durationMs: Date.now() - t0 });
+      tests.push({ id: check.id, title: check.title, clause: check.clause, required: check.required, verdict, message, evidence });
+      options.onTest?.({ id: check.id, title: check.title, verdict, message, durationMs: Date.now() - t0 });
     }
   } finally {
     const from = recorder.exchanges.length;
@@ -144,7 +151,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
 }
 
 /** Puts back the agency's own webhook endpoint when the plan changed it; a note when it cannot. */
-async function restoreWebhookEndpoint(ctx: CertifyContext): Promise<string | undefined> {
+async function restoreWebhookEndpoint(ctx: Pick<CertifyContext, 'state' | 'profile' | 'clock' | 'api'>): Promise<string | undefined> {
   const registered = ctx.state.registeredWebhookUrl;
   const original = ctx.state.originalWebhookUrl;
   if (registered === undefined || original === registered) return undefined;

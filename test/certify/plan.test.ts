@@ -10,7 +10,7 @@ describe('certification plan v1 against the mock', () => {
   it('is fixed and versioned, the rate-limit test last so earlier waits overlap with it', () => {
     expect(PLAN_V1.id).toBe('svc-agency-cert');
     expect(PLAN_V1.version).toBe('1.0.0');
-    const ids = PLAN_V1.tests.map((t) => t.id);
+    const ids = PLAN_V1.checks.map((t) => t.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.at(-1)).toBe('CERT-08');
     expect(Object.isFrozen(PLAN_V1)).toBe(true);

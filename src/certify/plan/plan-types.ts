@@ -1,12 +1,13 @@
 import type { TargetApi } from '../../api/types.js';
+import type { CheckContext } from '../../checks/types.js';
 import type { Profile, ResolvedAgency } from '../../profile/types.js';
 import type { Receiver } from '../../receiver/index.js';
-import type { Verdict } from '../../report/model.js';
 import type { ClockDriver } from '../../runner/clock-driver.js';
+import type { CertCheck } from '../cert-check.js';
 
-/** What tests of a plan learn and share while it runs (in plan order). */
+/** What the checks of a plan learn and share while it runs (in plan order). */
 export interface CertifyState {
-  /** Open and closed products per the account (read by the account test, or lazily). */
+  /** Open and closed products per the account (read by the account check, or lazily). */
   products?: { open: string[]; closed: string[] };
   /** Rate limits per the account response, when it reports them. */
   accountLimits?: { read?: number; write?: number };
@@ -16,45 +17,34 @@ export interface CertifyState {
   registeredWebhookUrl?: string;
 }
 
-/** Everything a certification test may use: only what an agency can do, in real time. */
-export interface CertifyContext {
+/** Everything a certification check may use: only what an agency can do, in real time. */
+export interface CertifyContext extends Pick<CheckContext, 'checkId' | 'label'> {
   readonly profile: Readonly<Profile>;
   readonly agency: ResolvedAgency;
   readonly api: TargetApi;
-  /** Real time against a service; tests of the harness may move a mock's clock instead. */
+  /** Real time against a service; the harness's own tests may move a mock's clock instead. */
   readonly clock: ClockDriver;
   /** The harness's webhook receiver, when the target can reach one. */
   readonly receiver: Receiver | undefined;
   /** Why there is no receiver (for a SKIP message). */
   readonly receiverMissing: string | undefined;
-  /** Longest single wait a test may make, ms (`--max-wait`). */
+  /** Longest single wait a check may make, ms (`--max-wait`). */
   readonly maxWaitMs: number;
   readonly state: CertifyState;
   /** A value unique to this run (idempotency keys, client references, paths). */
   unique(prefix: string): string;
   /** Open and closed products, read once from the account. */
   products(): Promise<{ open: string[]; closed: string[] }>;
-  /** Adds a named piece of evidence (e.g. webhook deliveries) to the running test's evidence file. */
+  /** Adds a named piece of evidence (e.g. webhook deliveries) to the running check's evidence file. */
   attach(name: string, value: unknown): void;
+  /** A progress line, after the running check's id. */
   log(line: string): void;
 }
 
-/** What a test concludes. */
-export interface CertOutcome {
-  verdict: Verdict;
-  message: string;
-}
-
-/** One test of a certification plan. */
-export interface CertTest {
-  /** Stable id, e.g. `CERT-05`. */
-  id: string;
-  title: string;
-  /** The promise it proves. */
-  clause: string;
-  /** A required test must pass for the certificate; one that is not required refuses it only by failing. */
+/** One check of a certification plan (a test of the certificate). */
+export interface PlanCheck extends CertCheck<CertifyContext> {
+  /** A required check must pass for the certificate; one that is not required refuses it only by failing. */
   required: boolean;
-  run(ctx: CertifyContext): Promise<CertOutcome>;
 }
 
 /** A fixed, versioned certification plan. */
@@ -62,5 +52,5 @@ export interface CertificationPlan {
   id: string;
   version: string;
   title: string;
-  tests: readonly CertTest[];
+  checks: readonly PlanCheck[];
 }

@@ -1,16 +1,16 @@
 import type { CertificationPlan } from './plan-types.js';
-import { accountScopeTest } from './tests/account-scope.js';
-import { bookCancelTest } from './tests/book-cancel.js';
-import { closedProductTest } from './tests/closed-product.js';
-import { idempotentRetryTest } from './tests/idempotent-retry.js';
-import { quoteExpiryTest } from './tests/quote-expiry.js';
-import { rateLimitRetryAfterTest } from './tests/rate-limit-retry-after.js';
-import { signingTest } from './tests/signing.js';
-import { webhookDeliveryTest } from './tests/webhook-delivery.js';
+import { accountScopeCheck } from './checks/account-scope.js';
+import { bookCancelCheck } from './checks/book-cancel.js';
+import { closedProductCheck } from './checks/closed-product.js';
+import { idempotentRetryCheck } from './checks/idempotent-retry.js';
+import { quoteExpiryCheck } from './checks/quote-expiry.js';
+import { rateLimitRetryAfterCheck } from './checks/rate-limit-retry-after.js';
+import { signingCheck } from './checks/signing.js';
+import { webhookDeliveryCheck } from './checks/webhook-delivery.js';
 
 /**
- * The agency certification plan, version 1.0.0. Fixed: a change of a test,
- * its order or whether it is required is a new version. The rate-limit test
+ * The agency certification plan, version 1.0.0. Fixed: a change of a check,
+ * its order or whether it is required is a new version. The rate-limit check
  * comes last on purpose: its Retry-After runs from the plan's first write, so
  * the waits of the tests before it overlap with it.
  */
@@ -18,14 +18,14 @@ export const PLAN_V1: CertificationPlan = Object.freeze({
   id: 'svc-agency-cert',
   version: '1.0.0',
   title: 'Agency integration certification',
-  tests: Object.freeze([
-    signingTest,
-    accountScopeTest,
-    closedProductTest,
-    bookCancelTest,
-    idempotentRetryTest,
-    webhookDeliveryTest,
-    quoteExpiryTest,
-    rateLimitRetryAfterTest,
+  checks: Object.freeze([
+    signingCheck,
+    accountScopeCheck,
+    closedProductCheck,
+    bookCancelCheck,
+    idempotentRetryCheck,
+    webhookDeliveryCheck,
+    quoteExpiryCheck,
+    rateLimitRetryAfterCheck,
   ]),
 });

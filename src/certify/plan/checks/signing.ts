@@ -1,6 +1,7 @@
 import { signRequest } from '../../../client/signer.js';
-import { describe, isError, isOk, Judge } from '../_internal/judge.js';
-import type { CertTest } from '../plan-types.js';
+import { Findings } from '../../../checks/findings.js';
+import { describe, isError, isOk } from '../_internal/answers.js';
+import type { PlanCheck } from '../plan-types.js';
 
 function absolutePath(baseUrl: string, relative: string): string {
   const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
@@ -8,16 +9,16 @@ function absolutePath(baseUrl: string, relative: string): string {
 }
 
 /** CERT-01: a correctly signed request is accepted, and one changed after signing (or signed with another secret) is refused. */
-export const signingTest: CertTest = {
+export const signingCheck: PlanCheck = {
   id: 'CERT-01',
   title: 'Signed requests are accepted; tampered ones are refused',
   clause: 'SPEC §5 SVC-HMAC-SHA256 on every request',
   required: true,
   async run(ctx) {
     const { profile, api, agency } = ctx;
-    const j = new Judge();
-    const ok = await api.account({ label: 'CERT-01 signed request' });
-    j.expect(isOk(ok), `a correctly signed GET of the account answered ${describe(ok, profile)}, expected 2xx`);
+    const f = new Findings();
+    const ok = await api.account({ label: ctx.label('signed request') });
+    f.expect(isOk(ok), `a correctly signed GET of the account answered ${describe(ok, profile)}, expected 2xx`, ok);
 
     const expected = profile.errors.signature_invalid;
     const product = (await ctx.products()).open.find((p) => profile.search_criteria[p] !== undefined) ?? profile.products[0]!;
@@ -45,20 +46,22 @@ export const signingTest: CertTest = {
       { authorization: h.authorization.toLowerCase(), timestamp: h.timestamp.toLowerCase(), nonce: h.nonce.toLowerCase() },
     ).headers;
     const tampered = await api.raw(op.method, path, sentBody, {
-      label: 'CERT-01 body changed after signing',
+      label: ctx.label('body changed after signing'),
       signing: { omit: true },
       headers: { ...signed, 'content-type': 'application/json' },
     });
-    j.expect(
+    f.expect(
       isError(tampered, expected, profile),
       `a search whose body was changed after signing answered ${describe(tampered, profile)}, expected ${expected.status} ${expected.code}`,
+      tampered,
     );
 
-    const forged = await api.account({ label: 'CERT-01 signed with another secret', signing: { secret: `${agency.secret}-not-the-secret` } });
-    j.expect(
+    const forged = await api.account({ label: ctx.label('signed with another secret'), signing: { secret: `${agency.secret}-not-the-secret` } });
+    f.expect(
       isError(forged, expected, profile),
       `an account request signed with another secret answered ${describe(forged, profile)}, expected ${expected.status} ${expected.code}`,
+      forged,
     );
-    return j.outcome(`a signed request was accepted (${ok.status}); a tampered body and a wrong secret were refused with ${expected.status} ${expected.code}`);
+    return f.outcome(`a signed request was accepted (${ok.status}); a tampered body and a wrong secret were refused with ${expected.status} ${expected.code}`);
   },
 };

@@ -1,7 +1,8 @@
 import { getString } from '../../../api/fields.js';
 import type { ApiResponse } from '../../../api/types.js';
-import { describe, isError, isOk, Judge } from '../_internal/judge.js';
-import type { CertifyContext, CertTest } from '../plan-types.js';
+import { Findings } from '../../../checks/findings.js';
+import { describe, isError, isOk } from '../_internal/answers.js';
+import type { CertifyContext, PlanCheck } from '../plan-types.js';
 
 /** Requests sent beyond the known limit before concluding that no 429 comes. */
 const SLACK = 5;
@@ -24,7 +25,7 @@ async function chooseFiller(ctx: CertifyContext): Promise<Filler> {
   const useRead = read !== undefined && (write === undefined || read < write);
   let url = ctx.state.registeredWebhookUrl ?? ctx.state.originalWebhookUrl ?? undefined;
   if (!useRead && url === undefined) {
-    const current = await api.getWebhookEndpoint({ label: 'CERT-08 webhook endpoint (to re-register it unchanged)' });
+    const current = await api.getWebhookEndpoint({ label: ctx.label('webhook endpoint (to re-register it unchanged)') });
     url = getString(current.json, profile.fields.webhook_endpoint_url);
     ctx.state.originalWebhookUrl ??= url ?? null;
   }
@@ -34,14 +35,14 @@ async function chooseFiller(ctx: CertifyContext): Promise<Filler> {
       bucket: profile.values.bucket_write,
       limit: write,
       what: 're-registering the same webhook endpoint',
-      send: (n) => api.setWebhookEndpoint(u, { label: `CERT-08 write #${n}` }),
+      send: (n) => api.setWebhookEndpoint(u, { label: ctx.label(`write #${n}`) }),
     };
   }
-  return { bucket: profile.values.bucket_read, limit: read, what: 'reading the account', send: (n) => api.account({ label: `CERT-08 read #${n}` }) };
+  return { bucket: profile.values.bucket_read, limit: read, what: 'reading the account', send: (n) => api.account({ label: ctx.label(`read #${n}`) }) };
 }
 
 /** CERT-08: filling a rate-limit bucket yields a 429 with Retry-After, and a request sent exactly Retry-After later is admitted. */
-export const rateLimitRetryAfterTest: CertTest = {
+export const rateLimitRetryAfterCheck: PlanCheck = {
   id: 'CERT-08',
   title: 'A 429 carries Retry-After, and waiting exactly that long is enough',
   clause: 'SPEC §8 limits per agency; a 429 response carries Retry-After',
@@ -49,7 +50,7 @@ export const rateLimitRetryAfterTest: CertTest = {
   async run(ctx) {
     const { profile } = ctx;
     const rl = profile.errors.rate_limited;
-    const j = new Judge();
+    const f = new Findings();
     const filler = await chooseFiller(ctx);
     const cap = filler.limit !== undefined ? filler.limit + SLACK : UNKNOWN_LIMIT_CAP;
     let refused: ApiResponse | undefined;
@@ -59,41 +60,44 @@ export const rateLimitRetryAfterTest: CertTest = {
       if (res.status === rl.status) refused = res;
       else if (isOk(res)) admitted += 1;
       else {
-        j.fail(`filling the ${filler.bucket} bucket by ${filler.what}: request #${n} answered ${describe(res, profile)}, expected 2xx or ${rl.status}`);
-        return j.outcome('');
+        f.fail(`filling the ${filler.bucket} bucket by ${filler.what}: request #${n} answered ${describe(res, profile)}, expected 2xx or ${rl.status}`, res);
+        return f.outcome('');
       }
     }
     if (!refused) {
-      j.fail(`no ${rl.status} after ${cap} requests in the ${filler.bucket} bucket (limit ${filler.limit ?? 'unknown'})`);
-      return j.outcome('');
+      f.fail(`no ${rl.status} after ${cap} requests in the ${filler.bucket} bucket (limit ${filler.limit ?? 'unknown'})`);
+      return f.outcome('');
     }
-    j.expect(isError(refused, rl, profile), `the refusal answered ${describe(refused, profile)}, expected ${rl.status} ${rl.code}`);
+    f.expect(isError(refused, rl, profile), `the refusal answered ${describe(refused, profile)}, expected ${rl.status} ${rl.code}`, refused);
     const retryAfterS = refused.rateLimit.retryAfterS;
     if (
-      !j.expect(
+      !f.expect(
         retryAfterS !== undefined,
         `the ${rl.status} (${refused.exchange.id}) carries no usable ${profile.headers.retry_after} header${refused.rateLimit.retryAfterRaw !== undefined ? ` (got "${refused.rateLimit.retryAfterRaw}")` : ''}`,
+        refused,
       )
     )
-      return j.outcome('');
+      return f.outcome('');
     const longest = Math.max(profile.limits.window_s + 1, Math.round(ctx.maxWaitMs / 1000));
     if (
-      !j.expect(
+      !f.expect(
         retryAfterS! > 0 && retryAfterS! <= longest,
         `${profile.headers.retry_after}: ${retryAfterS} (${refused.exchange.id}) is outside 1 to ${longest} s`,
+        refused,
       )
     )
-      return j.outcome('');
+      return f.outcome('');
     const arrivedAt = refused.exchange.startedAt + refused.exchange.durationMs;
     const waitMs = Math.max(0, arrivedAt + retryAfterS! * 1000 - ctx.clock.now());
-    ctx.log(`CERT-08 ${admitted} admitted, then ${rl.status}; waiting Retry-After ${retryAfterS} s`);
+    ctx.log(`${admitted} admitted, then ${rl.status}; waiting Retry-After ${retryAfterS} s`);
     await ctx.clock.wait(waitMs);
     const retry = await filler.send(admitted + 2);
-    j.expect(
+    f.expect(
       isOk(retry),
       `a request sent ${retryAfterS} s (Retry-After) after the ${rl.status} answered ${describe(retry, profile)}${retry.rateLimit.retryAfterS !== undefined ? ` with Retry-After ${retry.rateLimit.retryAfterS}` : ''}, expected to be admitted`,
+      retry,
     );
-    return j.outcome(
+    return f.outcome(
       `${admitted} requests admitted in the ${filler.bucket} bucket (limit ${filler.limit ?? 'unknown'}), then ${rl.status} ${rl.code} with Retry-After ${retryAfterS} s; the request sent that long after was admitted (${retry.exchange.id})`,
     );
   },

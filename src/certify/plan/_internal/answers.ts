@@ -1,34 +1,6 @@
 import { getField } from '../../../api/fields.js';
 import type { ApiResponse, Offer } from '../../../api/types.js';
 import type { ErrorDef, Profile } from '../../../profile/types.js';
-import type { CertOutcome } from '../plan-types.js';
-
-/** Collects broken promises; the outcome names the first ones. */
-export class Judge {
-  readonly problems: string[] = [];
-  readonly remarks: string[] = [];
-
-  /** Records `message` unless `ok`; returns `ok`. */
-  expect(ok: boolean, message: string): boolean {
-    if (!ok) this.problems.push(message);
-    return ok;
-  }
-
-  fail(message: string): void {
-    this.problems.push(message);
-  }
-
-  /** A fact worth reading that is not a broken promise. */
-  remark(message: string): void {
-    this.remarks.push(message);
-  }
-
-  outcome(passMessage: string): CertOutcome {
-    const extra = this.remarks.length > 0 ? ` (${this.remarks.join('; ')})` : '';
-    if (this.problems.length === 0) return { verdict: 'PASS', message: passMessage + extra };
-    return { verdict: 'FAIL', message: this.problems.join('; ') };
-  }
-}
 
 /** The error code of a response, by the profile's field path. */
 function codeOf(res: Pick<ApiResponse, 'json'>, profile: Profile): string | undefined {
