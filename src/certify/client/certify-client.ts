@@ -12,8 +12,8 @@ import type { ClientIdentity } from '../certificate/types.js';
 import { CertificationInterceptor } from './certification-interceptor.js';
 import { clientEnv } from './client-env.js';
 import { clientCertificateDraft, clientRunResult } from './client-run-result.js';
-import { gradeClient } from './grade/grade-client.js';
-import type { GradedItem } from './_internal/facts.js';
+import { gradeClient } from './grade-client.js';
+import type { GradedItem } from './client-check.js';
 import { runClientCommand, type ClientCommandOutcome } from './run-client-command.js';
 
 /** The defaults of a client certification: short real-time waits. */

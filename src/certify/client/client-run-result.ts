@@ -3,8 +3,9 @@ import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../../re
 import type { CertificationResult } from '../../report/run-result.js';
 import { toolInfo } from '../../runner/tool-info.js';
 import type { CertificateDraft, ClientIdentity, EvidenceDraft, TestDraft } from '../certificate/types.js';
-import { CLIENT_PLAN, CLIENT_ITEMS } from './client-plan.js';
-import type { GradedItem } from './_internal/facts.js';
+import { CLIENT_PLAN } from './client-plan.js';
+import type { GradedItem } from './client-check.js';
+import { webhookDuplicateCheck, webhookForgedCheck, webhookStaleCheck } from './checks/webhooks.js';
 import { isRead } from '../../mock/http/route-table.js';
 import type { Observation, ObservedRequest, WebhookProbe } from './observed.js';
 import type { ClientCommandOutcome } from './run-client-command.js';
@@ -100,11 +101,7 @@ export function clientRunResult(f: ClientRunFacts): CertificationResult {
     attempt: Number(p.headers['X-SVC-Webhook-Attempt'] ?? 1),
     status: p.status ?? 0,
     scheme: 'service',
-    check: p.kind.startsWith('duplicate')
-      ? CLIENT_ITEMS.webhookDuplicate.id
-      : p.kind === 'forged-signature'
-        ? CLIENT_ITEMS.webhookForged.id
-        : CLIENT_ITEMS.webhookStale.id,
+    check: p.kind.startsWith('duplicate') ? webhookDuplicateCheck.id : p.kind === 'forged-signature' ? webhookForgedCheck.id : webhookStaleCheck.id,
   }));
   const failed = cases.some((c) => c.verdict !== 'PASS');
   return {

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { buildStringToSign, computeSignature, freshNonce } from '../../../src/client/signer.js';
-import { gradeClient } from '../../../src/certify/client/grade/grade-client.js';
-import { gradeBackoff, gradeRetryAfter } from '../../../src/certify/client/grade/grade-rate-limit.js';
-import { gradeExecutedRetry } from '../../../src/certify/client/grade/grade-executed-retry.js';
-import { gradeQuoteExpired } from '../../../src/certify/client/grade/grade-quote-expired.js';
-import { gradeContract } from '../../../src/certify/client/grade/grade-contract.js';
-import { gradeSigning } from '../../../src/certify/client/grade/grade-signing.js';
+import type { ClientCheck } from '../../../src/certify/client/client-check.js';
+import { clientObservation, gradeClient } from '../../../src/certify/client/grade-client.js';
+import { backoffCheck, retryAfterCheck } from '../../../src/certify/client/checks/rate-limit.js';
+import { badGatewayCheck, cutOffCheck } from '../../../src/certify/client/checks/executed-retry.js';
+import { quoteExpiredCheck } from '../../../src/certify/client/checks/quote-expired.js';
+import { contractCheck } from '../../../src/certify/client/checks/contract.js';
+import { signingCheck } from '../../../src/certify/client/checks/signing.js';
 import type { InjectedSituation, ObservedRequest } from '../../../src/certify/client/observed.js';
 
 const KEY = { keyId: 'ak_test', secret: 'svc_test_secret_value' };
 const T0 = 1_800_000_000_000;
+
+/** One client check's outcome on the requests of agency-test, without webhook probes. */
+const grade = (check: ClientCheck, requests: ObservedRequest[]) =>
+  check.run(clientObservation({ agencyId: 'agency-test', requests, probes: [], webhookUrl: undefined, retryAfterS: 1 }, KEY));
 
 /** Builds observed requests of one client, each correctly signed unless told otherwise. */
 function client() {
@@ -75,11 +80,11 @@ describe('client grader', () => {
     const c = client();
     c.add('GET', '/v1/account', 0);
     c.add('GET', '/v1/wallet/statement?limit=5&cursor=a%20b', 10);
-    expect(gradeSigning(c.out, KEY).verdict).toBe('PASS');
+    expect(grade(signingCheck, c.out).verdict).toBe('PASS');
     c.add('GET', '/v1/account', 20, { secret: 'another secret' });
     c.add('GET', '/v1/account', 30, { nonce: c.out[0]!.headers['x-svc-nonce'] as string });
     c.add('GET', '/v1/account', 40, { ts: Math.floor(T0 / 1000) - 400 });
-    const g = gradeSigning(c.out, KEY);
+    const g = grade(signingCheck, c.out);
     expect(g.verdict).toBe('FAIL');
     expect(g.message).toContain('3 requests of 5 wrongly signed; first: GET /v1/account: signature does not match');
     expect((g.details!.problems as Array<{ problem: string }>).map((p) => p.problem)).toEqual([
@@ -93,8 +98,8 @@ describe('client grader', () => {
     const good = client();
     good.add('POST', '/v1/flights/bookings', 0, { body: booking('qt_1'), key: 'k1', status: 429, injected: 'rate-limited', retryAfter: 1 });
     good.add('POST', '/v1/flights/bookings', 1000, { body: booking('qt_1'), key: 'k1', status: 201, created: true });
-    expect(gradeRetryAfter(good.out).verdict).toBe('PASS');
-    expect(gradeBackoff(good.out).verdict).toBe('PASS');
+    expect(grade(retryAfterCheck, good.out).verdict).toBe('PASS');
+    expect(grade(backoffCheck, good.out).verdict).toBe('PASS');
 
     const bad = client();
     bad.add('POST', '/v1/flights/bookings', 0, { body: booking('qt_1'), key: 'k1', status: 429, injected: 'rate-limited', retryAfter: 1 });
@@ -105,12 +110,12 @@ describe('client grader', () => {
       injected: 'rate-limited-window',
       retryAfter: 1,
     });
-    const g = gradeRetryAfter(bad.out);
+    const g = grade(retryAfterCheck, bad.out);
     expect(g.verdict).toBe('FAIL');
     expect(g.message).toBe(
       'retried after 0.40 s, before Retry-After (1 s) had passed; retried with another Idempotency-Key (k1 then k2); retried with another body',
     );
-    const b = gradeBackoff(bad.out);
+    const b = grade(backoffCheck, bad.out);
     expect(b.verdict).toBe('FAIL');
     expect(b.details).toMatchObject({ sent_while_limited: 1 });
   });
@@ -118,15 +123,15 @@ describe('client grader', () => {
   it('CC-02/CC-03 are not exercised without a booking, which refuses', () => {
     const c = client();
     c.add('GET', '/v1/account', 0);
-    expect(gradeRetryAfter(c.out).verdict).toBe('SKIP');
-    expect(gradeBackoff(c.out).verdict).toBe('SKIP');
+    expect(grade(retryAfterCheck, c.out).verdict).toBe('SKIP');
+    expect(grade(backoffCheck, c.out).verdict).toBe('SKIP');
   });
 
   it('CC-04 counts bookings created after a 502: a new key that books again fails', () => {
     const good = client();
     good.add('POST', '/v1/transfers/bookings', 0, { body: booking('qt_3'), key: 'k3', status: 502, injected: 'bad-gateway-after-booking', created: true });
     good.add('POST', '/v1/transfers/bookings', 300, { body: booking('qt_3'), key: 'k3', status: 201 });
-    expect(gradeExecutedRetry(good.out, 'bad-gateway-after-booking').verdict).toBe('PASS');
+    expect(grade(badGatewayCheck, good.out).verdict).toBe('PASS');
 
     const twice = client();
     twice.add('POST', '/v1/transfers/bookings', 0, {
@@ -139,24 +144,24 @@ describe('client grader', () => {
     });
     twice.add('POST', '/v1/transfers/search', 100, {});
     twice.add('POST', '/v1/transfers/bookings', 200, { body: booking('qt_4'), key: 'k4', status: 201, created: true, response: { booking_id: 'bk_2' } });
-    const g = gradeExecutedRetry(twice.out, 'bad-gateway-after-booking');
+    const g = grade(badGatewayCheck, twice.out);
     expect(g.verdict).toBe('FAIL');
     expect(g.message).toBe('after a booking answered 502: 1 retry with a new Idempotency-Key; 1 retry with another body; ended up with 2 bookings (c-1, bk_2)');
 
     const never = client();
     never.add('POST', '/v1/transfers/bookings', 0, { body: booking('qt_3'), key: 'k3', status: 502, injected: 'cut-off-after-booking', created: true });
-    expect(gradeExecutedRetry(never.out, 'cut-off-after-booking').message).toContain('was never retried');
+    expect(grade(cutOffCheck, never.out).message).toContain('was never retried');
   });
 
   it('CC-06 wants a new search and no resend of the dead token', () => {
     const good = client();
     good.add('POST', '/v1/transfers/bookings', 0, { body: booking('qt_2'), key: 'k', status: 410, injected: 'quote-expired' });
     good.add('POST', '/v1/transfers/search', 10);
-    expect(gradeQuoteExpired(good.out).verdict).toBe('PASS');
+    expect(grade(quoteExpiredCheck, good.out).verdict).toBe('PASS');
     const bad = client();
     bad.add('POST', '/v1/transfers/bookings', 0, { body: booking('qt_2'), key: 'k', status: 410, injected: 'quote-expired' });
     bad.add('POST', '/v1/transfers/bookings', 10, { body: booking('qt_2'), key: 'k2', status: 410, injected: 'quote-expired' });
-    expect(gradeQuoteExpired(bad.out).message).toBe('after 410 QUOTE_EXPIRED: retried the expired quote 1 time; never searched transfers again');
+    expect(grade(quoteExpiredCheck, bad.out).message).toBe('after 410 QUOTE_EXPIRED: retried the expired quote 1 time; never searched transfers again');
   });
 
   it('CC-07 fails a call to a closed product after the account, and a client that never read it', () => {
@@ -169,12 +174,12 @@ describe('client grader', () => {
     const c = client();
     c.add('POST', '/v1/cars/search', 0, { status: 403 });
     c.add('GET', '/v1/account', 10, { response: account });
-    expect(gradeContract(c.out).verdict).toBe('PASS');
+    expect(grade(contractCheck, c.out).verdict).toBe('PASS');
     c.add('POST', '/v1/cars/search', 20, { status: 403 });
-    expect(gradeContract(c.out).message).toBe('1 request to a closed product after GET /v1/account; first: POST /v1/cars/search (403)');
+    expect(grade(contractCheck, c.out).message).toBe('1 request to a closed product after GET /v1/account; first: POST /v1/cars/search (403)');
     const none = client();
     none.add('POST', '/v1/flights/search', 0);
-    expect(gradeContract(none.out).message).toContain('never read GET /v1/account');
+    expect(grade(contractCheck, none.out).message).toContain('never read GET /v1/account');
   });
 
   it('grades every item, in plan order, and skips the webhook items when no endpoint was registered', () => {

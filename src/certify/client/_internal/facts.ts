@@ -1,15 +1,6 @@
-import type { Verdict } from '../../../report/model.js';
-import type { ClientItem } from '../client-plan.js';
+import { skipped } from '../../../checks/findings.js';
+import type { CheckOutcome } from '../../../checks/types.js';
 import type { ObservedRequest } from '../observed.js';
-
-/** The verdict of one graded item, with the ids of the exchanges that show it. */
-export interface GradedItem {
-  item: ClientItem;
-  verdict: Verdict;
-  message: string;
-  evidence: string[];
-  details?: Record<string, unknown>;
-}
 
 /** A header of a recorded request, first value, any case. */
 export function header(r: ObservedRequest, name: string): string | undefined {
@@ -54,6 +45,6 @@ export function plural(n: number, word: string): string {
 }
 
 /** A SKIP for a situation the client's flows never reached. */
-export function notExercised(item: ClientItem, why: string): GradedItem {
-  return { item, verdict: 'SKIP', message: `not exercised: ${why}`, evidence: [] };
+export function notExercised(why: string): CheckOutcome {
+  return skipped(`not exercised: ${why}`);
 }

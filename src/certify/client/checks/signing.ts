@@ -1,19 +1,14 @@
 import { buildStringToSign, computeSignature, parseAuthorization } from '../../../client/signer.js';
 import { splitPathQuery } from '../../../client/split-path-query.js';
-import { CLIENT_ITEMS } from '../client-plan.js';
-import { header, plural, type GradedItem } from '../_internal/facts.js';
+import { Findings, skipped } from '../../../checks/findings.js';
+import type { ClientCheck, SigningKey } from '../client-check.js';
+import { header, plural } from '../_internal/facts.js';
 import type { ObservedRequest } from '../observed.js';
 
 /** Timestamp tolerance of the service, s (REFERENCE-API.md section 3). */
 const SIGNING_TOLERANCE_S = 300;
 
 const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
-
-/** The agency's signing credentials. */
-export interface SigningKey {
-  keyId: string;
-  secret: string;
-}
 
 /** Why one request's signing is wrong, or undefined when it is right. */
 function problemOf(r: ObservedRequest, key: SigningKey, seen: Set<string>): string | undefined {
@@ -41,34 +36,35 @@ function problemOf(r: ObservedRequest, key: SigningKey, seen: Set<string>): stri
  * signature of every request the client sent, and checks its timestamp
  * against the service clock and its nonce against every earlier one.
  */
-export function gradeSigning(requests: readonly ObservedRequest[], key: SigningKey): GradedItem {
-  const item = CLIENT_ITEMS.signing;
-  if (requests.length === 0) return { item, verdict: 'SKIP', message: 'not exercised: the client sent no request', evidence: [] };
-  const seen = new Set<string>();
-  const bad: Array<{ id: string; request: string; problem: string }> = [];
-  let maxSkew = 0;
-  for (const r of requests) {
-    const problem = problemOf(r, key, seen);
-    if (problem) bad.push({ id: r.id, request: `${r.method} ${r.url}`, problem });
-    const ts = Number(header(r, 'x-svc-timestamp'));
-    if (Number.isFinite(ts)) maxSkew = Math.max(maxSkew, Math.abs(r.atMs / 1000 - ts));
-  }
-  const details = { requests: requests.length, distinct_nonces: seen.size, max_timestamp_skew_s: Math.round(maxSkew * 10) / 10, problems: bad.slice(0, 50) };
-  if (bad.length > 0) {
-    const first = bad[0]!;
-    return {
-      item,
-      verdict: 'FAIL',
-      message: `${plural(bad.length, 'request')} of ${requests.length} wrongly signed; first: ${first.request}: ${first.problem}`,
-      evidence: bad.slice(0, 20).map((b) => b.id),
+export const signingCheck: ClientCheck = {
+  id: 'CC-01',
+  slug: 'signing',
+  title: 'every request correctly signed, a fresh nonce each time, timestamp within tolerance',
+  area: 'auth',
+  clause: 'SPEC §5 SVC-HMAC-SHA256',
+  run({ requests, key }) {
+    if (requests.length === 0) return skipped('not exercised: the client sent no request');
+    const seen = new Set<string>();
+    const bad: Array<{ id: string; request: string; problem: string }> = [];
+    let maxSkew = 0;
+    for (const r of requests) {
+      const problem = problemOf(r, key, seen);
+      if (problem) bad.push({ id: r.id, request: `${r.method} ${r.url}`, problem });
+      const ts = Number(header(r, 'x-svc-timestamp'));
+      if (Number.isFinite(ts)) maxSkew = Math.max(maxSkew, Math.abs(r.atMs / 1000 - ts));
+    }
+    const details = { requests: requests.length, distinct_nonces: seen.size, max_timestamp_skew_s: Math.round(maxSkew * 10) / 10, problems: bad.slice(0, 50) };
+    const f = new Findings().see(...requests.slice(0, 3));
+    if (bad.length > 0) {
+      const first = bad[0]!;
+      f.fail(
+        `${plural(bad.length, 'request')} of ${requests.length} wrongly signed; first: ${first.request}: ${first.problem}`,
+        ...bad.slice(0, 20).map((b) => b.id),
+      );
+    }
+    return f.outcome(
+      `all ${plural(requests.length, 'request')} correctly signed, each with a fresh nonce, largest timestamp skew ${details.max_timestamp_skew_s} s`,
       details,
-    };
-  }
-  return {
-    item,
-    verdict: 'PASS',
-    message: `all ${plural(requests.length, 'request')} correctly signed, each with a fresh nonce, largest timestamp skew ${details.max_timestamp_skew_s} s`,
-    evidence: requests.slice(0, 3).map((r) => r.id),
-    details,
-  };
-}
+    );
+  },
+};
