@@ -52,14 +52,14 @@ type Cmd = fc.AsyncCommand<Model, Real>;
 const ok = (s: number): boolean => s >= 200 && s < 300;
 
 async function quoteFor(r: Real, k: number): Promise<Offer & { priceAmount: number }> {
-  const q = r.quotes[k] ?? (await r.env.offer(`idempotency-model quote for k${k}`));
+  const q = r.quotes[k] ?? (await r.env.offer(`quote for k${k}`));
   r.quotes[k] = q;
   return q;
 }
 
-async function sendBook(r: Real, k: number, other: boolean, label: string): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }> {
+async function sendBook(r: Real, k: number, other: boolean, what: string): Promise<ApiResponse & { bookingId?: string; chargedAmount?: number }> {
   const q = await quoteFor(r, k);
-  const res = await r.env.api.book(r.env.product, q.quoteToken, r.keys[k], { clientReference: other ? r.otherRefs[k] : r.refs[k], label });
+  const res = await r.env.api.book(r.env.product, q.quoteToken, r.keys[k], { clientReference: other ? r.otherRefs[k] : r.refs[k], label: r.env.label(what) });
   return r.env.track(res, 'write');
 }
 
@@ -100,8 +100,8 @@ async function judgeState(m: Model, r: Real, what: string, k?: number): Promise<
   const ks = k === undefined ? undefined : m.keys[k];
   // Two reads after the command has been answered: sent together, one round trip.
   const [balance, booked] = await Promise.all([
-    env.balance(`idempotency-model ${what}: balance`),
-    ks?.bookingId ? env.api.getBooking(env.product, ks.bookingId, { label: `idempotency-model ${what}: read booking` }) : undefined,
+    env.balance(`${what}: balance`),
+    ks?.bookingId ? env.api.getBooking(env.product, ks.bookingId, { label: env.label(`${what}: read booking`) }) : undefined,
   ]);
   if (balance !== m.balance) env.fail(`${what}: the wallet shows ${balance}, the model ${m.balance} (a difference of ${balance - m.balance})`);
   if (ks?.bookingId && booked) {
@@ -124,7 +124,7 @@ class Book implements Cmd {
   constructor(readonly k: number) {}
   check = (m: Readonly<Model>): boolean => m.keys[this.k] === undefined;
   async run(m: Model, r: Real): Promise<void> {
-    const res = await sendBook(r, this.k, false, `idempotency-model ${this.toString()}`);
+    const res = await sendBook(r, this.k, false, this.toString());
     judgeFirst(m, r, this.k, res, this.toString());
     await judgeState(m, r, this.toString(), this.k);
   }
@@ -138,7 +138,7 @@ class Replay implements Cmd {
   ) {}
   check = (m: Readonly<Model>): boolean => m.keys[this.k] !== undefined;
   async run(m: Model, r: Real): Promise<void> {
-    const res = await sendBook(r, this.k, this.other, `idempotency-model ${this.toString()}`);
+    const res = await sendBook(r, this.k, this.other, this.toString());
     if (this.other) {
       if (!r.env.is(res, 'idempotency_key_reused'))
         r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`);
@@ -162,7 +162,7 @@ class Burst implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     const env: PropertyEnv = r.env;
     await quoteFor(r, this.k);
-    const all = await Promise.all(Array.from({ length: this.n }, () => sendBook(r, this.k, false, `idempotency-model ${this.toString()}`)));
+    const all = await Promise.all(Array.from({ length: this.n }, () => sendBook(r, this.k, false, this.toString())));
     const stored = m.keys[this.k];
     if (stored) {
       for (const res of all) judgeReplay(r, stored, res, this.toString());
@@ -192,7 +192,7 @@ class Cancel implements Cmd {
     const env: PropertyEnv = r.env;
     const ks = m.keys[this.k]!;
     const key = this.fresh ? env.unique('prop-cancel') : r.cancelKeys[this.k]!;
-    const res = env.track(await env.api.cancel(env.product, ks.bookingId!, key, { label: `idempotency-model ${this.toString()}` }), 'write');
+    const res = env.track(await env.api.cancel(env.product, ks.bookingId!, key, { label: env.label(this.toString()) }), 'write');
     if (!this.fresh && ks.cancel) judgeReplay(r, ks.cancel, res, this.toString());
     else {
       if (env.replayed(res)) env.fail(`${this.toString()}: a first cancellation with its key was answered as a replay`);
@@ -218,7 +218,7 @@ class Cancel implements Cmd {
 async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>): Promise<void> {
   const env: PropertyEnv = r.env;
   const v = env.ctx.profile.values;
-  const fresh = (await env.statement('idempotency-model: statement after the run')).filter((e) => !before.has(e.id)).reverse();
+  const fresh = (await env.statement('statement after the run')).filter((e) => !before.has(e.id)).reverse();
   const show = (xs: { type?: string | undefined; amount?: number | undefined; bookingId?: string | undefined }[]): string =>
     xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
   const want = m.ledger.map((e) => ({ type: e.type === 'debit' ? v.entry_debit : v.entry_refund, amount: e.amount, bookingId: e.bookingId }));
@@ -233,9 +233,7 @@ async function giveBack(r: Real): Promise<void> {
   const open = [...r.made].filter(([, cancelled]) => !cancelled);
   await Promise.all(
     open.map(([id]) =>
-      r.env.api
-        .cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: 'idempotency-model: cleanup' })
-        .then((res) => r.env.budget.observe(res, 'write')),
+      r.env.api.cancel(r.env.product, id, r.env.unique('prop-cleanup'), { label: r.env.label('cleanup') }).then((res) => r.env.budget.observe(res, 'write')),
     ),
   );
 }
@@ -281,8 +279,8 @@ export const idempotencyModel: PropertyDef = {
         quotes: [],
         made: new Map(),
       };
-      const before = new Set((await env.statement('idempotency-model: statement before the run')).map((e) => e.id));
-      const model: Model = { keys: [], balance: await env.balance('idempotency-model: balance before the run'), ledger: [] };
+      const before = new Set((await env.statement('statement before the run')).map((e) => e.id));
+      const model: Model = { keys: [], balance: await env.balance('balance before the run'), ledger: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await judgeStatement(model, real, before);

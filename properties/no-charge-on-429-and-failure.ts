@@ -10,7 +10,7 @@ const FILL_BATCH = 20;
 /** Fills the write bucket with requests that change nothing (a booking without an idempotency key), until none is admitted. */
 async function fillWrites(env: PropertyEnv): Promise<void> {
   const filler = async (): Promise<{ status: number; remaining: number | undefined }> => {
-    const res = env.track(await env.api.book(env.product, 'qt_filler', undefined, { label: 'no-charge: fill the write bucket' }), 'write');
+    const res = env.track(await env.api.book(env.product, 'qt_filler', undefined, { label: env.label('fill the write bucket') }), 'write');
     return { status: res.status, remaining: res.rateLimit.remaining };
   };
   const limited = env.ctx.profile.errors.rate_limited.status;
@@ -28,7 +28,7 @@ async function fillWrites(env: PropertyEnv): Promise<void> {
 async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full: boolean }): Promise<void> {
   const what = `#${i + 1} ${kind}`;
   await env.budget.ensure({ read: 4 });
-  const offer = await env.offer(`no-charge ${what}: quote`);
+  const offer = await env.offer(`${what}: quote`);
   if (kind === 'limited' && !state.full) {
     await fillWrites(env);
     state.full = true;
@@ -37,11 +37,11 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
     await env.budget.waitWindow();
     state.full = false;
   }
-  const before = await env.balance(`no-charge ${what}: balance before`);
+  const before = await env.balance(`${what}: balance before`);
   const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
   const ref = kind === 'failing' ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
   const res = env.track(
-    await env.api.book(env.product, offer.quoteToken, env.unique('nc-key'), { clientReference: ref, label: `no-charge ${what}: booking` }),
+    await env.api.book(env.product, offer.quoteToken, env.unique('nc-key'), { clientReference: ref, label: env.label(`${what}: booking`) }),
     'write',
   );
   const key = kind === 'limited' ? 'rate_limited' : 'supplier_unavailable';
@@ -50,7 +50,7 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
       `${what}: expected the booking refused as ${key} (${env.ctx.profile.errors[key].status} ${env.ctx.profile.errors[key].code}), got ${env.describe(res)}`,
     );
   }
-  const after = await env.balance(`no-charge ${what}: balance after`);
+  const after = await env.balance(`${what}: balance after`);
   if (after !== before) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - before}`);
 }
 
@@ -70,10 +70,10 @@ export const noChargeOn429AndFailure: PropertyDef = {
       env.evidence = [];
       // Each run starts with empty buckets, whatever the last one left.
       await env.budget.waitWindow();
-      const entries = new Set((await env.statement('no-charge: statement before')).map((e) => e.id));
+      const entries = new Set((await env.statement('statement before')).map((e) => e.id));
       const state = { full: false };
       for (const [i, kind] of ops.entries()) await refuse(env, kind, i, state);
-      const added = (await env.statement('no-charge: statement after')).filter((e) => !entries.has(e.id));
+      const added = (await env.statement('statement after')).filter((e) => !entries.has(e.id));
       if (added.length)
         env.fail(
           `refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`,

@@ -13,20 +13,20 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
   // Every request of the run must fit before the wait: waiting for a window afterwards would move the booking.
   await env.budget.ensure({ read: 4, write: 2 });
   const searchedAt = env.ctx.clock.now();
-  const offer = await env.offer(`quote-lock ${what}: quote`);
+  const offer = await env.offer(`${what}: quote`);
   const parsed = offer.quoteExpiresAt === undefined ? NaN : Date.parse(offer.quoteExpiresAt);
   const expiresAt = Number.isFinite(parsed) ? parsed : searchedAt + lifetimeMs;
-  const before = await env.balance(`quote-lock ${what}: balance before`);
+  const before = await env.balance(`${what}: balance before`);
   await env.ctx.clock.wait(waitMs, 'the quote to expire');
   env.budget.waited(waitMs);
   const sentAt = env.ctx.clock.now();
-  const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('ql-key'), { label: `quote-lock ${what}: booking` }), 'write');
+  const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('ql-key'), { label: env.label(`${what}: booking`) }), 'write');
   const answeredAt = env.ctx.clock.now();
-  const after = await env.balance(`quote-lock ${what}: balance after`);
+  const after = await env.balance(`${what}: balance after`);
   if (res.status >= 200 && res.status < 300) {
     if (res.bookingId !== undefined) {
       // Money back first, so that a failing run leaves the wallet whole.
-      await env.api.cancel(env.product, res.bookingId, env.unique('ql-cancel'), { label: 'quote-lock: cleanup' }).then((c) => env.budget.observe(c, 'write'));
+      await env.api.cancel(env.product, res.bookingId, env.unique('ql-cancel'), { label: env.label('cleanup') }).then((c) => env.budget.observe(c, 'write'));
     }
     if (sentAt >= expiresAt + SLACK_MS) env.fail(`${what}: a quote expired ${sentAt - expiresAt} ms before the booking was accepted`);
     if (res.chargedAmount !== offer.priceAmount)

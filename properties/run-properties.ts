@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import * as fc from 'fast-check';
+import { checkContext } from '../src/checks/check-context.js';
 import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/report/model.js';
@@ -68,7 +69,8 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
   const why = unmet(ctx, def.needs);
   if (why) return done('SKIP', why, [], {});
   try {
-    const env = await PropertyEnv.create(ctx);
+    // The case's own context: its exchange labels start with its id, as a check's do.
+    const env = await PropertyEnv.create(checkContext(ctx, base.id));
     if ('skip' in env) return done('SKIP', env.skip, [], {});
     const built = def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {});
     ctx.log(`property ${def.name}: ${numRuns} runs, seed ${seed}, product ${env.product}`);

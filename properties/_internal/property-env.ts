@@ -23,7 +23,7 @@ export class PropertyEnv {
   /** Builds the environment, or says why the property cannot run against this target. */
   static async create(ctx: CheckContext, agency = 0): Promise<PropertyEnv | { skip: string }> {
     const api = ctx.api(agency);
-    const { open, response } = await api.openProducts({ label: 'properties: open products' });
+    const { open, response } = await api.openProducts({ label: ctx.label('open products') });
     const product = ctx.profile.products.find((p) => open.includes(p));
     if (!product) return { skip: `no product is open for ${ctx.agencies[agency]?.id ?? `agency #${agency}`} (account answered ${response.status})` };
     const f = ctx.profile.fields;
@@ -34,6 +34,11 @@ export class PropertyEnv {
     const v = ctx.profile.values;
     const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write });
     return new PropertyEnv(ctx, api, agency, product, budget);
+  }
+
+  /** `text` as an exchange label of the property (after its case id, `ctx.label`). */
+  label(text: string): string {
+    return this.ctx.label(text);
   }
 
   /** Records a response as evidence of this run and counts it in the rate budget. */
@@ -48,15 +53,17 @@ export class PropertyEnv {
     throw new PropertyViolation(message, [...this.evidence], pair);
   }
 
-  /** The wallet balance now; a balance the target does not give is a violation. */
-  async balance(label: string): Promise<number> {
+  /** The wallet balance now, read under label `what`; a balance the target does not give is a violation. */
+  async balance(what: string): Promise<number> {
+    const label = this.label(what);
     const res = this.track(await this.api.balance({ label }), 'read');
     if (res.amount === undefined) this.fail(`${label}: the wallet balance is unreadable (status ${res.status})`);
     return res.amount;
   }
 
-  /** Every statement entry, newest first. */
-  async statement(label: string): Promise<StatementEntry[]> {
+  /** Every statement entry, newest first, read under label `what`. */
+  async statement(what: string): Promise<StatementEntry[]> {
+    const label = this.label(what);
     const { entries, responses } = await this.api.statement({ label });
     for (const r of responses) this.track(r, 'read');
     const bad = responses.find((r) => r.status < 200 || r.status >= 300);
@@ -64,8 +71,9 @@ export class PropertyEnv {
     return entries;
   }
 
-  /** A fresh priced offer of the product. */
-  async offer(label: string): Promise<Offer & { priceAmount: number }> {
+  /** A fresh priced offer of the product, searched under label `what`. */
+  async offer(what: string): Promise<Offer & { priceAmount: number }> {
+    const label = this.label(what);
     const res = this.track(await this.api.search(this.product, undefined, { label }), 'read');
     const offer = res.offers.find((o): o is Offer & { priceAmount: number } => o.priceAmount !== undefined);
     if (!offer) this.fail(`${label}: the search answered ${res.status} without a priced offer`);

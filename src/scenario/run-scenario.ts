@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
 import type { ApiResponse, TargetApi } from '../api/types.js';
+import { checkContext } from '../checks/check-context.js';
 import type { CheckContext } from '../checks/types.js';
 import { waitOutRefusals } from '../checks/wait-out-refusals.js';
 import { isHarnessError } from '../errors/harness-error.js';
@@ -69,7 +70,7 @@ class ScenarioRun {
   }
 
   private async balance(at: string): Promise<{ amount: number; id: string }> {
-    const res = await this.api.balance({ label: `scenario ${this.scenario.name} ${at} balance` });
+    const res = await this.api.balance({ label: this.ctx.label(`${at} balance`) });
     if (res.amount === undefined) throw new StepFailed(at, `the wallet balance is unreadable (status ${res.status})`, [res.exchange.id]);
     return { amount: res.amount, id: res.exchange.id };
   }
@@ -174,7 +175,7 @@ class ScenarioRun {
   private async act(step: Step, at: string, iteration: string | undefined): Promise<Outcome> {
     const api = this.api;
     const p = this.ctx.profile;
-    const lbl = { label: `scenario ${this.scenario.name} ${at}` };
+    const lbl = { label: this.ctx.label(at) };
     const one = (res: ApiResponse, view: View): Outcome => ({ res, view, evidence: [res.exchange.id] });
     const par = step.params;
     switch (step.action) {
@@ -286,11 +287,11 @@ async function pickAgency(ctx: CheckContext, s: Scenario, usable?: ReadonlySet<n
   const candidates: AgencyView[] = [];
   for (const index of indices) {
     const api = ctx.api(index);
-    const open = s.product === undefined ? [] : (await api.openProducts({ label: `scenario ${s.name}: products of agency #${index}` })).open;
+    const open = s.product === undefined ? [] : (await api.openProducts({ label: ctx.label(`products of agency #${index}`) })).open;
     // A balance only matters where the product is open, and only to pick the largest.
     const balance =
       named === undefined && s.product !== undefined && open.includes(s.product)
-        ? ((await api.balance({ label: `scenario ${s.name}: balance of agency #${index}` })).amount ?? 0)
+        ? ((await api.balance({ label: ctx.label(`balance of agency #${index}`) })).amount ?? 0)
         : undefined;
     candidates.push({ index, id: ctx.agencies[index]!.id, open, balance });
   }
@@ -300,11 +301,14 @@ async function pickAgency(ctx: CheckContext, s: Scenario, usable?: ReadonlySet<n
 }
 
 /** Runs one scenario (as an agency among `usable`, all when absent); the result names the failing step. Never throws for a failed or skipped scenario. */
-export async function runScenario(ctx: CheckContext, scenario: Scenario, usable?: ReadonlySet<number>): Promise<CaseResult> {
+export async function runScenario(partCtx: CheckContext, scenario: Scenario, usable?: ReadonlySet<number>): Promise<CaseResult> {
+  const id = `scenario:${scenario.name}`;
+  // The case's own context: its exchange labels start with its id, as a check's do.
+  const ctx = checkContext(partCtx, id);
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   const result = (verdict: Verdict, message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
-    id: `scenario:${scenario.name}`,
+    id,
     kind: 'scenario',
     // The description's first clause makes a short title; the whole text stays in the file.
     title: (scenario.description.split(/[.;\n]/)[0] ?? '').trim().slice(0, 90) || scenario.name,
