@@ -22,7 +22,16 @@ describe('certification plan v1 against the mock', () => {
       for (const t of run.draft.tests) {
         expect(t.verdict, `${t.id}: ${t.message}`).toBe('PASS');
         expect(t.evidence.length, t.id).toBe(1);
+        // A check labels its exchanges after its id; the products are read once for the whole plan.
+        const labels = (t.evidence[0]!.content as { exchanges: Array<{ label?: string }> }).exchanges.map((x) => x.label ?? '');
+        expect(
+          labels.filter((l) => !l.startsWith(`${t.id} `) && l !== 'open products'),
+          t.id,
+        ).toEqual([]);
       }
+      expect(run.draft.tests.find((t) => t.id === 'CERT-04')!.evidence[0]!.content).toMatchObject({
+        exchanges: expect.arrayContaining([expect.objectContaining({ label: 'CERT-04 flights: book' })]),
+      });
       expect(decideGrant(run.draft.tests)).toEqual({ granted: true, refusedBy: [], skipped: [] });
       const limit = run.draft.tests.find((t) => t.id === 'CERT-08')!;
       expect(limit.message).toMatch(/429 RATE_LIMITED with Retry-After \d+ s/);

@@ -22,6 +22,9 @@ describe('properties against the clean mock', () => {
     // The properties really drove the target: bookings, 429s and supplier failures.
     const statuses = new Set(t.recorder.exchanges.map((x) => x.response?.status));
     for (const s of [201, 429, 502, 410]) expect(statuses).toContain(s);
+    // Every exchange is labelled after the id of the property that sent it, through its context.
+    const prefixes = new Set(t.recorder.exchanges.map((x) => /^property:[\w-]+ /.exec(x.label ?? '')?.[0].trim()));
+    expect([...prefixes].sort()).toEqual(results.map((r) => r.id).sort());
   });
 
   it('takes the seed from the context and honours numRuns and only', async () => {

@@ -39,6 +39,11 @@ describe('shipped scenarios', () => {
     t = await startContext();
     const r = await runScenario(t.ctx, await scenario('happy-cars'));
     expect(r).toMatchObject({ verdict: 'PASS', details: { agency: 'agency-delta' } });
+    // Every exchange is labelled after the case's id, through its context.
+    const labels = t.recorder.exchanges.map((x) => x.label ?? '');
+    expect(labels.length).toBeGreaterThan(4);
+    expect(labels.filter((l) => !l.startsWith('scenario:happy-cars '))).toEqual([]);
+    expect(labels).toContain('scenario:happy-cars products of agency #3');
   });
 
   it('skips cleanly when no agency has the product open, or the wallet cannot pay', async () => {
