@@ -89,7 +89,15 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
   const meter = bucketMeter(recorder, profile, agencies, () => clock.now());
   // A reset empties the target's buckets: the meter forgets what it counted before it.
   const reset = given.reset;
-  const options: RunSuiteOptions = reset ? { ...given, reset: () => reset().then(() => meter.emptied()) } : given;
+  // Exchanges recorded when the target was last reset: with none since, it is still the fixture, and a reset would cost a round trip for nothing.
+  let recordedAtReset = -1;
+  const resetIfUsed = async (): Promise<void> => {
+    if (recorder.exchanges.length === recordedAtReset) return;
+    await reset!();
+    meter.emptied();
+    recordedAtReset = recorder.exchanges.length;
+  };
+  const options: RunSuiteOptions = reset ? { ...given, reset: resetIfUsed } : given;
   const {
     api,
     hotel,
