@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What a {@link RoundTripMeter} counted. */
-export interface RoundTripCount {
+interface RoundTripCount {
   /** Requests sent (each attempt of a retried one counts). */
   requests: number;
   /**

@@ -110,7 +110,7 @@ function overCeiling(ctx: CheckContext, index: number, limits: RlLimits): RlLimi
  * Sends probes one after the other until one is refused or `max` were sent.
  * Sequential on purpose: each response's counters follow the one before.
  */
-export async function fillUntilRefused(probes: RlProbes, bucket: RlBucket, max: number, step: string, profile: Profile): Promise<RlShot[]> {
+async function fillUntilRefused(probes: RlProbes, bucket: RlBucket, max: number, step: string, profile: Profile): Promise<RlShot[]> {
   const shots: RlShot[] = [];
   for (let i = 0; i < max; i++) {
     const shot = await probes.send(bucket, step);
