@@ -99,7 +99,10 @@ try {
         const start = Date.parse(result.startedAt);
         for (const c of [...result.cases].sort((a, b) => a.startedAt - b.startedAt)) {
           const from = (c.startedAt - start) / 1000;
-          console.log(`  ${from.toFixed(1).padStart(6)} → ${(from + c.durationMs / 1000).toFixed(1).padStart(6)} s  ${c.id} ${c.verdict}`);
+          const trips = c.roundTrips === undefined ? '' : `  ${c.roundTrips} round trips of ${c.requests} requests`;
+          console.log(
+            `  ${from.toFixed(1).padStart(6)} → ${(from + c.durationMs / 1000).toFixed(1).padStart(6)} s  ${c.id} ${c.verdict} ${(c.durationMs / 1000).toFixed(2)} s${trips}`,
+          );
         }
       }
     } finally {

@@ -279,8 +279,14 @@ export const idempotencyModel: PropertyDef = {
         quotes: [],
         made: new Map(),
       };
-      const before = new Set((await env.statement('statement before the run')).map((e) => e.id));
-      const model: Model = { keys: [], balance: await env.balance('balance before the run'), ledger: [] };
+      // What the run starts from, read at once: the statement, the balance and a quote for each key of the pool.
+      const [entries, balance] = await Promise.all([
+        env.statement('statement before the run'),
+        env.balance('balance before the run'),
+        ...Array.from({ length: POOL }, (_, k) => quoteFor(real, k)),
+      ]);
+      const before = new Set(entries.map((e) => e.id));
+      const model: Model = { keys: [], balance, ledger: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await judgeStatement(model, real, before);

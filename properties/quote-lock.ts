@@ -13,10 +13,10 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
   // Every request of the run must fit before the wait: waiting for a window afterwards would move the booking.
   await env.budget.ensure({ read: 4, write: 2 });
   const searchedAt = env.ctx.clock.now();
-  const offer = await env.offer(`${what}: quote`);
+  // The quote and the wallet before it is booked are independent reads: sent at once.
+  const [offer, before] = await Promise.all([env.offer(`${what}: quote`), env.balance(`${what}: balance before`)]);
   const parsed = offer.quoteExpiresAt === undefined ? NaN : Date.parse(offer.quoteExpiresAt);
   const expiresAt = Number.isFinite(parsed) ? parsed : searchedAt + lifetimeMs;
-  const before = await env.balance(`${what}: balance before`);
   await env.ctx.clock.wait(waitMs, 'the quote to expire');
   env.budget.waited(waitMs);
   const sentAt = env.ctx.clock.now();

@@ -37,6 +37,11 @@ export class RateBudget {
     this.used[bucket] = this.limits[bucket];
   }
 
+  /** True when both buckets are known empty (a whole window passed since the last request counted). */
+  isEmpty(): boolean {
+    return this.used.read === 0 && this.used.write === 0;
+  }
+
   /** True when `n` more requests of `bucket` fit. */
   fits(bucket: Bucket, n: number): boolean {
     return this.used[bucket] + n + this.margin <= this.limits[bucket];

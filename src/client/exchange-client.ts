@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { HarnessError, fromTransportError } from '../errors/harness-error.js';
 import type { Exchange, ExchangeRecorder } from './exchange.js';
+import { beginRoundTrip } from './round-trip-scope.js';
 import { createRecordingInterceptor, type RawResponse, type RecordingDispatchOptions } from './recording-interceptor.js';
 import { createRetryAfterInterceptor, type RetryDispatchOptions } from './retry-after-interceptor.js';
 import { currentRetryPolicy } from './retry-scope.js';
@@ -172,6 +173,7 @@ export class ExchangeClient {
     const t0 = performance.now();
     const startedAt = this.clock();
     let stopWaiting: (() => void) | undefined;
+    const endTrip = beginRoundTrip();
     try {
       const exchange = (async () => {
         const res = await this.dispatcher.request(options);
@@ -210,6 +212,7 @@ export class ExchangeClient {
       throw mapped;
     } finally {
       stopWaiting?.();
+      endTrip();
     }
   }
 

@@ -55,6 +55,10 @@ export interface CaseResult {
   durationMs: number;
   /** Wall-clock ms since epoch the case started at, when its runner noted it: `startedAt` is the target's clock, which a mock moves by minutes, so reports measure wall spans (a JUnit suite's time) by this. */
   wallStartedAt?: number | undefined;
+  /** Requests the case sent, the admin API's included (each attempt of a retried one counts), when its runner counted them. */
+  requests?: number | undefined;
+  /** Of those, how many went one after another (one sent while another was in flight adds none): against a distant target the case's wall time is about this many round-trip times. */
+  roundTrips?: number | undefined;
 }
 
 /** One admitted or refused request, for the rate-limit timeline. */

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { beginRoundTrip } from '../client/round-trip-scope.js';
 import { HarnessError, fromTransportError } from '../errors/harness-error.js';
 
 /** The mock's admin API, as the harness uses it. */
@@ -19,6 +20,15 @@ const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'x-svc-a
 
 async function call(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;
+  const endTrip = beginRoundTrip();
+  try {
+    return await send(url, method, body);
+  } finally {
+    endTrip();
+  }
+}
+
+async function send(url: string, method: 'GET' | 'POST', body: unknown): Promise<unknown> {
   let res;
   try {
     res = await request(url, {

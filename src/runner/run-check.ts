@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Check, CheckContext, CheckOutcome } from '../checks/types.js';
 import { withAbortSignal } from '../client/abort-scope.js';
+import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
 import type { CaseResult, Verdict } from '../report/model.js';
 
 const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'];
@@ -50,6 +51,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
   let outcome: CheckOutcome;
   let timer: NodeJS.Timeout | undefined;
   const abort = new AbortController();
+  const trips = new RoundTripMeter();
   let onStop = (): void => undefined;
   // Every request the check has in flight listens for this one abort: a burst holds hundreds at once, by design.
   setMaxListeners(0, abort.signal);
@@ -70,7 +72,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
       else stop?.addEventListener('abort', onStop, { once: true });
     });
     const own: CheckContext = { ...ctx, signal: abort.signal };
-    const running = withAbortSignal(abort.signal, () => Promise.resolve().then(() => check.run(own)));
+    const running = withRoundTrips(trips, () => withAbortSignal(abort.signal, () => Promise.resolve().then(() => check.run(own))));
     // A check abandoned at its limit may still reject later: that is no longer news.
     running.catch(() => undefined);
     outcome = await Promise.race([running, timeout, stopped]);
@@ -95,6 +97,7 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     wallStartedAt,
+    ...trips.read(),
   };
   if (outcome.details) result.details = outcome.details;
   return result;

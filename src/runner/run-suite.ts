@@ -19,6 +19,7 @@ import { LeasePlanner } from './lease-planner.js';
 import { runLeased, type Bindable, type LeaseChange } from './leased-schedule.js';
 import { bucketMeter } from './bucket-meter.js';
 import { agencyReleaser, planParts } from './parts-unit.js';
+import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
 import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
 import type { ClockDriver } from './clock-driver.js';
 import { newRunId } from '../report/run-id.js';
@@ -88,7 +89,15 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
   const meter = bucketMeter(recorder, profile, agencies, () => clock.now());
   // A reset empties the target's buckets: the meter forgets what it counted before it.
   const reset = given.reset;
-  const options: RunSuiteOptions = reset ? { ...given, reset: () => reset().then(() => meter.emptied()) } : given;
+  // Exchanges recorded when the target was last reset: with none since, it is still the fixture, and a reset would cost a round trip for nothing.
+  let recordedAtReset = -1;
+  const resetIfUsed = async (): Promise<void> => {
+    if (recorder.exchanges.length === recordedAtReset) return;
+    await reset!();
+    meter.emptied();
+    recordedAtReset = recorder.exchanges.length;
+  };
+  const options: RunSuiteOptions = reset ? { ...given, reset: resetIfUsed } : given;
   const {
     api,
     hotel,
@@ -256,18 +265,27 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
         emit({ type: 'part-started', part: name });
         if (options.reset && isolated) await options.reset();
         const streamed: CaseResult[] = [];
+        // The part's cases run one after another: each is given what was sent since the one before it.
+        const trips = new RoundTripMeter();
+        let counted = trips.read();
         const onCase = (result: CaseResult): void => {
           if (signal?.aborted) return; // cut short: what it still reports is not a verdict
+          const now = trips.read();
+          if (result.roundTrips === undefined)
+            Object.assign(result, { requests: now.requests - counted.requests, roundTrips: now.roundTrips - counted.roundTrips });
+          counted = now;
           streamed.push(result);
           emit({ type: 'case-finished', result });
           release?.caseDone(name);
         };
-        const got = await runPart(
-          name,
-          options.parts![name]!,
-          { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable },
-          clock,
-          signal,
+        const got = await withRoundTrips(trips, () =>
+          runPart(
+            name,
+            options.parts![name]!,
+            { ...contextFor(name, [0], learned), reset: isolated ? options.reset : undefined, onCase, usableAgencies: release?.usable },
+            clock,
+            signal,
+          ),
         );
         if (got === 'interrupted') {
           // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.

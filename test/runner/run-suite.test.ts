@@ -31,7 +31,7 @@ describe('runSuite against the embedded mock', () => {
     await mock?.close();
   });
 
-  it('turns outcomes, throws, timeouts and unmet needs into verdicts, resetting before each check', async () => {
+  it('turns outcomes, throws, timeouts and unmet needs into verdicts, resetting before a check wherever a request was sent since the last reset', async () => {
     let resets = 0;
     const seenKeys: string[] = [];
     const checks: Check[] = [
@@ -82,8 +82,9 @@ describe('runSuite against the embedded mock', () => {
     expect(result.verdict).toBe('FAIL');
     expect(result.seed).toBe(42);
     expect(result.target).toMatchObject({ baseUrl: mock.baseUrl, clock: 'mock-admin' });
-    // one reset for the products probe, then one per check that runs (skipped ones included: isolation is cheap)
-    expect(resets).toBe(1 + checks.length);
+    // One reset for the products probe, then one before each check that follows a request: after the facts read, and after T-PASS.
+    // The other checks send nothing, so the target is still the fixture before the next one.
+    expect(resets).toBe(3);
     expect(seenKeys[0]).not.toBe(seenKeys[1]);
     expect(seenKeys[0]).toContain(result.runId);
     expect(events.filter((e) => e.type === 'case-finished')).toHaveLength(checks.length);
@@ -119,7 +120,8 @@ describe('runSuite against the embedded mock', () => {
       });
       expect(order).toEqual(['E-1', 'E-2', 'E-3', 'X-1']);
       expect(result.cases.map((c) => c.id)).toEqual(['E-1', 'X-1', 'E-2', 'E-3']);
-      if (reset) expect(resetsBefore).toEqual(['start', 'E-3']);
+      // The episode sent nothing: the target is still the fixture for X-1, so one reset serves both.
+      if (reset) expect(resetsBefore).toEqual(['start']);
       // Without a reset, only X-1 waits for the episode's bucket to cool.
       else expect(events.filter((e) => e.type === 'waiting').map((e) => (e as { reason: string }).reason)).toEqual([expect.stringContaining('X-1')]);
     }

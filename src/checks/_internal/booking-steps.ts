@@ -1,7 +1,7 @@
 import type { ApiResponse, Offer, TargetApi } from '../../api/types.js';
 import type { CheckContext, CheckOutcome } from '../types.js';
 import { skipped } from './findings.js';
-import { cheapest, retryRateLimited, searchableProducts, searchProduct } from './flow-steps.js';
+import { cheapest, productsToSearch, retryRateLimited, searchProduct } from './flow-steps.js';
 
 /** A fresh quote of an open product of agency `index`, with the search that gave it. */
 interface FreshQuote {
@@ -12,7 +12,7 @@ interface FreshQuote {
 
 /** Searches the first open product of agency `index` and takes its cheapest offer. */
 export async function freshQuote(ctx: CheckContext, index = 0): Promise<FreshQuote | undefined> {
-  const { products } = await searchableProducts(ctx, index);
+  const products = await productsToSearch(ctx, index);
   const product = products[0];
   if (product === undefined) return undefined;
   const search = await searchProduct(ctx, ctx.api(index), product, `search ${product}`);

@@ -1,6 +1,7 @@
 import { setTemplate } from '../../api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/types.js';
+import { RunCacheKey } from '../run-cache.js';
 import type { CheckContext } from '../types.js';
 import { waitOutRefusals } from '../wait-out-refusals.js';
 
@@ -40,6 +41,25 @@ export async function snapshotWallet(ctx: CheckContext, api: TargetApi, label: s
 export async function searchableProducts(ctx: CheckContext, index = 0): Promise<{ products: string[]; closed: string[]; response: ApiResponse }> {
   const { open, closed, response } = await ctx.api(index).openProducts({ label: ctx.label('open products') });
   return { products: open.filter((p) => ctx.profile.search_criteria[p] !== undefined), closed, response };
+}
+
+/** The searchable products each agency's account announced, by agency id: a contract does not change within a run. */
+const SEARCHABLE = new RunCacheKey<Map<string, string[]>>('searchable products by agency');
+
+/**
+ * The searchable open products of agency `index`, for a check that only needs
+ * a product to search or book (not one that judges the account response): read
+ * once per run and agency, so that each such check saves a round trip. An
+ * account that did not answer 2xx is read again by the next check.
+ */
+export async function productsToSearch(ctx: CheckContext, index = 0): Promise<string[]> {
+  const known = ctx.runCache.getOrCreate(SEARCHABLE, () => new Map<string, string[]>());
+  const agency = ctx.agencies[index]?.id ?? `#${index}`;
+  const cached = known.get(agency);
+  if (cached) return cached;
+  const { products, response } = await searchableProducts(ctx, index);
+  if (response.status >= 200 && response.status < 300) known.set(agency, products);
+  return products;
 }
 
 /** A search of `product` with the profile's criteria; `label` is prefixed with the check's id. */

@@ -3,11 +3,13 @@ import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
 import {
-  fillUntilRefused,
+  BURST_WIDTH,
+  fillFast,
   RL_EDGE_MARGIN_MS,
   rlLimits,
   rlProbes,
   sendConcurrently,
+  sendCounted,
   sendMany,
   waitUntil,
   windowMs,
@@ -171,9 +173,8 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
   const probes: RlProbes = rlProbes(ctx, 0);
   // Reads first, while the read window is empty: the limits read is the first of RL-07's read sequence.
   const headerReads = [...limits.shots, ...(await sendMany(probes, 'read', 3, 'reads'))];
-  const prepared = await prepareBooking(ctx);
-
-  const fill = await fillUntilRefused(probes, 'write', limits.write + 2, 'fill', ctx.profile);
+  // The booking is found with reads while the write bucket fills: neither moves the other's counters.
+  const [prepared, fill] = await Promise.all([prepareBooking(ctx), fillFast(probes, 'write', limits.write + 2, 'fill', ctx.profile)]);
   const filledAt = ctx.clock.now();
   const refusal = fill[fill.length - 1];
 
@@ -214,12 +215,12 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
 
   // One window after every read above, the read window is empty again: a burst from it (RL-01), then a write while it is full (RL-05).
   await waitUntil(ctx, Math.max(seen.lastRead, filledAt) + W + RL_EDGE_MARGIN_MS);
-  const readBurst = await sendConcurrently(probes, 'read', limits.read + 2, 'burst');
+  const readBurst = await sendConcurrently(probes, 'read', limits.read + 2, 'burst', BURST_WIDTH);
   const writeCross = await probes.write('write while reads are full');
   // The fill's admissions left the window by now; those made since count until a window after each (RL-08 judges when).
   await waitUntil(ctx, filledAt + W + RL_EDGE_MARGIN_MS);
   const stillCounted = [early, onTime, writeCross, ...midWindow].filter((s): s is RlShot => s !== undefined && !isRefused(s, ctx.profile));
-  const after = await fillUntilRefused(probes, 'write', limits.write + 1, 'after the window', ctx.profile);
+  const after = await sendCounted(probes, 'write', limits.write + 1, 'after the window', ctx.profile);
 
   return {
     limits: { read: limits.read, write: limits.write },

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/types.js';
 import { signedHeadersFor } from '../_internal/auth-signing.js';
 import { errorMismatch } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';
-import { searchableProducts, uniqueNonce } from '../_internal/flow-steps.js';
+import { productsToSearch, uniqueNonce } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 import type { RefusalCase } from './unauthenticated.js';
 
@@ -47,7 +47,7 @@ export const signatureInvalidCheck: Check = {
     });
     cases.push({ what: 'statement request whose query was changed after signing', res: qRes });
 
-    const { products } = await searchableProducts(ctx, 0);
+    const products = await productsToSearch(ctx, 0);
     const product = products[0];
     if (product !== undefined) {
       const path = ops.search.path.replace('{product}', encodeURIComponent(product));

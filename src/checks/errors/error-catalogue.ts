@@ -3,7 +3,7 @@ import type { ErrorDef, Profile } from '../../profile/types.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';
-import { searchableProducts } from '../_internal/flow-steps.js';
+import { productsToSearch } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One provoked error: what was sent, what should come back, and what came. */
@@ -59,7 +59,7 @@ export const errorCatalogueCheck: Check = {
       expected: e.method_not_allowed,
       res: await api.raw('PATCH', acct, undefined, { label: ctx.label('method not allowed') }),
     });
-    const { products } = await searchableProducts(ctx, 0);
+    const products = await productsToSearch(ctx, 0);
     const product = products[0];
     if (product !== undefined) {
       const path = p.operations.search.path.replace('{product}', encodeURIComponent(product));

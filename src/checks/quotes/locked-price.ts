@@ -3,7 +3,7 @@ import type { Profile } from '../../profile/types.js';
 import { bookFresh } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { cancelQuietly, searchableProducts, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
+import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -76,7 +76,7 @@ export const lockedPriceCheck: Check = {
     const lifetimeS = ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s;
     const maxSteps = minuteSteps(lifetimeS);
     if (maxSteps < 1) return skipped(`the quote lifetime of ${lifetimeS} s is too short to see the next clock minute within it`);
-    const { products } = await searchableProducts(ctx, 0);
+    const products = await productsToSearch(ctx, 0);
     const product = products[0];
     if (product === undefined) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);

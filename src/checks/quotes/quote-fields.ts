@@ -3,7 +3,7 @@ import type { Offer } from '../../api/types.js';
 import type { Profile } from '../../profile/types.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
+import { productsToSearch, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** Leeway for clocks of harness and target that differ a little, ms. */
@@ -71,7 +71,7 @@ export const quoteFieldsCheck: Check = {
   // Searches are POSTs: they count in the write bucket.
   touches: ['0:read', '0:write'],
   async run(ctx) {
-    const { products } = await searchableProducts(ctx, 0);
+    const products = await productsToSearch(ctx, 0);
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);
     const searches: QuoteFieldsObservations['searches'] = [];

@@ -1,5 +1,15 @@
 import type { Profile } from '../../profile/types.js';
-import { fillUntilRefused, limitsUnknown, RL_EDGE_MARGIN_MS, rlLimits, rlProbes, sendMany, waitUntil, windowMs } from '../_internal/rl-probes.js';
+import {
+  BURST_WIDTH,
+  limitsUnknown,
+  RL_EDGE_MARGIN_MS,
+  rlLimits,
+  rlProbes,
+  sendConcurrently,
+  sendCounted,
+  waitUntil,
+  windowMs,
+} from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';
@@ -86,14 +96,15 @@ export const rollingWindowCheck: Check = {
     const W = windowMs(ctx.profile);
     const probes = rlProbes(ctx, 0);
     const half = Math.floor(limits.write / 2);
-    const firstHalf = await sendMany(probes, 'write', half, 't0');
+    // Only how many were admitted matters in each half: sent at once.
+    const firstHalf = await sendConcurrently(probes, 'write', half, 't0', BURST_WIDTH);
     // t0 is after the last of the first half arrived: every one of them was counted at or before it.
     const t0 = ctx.clock.now();
     await waitUntil(ctx, t0 + W / 2);
-    const secondHalf = await sendMany(probes, 'write', limits.write - half, 't0 + half window');
+    const secondHalf = await sendConcurrently(probes, 'write', limits.write - half, 't0 + half window', BURST_WIDTH);
     const overflow = await probes.write('overflow');
     await waitUntil(ctx, t0 + W + RL_EDGE_MARGIN_MS);
-    const afterFirstHalfExpired = await fillUntilRefused(probes, 'write', limits.write + 1, 't0 + window', ctx.profile);
+    const afterFirstHalfExpired = await sendCounted(probes, 'write', limits.write + 1, 't0 + window', ctx.profile);
     return judgeRollingWindow({ limit: limits.write, firstHalf, secondHalf, overflow, afterFirstHalfExpired }, ctx.profile);
   },
 };

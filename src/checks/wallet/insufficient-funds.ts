@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/types.js';
 import { bookFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { searchableProducts, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
+import { productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -40,7 +40,7 @@ export const insufficientFundsCheck: Check = {
       const api = ctx.api(i);
       const bal = await api.balance({ label: ctx.label('balance') });
       if (bal.amount === undefined) continue;
-      const { products } = await searchableProducts(ctx, i);
+      const products = await productsToSearch(ctx, i);
       for (const product of products) {
         const search = await searchProduct(ctx, api, product, `search ${product}`);
         const offer = search.offers.find((o) => o.priceAmount !== undefined && o.priceAmount > bal.amount!);

@@ -31,7 +31,7 @@ export function renderCasesTable(result: CaseRunResult, index: Map<string, Excha
     const evidence = renderCaseEvidence(c, index);
     const main = `<tr data-verdict="${html(c.verdict)}" class="case ${cls}${evidence ? ' has-ev' : ''}" id="${html(caseAnchor(c.id))}">
 <td>${verdictBadge(c.verdict)}</td>
-<td><a class="case-id" href="#${html(hasCard(c.verdict) ? failureAnchor(c.id) : caseAnchor(c.id))}">${html(c.id)}</a><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}</span></td>
+<td><a class="case-id" href="#${html(hasCard(c.verdict) ? failureAnchor(c.id) : caseAnchor(c.id))}">${html(c.id)}</a><br><span class="muted">${html(c.kind)} · ${html(humanMs(c.durationMs))}${c.roundTrips === undefined ? '' : ` · <span title="${html(tripsTitle(c))}">${c.roundTrips} RT</span>`}</span></td>
 <td>${html(c.area)}</td>
 <td>${html(c.title)}</td>
 <td>${html(c.clause)}</td>
@@ -54,6 +54,12 @@ ${rows.join('\n')}
 export function knownLine(c: CaseResult): string {
   const note = knownNote(c);
   return note === undefined ? '' : `<span class="known-note">${html(note)}</span><br>`;
+}
+
+/** What the round-trip figure of a case counts, as its tooltip says. */
+function tripsTitle(c: CaseResult): string {
+  const requests = c.requests === undefined ? '' : ` (of ${c.requests} request${c.requests === 1 ? '' : 's'})`;
+  return `${c.roundTrips} round trip${c.roundTrips === 1 ? '' : 's'} one after another${requests}`;
 }
 
 function humanMs(ms: number): string {
