@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import { runAutocannonLoad } from '../src/load/autocannon-load.js';
 import { LoadRecorder } from '../src/load/load-recorder.js';
 import { WalletTally } from '../src/load/wallet-reconciliation.js';
-import { signRequest } from '../src/client/signer.js';
+import { signRequest } from '../src/protocol/request-signature.js';
 import { generateAgencies } from '../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../src/profile/defaults.js';
 import { cpuSeconds } from './_internal/cpu-seconds.js';

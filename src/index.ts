@@ -25,7 +25,7 @@ export {
   type ParsedAuthorization,
   type SignInput,
   type Signature,
-} from './client/signer.js';
+} from './protocol/request-signature.js';
 
 // What a run returns: one result type per kind of run, tagged by `kind`.
 export type { Area, CaseResult, Verdict } from './report/model.js';

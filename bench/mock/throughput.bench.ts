@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { freshNonce, signRequest } from '../../src/client/signer.js';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 import { runAutocannonLoad } from '../../src/load/autocannon-load.js';
 import { LoadRecorder } from '../../src/load/load-recorder.js';
 import { WalletTally } from '../../src/load/wallet-reconciliation.js';

@@ -4,7 +4,7 @@ import type { ExchangeRecorder } from '../client/exchange.js';
 import type { RawResponse } from '../client/recording-interceptor.js';
 import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
-import { splitPathQuery } from '../client/split-path-query.js';
+import { splitPathQuery } from '../protocol/split-path-query.js';
 import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
 import type { RateLimitPoint } from '../report/model.js';
 import { definedFields } from './_internal/defined-fields.js';

@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { CallOptions } from '../api/types.js';
 import { headersToRecord } from './_internal/header-record.js';
-import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from './signer.js';
-import { splitPathQuery } from './split-path-query.js';
+import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from '../protocol/request-signature.js';
+import { splitPathQuery } from '../protocol/split-path-query.js';
 
 /** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */
 export type SigningOverrides = NonNullable<CallOptions['signing']>;

@@ -1,4 +1,4 @@
-import type { SigningHeaderNames } from '../client/signer.js';
+import type { SigningHeaderNames } from '../protocol/request-signature.js';
 import type { Profile } from '../profile/types.js';
 import { UNKNOWN_OUTCOME, type LoadRecorder } from './load-recorder.js';
 import type { LoadStep } from './scenario-requests.js';

@@ -1,5 +1,5 @@
-import { bodyHash } from '../../client/signer.js';
-import { splitPathQuery } from '../../client/split-path-query.js';
+import { bodyHash } from '../../protocol/request-signature.js';
+import { splitPathQuery } from '../../protocol/split-path-query.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildStringToSign, computeSignature, freshNonce } from '../../../src/client/signer.js';
+import { buildStringToSign, computeSignature, freshNonce } from '../../../src/protocol/request-signature.js';
 import { gradeClient } from '../../../src/certify/client/grade/grade-client.js';
 import { gradeBackoff, gradeRetryAfter } from '../../../src/certify/client/grade/grade-rate-limit.js';
 import { gradeExecutedRetry } from '../../../src/certify/client/grade/grade-executed-retry.js';

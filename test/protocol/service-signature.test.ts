@@ -11,7 +11,7 @@ import {
   SVC_WEBHOOK_TIMESTAMP_HEADER,
   verifyServiceWebhook,
   verifyServiceWebhookRequest,
-} from '../../src/webhook/index.js';
+} from '../../src/protocol/index.js';
 
 const keyBytes = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
 const secret = `whsec_${keyBytes.toString('base64')}`;

@@ -9,7 +9,7 @@ import {
   parseAuthorization,
   rfc3986Encode,
   signRequest,
-} from '../../src/client/signer.js';
+} from '../../src/protocol/request-signature.js';
 
 const BODY = '{"criteria":{"origin":"LIS"}}';
 

@@ -6,7 +6,7 @@ import {
   signHotelWebhook,
   verifyHotelWebhook,
   verifyHotelWebhookRequest,
-} from '../../src/webhook/index.js';
+} from '../../src/protocol/index.js';
 
 const secret = 'hwsec_test_alpha_0123456789';
 const t = 1_790_000_000;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_internal.js';
+import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_internal/bytes.js';
 import { DEFAULT_WEBHOOK_TOLERANCE_S, HOTEL_WEBHOOK_SIGNATURE_HEADER, readHeader, type VerifyResult } from './header-names.js';
 
 /** What a hotel webhook signature covers (REFERENCE-API.md section 10, Stripe-style). */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_internal.js';
+import { bodyBytes, parseUnixSeconds, safeEqual, withinTolerance } from './_internal/bytes.js';
 import { DEFAULT_SERVICE_WEBHOOK_HEADERS, DEFAULT_WEBHOOK_TOLERANCE_S, readHeader, type ServiceWebhookHeaderNames, type VerifyResult } from './header-names.js';
 
 /** Prefix of a service webhook secret. */
