@@ -20,7 +20,7 @@ import { runLeased, type Bindable, type LeaseChange } from './leased-schedule.js
 import { bucketMeter } from './bucket-meter.js';
 import { agencyReleaser, planParts } from './parts-unit.js';
 import { quoteLifetimeNote, roundTripMs, webhookScheduleNote } from './run-notes.js';
-import type { ClockDriver } from './clock-driver.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
 import { newRunId } from '../report/run-id.js';
 import { randomSeed, uniqueFactory } from './run-id.js';
 import type { RunListener } from './run-events.js';

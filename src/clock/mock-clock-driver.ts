@@ -1,4 +1,4 @@
-import type { MockClock } from '../clock/mock-clock.js';
+import type { MockClock } from './mock-clock.js';
 import type { ClockDriver } from './clock-driver.js';
 import { FineWindow, checkInstant, instantAfter, type SteppingOptions } from './_internal/stepping.js';
 

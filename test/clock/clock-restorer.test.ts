@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../src/runner/admin-client.js';
-import { ClockRestorer } from '../../src/runner/clock-restorer.js';
+import type { AdminClient } from '../../src/clock/admin-client.js';
+import { ClockRestorer } from '../../src/clock/clock-restorer.js';
 
 function fakeAdmin(): AdminClient & { calls: string[] } {
   const calls: string[] = [];

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../../src/clock/mock-clock.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
-import { AdminClockDriver } from '../../src/runner/admin-clock-driver.js';
-import { createAdminClient } from '../../src/runner/admin-client.js';
-import { WaitRefusedError } from '../../src/runner/clock-driver.js';
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
-import { RealClockDriver } from '../../src/runner/real-clock-driver.js';
+import { AdminClockDriver } from '../../src/clock/admin-clock-driver.js';
+import { createAdminClient } from '../../src/clock/admin-client.js';
+import { WaitRefusedError } from '../../src/clock/clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
+import { RealClockDriver } from '../../src/clock/real-clock-driver.js';
 import { startFakeAdminClock, type FakeAdminClock } from '../helpers/fake-admin-clock.js';
 
 /** The `Retry-After: 99999999999` of issue 11, as a wait. */
