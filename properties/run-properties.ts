@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import * as fc from 'fast-check';
 import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
-import type { CaseResult } from '../src/report/model.js';
+import type { CaseResult } from '../src/results/model.js';
 import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
 import { replayCommand } from './_internal/replay-command.js';

@@ -11,7 +11,7 @@ import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js'
 import type { Profile, ResolvedAgency } from './profile/types.js';
 import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
-import type { LoadRunResult, SuiteResult } from './report/run-result.js';
+import type { LoadRunResult, SuiteResult } from './results/run-result.js';
 import { createAdminClient } from './clock/admin-client.js';
 import { AdminClockDriver } from './clock/admin-clock-driver.js';
 import { clockBoundMs } from './clock/clock-bound.js';

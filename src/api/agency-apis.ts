@@ -1,6 +1,6 @@
 import type { ExchangeRecorder } from '../client/exchange.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
-import type { RateLimitPoint } from '../report/model.js';
+import type { RateLimitPoint } from '../results/model.js';
 import { createHotelApi, type ClosableHotelApi } from './hotel-api.js';
 import { createTargetApi, type ClosableTargetApi } from './target-api.js';
 import type { HotelApi, TargetApi } from './types.js';

@@ -6,7 +6,7 @@ import { hasRateLimitHeaders } from '../client/rate-limit.js';
 import { ServiceClient } from '../client/service-client.js';
 import { splitPathQuery } from '../protocol/split-path-query.js';
 import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
-import type { RateLimitPoint } from '../report/model.js';
+import type { RateLimitPoint } from '../results/model.js';
 import { definedFields } from './_internal/defined-fields.js';
 import { encodeBody, toApiResponse } from './_internal/to-api-response.js';
 import { fillPath, getArray, getField, getNumber, getString, setTemplate } from './fields.js';

@@ -7,7 +7,7 @@ import { knownSecrets } from '../profile/known-secrets.js';
 import { resolveAgencies, secretsOf } from '../profile/resolve-secrets.js';
 import type { Profile, ResolvedAgency } from '../profile/types.js';
 import { startTargetReceiver, type Receiver } from '../receiver/index.js';
-import { newRunId } from '../report/run-id.js';
+import { newRunId } from '../results/run-id.js';
 import { RealClockDriver } from '../clock/real-clock-driver.js';
 import type { WrittenCertificate } from './certificate/write-certificate.js';
 import { writeCertificationRun } from './write-certification-run.js';

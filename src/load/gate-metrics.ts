@@ -1,5 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
-import { LATENCY_OUTCOMES, type LatencyOutcome } from '../report/load-result.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome } from '../results/load-result.js';
 import { STEP_ACTIONS } from '../scenario/types.js';
 import type { Threshold } from './gates.js';
 

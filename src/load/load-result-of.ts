@@ -1,4 +1,4 @@
-import type { LoadResult, LoadVerdict } from '../report/load-result.js';
+import type { LoadResult, LoadVerdict } from '../results/load-result.js';
 import type { LoadSpan } from './drive-load.js';
 import type { LoadPlan } from './load-plan.js';
 import type { LoadRecorder } from './load-recorder.js';

@@ -1,8 +1,8 @@
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
 import type { Profile } from '../profile/types.js';
-import type { LoadResult, LoadVerdict } from '../report/load-result.js';
-import type { LoadRunResult } from '../report/run-result.js';
+import type { LoadResult, LoadVerdict } from '../results/load-result.js';
+import type { LoadRunResult } from '../results/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
 import type { Threshold } from './gates.js';

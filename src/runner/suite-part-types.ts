@@ -4,7 +4,7 @@
  */
 import type { CheckContext } from '../checks/types.js';
 import type { Profile } from '../profile/types.js';
-import type { CaseResult } from '../report/model.js';
+import type { CaseResult } from '../results/model.js';
 import type { AgencyView } from '../scenario/scenario-plan.js';
 
 /**

@@ -4,7 +4,7 @@ import type { ApiResponse, TargetApi } from '../api/types.js';
 import type { CheckContext } from '../checks/types.js';
 import { waitOutRefusals } from '../checks/wait-out-refusals.js';
 import { isHarnessError } from '../errors/harness-error.js';
-import type { CaseResult, Verdict } from '../report/model.js';
+import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
 import { chooseAgency, type AgencyView } from './scenario-plan.js';

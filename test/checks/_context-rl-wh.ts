@@ -7,7 +7,7 @@ import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
-import type { RateLimitPoint, WebhookPoint } from '../../src/report/model.js';
+import type { RateLimitPoint, WebhookPoint } from '../../src/results/model.js';
 import type { ClockDriver } from '../../src/clock/clock-driver.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
 import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';

@@ -3,7 +3,7 @@ import { EXIT, exitCodeOf, exitCodeOfError, loadOutcome, type CommandOutcome } f
 import { reportFatal } from '../../src/cli/fatal.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 
 // The whole contract of the CLI's exit statuses, one row each (as fastify's test/internals/errors.test.js lists its codes).
 const OUTCOMES: [string, CommandOutcome, number][] = [

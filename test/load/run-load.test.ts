@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 import { exitCodeOf, loadOutcome } from '../../src/cli/exit-codes.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { parseThreshold } from '../../src/load/gates.js';

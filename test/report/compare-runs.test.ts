@@ -7,8 +7,8 @@ import { diffLoads } from '../../src/report/compare/load-diff.js';
 import { DEFAULT_REGRESSION_LIMITS, parseRegressionLimits } from '../../src/report/compare/regression-limits.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../src/report/compare/render-compare-markdown.js';
-import type { LoadResult, OperationFigures } from '../../src/report/load-result.js';
-import type { SelftestResult } from '../../src/report/selftest-result.js';
+import type { LoadResult, OperationFigures } from '../../src/results/load-result.js';
+import type { SelftestResult } from '../../src/results/selftest-result.js';
 import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({

@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { HarnessError } from '../../errors/harness-error.js';
 import { createMock, DEFAULT_FIXTURE, type AgencyCredentials, type Fixture, type RunningMock } from '../../mock/index.js';
 import { redactor } from '../../profile/redactor.js';
-import { newRunId } from '../../report/run-id.js';
+import { newRunId } from '../../results/run-id.js';
 import { writeReports } from '../../report/write-reports.js';
 import { recordRunFiles } from '../../report/run-manifest.js';
 import { writeCertificate, type WrittenCertificate } from '../certificate/write-certificate.js';

@@ -1,4 +1,4 @@
-import type { Area } from '../../report/model.js';
+import type { Area } from '../../results/model.js';
 import type { PlanRef } from '../certificate/types.js';
 
 /** The client certification plan: what `certify-client` grades, fixed per version. */

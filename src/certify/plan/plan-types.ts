@@ -1,7 +1,7 @@
 import type { TargetApi } from '../../api/types.js';
 import type { Profile, ResolvedAgency } from '../../profile/types.js';
 import type { Receiver } from '../../receiver/index.js';
-import type { Verdict } from '../../report/model.js';
+import type { Verdict } from '../../results/model.js';
 import type { ClockDriver } from '../../clock/clock-driver.js';
 
 /** What tests of a plan learn and share while it runs (in plan order). */

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../../report/model.js';
+import type { Verdict } from '../../../results/model.js';
 import type { ClientItem } from '../client-plan.js';
 import type { ObservedRequest } from '../observed.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRunId, RUN_ID_PATTERN } from '../../src/report/run-id.js';
+import { newRunId, RUN_ID_PATTERN } from '../../src/results/run-id.js';
 
 describe('newRunId', () => {
   it('formats UTC date and time plus a hex suffix', () => {

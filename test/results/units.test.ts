@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatGateValue } from '../../src/report/gate-units.js';
-import { formatDecimal, formatMoney, groupThousands } from '../../src/report/units.js';
+import { formatGateValue } from '../../src/results/gate-units.js';
+import { formatDecimal, formatMoney, groupThousands } from '../../src/results/units.js';
 
 describe('numbers as the reports print them', () => {
   it('group thousands with a space, sign and decimals kept', () => {
