@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/results/model.js';
-import type { SuitePartContext } from '../src/runner/suite-part-types.js';
+import type { SuitePartContext } from '../src/checks/suite-part.js';
 import { PropertyEnv } from './_internal/property-env.js';
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';

@@ -27,7 +27,8 @@ import type { RunListener } from './run-events.js';
 import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
 import { announcedClock } from './announced-clock.js';
 import { BASELINE_CHECK_ID, baselineReason, suiteVerdict } from './run-verdict.js';
-import type { SuitePart, SuitePartContext, SuiteParts } from './suite-part-types.js';
+import type { SuitePart, SuitePartContext } from '../checks/suite-part.js';
+import type { SuiteParts } from './suite-part-types.js';
 import { skipReason, type TargetFacts } from './target-facts.js';
 import { toolInfo } from './tool-info.js';
 

@@ -32,9 +32,12 @@ function resolve(fromFile: string, spec: string, files: ReadonlySet<string>): st
   return undefined;
 }
 
-/** Reads every `.ts` file under `root` and the imports between them (specifiers leaving `root` are dropped). */
-export function importGraph(root: string): ImportGraph {
-  const files = new Set(walk(root).map((f) => path.resolve(f)));
+/**
+ * Reads every `.ts` file under the `folders` of `root` (all of it when none are named) and the imports between them;
+ * specifiers leaving those folders are dropped. Paths are relative to `root`.
+ */
+export function importGraph(root: string, folders: readonly string[] = ['.']): ImportGraph {
+  const files = new Set(folders.flatMap((f) => walk(path.join(root, f))).map((f) => path.resolve(f)));
   const graph: ImportGraph = new Map();
   const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
   for (const file of files) {
@@ -76,10 +79,14 @@ export function findCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/** The area of a file: its first folder under the root (`checks/auth/x.ts` → `checks`), or '' for a file at the root. */
+/**
+ * The area of a file: its first folder under `src/` (`src/checks/auth/x.ts` → `checks`), `harness` for a file
+ * at the top of `src/` (the library's entry), or its first folder for a file outside `src/` (`properties/x.ts` → `properties`).
+ */
 export function areaOf(file: string): string {
   const parts = file.split('/');
-  return parts.length > 1 ? parts[0]! : '';
+  if (parts[0] !== 'src') return parts[0]!;
+  return parts.length > 2 ? parts[1]! : 'harness';
 }
 
 /** The `_internal` folder a file sits in, as the path up to and including `_internal`, or undefined. */
