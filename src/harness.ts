@@ -172,7 +172,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
-        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
+        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url), runOptions.signal);
         const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError(

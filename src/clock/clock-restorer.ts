@@ -1,34 +1,32 @@
 import type { AdminClient } from './admin-client.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 /**
  * Puts a mock's clock back to real time once a run that moved it ends,
  * whether it passed, failed or was interrupted (REFERENCE-API.md section 11):
  * left ahead, the mock would refuse every client that signs with the real time.
+ * An interruption reaches it as the run's abort signal (the CLI turns SIGINT and
+ * SIGTERM into one): the reset starts at once, before the run has wound down, so
+ * that a second signal, which quits at once, finds the clock already on its way back.
  */
 export class ClockRestorer {
   private moved = false;
   private restoring: Promise<void> | undefined;
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    void this.restore().finally(() => {
-      this.detach();
-      // Nobody else handles the signal: it ends the process, as it would have without this listener.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    });
-  };
+  private readonly onAbort = (): void => void this.restore();
 
   /** The admin client to hand the clock driver: the same, noting that the clock moved. */
   readonly admin: AdminClient;
 
-  constructor(admin: AdminClient) {
+  constructor(
+    admin: AdminClient,
+    private readonly signal?: AbortSignal,
+  ) {
     this.admin = {
       ...admin,
       advance: (ms) => {
         if (!this.moved) {
           this.moved = true;
           // Only once the clock has moved is there anything to put back on an interruption.
-          for (const s of SIGNALS) process.once(s, this.onSignal);
+          this.signal?.addEventListener('abort', this.onAbort, { once: true });
         }
         return admin.advance(ms);
       },
@@ -38,7 +36,7 @@ export class ClockRestorer {
 
   private readonly resetClock: () => Promise<void>;
 
-  /** Resets the clock if the run moved it (at most once), and stops listening for signals; never throws. */
+  /** Resets the clock if the run moved it (at most once), and stops listening for the abort; never throws. */
   async restore(): Promise<void> {
     this.detach();
     if (!this.moved) return;
@@ -47,6 +45,6 @@ export class ClockRestorer {
   }
 
   private detach(): void {
-    for (const s of SIGNALS) process.off(s, this.onSignal);
+    this.signal?.removeEventListener('abort', this.onAbort);
   }
 }

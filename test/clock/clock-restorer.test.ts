@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../src/clock/admin-client.js';
 import { ClockRestorer } from '../../src/clock/clock-restorer.js';
 
@@ -14,12 +14,6 @@ function fakeAdmin(): AdminClient & { calls: string[] } {
   };
 }
 
-// Stands in for whoever else handles the signal, so that the restorer does not re-raise it at the test process.
-const keepAlive = (): void => undefined;
-afterEach(() => {
-  process.off('SIGINT', keepAlive);
-});
-
 describe('ClockRestorer', () => {
   it('resets the clock once, and only when the run moved it', async () => {
     const still = fakeAdmin();
@@ -34,19 +28,27 @@ describe('ClockRestorer', () => {
     expect(moved.calls).toEqual(['advance 1000', 'resetClock']);
   });
 
-  it('resets the clock when the run is interrupted, and listens for signals only while the clock is moved', async () => {
-    const before = process.listenerCount('SIGINT');
+  it('resets the clock as soon as the run is aborted, and listens for the abort only while the clock is moved', async () => {
     const admin = fakeAdmin();
-    const r = new ClockRestorer(admin);
-    expect(process.listenerCount('SIGINT')).toBe(before);
+    const ac = new AbortController();
+    const r = new ClockRestorer(admin, ac.signal);
+    const sigintListeners = process.listenerCount('SIGINT');
     await r.admin.advance(5);
-    expect(process.listenerCount('SIGINT')).toBe(before + 1);
-    process.on('SIGINT', keepAlive);
-    process.emit('SIGINT', 'SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The process's signals are the CLI's: the restorer never listens to them.
+    expect(process.listenerCount('SIGINT')).toBe(sigintListeners);
+    ac.abort(new Error('interrupted by SIGINT'));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(admin.calls).toEqual(['advance 5', 'resetClock']);
-    expect(process.listenerCount('SIGINT')).toBe(before + 1);
-    process.off('SIGINT', keepAlive);
-    expect(process.listenerCount('SIGINT')).toBe(before);
+    await r.restore();
+    expect(admin.calls).toEqual(['advance 5', 'resetClock']);
+  });
+
+  it('does nothing on an abort when the clock never moved', async () => {
+    const admin = fakeAdmin();
+    const ac = new AbortController();
+    new ClockRestorer(admin, ac.signal);
+    ac.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(admin.calls).toEqual([]);
   });
 });

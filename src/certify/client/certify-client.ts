@@ -57,6 +57,8 @@ interface CertifyClientOptions {
   cwd?: string;
   /** Progress lines for a person. */
   print?: (line: string) => void;
+  /** Aborted to stop the `run` command (its process group is killed) and grade what it did; the CLI aborts it on Ctrl-C. */
+  stop?: AbortSignal;
   /** The client's name and version as the agency gives them, shown on the certificate beside the command line. */
   client?: ClientIdentity;
 }
@@ -148,6 +150,7 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
         timeoutMs: timeoutS * 1000,
         ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
         onLine: (l) => print(`  | ${l}`),
+        stop: options.stop,
       });
       if (command.error !== undefined) notes.push(`the client command could not be started: ${command.error}`);
       else if (command.timedOut) notes.push(`the client command was stopped after the ${timeoutS} s timeout`);
