@@ -1,6 +1,7 @@
 import type { MockClock } from './mock-clock.js';
 import type { ClockDriver } from './clock-driver.js';
 import { FineWindow, checkInstant, instantAfter, type SteppingOptions } from './_internal/stepping.js';
+import { HarnessError } from '../errors/harness-error.js';
 
 /** Drives the clock of an embedded (in-process) mock: waits are instant moves of its clock. */
 export class MockClockDriver implements ClockDriver {
@@ -42,7 +43,8 @@ export class MockClockDriver implements ClockDriver {
       if (due !== undefined && due > now) size = Math.min(size, due - now);
       await this.move(size);
       // Real time passed meanwhile, so the clock may have gone further, never less far.
-      if (this.clock.now() < now + size) throw new Error(`the mock's clock did not move: asked to move ${size} ms from ${now}, it reads ${this.clock.now()}`);
+      if (this.clock.now() < now + size)
+        throw new HarnessError('E_INTERNAL', `the mock's clock did not move: asked to move ${size} ms from ${now}, it reads ${this.clock.now()}`);
     }
   }
 

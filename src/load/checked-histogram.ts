@@ -1,6 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { LatencyHistogram } from './latency-histogram.js';
 import { MAX_COUNT } from './load-result-schema.js';
+import { HarnessError } from '../errors/harness-error.js';
 
 /** HDR's V2 compressed encoding: a cookie, the length of the deflated payload, then the payload. */
 const COMPRESSED_COOKIE = 0x1c849304;
@@ -16,9 +17,10 @@ function rangeOf(inflated: Buffer): string {
 
 function inflate(encoded: string): Buffer {
   const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE) throw new Error('it is not an HDR compressed histogram');
+  if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE)
+    throw new HarnessError('E_FILE_UNREADABLE', 'it is not an HDR compressed histogram');
   const inflated = inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)), { maxOutputLength: MAX_INFLATED_BYTES });
-  if (inflated.length < HEADER_BYTES) throw new Error('its header is cut short');
+  if (inflated.length < HEADER_BYTES) throw new HarnessError('E_FILE_UNREADABLE', 'its header is cut short');
   return inflated;
 }
 
@@ -38,16 +40,17 @@ export function decodeCheckedHistogram(encoded: string): LatencyHistogram {
   try {
     inflated = inflate(encoded);
   } catch (err) {
-    throw new Error(`it is not a histogram of this harness (${(err as Error).message.replace(/\.$/, '')})`);
+    throw new HarnessError('E_FILE_UNREADABLE', `it is not a histogram of this harness (${(err as Error).message.replace(/\.$/, '')})`);
   }
   if (rangeOf(inflated) !== OWN_RANGE)
-    throw new Error(`its range or precision (${rangeOf(inflated)}: digits/lowest/highest) is not this harness's (${OWN_RANGE})`);
+    throw new HarnessError('E_FILE_UNREADABLE', `its range or precision (${rangeOf(inflated)}: digits/lowest/highest) is not this harness's (${OWN_RANGE})`);
   let hist: LatencyHistogram;
   try {
     hist = LatencyHistogram.decode(encoded);
   } catch (err) {
-    throw new Error(`it cannot be decoded (${(err as Error).message})`);
+    throw new HarnessError('E_FILE_UNREADABLE', `it cannot be decoded (${(err as Error).message})`);
   }
-  if (!Number.isSafeInteger(hist.count) || hist.count < 0 || hist.count > MAX_COUNT) throw new Error(`it holds ${hist.count} values, more than ${MAX_COUNT}`);
+  if (!Number.isSafeInteger(hist.count) || hist.count < 0 || hist.count > MAX_COUNT)
+    throw new HarnessError('E_FILE_UNREADABLE', `it holds ${hist.count} values, more than ${MAX_COUNT}`);
   return hist;
 }

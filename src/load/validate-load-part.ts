@@ -44,9 +44,9 @@ function assertPlainTree(doc: unknown): void {
   while (stack.length > 0) {
     const { v, path, depth } = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
-    if (depth > MAX_DEPTH) throw new Error(`${path || 'the document'} is nested deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_DEPTH) throw new HarnessError('E_FILE_UNREADABLE', `${path || 'the document'} is nested deeper than ${MAX_DEPTH} levels`);
     for (const key of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new Error(`it holds a key ${JSON.stringify(key)}${path ? ` at ${path}` : ''}`);
+      if (FORBIDDEN_KEYS.has(key)) throw new HarnessError('E_FILE_UNREADABLE', `it holds a key ${JSON.stringify(key)}${path ? ` at ${path}` : ''}`);
       stack.push({ v: (v as Record<string, unknown>)[key], path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
   }
@@ -55,15 +55,16 @@ function assertPlainTree(doc: unknown): void {
 function checkOperation(name: string, op: OperationFigures): void {
   const at = `operations.${name}`;
   const outcomes = op.ok + op.rateLimited + op.errors + (op.expected ?? 0);
-  if (outcomes !== op.count) throw new Error(`${at}: ok, rateLimited, errors and expected add up to ${outcomes}, not its count ${op.count}`);
+  if (outcomes !== op.count)
+    throw new HarnessError('E_FILE_UNREADABLE', `${at}: ok, rateLimited, errors and expected add up to ${outcomes}, not its count ${op.count}`);
   const statuses = Object.values(op.statuses).reduce((n, v) => n + v, 0);
-  if (statuses !== op.count) throw new Error(`${at}.statuses add up to ${statuses}, not its count ${op.count}`);
+  if (statuses !== op.count) throw new HarnessError('E_FILE_UNREADABLE', `${at}.statuses add up to ${statuses}, not its count ${op.count}`);
   const histograms: Array<[string, string, number]> = [[`${at}.histogram`, op.histogram, op.latency.count]];
   for (const [o, l] of Object.entries(op.latencyByOutcome ?? {})) histograms.push([`${at}.latencyByOutcome.${o}.histogram`, l.histogram, l.latency.count]);
   for (const [place, encoded, expected] of histograms) {
     const n = histogram(place, encoded).count;
-    if (n !== expected) throw new Error(`${place} holds ${n} values, but its latency says ${expected}`);
-    if (n > op.count) throw new Error(`${place} holds ${n} values, more than the ${op.count} responses of ${at}`);
+    if (n !== expected) throw new HarnessError('E_FILE_UNREADABLE', `${place} holds ${n} values, but its latency says ${expected}`);
+    if (n > op.count) throw new HarnessError('E_FILE_UNREADABLE', `${place} holds ${n} values, more than the ${op.count} responses of ${at}`);
   }
 }
 
@@ -71,7 +72,7 @@ function histogram(place: string, encoded: string) {
   try {
     return decodeCheckedHistogram(encoded);
   } catch (err) {
-    throw new Error(`${place}: ${(err as Error).message}`);
+    throw new HarnessError('E_FILE_UNREADABLE', `${place}: ${(err as Error).message}`);
   }
 }
 
@@ -92,12 +93,13 @@ export function validateLoadResult(doc: unknown, file: string): LoadResult {
   if (!validate(doc)) throw fail(describe(validate.errors![0]!));
   const load = doc as LoadResult;
   try {
-    if (load.finishedAt < load.startedAt) throw new Error(`finishedAt (${load.finishedAt}) is before startedAt (${load.startedAt})`);
-    for (const s of load.shards) if (s.index > s.count) throw new Error(`shard ${s.index}/${s.count} is beyond its count`);
+    if (load.finishedAt < load.startedAt)
+      throw new HarnessError('E_FILE_UNREADABLE', `finishedAt (${load.finishedAt}) is before startedAt (${load.startedAt})`);
+    for (const s of load.shards) if (s.index > s.count) throw new HarnessError('E_FILE_UNREADABLE', `shard ${s.index}/${s.count} is beyond its count`);
     for (const [name, op] of Object.entries(load.operations)) checkOperation(name, op);
     load.series.forEach((s, i) => {
       const n = histogram(`series[${i}].histogram`, s.histogram).count;
-      if (n > s.requests) throw new Error(`series[${i}].histogram holds ${n} values, more than its ${s.requests} requests`);
+      if (n > s.requests) throw new HarnessError('E_FILE_UNREADABLE', `series[${i}].histogram holds ${n} values, more than its ${s.requests} requests`);
     });
   } catch (err) {
     throw fail((err as Error).message);

@@ -330,7 +330,7 @@ export async function runScenario(ctx: CheckContext, scenario: Scenario, usable?
   } catch (err) {
     if (err instanceof ScenarioSkipped) return result('SKIP', err.message, run?.evidence ?? [], { agency });
     if (err instanceof StepFailed) return result('FAIL', `${err.at}: ${err.message}`, err.evidence, { agency, failedStep: err.at });
-    const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    const message = isHarnessError(err) && err.code !== 'E_INTERNAL' ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     return result('ERROR', message, run?.evidence ?? [], { agency });
   }
 }

@@ -65,7 +65,7 @@ class Worker {
   async run(defects: readonly DefectName[]): Promise<SuiteResult> {
     this.harness ??= createHarness({ ...(this.options.checkTimeoutMs !== undefined ? { checkTimeoutMs: this.options.checkTimeoutMs } : {}) });
     const { mock } = await this.harness.prepare();
-    if (!mock) throw new Error('the self-test needs the embedded mock');
+    if (!mock) throw new HarnessError('E_INTERNAL', 'the self-test needs the embedded mock');
     mock.defects.disable(DEFECT_NAMES);
     mock.defects.enable(defects);
     await mock.reset();
