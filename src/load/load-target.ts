@@ -8,7 +8,7 @@ import type { RunningMock } from '../mock/create-mock.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
 import type { Profile } from '../profile/types.js';
-import type { LoadAgency } from './load-agency.js';
+import type { LoadAgency } from './generate/load-agency.js';
 import { shardAgencies, type LoadTarget } from './run-load.js';
 
 /**

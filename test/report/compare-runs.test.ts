@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors/harness-error.js';
-import { LatencyHistogram } from '../../src/load/latency-histogram.js';
+import { LatencyHistogram } from '../../src/load/measure/latency-histogram.js';
 import { diffCases, type ComparableCase } from '../../src/report/compare/case-diff.js';
 import { compareRuns } from '../../src/report/compare/compare-runs.js';
 import { diffLoads } from '../../src/report/compare/load-diff.js';

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../errors/harness-error.js';
-import type { Threshold } from '../../load/gates.js';
-import { evaluateLoadGates } from '../../load/load-metrics.js';
+import type { Threshold } from '../../load/gate/gates.js';
+import { evaluateLoadGates } from '../../load/gate/load-metrics.js';
 import type { RunResult } from '../../results/run-result.js';
 import type { SelftestResult } from '../../results/selftest-result.js';
 import { diffCases, type ComparableCase } from './case-diff.js';

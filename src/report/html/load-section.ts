@@ -14,7 +14,7 @@ import { formatDecimal, formatMoney } from '../../results/units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../../results/wallet-figures.js';
 import { verdictBadge } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
-import { splitGateMetric } from '../../load/gate-metrics.js';
+import { splitGateMetric } from '../../load/gate/gate-metrics.js';
 
 const W = 720;
 const H = 220;

@@ -1,11 +1,11 @@
-import { rateLimitRetry } from '../api/rate-limit-retry.js';
-import type { ClosableTargetApi } from '../api/target-api.js';
-import type { ApiResponse, StatementEntry } from '../api/types.js';
-import type { Profile } from '../profile/types.js';
-import type { LoadVerdict } from '../results/load-result.js';
-import { withRetryPolicy } from '../client/retry-scope.js';
-import { isHarnessError } from '../errors/harness-error.js';
-import { announcedSleep, type OnLoadWait } from './announced-wait.js';
+import { rateLimitRetry } from '../../api/rate-limit-retry.js';
+import type { ClosableTargetApi } from '../../api/target-api.js';
+import type { ApiResponse, StatementEntry } from '../../api/types.js';
+import type { Profile } from '../../profile/types.js';
+import type { LoadVerdict } from '../../results/load-result.js';
+import { withRetryPolicy } from '../../client/retry-scope.js';
+import { isHarnessError } from '../../errors/harness-error.js';
+import { announcedSleep, type OnLoadWait } from '../announced-wait.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
 
 /** A wallet as read before the load: its balance and the ids of the entries it already held. */

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
-import { LatencyHistogram } from './latency-histogram.js';
+import { LatencyHistogram } from '../measure/latency-histogram.js';
 import { MAX_COUNT } from './load-result-schema.js';
-import { HarnessError } from '../errors/harness-error.js';
+import { HarnessError } from '../../errors/harness-error.js';
 
 /** HDR's V2 compressed encoding: a cookie, the length of the deflated payload, then the payload. */
 const COMPRESSED_COOKIE = 0x1c849304;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { getArray, getField, getNumber, getString, fillPath, setTemplate } from '../api/fields.js';
-import type { Profile } from '../profile/types.js';
-import type { Scenario, Step } from '../scenario/types.js';
-import { interpolate, readPath, referencedNames } from '../scenario/values.js';
+import { getArray, getField, getNumber, getString, fillPath, setTemplate } from '../../api/fields.js';
+import type { Profile } from '../../profile/types.js';
+import type { Scenario, Step } from '../../scenario/types.js';
+import { interpolate, readPath, referencedNames } from '../../scenario/values.js';
 
 /** Inner steps of a `repeat` are inlined at most this many times per journey. */
 const MAX_REPEAT = 50;

@@ -1,6 +1,6 @@
-import type { LoadVerdict } from '../results/load-result.js';
-import { formatMoney } from '../results/units.js';
-import { formatMoneyChange } from '../results/wallet-figures.js';
+import type { LoadVerdict } from '../../results/load-result.js';
+import { formatMoney } from '../../results/units.js';
+import { formatMoneyChange } from '../../results/wallet-figures.js';
 
 /** What the load saw of one agency's money-moving requests. */
 interface AgencyWalletTally {

@@ -1,4 +1,4 @@
-import type { GateResult, LoadResult, OperationFigures } from '../results/load-result.js';
+import type { GateResult, LoadResult, OperationFigures } from '../../results/load-result.js';
 import { compareWithBaseline, evaluateThresholds, type MetricLookup, type Threshold } from './gates.js';
 import { OPERATION_METRICS, RUN_METRICS, splitGateMetric, type OperationMetric } from './gate-metrics.js';
 

@@ -1,7 +1,7 @@
-import { HarnessError } from '../errors/harness-error.js';
-import { LatencyHistogram } from './latency-histogram.js';
-import { LATENCY_OUTCOMES, type LoadResult, type LoadVerdict, type OperationFigures, type SecondFigures } from '../results/load-result.js';
-import { latencyByOutcome, secondFigures } from './load-recorder.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { LatencyHistogram } from '../measure/latency-histogram.js';
+import { LATENCY_OUTCOMES, type LoadResult, type LoadVerdict, type OperationFigures, type SecondFigures } from '../../results/load-result.js';
+import { latencyByOutcome, secondFigures } from '../measure/load-recorder.js';
 
 const SEVERITY: Record<LoadVerdict['verdict'], number> = { ERROR: 4, FAIL: 3, KNOWN: 3, WARN: 2, PASS: 1, SKIP: 0 };
 

@@ -1,5 +1,5 @@
-import type { Profile } from '../profile/types.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Profile } from '../../profile/types.js';
+import type { Scenario } from '../../scenario/types.js';
 import { compileJourney, type Journey } from './scenario-requests.js';
 
 /** What the autocannon part of a load sends: the usable journeys, or signed searches of one product. */

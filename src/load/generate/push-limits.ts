@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import type { TargetApi } from '../api/types.js';
-import { UNKNOWN_OUTCOME, type LoadRecorder } from './load-recorder.js';
+import type { TargetApi } from '../../api/types.js';
+import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js';
 import { runPaced } from './paced-sender.js';
 import { bucketOf, loadUnique } from './scenario-requests.js';
 import type { LoadAgency } from './load-agency.js';
-import type { Profile } from '../profile/types.js';
-import type { WalletTally } from './wallet-reconciliation.js';
+import type { Profile } from '../../profile/types.js';
+import type { WalletTally } from '../judge/wallet-reconciliation.js';
 
 /** Options of {@link pushLimits}. */
 interface PushLimitsOptions {

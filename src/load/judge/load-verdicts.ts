@@ -1,6 +1,6 @@
-import type { BucketLog, RateReading } from './load-recorder.js';
-import { UNKNOWN_OUTCOME } from './load-recorder.js';
-import type { LoadVerdict } from '../results/load-result.js';
+import type { BucketLog, RateReading } from '../measure/load-recorder.js';
+import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';
+import type { LoadVerdict } from '../../results/load-result.js';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission, type PriorAdmissions } from './window-verdicts.js';
 
 /**

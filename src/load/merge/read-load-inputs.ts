@@ -1,9 +1,9 @@
-import { HarnessError } from '../errors/harness-error.js';
-import { parseBoundedJson } from '../files/parse-bounded-json.js';
-import { readRegularFile } from '../files/read-regular-file.js';
-import { assertGateMetrics } from './gate-metrics.js';
-import { parseThresholds, type Threshold } from './gates.js';
-import type { LoadResult } from '../results/load-result.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { parseBoundedJson } from '../../files/parse-bounded-json.js';
+import { readRegularFile } from '../../files/read-regular-file.js';
+import { assertGateMetrics } from '../gate/gate-metrics.js';
+import { parseThresholds, type Threshold } from '../gate/gates.js';
+import type { LoadResult } from '../../results/load-result.js';
 import { validateLoadResult } from './validate-load-part.js';
 
 /** Largest thresholds file read. */

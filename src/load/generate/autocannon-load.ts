@@ -1,14 +1,14 @@
 import autocannon from 'autocannon';
-import { ANNOUNCE_ABOVE_MS, type OnLoadWait } from './announced-wait.js';
-import { fillPath, setTemplate } from '../api/fields.js';
-import type { Profile } from '../profile/types.js';
+import { ANNOUNCE_ABOVE_MS, type OnLoadWait } from '../announced-wait.js';
+import { fillPath, setTemplate } from '../../api/fields.js';
+import type { Profile } from '../../profile/types.js';
 import { createSession, type AcClient, type AutocannonSession } from './autocannon-session.js';
 import { setupFixedClient, type FixedRequest } from './fixed-client.js';
 import { journeyRequests } from './journey-requests.js';
 import type { LoadAgency } from './load-agency.js';
-import type { LoadRecorder } from './load-recorder.js';
+import type { LoadRecorder } from '../measure/load-recorder.js';
 import type { Journey } from './scenario-requests.js';
-import type { WalletTally } from './wallet-reconciliation.js';
+import type { WalletTally } from '../judge/wallet-reconciliation.js';
 
 /** Options of {@link runAutocannonLoad}. */
 interface AutocannonLoadOptions {

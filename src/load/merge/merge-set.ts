@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors/harness-error.js';
+import { HarnessError } from '../../errors/harness-error.js';
 import type { LoadPart } from './read-load-inputs.js';
 
 /** What identifies a load result: its run id, or for a bare result its span and count. */

@@ -1,5 +1,5 @@
 import * as hdr from 'hdr-histogram-js';
-import type { LatencySummary, Spectrum } from '../results/load-result.js';
+import type { LatencySummary, Spectrum } from '../../results/load-result.js';
 
 /** Highest latency tracked: one hour, in microseconds. */
 const HIGHEST_US = 3_600_000_000;

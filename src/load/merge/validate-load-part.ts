@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { HarnessError } from '../errors/harness-error.js';
-import type { LoadResult, OperationFigures } from '../results/load-result.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import type { LoadResult, OperationFigures } from '../../results/load-result.js';
 import { decodeCheckedHistogram } from './checked-histogram.js';
 import { LOAD_RESULT_SCHEMA } from './load-result-schema.js';
 

@@ -1,6 +1,6 @@
-import { HarnessError } from '../errors/harness-error.js';
-import { LATENCY_OUTCOMES, type LatencyOutcome } from '../results/load-result.js';
-import { STEP_ACTIONS } from '../scenario/types.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome } from '../../results/load-result.js';
+import { STEP_ACTIONS } from '../../scenario/types.js';
 import type { Threshold } from './gates.js';
 
 /*

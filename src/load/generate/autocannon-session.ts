@@ -1,9 +1,9 @@
-import type { SigningHeaderNames } from '../protocol/request-signature.js';
-import type { Profile } from '../profile/types.js';
-import { UNKNOWN_OUTCOME, type LoadRecorder } from './load-recorder.js';
+import type { SigningHeaderNames } from '../../protocol/request-signature.js';
+import type { Profile } from '../../profile/types.js';
+import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js';
 import type { LoadStep } from './scenario-requests.js';
 import { NoncePool } from './signed-template.js';
-import type { WalletTally } from './wallet-reconciliation.js';
+import type { WalletTally } from '../judge/wallet-reconciliation.js';
 
 /* The parts of autocannon's Client the load drives (lib/httpClient.js, lib/requestIterator.js). */
 export interface AcClient {

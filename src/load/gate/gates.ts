@@ -1,6 +1,6 @@
-import { HarnessError } from '../errors/harness-error.js';
-import { formatGateValue, gateSentence } from '../results/gate-units.js';
-import type { GateResult } from '../results/load-result.js';
+import { HarnessError } from '../../errors/harness-error.js';
+import { formatGateValue, gateSentence } from '../../results/gate-units.js';
+import type { GateResult } from '../../results/load-result.js';
 
 /** A comparison in a threshold. */
 export type Comparator = '<' | '<=' | '>' | '>=';

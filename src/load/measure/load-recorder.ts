@@ -1,5 +1,5 @@
 import { LatencyHistogram } from './latency-histogram.js';
-import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type OutcomeLatency, type SecondFigures } from '../results/load-result.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type OutcomeLatency, type SecondFigures } from '../../results/load-result.js';
 
 /** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
 export const UNKNOWN_OUTCOME = 0;
