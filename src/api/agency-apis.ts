@@ -1,5 +1,5 @@
 import type { ExchangeRecorder } from '../client/exchange.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { RateLimitPoint } from '../results/model.js';
 import { createHotelApi, type ClosableHotelApi } from './hotel-api.js';
 import { createTargetApi, type ClosableTargetApi } from './target-api.js';

@@ -1,8 +1,8 @@
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
-import { createTargetApi } from '../api/target-api.js';
+import { createTargetApi } from '../api/index.js';
 import { MemoryRecorder, type Exchange } from '../client/exchange.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { Receiver } from '../receiver/index.js';
 import type { Verdict } from '../results/model.js';
 import type { ClockDriver } from '../clock/clock-driver.js';

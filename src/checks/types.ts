@@ -1,6 +1,6 @@
 import type { HotelApi, TargetApi } from '../api/types.js';
 import type { Exchange, ExchangeRecorder } from '../client/exchange.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { Area, RateLimitPoint, Verdict, WebhookPoint } from '../results/model.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
 import type { Receiver } from '../receiver/index.js';

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { headersToRecord } from './_internal/header-record.js';
-import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from '../protocol/request-signature.js';
-import { splitPathQuery } from '../protocol/split-path-query.js';
+import { DEFAULT_SIGNING_HEADERS, freshNonce, type SigningHeaderNames, signRequest, splitPathQuery } from '../protocol/index.js';
 
 /** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */
 export interface SigningOverrides {

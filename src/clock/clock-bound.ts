@@ -1,4 +1,4 @@
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 import { DEFAULT_MAX_WAIT_MS } from './_internal/stepping.js';
 
 /**

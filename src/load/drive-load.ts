@@ -1,5 +1,5 @@
-import type { ClosableTargetApi } from '../api/target-api.js';
-import type { Profile } from '../profile/types.js';
+import type { ClosableTargetApi } from '../api/index.js';
+import type { Profile } from '../profile/index.js';
 import { runAutocannonLoad } from './generate/autocannon-load.js';
 import type { LoadAgency } from './generate/load-agency.js';
 import type { LoadPlan } from './generate/load-plan.js';

@@ -1,8 +1,8 @@
 import { HarnessError } from '../errors/harness-error.js';
-import type { RunningMock } from '../mock/create-mock.js';
-import type { Profile } from '../profile/types.js';
+import type { RunningMock } from '../mock/index.js';
+import type { Profile } from '../profile/index.js';
 import type { LoadRunResult } from '../results/run-result.js';
-import { loadScenarios } from '../scenario/load-scenario.js';
+import { loadScenarios } from '../scenario/index.js';
 import type { Threshold } from './gate/gates.js';
 import type { LoadResult } from '../results/load-result.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';

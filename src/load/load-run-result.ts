@@ -1,4 +1,4 @@
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import type { LoadRunResult } from '../results/run-result.js';
 import { newRunId } from '../results/run-id.js';

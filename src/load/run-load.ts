@@ -1,6 +1,6 @@
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
-import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
-import type { Profile } from '../profile/types.js';
+import { createTargetApi, type ClosableTargetApi } from '../api/index.js';
+import type { Profile } from '../profile/index.js';
 import type { LoadResult, LoadVerdict } from '../results/load-result.js';
 import type { LoadRunResult } from '../results/run-result.js';
 import type { Scenario } from '../scenario/types.js';

@@ -7,7 +7,7 @@ import type { Check, CheckContext, LearnedTarget } from '../checks/types.js';
 import { MemoryRecorder } from '../client/exchange.js';
 import { knownSecretsRedactor, rememberSecrets } from '../profile/known-secrets.js';
 import { secretsOf } from '../profile/resolve-secrets.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { Receiver } from '../receiver/index.js';
 import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../results/model.js';
 import type { SuiteResult } from '../results/run-result.js';

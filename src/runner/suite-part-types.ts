@@ -3,8 +3,8 @@
  * What a part itself is given and returns (`SuitePart`) lies beneath both, in `src/checks/suite-part.ts`.
  */
 import type { SuitePart } from '../checks/suite-part.js';
-import type { Profile } from '../profile/types.js';
-import type { AgencyView } from '../scenario/scenario-plan.js';
+import type { Profile } from '../profile/index.js';
+import type { AgencyView } from '../scenario/index.js';
 
 /** What a part's real-time duration is estimated from. */
 export interface PartPlanInput {

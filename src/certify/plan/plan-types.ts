@@ -1,5 +1,5 @@
 import type { TargetApi } from '../../api/types.js';
-import type { Profile, ResolvedAgency } from '../../profile/types.js';
+import type { Profile, ResolvedAgency } from '../../profile/index.js';
 import type { Receiver } from '../../receiver/index.js';
 import type { Verdict } from '../../results/model.js';
 import type { ClockDriver } from '../../clock/clock-driver.js';

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { ANNOUNCE_ABOVE_MS, type OnLoadWait } from '../announced-wait.js';
 import { fillPath, setTemplate } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { createSession, type AcClient, type AutocannonSession } from './autocannon-session.js';
 import { setupFixedClient, type FixedRequest } from './fixed-client.js';
 import { journeyRequests } from './journey-requests.js';

@@ -1,5 +1,5 @@
-import type { SigningHeaderNames } from '../../protocol/request-signature.js';
-import type { Profile } from '../../profile/types.js';
+import type { SigningHeaderNames } from '../../protocol/index.js';
+import type { Profile } from '../../profile/index.js';
 import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js';
 import type { LoadStep } from './scenario-requests.js';
 import { NoncePool } from './signed-template.js';

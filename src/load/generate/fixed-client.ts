@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { splitPathQuery } from '../../protocol/split-path-query.js';
+import { splitPathQuery } from '../../protocol/index.js';
 import { noteReading, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';

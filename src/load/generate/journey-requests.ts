@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { getField } from '../../api/fields.js';
-import { splitPathQuery } from '../../protocol/split-path-query.js';
-import { signRequest } from '../../protocol/request-signature.js';
+import { signRequest, splitPathQuery } from '../../protocol/index.js';
 import { noteReading, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import type { Journey, LoadStep } from './scenario-requests.js';

@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { Scenario } from '../../scenario/types.js';
 import { compileJourney, type Journey } from './scenario-requests.js';
 

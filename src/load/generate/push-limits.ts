@@ -4,7 +4,7 @@ import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js'
 import { runPaced } from './paced-sender.js';
 import { bucketOf, loadUnique } from './scenario-requests.js';
 import type { LoadAgency } from './load-agency.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { WalletTally } from '../judge/wallet-reconciliation.js';
 
 /** Options of {@link pushLimits}. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getArray, getField, getNumber, getString, fillPath, setTemplate } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { Scenario, Step } from '../../scenario/types.js';
 import { interpolate, readPath, referencedNames } from '../../scenario/values.js';
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { authorizationValue, canonicalQuery, DEFAULT_SIGNING_HEADERS, SIGNING_SCHEME, type SigningHeaderNames } from '../../protocol/request-signature.js';
+import { authorizationValue, canonicalQuery, DEFAULT_SIGNING_HEADERS, SIGNING_SCHEME, type SigningHeaderNames } from '../../protocol/index.js';
 
 const NONCE_LEN = 32;
 /** 24 random bytes are exactly 32 base64url characters. */

@@ -1,7 +1,7 @@
 import { rateLimitRetry } from '../../api/rate-limit-retry.js';
-import type { ClosableTargetApi } from '../../api/target-api.js';
+import type { ClosableTargetApi } from '../../api/index.js';
 import type { ApiResponse, StatementEntry } from '../../api/types.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { LoadVerdict } from '../../results/load-result.js';
 import { withRetryPolicy } from '../../client/retry-scope.js';
 import { isHarnessError } from '../../errors/harness-error.js';

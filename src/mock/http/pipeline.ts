@@ -1,5 +1,4 @@
-import { bodyHash } from '../../protocol/request-signature.js';
-import { splitPathQuery } from '../../protocol/split-path-query.js';
+import { bodyHash, splitPathQuery } from '../../protocol/index.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';

@@ -1,5 +1,4 @@
-import { buildStringToSign, computeSignature, parseAuthorization } from '../../../protocol/request-signature.js';
-import { splitPathQuery } from '../../../protocol/split-path-query.js';
+import { buildStringToSign, computeSignature, parseAuthorization, splitPathQuery } from '../../../protocol/index.js';
 import { CLIENT_ITEMS } from '../client-plan.js';
 import { header, plural, type GradedItem } from '../_internal/facts.js';
 import type { ObservedRequest } from '../observed.js';

@@ -1,6 +1,6 @@
 import { getField } from '../../../api/fields.js';
 import type { ApiResponse, Offer } from '../../../api/types.js';
-import type { ErrorDef, Profile } from '../../../profile/types.js';
+import type { ErrorDef, Profile } from '../../../profile/index.js';
 import type { CertOutcome } from '../plan-types.js';
 
 /** Collects broken promises; the outcome names the first ones. */

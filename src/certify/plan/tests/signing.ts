@@ -1,4 +1,4 @@
-import { signRequest } from '../../../protocol/request-signature.js';
+import { signRequest } from '../../../protocol/index.js';
 import { describe, isError, isOk, Judge } from '../_internal/judge.js';
 import type { CertTest } from '../plan-types.js';
 
