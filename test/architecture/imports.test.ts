@@ -1,6 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { areaOf, findCycles, importGraph, internalFolderOf, type ImportGraph } from './import-graph.js';
+import { areaOf, findCycles, importGraph, indexBypasses, internalFolderOf, type ImportGraph } from './import-graph.js';
 
 /**
  * The layers of the program, from the ground up (docs/layers.md says what each holds). A file may import
@@ -64,6 +66,9 @@ function internalReaches(graph: ImportGraph): string[] {
   );
 }
 
+/** The `index.ts` of an area, where it has one. */
+const indexOf = (area: string): string => (area === 'properties' ? 'properties/index.ts' : `src/${area}/index.ts`);
+
 describe('the import graph of src/ and properties/', () => {
   const graph = importGraph(path.resolve('.'), ['src', 'properties']);
 
@@ -89,6 +94,10 @@ describe('the import graph of src/ and properties/', () => {
 
   it('has no import cycle', () => {
     expect(findCycles(graph).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('imports another area through its index.ts wherever the index re-exports what the import takes', () => {
+    expect(indexBypasses(path.resolve('.'), graph, indexOf)).toEqual([]);
   });
 
   it("has no import into another area's _internal/", () => {
@@ -133,5 +142,26 @@ describe('the rules themselves', () => {
         }),
       ),
     ).toEqual(['src/load/x.ts -> src/scenario/_internal/y.ts']);
+  });
+
+  it('report an import that could go through the index, and none that could not', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'import-guard-'));
+    try {
+      const files: Record<string, string> = {
+        'src/a/index.ts': "export { x } from './x.js';\nexport type * from './t.js';\n",
+        'src/a/x.ts': 'export const x = 1;\nexport const z = 2;\n',
+        'src/a/t.ts': 'export interface T {\n  n: number;\n}\n',
+        'src/a/y.ts': 'export const y = 1;\n',
+        'src/b/u.ts': "import { x } from '../a/x.js';\nimport { z } from '../a/x.js';\nimport { y } from '../a/y.js';\nimport type { T } from '../a/t.js';\n",
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      }
+      const graph = importGraph(root, ['src']);
+      expect(indexBypasses(root, graph, (area) => `src/${area}/index.ts`)).toEqual(['src/b/u.ts -> src/a/x.ts', 'src/b/u.ts -> src/a/t.ts']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
