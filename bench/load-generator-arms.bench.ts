@@ -16,10 +16,10 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { SignedTemplate } from '../src/load/signed-template.js';
-import { runAutocannonLoad } from '../src/load/autocannon-load.js';
-import { LoadRecorder } from '../src/load/load-recorder.js';
-import { WalletTally } from '../src/load/wallet-reconciliation.js';
+import { SignedTemplate } from '../src/load/generate/signed-template.js';
+import { runAutocannonLoad } from '../src/load/generate/autocannon-load.js';
+import { LoadRecorder } from '../src/load/measure/load-recorder.js';
+import { WalletTally } from '../src/load/judge/wallet-reconciliation.js';
 import { DEFAULT_PROFILE } from '../src/profile/defaults.js';
 const secs = Number(process.argv[2] ?? 3);
 const modes = (process.argv[3] ?? 'plain,static,sign,harness').split(',');

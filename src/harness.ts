@@ -6,19 +6,17 @@ import type { MockOptions, RunningMock } from './mock/index.js';
 import { loadOnTarget, type LoadOptions } from './load/load-on-target.js';
 import { loadOpenApiDocument } from './openapi/load-document.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
-import { loadProfile } from './profile/load-profile.js';
+import { loadProfile, type Profile, type ResolvedAgency, resolveProfile } from './profile/index.js';
 import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
-import type { Profile, ResolvedAgency } from './profile/types.js';
-import { resolveProfile } from './profile/validate-profile.js';
 import { startTargetReceiver } from './receiver/index.js';
-import type { LoadRunResult, SuiteResult } from './report/run-result.js';
-import { createAdminClient } from './runner/admin-client.js';
-import { AdminClockDriver } from './runner/admin-clock-driver.js';
-import { clockBoundMs } from './runner/clock-bound.js';
-import { ClockRestorer } from './runner/clock-restorer.js';
-import type { ClockDriver } from './runner/clock-driver.js';
-import { MockClockDriver } from './runner/mock-clock-driver.js';
-import { RealClockDriver } from './runner/real-clock-driver.js';
+import type { LoadRunResult, SuiteResult } from './results/run-result.js';
+import { createAdminClient } from './clock/admin-client.js';
+import { AdminClockDriver } from './clock/admin-clock-driver.js';
+import { clockBoundMs } from './clock/clock-bound.js';
+import { ClockRestorer } from './clock/clock-restorer.js';
+import type { ClockDriver } from './clock/clock-driver.js';
+import { MockClockDriver } from './clock/mock-clock-driver.js';
+import { RealClockDriver } from './clock/real-clock-driver.js';
 import type { RunListener } from './runner/run-events.js';
 import { runSuite } from './runner/run-suite.js';
 import { replayContext } from './runner/replay-context.js';
@@ -172,7 +170,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
         reset = () => m.reset();
       } else if (profile.clock.control === 'mock-admin') {
-        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url));
+        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url), runOptions.signal);
         const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
           throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
             ? new HarnessError(

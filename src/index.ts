@@ -25,13 +25,13 @@ export {
   type ParsedAuthorization,
   type SignInput,
   type Signature,
-} from './client/signer.js';
+} from './protocol/request-signature.js';
 
 // What a run returns: one result type per kind of run, tagged by `kind`.
-export type { Area, CaseResult, Verdict } from './report/model.js';
-export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult } from './report/run-result.js';
-export type { LoadResult } from './report/load-result.js';
-export type { SelftestResult } from './report/selftest-result.js';
+export type { Area, CaseResult, Verdict } from './results/model.js';
+export type { RunResult, RunKind, SuiteResult, LoadRunResult, CertificationResult, CaseRunResult } from './results/run-result.js';
+export type { LoadResult } from './results/load-result.js';
+export type { SelftestResult } from './results/selftest-result.js';
 export type { LoadOptions } from './load/load-on-target.js';
 export type { Exchange } from './client/exchange.js';
 

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Pool, request } from 'undici';
-import { freshNonce, signRequest } from '../../src/client/signer.js';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const BATCH = 100_000;

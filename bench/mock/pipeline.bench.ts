@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/mock/pipeline.bench.ts [requests=60000]
  */
-import { freshNonce, signRequest } from '../../src/client/signer.js';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 import { MockClock } from '../../src/clock/mock-clock.js';
 import { DefectSet } from '../../src/mock/defects/defect-set.js';
 import { MockService } from '../../src/mock/domain/mock-service.js';

@@ -8,8 +8,8 @@
  *   node --import tsx bench/mock/stages.bench.ts [requests=60000]
  */
 import { performance } from 'node:perf_hooks';
-import { freshNonce, signRequest } from '../../src/client/signer.js';
-import { splitPathQuery } from '../../src/client/split-path-query.js';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
+import { splitPathQuery } from '../../src/protocol/split-path-query.js';
 import { MockClock } from '../../src/clock/mock-clock.js';
 import { DefectSet } from '../../src/mock/defects/defect-set.js';
 import { authenticate } from '../../src/mock/domain/auth.js';

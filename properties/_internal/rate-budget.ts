@@ -1,5 +1,5 @@
 import type { ApiResponse } from '../../src/api/types.js';
-import type { ClockDriver } from '../../src/runner/clock-driver.js';
+import type { ClockDriver } from '../../src/clock/clock-driver.js';
 
 /** A rate-limit bucket of one agency. */
 export type Bucket = 'read' | 'write';

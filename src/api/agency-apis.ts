@@ -1,9 +1,10 @@
 import type { ExchangeRecorder } from '../client/exchange.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
-import type { RateLimitPoint } from '../report/model.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
+import type { RateLimitPoint } from '../results/model.js';
 import { createHotelApi, type ClosableHotelApi } from './hotel-api.js';
 import { createTargetApi, type ClosableTargetApi } from './target-api.js';
 import type { HotelApi, TargetApi } from './types.js';
+import { HarnessError } from '../errors/harness-error.js';
 
 /** Options of `agencyApis`. */
 interface AgencyApisOptions {
@@ -35,7 +36,7 @@ export function agencyApis(options: AgencyApisOptions): AgencyApis {
   return {
     api(index = 0) {
       const agency = agencies[index];
-      if (!agency) throw new Error(`no agency ${index}: the profile resolves ${agencies.length}`);
+      if (!agency) throw new HarnessError('E_INTERNAL', `no agency ${index}: the profile resolves ${agencies.length}`);
       let a = apis.get(index);
       if (!a) {
         a = createTargetApi({ profile, agency, recorder, now, ...(onRateLimit ? { onRateLimit } : {}) });

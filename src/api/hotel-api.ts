@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../client/exchange.js';
 import { HotelClient } from '../client/hotel-client.js';
 import { HarnessError } from '../errors/harness-error.js';
-import type { OperationDef, Profile, ResolvedAgency } from '../profile/types.js';
+import type { OperationDef, Profile, ResolvedAgency } from '../profile/index.js';
 import { definedFields } from './_internal/defined-fields.js';
 import { encodeBody, toApiResponse } from './_internal/to-api-response.js';
 import { fillPath, getArray, getString, setTemplate } from './fields.js';

@@ -1,6 +1,6 @@
 import { MemoryRecorder } from '../client/exchange.js';
 import { HarnessError, isHarnessError } from '../errors/harness-error.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import { createTargetApi } from './target-api.js';
 
 /** What the target answered the probe: its status and the error code of its body, if any. */

@@ -1,5 +1,5 @@
 import type { RetryPolicy } from '../client/retry-after-interceptor.js';
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 
 /** What a caller says of its retries; the profile says the rest. */
 interface RateLimitRetryOptions {

@@ -1,16 +1,6 @@
 import type { Exchange } from '../client/exchange.js';
-
-/** Rate-limit facts parsed from one response, by the profile's header names. */
-export interface RateLimitInfo {
-  limit?: number;
-  remaining?: number;
-  resetS?: number;
-  resource?: string;
-  /** Retry-After in seconds (delay-seconds or HTTP-date converted), when present. */
-  retryAfterS?: number;
-  /** Raw Retry-After header text, when present. */
-  retryAfterRaw?: string;
-}
+import type { RateLimitInfo } from '../client/rate-limit.js';
+import type { SigningOverrides } from '../client/signing-interceptor.js';
 
 /** A response with its parsed JSON (undefined when not JSON) and the exchange that carried it. */
 export interface ApiResponse<T = unknown> {
@@ -32,18 +22,7 @@ export interface CallOptions {
   /** Extra or overriding headers (lower-case names). */
   headers?: Record<string, string> | undefined;
   /** Override the signature inputs: a test of auth refusals needs to break them on purpose. */
-  signing?:
-    | {
-        /** Seconds added to the timestamp. */
-        skewS?: number | undefined;
-        nonce?: string | undefined;
-        /** Sign with this secret instead of the agency's. */
-        secret?: string | undefined;
-        keyId?: string | undefined;
-        /** Send no signing headers at all. */
-        omit?: boolean | undefined;
-      }
-    | undefined;
+  signing?: SigningOverrides | undefined;
   /** Told of every response of this call, one per attempt: refusals waited out in a retry scope come before the answer. */
   onResponse?: ((res: ApiResponse) => void) | undefined;
 }

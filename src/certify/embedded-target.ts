@@ -1,6 +1,5 @@
 import { agencyFromMock } from '../profile/agency-from-mock.js';
-import type { Profile } from '../profile/types.js';
-import { resolveProfile } from '../profile/validate-profile.js';
+import { type Profile, resolveProfile } from '../profile/index.js';
 import type { MockOptions, RunningMock } from '../mock/index.js';
 
 /**

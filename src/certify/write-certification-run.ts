@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { redactor } from '../profile/redactor.js';
-import type { CaseResult, Verdict } from '../report/model.js';
-import type { CertificationResult } from '../report/run-result.js';
+import type { CaseResult, Verdict } from '../results/model.js';
+import type { CertificationResult } from '../results/run-result.js';
 import { recordRunFiles } from '../report/run-manifest.js';
 import { writeReports, type WrittenReports } from '../report/write-reports.js';
 import { toolInfo } from '../runner/tool-info.js';

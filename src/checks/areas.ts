@@ -1,4 +1,4 @@
-import type { Area } from '../report/model.js';
+import type { Area } from '../results/model.js';
 import { authChecks } from './auth/index.js';
 import { contractChecks } from './contract/index.js';
 import { errorsChecks } from './errors/index.js';

@@ -1,4 +1,4 @@
-import type { Area } from '../report/model.js';
+import type { Area } from '../results/model.js';
 import { AREA_CHECKS } from './areas.js';
 import { defineRegistry, type Registry } from './registry.js';
 import type { Check } from './types.js';

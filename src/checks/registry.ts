@@ -1,5 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
-import type { Area } from '../report/model.js';
+import type { Area } from '../results/model.js';
 import type { Check } from './types.js';
 
 /** Areas that are not checks but whole suite parts, selectable with `--only` too. */

@@ -1,8 +1,8 @@
 import type { HotelApi, TargetApi } from '../api/types.js';
 import type { Exchange, ExchangeRecorder } from '../client/exchange.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
-import type { Area, RateLimitPoint, Verdict, WebhookPoint } from '../report/model.js';
-import type { ClockDriver } from '../runner/clock-driver.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
+import type { Area, RateLimitPoint, Verdict, WebhookPoint } from '../results/model.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
 import type { Receiver } from '../receiver/index.js';
 import type { RunCache } from './run-cache.js';
 

@@ -1,6 +1,6 @@
 import { isHarnessError } from '../errors/harness-error.js';
-import type { RunVerdict } from '../report/model.js';
-import type { CaseRunResult } from '../report/run-result.js';
+import type { RunVerdict } from '../results/model.js';
+import type { CaseRunResult } from '../results/run-result.js';
 
 /**
  * What a command hands back to `main`, which alone turns it into the

@@ -9,7 +9,8 @@ import { exitCodeOfError, isUsageError } from './exit-codes.js';
  */
 export function reportFatal(err: unknown, print: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): number {
   const write = (text: string): void => print(terminalSafe(text, { multiline: true }));
-  if (isHarnessError(err)) write(`svc-harness: ${err.message}`);
+  // E_INTERNAL is a bug found by the harness itself (an invariant broken): it is reported as a bug, with its stack.
+  if (isHarnessError(err) && err.code !== 'E_INTERNAL') write(`svc-harness: ${err.message}`);
   else if (isUsageError(err)) write(`svc-harness: ${err.message} (see svc-harness --help)`);
   else write(`svc-harness: internal error, please report it with the lines below\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return exitCodeOfError(err);

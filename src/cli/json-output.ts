@@ -1,5 +1,5 @@
 import { isHarnessError } from '../errors/harness-error.js';
-import type { GateResult, LoadResult } from '../report/load-result.js';
+import type { GateResult, LoadResult } from '../results/load-result.js';
 import { exitCodeOfError, isUsageError } from './exit-codes.js';
 
 /*

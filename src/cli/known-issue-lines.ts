@@ -1,4 +1,4 @@
-import type { CaseResult } from '../report/model.js';
+import type { CaseResult } from '../results/model.js';
 import { terminalSafe } from '../log/terminal-safe.js';
 
 /** The console lines of what a known-issues list did: each case it named, with its verdict, the entry's reason and date. */

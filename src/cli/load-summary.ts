@@ -1,12 +1,12 @@
 import { terminalSafe } from '../log/terminal-safe.js';
-import { gateSentence } from '../report/gate-units.js';
-import type { CaseResult } from '../report/model.js';
-import type { LoadRunResult } from '../report/run-result.js';
+import { gateSentence } from '../results/gate-units.js';
+import type { CaseResult } from '../results/model.js';
+import type { LoadRunResult } from '../results/run-result.js';
 import { exitCodeOf, type CommandOutcome } from './exit-codes.js';
 import { knownIssueLines } from './known-issue-lines.js';
-import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../report/load-result.js';
-import { formatDecimal, groupThousands } from '../report/units.js';
-import { netChangeByCurrency, walletFigures, type WalletFigures } from '../report/wallet-figures.js';
+import { LATENCY_OUTCOMES, type LoadResult, type OperationFigures } from '../results/load-result.js';
+import { formatDecimal, groupThousands } from '../results/units.js';
+import { netChangeByCurrency, walletFigures, type WalletFigures } from '../results/wallet-figures.js';
 
 /*
  * The end-of-load summary on the console, k6 style: the headline, the

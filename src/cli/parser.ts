@@ -74,7 +74,7 @@ export function buildParser(args: readonly string[], context: CommandContext, op
 export async function checkCommandLine(args: readonly string[]): Promise<void> {
   const context: CommandContext = {
     quit() {
-      throw new Error('a command line being checked does not run');
+      throw new HarnessError('E_INTERNAL', 'a command line being checked does not run');
     },
   };
   await buildParser(args, context, { dryRun: true }).run();

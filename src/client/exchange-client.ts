@@ -179,7 +179,7 @@ export class ExchangeClient {
         const res = await this.dispatcher.request(options);
         // The recording interceptor has kept the bytes (up to the cap); reading to the end, without keeping a copy, lets it finish.
         for await (const chunk of res.body) void chunk;
-        if (!answer) throw new Error('the response ended without being recorded');
+        if (!answer) throw new HarnessError('E_INTERNAL', 'the response ended without being recorded');
         return answer;
       })();
       if (!signal) return await exchange;

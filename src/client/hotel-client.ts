@@ -1,7 +1,7 @@
 import { REDACTED } from '../log/redacted.js';
 import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
 import type { RawResponse } from './recording-interceptor.js';
-import { splitPathQuery } from './split-path-query.js';
+import { splitPathQuery } from '../protocol/index.js';
 import type { ClientRequest } from './service-client.js';
 
 /** Options of a hotel API client. */

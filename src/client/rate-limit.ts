@@ -1,4 +1,14 @@
-import type { RateLimitInfo } from '../api/types.js';
+/** Rate-limit facts parsed from one response, by the profile's header names. */
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  resetS?: number;
+  resource?: string;
+  /** Retry-After in seconds (delay-seconds or HTTP-date converted), when present. */
+  retryAfterS?: number;
+  /** Raw Retry-After header text, when present. */
+  retryAfterRaw?: string;
+}
 
 /** The header names (lower-case) that carry rate-limit facts; `profile.headers` fits. */
 export interface RateLimitHeaderNames {

@@ -1,8 +1,7 @@
 import { ExchangeClient, type ExchangeClientOptions } from './exchange-client.js';
 import type { RawResponse } from './recording-interceptor.js';
-import type { SigningHeaderNames } from './signer.js';
+import { type SigningHeaderNames, splitPathQuery } from '../protocol/index.js';
 import { createSigningInterceptor, type SigningOverrides } from './signing-interceptor.js';
-import { splitPathQuery } from './split-path-query.js';
 
 /** Options of a signed service client. */
 interface ServiceClientOptions extends ExchangeClientOptions {

@@ -1,11 +1,18 @@
 import type { Dispatcher } from 'undici';
-import type { CallOptions } from '../api/types.js';
 import { headersToRecord } from './_internal/header-record.js';
-import { DEFAULT_SIGNING_HEADERS, freshNonce, signRequest, type SigningHeaderNames } from './signer.js';
-import { splitPathQuery } from './split-path-query.js';
+import { DEFAULT_SIGNING_HEADERS, freshNonce, type SigningHeaderNames, signRequest, splitPathQuery } from '../protocol/index.js';
 
 /** Deliberate breakage of a signature (auth checks), as in `CallOptions.signing`. */
-export type SigningOverrides = NonNullable<CallOptions['signing']>;
+export interface SigningOverrides {
+  /** Seconds added to the timestamp. */
+  skewS?: number | undefined;
+  nonce?: string | undefined;
+  /** Sign with this secret instead of the agency's. */
+  secret?: string | undefined;
+  keyId?: string | undefined;
+  /** Send no signing headers at all. */
+  omit?: boolean | undefined;
+}
 
 /** Inputs of {@link signingHeaders}. */
 interface SigningHeadersInput {

@@ -1,5 +1,5 @@
-import type { CaseResult, KnownMark } from '../report/model.js';
-import type { LoadRunResult, SuiteResult } from '../report/run-result.js';
+import type { CaseResult, KnownMark } from '../results/model.js';
+import type { LoadRunResult, SuiteResult } from '../results/run-result.js';
 import { suiteVerdict } from '../runner/run-verdict.js';
 import type { KnownIssue } from './known-issue.js';
 

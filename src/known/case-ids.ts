@@ -1,5 +1,5 @@
 import { HarnessError, isHarnessError } from '../errors/harness-error.js';
-import { parseThreshold } from '../load/gates.js';
+import { parseThreshold } from '../load/gate/gates.js';
 
 /** The forms of the ids a load gives its verdicts and gates (see load/load-verdicts.ts, load/load-wallets.ts, load/gates.ts). */
 const LOAD_VERDICT_ID = /^load:(window-limit|early-throttle|retry-after):[^:\s]+:(read|write)$/;

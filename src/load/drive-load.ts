@@ -1,12 +1,12 @@
-import type { ClosableTargetApi } from '../api/target-api.js';
-import type { Profile } from '../profile/types.js';
-import { runAutocannonLoad } from './autocannon-load.js';
-import type { LoadAgency } from './load-agency.js';
-import type { LoadPlan } from './load-plan.js';
-import type { LoadRecorder } from './load-recorder.js';
-import { pushLimits } from './push-limits.js';
+import type { ClosableTargetApi } from '../api/index.js';
+import type { Profile } from '../profile/index.js';
+import { runAutocannonLoad } from './generate/autocannon-load.js';
+import type { LoadAgency } from './generate/load-agency.js';
+import type { LoadPlan } from './generate/load-plan.js';
+import type { LoadRecorder } from './measure/load-recorder.js';
+import { pushLimits } from './generate/push-limits.js';
 import type { OnLoadWait } from './announced-wait.js';
-import type { WalletTally } from './wallet-reconciliation.js';
+import type { WalletTally } from './judge/wallet-reconciliation.js';
 
 /** Progress of a running load, once a second. */
 export interface LoadProgress {

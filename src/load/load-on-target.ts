@@ -1,10 +1,10 @@
 import { HarnessError } from '../errors/harness-error.js';
-import type { RunningMock } from '../mock/create-mock.js';
-import type { Profile } from '../profile/types.js';
-import type { LoadRunResult } from '../report/run-result.js';
-import { loadScenarios } from '../scenario/load-scenario.js';
-import type { Threshold } from './gates.js';
-import type { LoadResult } from '../report/load-result.js';
+import type { RunningMock } from '../mock/index.js';
+import type { Profile } from '../profile/index.js';
+import type { LoadRunResult } from '../results/run-result.js';
+import { loadScenarios } from '../scenario/index.js';
+import type { Threshold } from './gate/gates.js';
+import type { LoadResult } from '../results/load-result.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import type { LoadProgress } from './drive-load.js';
 import { loadAgencies, runLoad } from './run-load.js';

@@ -1,7 +1,7 @@
-import type { LoadResult, LoadVerdict } from '../report/load-result.js';
+import type { LoadResult, LoadVerdict } from '../results/load-result.js';
 import type { LoadSpan } from './drive-load.js';
-import type { LoadPlan } from './load-plan.js';
-import type { LoadRecorder } from './load-recorder.js';
+import type { LoadPlan } from './generate/load-plan.js';
+import type { LoadRecorder } from './measure/load-recorder.js';
 
 /** What the run knows besides the recorder, to state the result of the load. */
 interface LoadResultFacts {

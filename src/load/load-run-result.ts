@@ -1,9 +1,9 @@
-import type { Profile } from '../profile/types.js';
-import type { CaseResult, Verdict } from '../report/model.js';
-import type { LoadRunResult } from '../report/run-result.js';
-import { newRunId } from '../report/run-id.js';
+import type { Profile } from '../profile/index.js';
+import type { CaseResult, Verdict } from '../results/model.js';
+import type { LoadRunResult } from '../results/run-result.js';
+import { newRunId } from '../results/run-id.js';
 import { toolInfo } from '../runner/tool-info.js';
-import type { LoadResult } from '../report/load-result.js';
+import type { LoadResult } from '../results/load-result.js';
 
 /** The case results of a load: one per verdict under load, one per gate. */
 function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseResult[] {

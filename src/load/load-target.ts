@@ -1,14 +1,14 @@
-import { createTargetApi } from '../api/target-api.js';
+import { createTargetApi } from '../api/index.js';
 import { getArray, getField, getNumber, getString } from '../api/fields.js';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { HarnessError } from '../errors/harness-error.js';
-import type { RunningMock } from '../mock/create-mock.js';
+import type { RunningMock } from '../mock/index.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
-import type { Profile } from '../profile/types.js';
-import type { LoadAgency } from './load-agency.js';
+import type { Profile } from '../profile/index.js';
+import type { LoadAgency } from './generate/load-agency.js';
 import { shardAgencies, type LoadTarget } from './run-load.js';
 
 /**

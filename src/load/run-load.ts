@@ -1,22 +1,22 @@
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
-import { createTargetApi, type ClosableTargetApi } from '../api/target-api.js';
-import type { Profile } from '../profile/types.js';
-import type { LoadResult, LoadVerdict } from '../report/load-result.js';
-import type { LoadRunResult } from '../report/run-result.js';
+import { createTargetApi, type ClosableTargetApi } from '../api/index.js';
+import type { Profile } from '../profile/index.js';
+import type { LoadResult, LoadVerdict } from '../results/load-result.js';
+import type { LoadRunResult } from '../results/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
-import type { Threshold } from './gates.js';
-import type { LoadAgency } from './load-agency.js';
-import { evaluateLoadGates } from './load-metrics.js';
-import { planLoad } from './load-plan.js';
-import { LoadRecorder } from './load-recorder.js';
+import type { Threshold } from './gate/gates.js';
+import type { LoadAgency } from './generate/load-agency.js';
+import { evaluateLoadGates } from './gate/load-metrics.js';
+import { planLoad } from './generate/load-plan.js';
+import { LoadRecorder } from './measure/load-recorder.js';
 import { loadResultOf } from './load-result-of.js';
 import { toRunResult } from './load-run-result.js';
-import { judgeBuckets } from './load-verdicts.js';
-import { openWallets, reconcileWallets, type LoadWallets, type NoteAdmission } from './load-wallets.js';
-import { bucketOf } from './scenario-requests.js';
+import { judgeBuckets } from './judge/load-verdicts.js';
+import { openWallets, reconcileWallets, type LoadWallets, type NoteAdmission } from './judge/load-wallets.js';
+import { bucketOf } from './generate/scenario-requests.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
-import { WalletTally } from './wallet-reconciliation.js';
+import { WalletTally } from './judge/wallet-reconciliation.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
 const SETTLE_MS = 1000;

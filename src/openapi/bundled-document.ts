@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HarnessError } from '../errors/harness-error.js';
 
 /** The bundled document: YAML is the source people edit, JSON its generated twin (`npm run openapi:json`) that code reads. */
 const FILES = { yaml: join('openapi', 'reference-api.yaml'), json: join('openapi', 'reference-api.json') } as const;
@@ -13,7 +14,7 @@ function packageRoot(): string {
   for (;;) {
     if (existsSync(join(dir, FILES.yaml))) return (root = dir);
     const up = dirname(dir);
-    if (up === dir) throw new Error(`the bundled ${FILES.yaml} is missing from the package`);
+    if (up === dir) throw new HarnessError('E_INTERNAL', `the bundled ${FILES.yaml} is missing from the package`);
     dir = up;
   }
 }

@@ -1,9 +1,18 @@
-import type { AgencyCredentials } from '../mock/index.js';
 import type { AgencyDef } from './types.js';
 
-/** What the mock hands out for one agency: the credentials of its `--json` line, and the limits when they are known. */
-type MockAgencyCredentials = Pick<AgencyCredentials, 'agency_id' | 'key_id' | 'secret' | 'webhook_secret' | 'hotel_api_key' | 'hotel_webhook_secret'> &
-  Partial<Pick<AgencyCredentials, 'limits'>>;
+/**
+ * What the mock hands out for one agency (its `--json` line, as `AgencyCredentials` of `src/mock/`): the credentials,
+ * and the limits when they are known. Written out here so the profile knows the line, not the mock.
+ */
+interface MockAgencyCredentials {
+  agency_id: string;
+  key_id: string;
+  secret: string;
+  webhook_secret: string;
+  hotel_api_key: string;
+  hotel_webhook_secret: string;
+  limits?: { read: number; write: number } | undefined;
+}
 
 /**
  * A profile's entry for one agency of a running mock: its key id, every

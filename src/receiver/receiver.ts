@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { splitPathQuery } from '../client/split-path-query.js';
+import { splitPathQuery } from '../protocol/index.js';
 import { deliveryKeeper } from './delivery-capture.js';
 import { DeliveryLog, type DeliveryFilter, type ReceivedDelivery } from './delivery-log.js';
 import { listen } from './listen.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readRegularFile } from '../files/read-regular-file.js';
-import { RUN_ID_PATTERN } from './run-id.js';
+import { RUN_ID_PATTERN } from '../results/run-id.js';
 import { readRunManifest, RUN_MANIFEST, type RunFiles } from './run-manifest.js';
 import { latestTarget } from './write-reports.js';
 

@@ -1,4 +1,4 @@
-import type { CaseRunResult } from './run-result.js';
+import type { CaseRunResult } from '../results/run-result.js';
 import { html } from './escape.js';
 import { exchangeIndex } from './_internal/evidence.js';
 import { renderAreaCards } from './html/area-cards.js';

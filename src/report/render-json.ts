@@ -1,4 +1,4 @@
-import type { CaseRunResult } from './run-result.js';
+import type { CaseRunResult } from '../results/run-result.js';
 
 /** Top-level keys in the model's order, so diffs between runs line up. */
 const TOP_LEVEL_ORDER = [

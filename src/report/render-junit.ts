@@ -1,5 +1,5 @@
-import type { CaseResult } from './model.js';
-import type { CaseRunResult } from './run-result.js';
+import type { CaseResult } from '../results/model.js';
+import type { CaseRunResult } from '../results/run-result.js';
 import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';

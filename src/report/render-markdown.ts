@@ -1,5 +1,5 @@
-import type { CaseResult, Verdict } from './model.js';
-import type { CaseRunResult } from './run-result.js';
+import type { CaseResult, Verdict } from '../results/model.js';
+import type { CaseRunResult } from '../results/run-result.js';
 import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';

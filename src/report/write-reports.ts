@@ -3,7 +3,7 @@ import { cp, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node
 import path from 'node:path';
 import { HarnessError } from '../errors/harness-error.js';
 import { knownSecretsRedactor } from '../profile/known-secrets.js';
-import type { CaseRunResult } from './run-result.js';
+import type { CaseRunResult } from '../results/run-result.js';
 import { assertLatestReplaceable, assertPointerReplaceable, assertRunFolderFree, markLatestCopy } from './safe-write.js';
 import { renderHtml } from './render-html.js';
 import { renderJson } from './render-json.js';

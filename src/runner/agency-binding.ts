@@ -1,6 +1,6 @@
 import type { RunScope } from '../checks/check-context.js';
 import type { AgencyResource, Check, ResourceRef } from '../checks/types.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { AgencyFacts } from './agency-facts.js';
 import type { Lease } from './lease-planner.js';
 

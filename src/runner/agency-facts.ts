@@ -2,7 +2,7 @@ import { getNumber } from '../api/fields.js';
 import type { TargetApi } from '../api/types.js';
 import type { Exchange } from '../client/exchange.js';
 import { isHarnessError } from '../errors/harness-error.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 
 /** What the runner read of one agency at the start of a run. */
 export interface AgencyFacts {

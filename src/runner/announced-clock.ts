@@ -1,4 +1,4 @@
-import type { ClockDriver } from './clock-driver.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
 import type { RunListener } from './run-events.js';
 
 /** Waits shorter than this pass unannounced: a person would not notice them. */

@@ -1,5 +1,5 @@
 import type { Exchange, ExchangeRecorder } from '../client/exchange.js';
-import type { Profile, ResolvedAgency } from '../profile/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { BucketUse } from './lease-planner.js';
 
 /** Counts, per rate-limit bucket (`<agency index>:read`, `<agency index>:write`), the requests that reached the service. */

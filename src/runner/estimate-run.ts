@@ -1,5 +1,5 @@
 import type { LearnedTarget } from '../checks/types.js';
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 import { resourcesOf, totalRequests } from './agency-binding.js';
 import { LeasePlanner, requestsTo, type BucketUse, type Lease, type LeasePlannerOptions } from './lease-planner.js';
 import { startInOrder, type Bindable } from './leased-schedule.js';

@@ -1,6 +1,6 @@
 import type { Check } from '../checks/types.js';
 import { leaseFor, resourcesOf } from './agency-binding.js';
-import type { ClockDriver } from './clock-driver.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
 import type { BucketUse, Lease, LeasePlanner } from './lease-planner.js';
 import type { RunListener } from './run-events.js';
 

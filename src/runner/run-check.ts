@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Check, CheckContext, CheckOutcome } from '../checks/types.js';
 import { withAbortSignal } from '../client/abort-scope.js';
 import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
-import type { CaseResult, Verdict } from '../report/model.js';
+import type { CaseResult, Verdict } from '../results/model.js';
 
 const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'];
 

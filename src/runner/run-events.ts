@@ -1,4 +1,4 @@
-import type { CaseResult } from '../report/model.js';
+import type { CaseResult } from '../results/model.js';
 
 /** Progress of a run, for the CLI to render; the run's result never depends on who listens. */
 export type RunEvent =

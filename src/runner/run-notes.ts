@@ -2,7 +2,7 @@ import type { RunCache } from '../checks/run-cache.js';
 import type { LearnedTarget } from '../checks/types.js';
 import { learnedWebhookSchedule } from '../checks/webhooks/learned-schedule.js';
 import type { Exchange } from '../client/exchange.js';
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 
 /** Requests the scenarios send, roughly (for the estimate). */
 export const SCENARIO_REQUESTS = 150;

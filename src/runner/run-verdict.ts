@@ -1,4 +1,4 @@
-import type { CaseResult, RunVerdict } from '../report/model.js';
+import type { CaseResult, RunVerdict } from '../results/model.js';
 
 /** The id of the baseline check: a correctly signed request is accepted. */
 export const BASELINE_CHECK_ID = 'AU-01';

@@ -1,31 +1,10 @@
 /*
- * The contract between the runner and the suite's parts (scenarios, properties), apart
- * from `loadSuiteParts`, so the parts can name it without importing back the loader that imports them.
+ * How the runner plans and loads the suite's parts (scenarios, properties), apart from `loadSuiteParts`.
+ * What a part itself is given and returns (`SuitePart`) lies beneath both, in `src/checks/suite-part.ts`.
  */
-import type { CheckContext } from '../checks/types.js';
-import type { Profile } from '../profile/types.js';
-import type { CaseResult } from '../report/model.js';
-import type { AgencyView } from '../scenario/scenario-plan.js';
-
-/**
- * What scenarios and properties get from the runner: the same context as a
- * check, plus `reset` (isolates their cases against a mock; undefined against
- * a real target) and `onCase` to report each case as it finishes.
- */
-export interface SuitePartContext extends CheckContext {
-  /** Puts the target back to its fixture (mock only); call it between cases that must not see each other. */
-  reset: (() => Promise<void>) | undefined;
-  /** Reports one finished case at once (progress); the returned list is what the result holds. */
-  onCase(result: CaseResult): void;
-  /**
-   * Indices of `agencies` the part may send to (the runner's lease; it shrinks
-   * as the runner gives agencies back); absent: every agency.
-   */
-  usableAgencies?: ReadonlySet<number> | undefined;
-}
-
-/** A part of the suite beyond checks: returns one case per scenario or property. */
-export type SuitePart = (ctx: SuitePartContext) => Promise<CaseResult[]>;
+import type { SuitePart } from '../checks/suite-part.js';
+import type { Profile } from '../profile/index.js';
+import type { AgencyView } from '../scenario/index.js';
 
 /** What a part's real-time duration is estimated from. */
 export interface PartPlanInput {

@@ -7,7 +7,7 @@ import { HarnessError } from '../errors/harness-error.js';
 import { nestsDeeperThan } from '../files/nesting-depth.js';
 import { readRegularFile } from '../files/read-regular-file.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 import { expansionProblems } from './_internal/expansion.js';
 import { validateScenario } from './_internal/validate.js';
 import type { Scenario } from './types.js';

@@ -5,7 +5,7 @@ import { checkContext } from '../checks/check-context.js';
 import type { CheckContext } from '../checks/types.js';
 import { waitOutRefusals } from '../checks/wait-out-refusals.js';
 import { isHarnessError } from '../errors/harness-error.js';
-import type { CaseResult, Verdict } from '../report/model.js';
+import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
 import { chooseAgency, type AgencyView } from './scenario-plan.js';
@@ -334,7 +334,7 @@ export async function runScenario(partCtx: CheckContext, scenario: Scenario, usa
   } catch (err) {
     if (err instanceof ScenarioSkipped) return result('SKIP', err.message, run?.evidence ?? [], { agency });
     if (err instanceof StepFailed) return result('FAIL', `${err.at}: ${err.message}`, err.evidence, { agency, failedStep: err.at });
-    const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    const message = isHarnessError(err) && err.code !== 'E_INTERNAL' ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     return result('ERROR', message, run?.evidence ?? [], { agency });
   }
 }

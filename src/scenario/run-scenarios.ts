@@ -1,7 +1,7 @@
 import type { CheckContext } from '../checks/types.js';
 import { HarnessError } from '../errors/harness-error.js';
-import type { CaseResult } from '../report/model.js';
-import type { SuitePartContext } from '../runner/suite-part-types.js';
+import type { CaseResult } from '../results/model.js';
+import type { SuitePartContext } from '../checks/suite-part.js';
 import { loadScenarios } from './load-scenario.js';
 import { runScenario } from './run-scenario.js';
 import { runOrder } from './scenario-plan.js';

@@ -3,7 +3,7 @@
  * target time they wait, and the agency each runs as. The runner plans a
  * real-time run with these, and the scenario runner follows the same rules.
  */
-import type { Profile } from '../profile/types.js';
+import type { Profile } from '../profile/index.js';
 import { ANY_WITH_PRODUCT, type Scenario, type Step } from './types.js';
 import { interpolate, readPath } from './values.js';
 

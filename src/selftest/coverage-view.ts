@@ -1,4 +1,4 @@
-import type { CheckCoverage, SelftestResult } from '../report/selftest-result.js';
+import type { CheckCoverage, SelftestResult } from '../results/selftest-result.js';
 
 /** The per-check rows a self-test report shows, and what they mean. */
 interface CoverageView {

@@ -1,6 +1,6 @@
-import type { CaseResult } from '../report/model.js';
-import type { SuiteResult } from '../report/run-result.js';
-import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../report/selftest-result.js';
+import type { CaseResult } from '../results/model.js';
+import type { SuiteResult } from '../results/run-result.js';
+import type { CheckCoverage, CleanOutcome, DefectOutcome, FailedCase } from '../results/selftest-result.js';
 
 /** A case counts as failed when its verdict is FAIL or ERROR. */
 function isFailure(c: Pick<CaseResult, 'verdict'>): boolean {

@@ -1,7 +1,7 @@
 import { html } from '../report/escape.js';
 import { renderLayout } from '../report/html/layout.js';
 import { verdictBadge } from '../report/html/palette.js';
-import type { CleanOutcome, DefectOutcome, SelftestResult } from '../report/selftest-result.js';
+import type { CleanOutcome, DefectOutcome, SelftestResult } from '../results/selftest-result.js';
 import { coverageView } from './coverage-view.js';
 import { scoreLine } from './render-selftest-text.js';
 

@@ -1,5 +1,5 @@
 import { mdCell } from './defect-table.js';
-import type { SelftestResult } from '../report/selftest-result.js';
+import type { SelftestResult } from '../results/selftest-result.js';
 import { coverageView } from './coverage-view.js';
 import { scoreLine } from './render-selftest-text.js';
 

@@ -1,4 +1,4 @@
-import type { SelftestResult } from '../report/selftest-result.js';
+import type { SelftestResult } from '../results/selftest-result.js';
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);

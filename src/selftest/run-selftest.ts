@@ -3,12 +3,12 @@ import { isHarnessError } from '../errors/harness-error.js';
 import { createHarness, type Harness } from '../harness.js';
 import { DEFECT_NAMES, DEFECTS, isDefectName, type DefectName } from '../mock/defects/catalogue.js';
 import { HarnessError } from '../errors/harness-error.js';
-import { newRunId } from '../report/run-id.js';
-import type { SuiteResult } from '../report/run-result.js';
+import { newRunId } from '../results/run-id.js';
+import type { SuiteResult } from '../results/run-result.js';
 import { randomSeed } from '../runner/run-id.js';
 import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS, type DefectExpectation } from './expectations.js';
 import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';
-import type { CleanOutcome, DefectOutcome, SelftestResult } from '../report/selftest-result.js';
+import type { CleanOutcome, DefectOutcome, SelftestResult } from '../results/selftest-result.js';
 
 /** Options of `runSelftest`. */
 interface SelftestOptions {
@@ -65,7 +65,7 @@ class Worker {
   async run(defects: readonly DefectName[]): Promise<SuiteResult> {
     this.harness ??= createHarness({ ...(this.options.checkTimeoutMs !== undefined ? { checkTimeoutMs: this.options.checkTimeoutMs } : {}) });
     const { mock } = await this.harness.prepare();
-    if (!mock) throw new Error('the self-test needs the embedded mock');
+    if (!mock) throw new HarnessError('E_INTERNAL', 'the self-test needs the embedded mock');
     mock.defects.disable(DEFECT_NAMES);
     mock.defects.enable(defects);
     await mock.reset();

@@ -3,7 +3,7 @@ import { HarnessError } from '../errors/harness-error.js';
 import { writeRunFolder } from '../report/write-reports.js';
 import { renderSelftestHtml } from './render-selftest-html.js';
 import { renderSelftestMarkdown } from './render-selftest-markdown.js';
-import type { SelftestResult } from '../report/selftest-result.js';
+import type { SelftestResult } from '../results/selftest-result.js';
 
 /** The self-test's report files and their renderers. */
 export const SELFTEST_FILES = {

@@ -5,7 +5,7 @@ import { MemoryRecorder } from '../../src/client/exchange.js';
 import { createMock, type AgencyCredentials, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
-import type { RateLimitPoint } from '../../src/report/model.js';
+import type { RateLimitPoint } from '../../src/results/model.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
 
 const resolved = (a: AgencyCredentials) => resolvedAgency(a, { limits: false });

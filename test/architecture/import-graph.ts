@@ -32,9 +32,12 @@ function resolve(fromFile: string, spec: string, files: ReadonlySet<string>): st
   return undefined;
 }
 
-/** Reads every `.ts` file under `root` and the imports between them (specifiers leaving `root` are dropped). */
-export function importGraph(root: string): ImportGraph {
-  const files = new Set(walk(root).map((f) => path.resolve(f)));
+/**
+ * Reads every `.ts` file under the `folders` of `root` (all of it when none are named) and the imports between them;
+ * specifiers leaving those folders are dropped. Paths are relative to `root`.
+ */
+export function importGraph(root: string, folders: readonly string[] = ['.']): ImportGraph {
+  const files = new Set(folders.flatMap((f) => walk(path.join(root, f))).map((f) => path.resolve(f)));
   const graph: ImportGraph = new Map();
   const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
   for (const file of files) {
@@ -76,10 +79,14 @@ export function findCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/** The area of a file: its first folder under the root (`checks/auth/x.ts` → `checks`), or '' for a file at the root. */
+/**
+ * The area of a file: its first folder under `src/` (`src/checks/auth/x.ts` → `checks`), `harness` for a file
+ * at the top of `src/` (the library's entry), or its first folder for a file outside `src/` (`properties/x.ts` → `properties`).
+ */
 export function areaOf(file: string): string {
   const parts = file.split('/');
-  return parts.length > 1 ? parts[0]! : '';
+  if (parts[0] !== 'src') return parts[0]!;
+  return parts.length > 2 ? parts[1]! : 'harness';
 }
 
 /** The `_internal` folder a file sits in, as the path up to and including `_internal`, or undefined. */
@@ -91,4 +98,80 @@ export function internalFolderOf(file: string): string | undefined {
         .split('/')
         .slice(0, i + 1)
         .join('/');
+}
+
+/** What an area's `index.ts` re-exports of one of its files: everything, every type, or some names. */
+interface ReExport {
+  all: boolean;
+  allTypes: boolean;
+  names: Set<string>;
+}
+
+/** For each file that `index` re-exports (root-relative), what it re-exports of it. */
+function reExportsOf(root: string, index: string): Map<string, ReExport> {
+  const text = readFileSync(path.join(root, index), 'utf8');
+  const out = new Map<string, ReExport>();
+  const of = (spec: string): ReExport => {
+    const file = path.posix.normalize(path.posix.join(path.posix.dirname(index), spec.replace(/\.js$/, '.ts')));
+    if (!out.has(file)) out.set(file, { all: false, allTypes: false, names: new Set() });
+    return out.get(file)!;
+  };
+  for (const m of text.matchAll(/export\s+(type\s+)?\*\s+from\s+'([^']+)'/g)) of(m[2]!)[m[1] ? 'allTypes' : 'all'] = true;
+  for (const m of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)) {
+    for (const n of m[2]!.split(',')) {
+      const name = n
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
+      if (name) of(m[3]!).names.add(name);
+    }
+  }
+  return out;
+}
+
+/**
+ * `from -> to` for every named import (`import { … } from`) of a file of another area whose `index.ts`
+ * re-exports all that the import takes: such an import goes through the index.
+ */
+export function indexBypasses(root: string, graph: ImportGraph, indexOf: (area: string) => string): string[] {
+  const indexes = new Map<string, Map<string, ReExport>>();
+  const reExports = (area: string): Map<string, ReExport> | undefined => {
+    const index = indexOf(area);
+    if (!indexes.has(index)) indexes.set(index, statSafe(path.join(root, index)) ? reExportsOf(root, index) : new Map());
+    return indexes.get(index);
+  };
+  const out: string[] = [];
+  for (const from of graph.keys()) {
+    const text = readFileSync(path.join(root, from), 'utf8');
+    for (const m of text.matchAll(/^\s*import\s+(type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/gm)) {
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), m[3]!.replace(/\.js$/, '.ts')));
+      const area = areaOf(to);
+      if (area === areaOf(from) || to === indexOf(area)) continue;
+      const re = reExports(area)?.get(to);
+      if (!re) continue;
+      const names = m[2]!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      const covered = names.every((n) => {
+        const name = n
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim();
+        return re.all || ((m[1] !== undefined || n.startsWith('type ')) && re.allTypes) || re.names.has(name);
+      });
+      if (covered) out.push(`${from} -> ${to}`);
+    }
+  }
+  return out;
+}
+
+function statSafe(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

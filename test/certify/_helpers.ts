@@ -1,4 +1,4 @@
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import { resolveAgencies } from '../../src/profile/resolve-secrets.js';
 import { startEmbeddedTarget } from '../../src/certify/embedded-target.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideGrant } from '../../src/certify/certificate/grant.js';
-import type { Verdict } from '../../src/report/model.js';
+import type { Verdict } from '../../src/results/model.js';
 
 const t = (id: string, required: boolean, verdict: Verdict) => ({ id, required, verdict });
 

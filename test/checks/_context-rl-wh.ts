@@ -7,10 +7,10 @@ import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
-import type { RateLimitPoint, WebhookPoint } from '../../src/report/model.js';
-import type { ClockDriver } from '../../src/runner/clock-driver.js';
+import type { RateLimitPoint, WebhookPoint } from '../../src/results/model.js';
+import type { ClockDriver } from '../../src/clock/clock-driver.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
 import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
 
 /** A mock, a receiver on its clock, and a way to build fresh check contexts against them. */

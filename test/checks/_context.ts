@@ -9,7 +9,7 @@ import type { MockOptions } from '../../src/mock/options.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
 
 /** A real mock with a run over it, for end-to-end tests of checks. */
 export interface CheckTarget {

@@ -7,7 +7,7 @@ import type { RlBucket, RlShot } from '../../src/checks/_internal/rl-shot.js';
 import type { WhAttempt, WhRun } from '../../src/checks/_internal/wh-attempt.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
-import { serviceWebhookHeaders, signHotelWebhook } from '../../src/webhook/index.js';
+import { serviceWebhookHeaders, signHotelWebhook } from '../../src/protocol/index.js';
 
 /** The reference profile the fixtures follow. */
 export const PROFILE: Profile = DEFAULT_PROFILE;

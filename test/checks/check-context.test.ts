@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkContext, type RunScope } from '../../src/checks/check-context.js';
 import { createRunCache, RunCacheKey } from '../../src/checks/run-cache.js';
-import type { WebhookPoint } from '../../src/report/model.js';
+import type { WebhookPoint } from '../../src/results/model.js';
 
 describe('run cache', () => {
   it('makes a value once per key and run, and keeps runs apart', () => {

@@ -11,7 +11,7 @@ import { defaultRegistry } from '../../src/checks/index.js';
 import type { Check } from '../../src/checks/types.js';
 import type { Exchange } from '../../src/client/exchange.js';
 import { createHarness, type Harness, type PreparedTarget } from '../../src/harness.js';
-import type { SuiteResult } from '../../src/report/run-result.js';
+import type { SuiteResult } from '../../src/results/run-result.js';
 import { declaredTraffic, measuredTraffic, trafficBeyondDeclared, type Traffic } from './_declared-traffic.js';
 
 describe('every check sends no more than it declares', () => {

@@ -3,7 +3,7 @@ import { EXIT, exitCodeOf, exitCodeOfError, loadOutcome, type CommandOutcome } f
 import { reportFatal } from '../../src/cli/fatal.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
 import { HarnessError } from '../../src/errors/harness-error.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 
 // The whole contract of the CLI's exit statuses, one row each (as fastify's test/internals/errors.test.js lists its codes).
 const OUTCOMES: [string, CommandOutcome, number][] = [
@@ -71,6 +71,10 @@ describe('exit codes', () => {
     expect(reportFatal(new TypeError('boom'), (l) => bug.push(l))).toBe(70);
     expect(bug[0]).toMatch(/^svc-harness: internal error, please report it/);
     expect(bug[0]).toMatch(/TypeError: boom\n\s+at /);
+    const invariant: string[] = [];
+    expect(reportFatal(new HarnessError('E_INTERNAL', 'the response ended without being recorded'), (l) => invariant.push(l))).toBe(70);
+    expect(invariant[0]).toMatch(/^svc-harness: internal error, please report it/);
+    expect(invariant[0]).toMatch(/HarnessError: the response ended without being recorded\n\s+at /);
   });
 
   it('splits the failed cases of a load between verdicts and gates', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { caseCountsLine, loadSummaryLines } from '../../src/cli/load-summary.js';
-import { LoadRecorder } from '../../src/load/load-recorder.js';
-import { evaluateLoadGates } from '../../src/load/load-metrics.js';
-import { parseThresholds } from '../../src/load/gates.js';
-import { reconcileWallet, WalletTally } from '../../src/load/wallet-reconciliation.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { evaluateLoadGates } from '../../src/load/gate/load-metrics.js';
+import { parseThresholds } from '../../src/load/gate/gates.js';
+import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { sampleLoadResult } from '../load/_load-result.js';
 
 describe('the end-of-load summary on the console', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runProgress } from '../../src/cli/run-progress.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 
 /** A stream that keeps what is written, a terminal or not, and a clock the test moves. */
 function setup(isTTY: boolean, env: NodeJS.ProcessEnv = {}) {

@@ -14,7 +14,7 @@ export interface Seen {
   keyId: string | null;
 }
 
-// An implementation of section 3 written apart from src/client/signer.ts, so the test can catch its mistakes.
+// An implementation of section 3 written apart from src/protocol/request-signature.ts, so the test can catch its mistakes.
 const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 function canon(raw: string): string {
   if (raw === '') return '';

@@ -15,8 +15,8 @@ describe('examples/ci', () => {
     expect(commands.map((c) => c[0])).toEqual(['mock', 'load', 'run']);
     for (const args of commands) await expect(checkCommandLine(args), args.join(' ')).resolves.toBeUndefined();
     // The load gates, whose metrics the parser alone does not know, name metrics that exist.
-    const { assertGateMetrics } = await import('../../src/load/gate-metrics.js');
-    const { parseThresholds } = await import('../../src/load/gates.js');
+    const { assertGateMetrics } = await import('../../src/load/gate/gate-metrics.js');
+    const { parseThresholds } = await import('../../src/load/gate/gates.js');
     const load = commands.find((c) => c[0] === 'load')!;
     const gates = load.flatMap((a, i) => (load[i - 1] === '--threshold' ? [a] : []));
     expect(gates.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
 import type { Certificate } from '../../src/certify/certificate/types.js';
-import type { CertificationResult } from '../../src/report/run-result.js';
+import type { CertificationResult } from '../../src/results/run-result.js';
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { freshNonce, signRequest } from '../../src/client/signer.js';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 import { createMock, type AgencyCredentials, type RunningMock } from '../../src/mock/create-mock.js';
 import type { MockOptions } from '../../src/mock/options.js';
 

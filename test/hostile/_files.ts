@@ -5,7 +5,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
 import type { CertificateDraft } from '../../src/certify/certificate/types.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 import { sampleLoadResult } from '../load/_load-result.js';
 
 /** A fresh temporary folder. */

@@ -7,7 +7,7 @@ import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
 import { MAX_ADVANCE_MS } from '../../src/mock/http/admin-app.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
-import { clockBoundMs } from '../../src/runner/clock-bound.js';
+import { clockBoundMs } from '../../src/clock/clock-bound.js';
 import { adminRequest } from '../helpers/mock-client.js';
 
 let mock: RunningMock;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profile/load-profile.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
-import { clockBoundMs } from '../../src/runner/clock-bound.js';
+import { clockBoundMs } from '../../src/clock/clock-bound.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** The message resolving `input` throws (the test fails when it resolves). */

@@ -3,7 +3,7 @@ import { HarnessError } from '../../src/errors/harness-error.js';
 import { applyKnownIssues, judgeKnown } from '../../src/known/apply-known-issues.js';
 import { canonicalCaseId, type CaseIdCatalogue } from '../../src/known/case-ids.js';
 import { parseKnownIssues } from '../../src/known/read-known-issues.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';

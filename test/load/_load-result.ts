@@ -1,5 +1,5 @@
-import { LoadRecorder } from '../../src/load/load-recorder.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 
 /** A small load result: `n` searches of agency-1, a second apart, every 7th a 429. */
 export function sampleLoadResult(n = 20, over: Partial<LoadResult> = {}): LoadResult {

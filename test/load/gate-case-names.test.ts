@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateLoadGates } from '../../src/load/load-metrics.js';
-import { parseThresholds } from '../../src/load/gates.js';
+import { evaluateLoadGates } from '../../src/load/gate/load-metrics.js';
+import { parseThresholds } from '../../src/load/gate/gates.js';
 import { toRunResult } from '../../src/load/load-run-result.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { sampleLoadResult } from './_load-result.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assertGateMetrics, splitGateMetric } from '../../src/load/gate-metrics.js';
-import { parseThresholds } from '../../src/load/gates.js';
-import { loadMetricLookup } from '../../src/load/load-metrics.js';
+import { assertGateMetrics, splitGateMetric } from '../../src/load/gate/gate-metrics.js';
+import { parseThresholds } from '../../src/load/gate/gates.js';
+import { loadMetricLookup } from '../../src/load/gate/load-metrics.js';
 import { sampleLoadResult } from './_load-result.js';
 
 describe('gate metrics', () => {

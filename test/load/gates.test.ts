@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithBaseline, evaluateThresholds, parseRegression, parseThreshold, parseThresholds } from '../../src/load/gates.js';
+import { compareWithBaseline, evaluateThresholds, parseRegression, parseThreshold, parseThresholds } from '../../src/load/gate/gates.js';
 
 describe('thresholds', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHarness } from '../../src/harness.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 
 describe('createHarness().load', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram } from '../../src/load/latency-histogram.js';
-import { LoadRecorder } from '../../src/load/load-recorder.js';
-import { mergeLoadResults } from '../../src/load/merge-load-results.js';
+import { LatencyHistogram } from '../../src/load/measure/latency-histogram.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { mergeLoadResults } from '../../src/load/merge/merge-load-results.js';
 import { sampleLoadResult } from './_load-result.js';
 
 /** 3 searches answered 2xx in 40 ms, 5 answered 429 in 1 ms, 2 answered 502 in 400 ms, 1 never answered. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram } from '../../src/load/latency-histogram.js';
-import { LoadRecorder } from '../../src/load/load-recorder.js';
-import type { LoadResult } from '../../src/report/load-result.js';
-import { mergeLoadResults } from '../../src/load/merge-load-results.js';
+import { LatencyHistogram } from '../../src/load/measure/latency-histogram.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import type { LoadResult } from '../../src/results/load-result.js';
+import { mergeLoadResults } from '../../src/load/merge/merge-load-results.js';
 import { loadResultOf } from './_load-result.js';
 
 function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['verdicts']): LoadResult {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertMergeable } from '../../src/load/merge-set.js';
-import type { LoadPart } from '../../src/load/read-load-inputs.js';
+import { assertMergeable } from '../../src/load/merge/merge-set.js';
+import type { LoadPart } from '../../src/load/merge/read-load-inputs.js';
 import { sampleLoadResult } from './_load-result.js';
 
 const part = (file: string, runId: string | undefined, shard?: [number, number]): LoadPart => ({

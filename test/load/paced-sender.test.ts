@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constantRate, runPaced } from '../../src/load/paced-sender.js';
+import { constantRate, runPaced } from '../../src/load/generate/paced-sender.js';
 
 describe('paced sender (open model)', () => {
   it('sends each request at its planned instant, not after the previous one finished', async () => {

@@ -3,7 +3,7 @@ import { mockLoadTarget } from '../../src/load/load-target.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
-import type { LoadRunResult } from '../../src/report/run-result.js';
+import type { LoadRunResult } from '../../src/results/run-result.js';
 
 let mock: RunningMock | undefined;
 afterEach(async () => {

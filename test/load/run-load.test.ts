@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockLoadTarget } from '../../src/load/load-target.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 import { exitCodeOf, loadOutcome } from '../../src/cli/exit-codes.js';
 import { runLoad } from '../../src/load/run-load.js';
-import { parseThreshold } from '../../src/load/gates.js';
+import { parseThreshold } from '../../src/load/gate/gates.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { loadScenarios } from '../../src/scenario/load-scenario.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import { compileJourney } from '../../src/load/scenario-requests.js';
+import { compileJourney } from '../../src/load/generate/scenario-requests.js';
 import { parseScenario } from '../../src/scenario/load-scenario.js';
 
 const YAML = `
@@ -81,7 +81,7 @@ describe('statuses a scenario expects on purpose', () => {
 
 describe('LoadRecorder', () => {
   it('counts expected refusals apart from errors, and an unanswered request as an error even when a refusal was expected', async () => {
-    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/load-recorder.js');
+    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/measure/load-recorder.js');
     const r = new LoadRecorder();
     r.record('book', 'a', 'write', 0, 5, 5, 201);
     r.record('book', 'a', 'write', 10, 15, 5, 502, undefined, true);
@@ -93,7 +93,7 @@ describe('LoadRecorder', () => {
   });
 
   it('counts a request cut off at the stop apart: no answer, no error, yet possibly admitted for the bucket verdicts', async () => {
-    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/load-recorder.js');
+    const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/measure/load-recorder.js');
     const r = new LoadRecorder();
     r.record('search', 'a', 'read', 0, 5, 5, 200);
     r.recordCutOff('search', 'a', 'read', 10, 2_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildStringToSign, computeSignature, parseAuthorization } from '../../src/client/signer.js';
-import { NoncePool, SignedTemplate } from '../../src/load/signed-template.js';
+import { buildStringToSign, computeSignature, parseAuthorization } from '../../src/protocol/request-signature.js';
+import { NoncePool, SignedTemplate } from '../../src/load/generate/signed-template.js';
 
 function parse(buf: Buffer): { line: string; headers: Record<string, string>; body: string } {
   const text = buf.toString('latin1');

@@ -4,7 +4,7 @@ import { mockLoadTarget } from '../../src/load/load-target.js';
 import { runLoad } from '../../src/load/run-load.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
-import type { LoadResult } from '../../src/report/load-result.js';
+import type { LoadResult } from '../../src/results/load-result.js';
 
 let mock: RunningMock | undefined;
 afterEach(async () => {

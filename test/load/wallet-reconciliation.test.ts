@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconcileWallet, WalletTally } from '../../src/load/wallet-reconciliation.js';
+import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 
 describe('reconcileWallet', () => {
   it('passes when every 201 booking has one debit and every 201 cancellation one refund', () => {

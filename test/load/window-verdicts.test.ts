@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission } from '../../src/load/window-verdicts.js';
-import { bucketStart, judgeBucket, priorFromReading } from '../../src/load/load-verdicts.js';
-import type { BucketLog } from '../../src/load/load-recorder.js';
+import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission } from '../../src/load/judge/window-verdicts.js';
+import { bucketStart, judgeBucket, priorFromReading } from '../../src/load/judge/load-verdicts.js';
+import type { BucketLog } from '../../src/load/measure/load-recorder.js';
 
 const ok = (t: number, ref = `a${t}`): Admission => ({ sentAt: t, receivedAt: t + 5, admitted: true, ref });
 const no = (t: number, retryAfterS?: number): Admission => ({ sentAt: t, receivedAt: t + 5, admitted: false, retryAfterS, ref: `r${t}` });

@@ -52,7 +52,7 @@ describe('authentication (section 3)', () => {
     const ok = await alpha.get('/v1/wallet/statement?limit=2');
     expect(ok.status).toBe(200);
     // Signed for one query, sent with another.
-    const { signRequest } = await import('../../src/client/signer.js');
+    const { signRequest } = await import('../../src/protocol/request-signature.js');
     const sig = signRequest({
       method: 'GET',
       path: '/v1/wallet/statement',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runProperties } from '../../properties/index.js';
 import { startContext, type TestContext } from '../scenario/_context.js';
-import { RealClockDriver } from '../../src/runner/real-clock-driver.js';
+import { RealClockDriver } from '../../src/clock/real-clock-driver.js';
 
 let t: TestContext | undefined;
 afterEach(async () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors/harness-error.js';
-import { LatencyHistogram } from '../../src/load/latency-histogram.js';
+import { LatencyHistogram } from '../../src/load/measure/latency-histogram.js';
 import { diffCases, type ComparableCase } from '../../src/report/compare/case-diff.js';
 import { compareRuns } from '../../src/report/compare/compare-runs.js';
 import { diffLoads } from '../../src/report/compare/load-diff.js';
 import { DEFAULT_REGRESSION_LIMITS, parseRegressionLimits } from '../../src/report/compare/regression-limits.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../src/report/compare/render-compare-markdown.js';
-import type { LoadResult, OperationFigures } from '../../src/report/load-result.js';
-import type { SelftestResult } from '../../src/report/selftest-result.js';
+import type { LoadResult, OperationFigures } from '../../src/results/load-result.js';
+import type { SelftestResult } from '../../src/results/selftest-result.js';
 import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { sampleRun } from './fixtures/sample-run.js';
 

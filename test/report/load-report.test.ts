@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import { gateFigures } from '../../src/report/gate-units.js';
+import { gateFigures } from '../../src/results/gate-units.js';
 import { sampleLoad, sampleLoadRun } from './fixtures/sample-run.js';
-import { LoadRecorder } from '../../src/load/load-recorder.js';
-import { reconcileWallet, WalletTally } from '../../src/load/wallet-reconciliation.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 
 describe('the load report', () => {
   const load = sampleLoad();

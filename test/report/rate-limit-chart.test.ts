@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { burstOf, inUseSeries, renderRateLimitTimeline } from '../../src/report/html/rate-limit-chart.js';
 import { axisTimeLabel } from '../../src/report/html/svg.js';
-import type { RateLimitPoint } from '../../src/report/model.js';
+import type { RateLimitPoint } from '../../src/results/model.js';
 
 const pt = (at: number, status: number, remaining?: number, limit = 3): RateLimitPoint => ({
   at,

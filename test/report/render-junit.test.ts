@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/render-junit.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 import { findAll, parseXml, type XmlElement } from './_helpers/mini-xml.js';
 import { HOSTILE, sampleRun } from './fixtures/sample-run.js';
 

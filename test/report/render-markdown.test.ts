@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { HOSTILE, sampleLoad, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
-import { LoadRecorder } from '../../src/load/load-recorder.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 
 /** Splits a Markdown table row on unescaped pipes. */
 function cells(row: string): string[] {

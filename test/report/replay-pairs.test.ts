@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/client/exchange.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/results/model.js';
 import { differingPairs } from '../../src/report/_internal/body-diff.js';
 import { runCli } from '../helpers/run-cli.js';
 

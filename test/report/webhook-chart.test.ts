@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookPoint } from '../../src/report/model.js';
+import type { WebhookPoint } from '../../src/results/model.js';
 import { renderWebhookTimeline } from '../../src/report/html/webhook-chart.js';
 
 const at = (s: number) => 1_700_000_000_000 + s * 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { announcedClock } from '../../src/runner/announced-clock.js';
-import type { ClockDriver } from '../../src/runner/clock-driver.js';
+import type { ClockDriver } from '../../src/clock/clock-driver.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 
 /** A clock that records the waits it was asked for and makes none. */

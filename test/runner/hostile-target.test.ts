@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currencyRatesCheck } from '../../src/checks/wallet/currency-rates.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { ResolvedAgency } from '../../src/profile/types.js';
-import { RealClockDriver } from '../../src/runner/real-clock-driver.js';
+import { RealClockDriver } from '../../src/clock/real-clock-driver.js';
 import { runSuite } from '../../src/runner/run-suite.js';
 
 /** A target that answers every request 200 with a JSON body trickling in one byte every 100 ms, forever. */

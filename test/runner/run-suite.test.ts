@@ -4,8 +4,8 @@ import { REDACTED } from '../../src/log/redacted.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
-import type { ClockDriver } from '../../src/runner/clock-driver.js';
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import type { ClockDriver } from '../../src/clock/clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import { runSuite } from '../../src/runner/run-suite.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, Verdict } from '../../src/report/model.js';
+import type { CaseResult, Verdict } from '../../src/results/model.js';
 import { suiteVerdict } from '../../src/runner/run-verdict.js';
 
 const c = (id: string, verdict: Verdict, message = `${id} ${verdict}`): CaseResult => ({

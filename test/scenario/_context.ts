@@ -8,7 +8,7 @@ import { createMock, type MockOptions, type RunningMock } from '../../src/mock/i
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { resolvedAgency } from '../helpers/mock-agencies.js';
-import { MockClockDriver } from '../../src/runner/mock-clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
 
 /** A minimal CheckContext over a real mock on port 0: every mock agency, mock clock, memory recorder. */
 export interface TestContext {

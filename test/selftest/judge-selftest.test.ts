@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { CaseResult, Verdict } from '../../src/report/model.js';
-import type { SuiteResult } from '../../src/report/run-result.js';
+import type { CaseResult, Verdict } from '../../src/results/model.js';
+import type { SuiteResult } from '../../src/results/run-result.js';
 import { coverageOf, judgeClean, judgeDefect, unexplained } from '../../src/selftest/judge-selftest.js';
 
 type Run = Pick<SuiteResult, 'cases' | 'exchanges' | 'durationMs' | 'seed'>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SelftestResult } from '../../src/report/selftest-result.js';
+import type { SelftestResult } from '../../src/results/selftest-result.js';
 import { renderSelftestHtml } from '../../src/selftest/render-selftest-html.js';
 import { renderSelftestMarkdown } from '../../src/selftest/render-selftest-markdown.js';
 import { renderSelftestText } from '../../src/selftest/render-selftest-text.js';

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../report/model.js';
+import type { Verdict } from '../../results/model.js';
 
 /** The rule of every certificate, as written into it. */
 export const GRANT_RULE = 'granted only when every required test passed and no test failed or errored; a skipped test is named and never counts as passed';

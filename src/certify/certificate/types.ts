@@ -1,4 +1,4 @@
-import type { Verdict } from '../../report/model.js';
+import type { Verdict } from '../../results/model.js';
 
 /** Schema tag of every certificate the harness writes. */
 export const CERTIFICATE_SCHEMA = 'svc-harness/certificate@1';

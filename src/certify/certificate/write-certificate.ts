@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
 import { redactor, WITHHELD, type BytesRedact } from '../../profile/redactor.js';
 import { findSecret } from '../../profile/secret-forms.js';
-import type { Verdict } from '../../report/model.js';
+import type { Verdict } from '../../results/model.js';
 import { toolInfo } from '../../runner/tool-info.js';
 import { decideGrant, GRANT_RULE } from './grant.js';
 import { renderCertificateHtml } from './render-certificate-html.js';

@@ -1,4 +1,4 @@
-import { splitPathQuery } from '../../client/split-path-query.js';
+import { splitPathQuery } from '../../protocol/index.js';
 import type { InterceptContext, PipelineInterceptor, WireRequest, WireResponse } from '../../mock/index.js';
 import { isRead } from '../../mock/http/route-table.js';
 import type { InjectedSituation, Observation, ObservedRequest, WebhookProbe } from './observed.js';

@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { HarnessError } from '../../errors/harness-error.js';
 import { createMock, DEFAULT_FIXTURE, type AgencyCredentials, type Fixture, type RunningMock } from '../../mock/index.js';
 import { redactor } from '../../profile/redactor.js';
-import { newRunId } from '../../report/run-id.js';
+import { newRunId } from '../../results/run-id.js';
 import { writeReports } from '../../report/write-reports.js';
 import { recordRunFiles } from '../../report/run-manifest.js';
 import { writeCertificate, type WrittenCertificate } from '../certificate/write-certificate.js';
@@ -57,6 +57,8 @@ interface CertifyClientOptions {
   cwd?: string;
   /** Progress lines for a person. */
   print?: (line: string) => void;
+  /** Aborted to stop the `run` command (its process group is killed) and grade what it did; the CLI aborts it on Ctrl-C. */
+  stop?: AbortSignal;
   /** The client's name and version as the agency gives them, shown on the certificate beside the command line. */
   client?: ClientIdentity;
 }
@@ -148,6 +150,7 @@ export async function certifyClient(options: CertifyClientOptions = {}): Promise
         timeoutMs: timeoutS * 1000,
         ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
         onLine: (l) => print(`  | ${l}`),
+        stop: options.stop,
       });
       if (command.error !== undefined) notes.push(`the client command could not be started: ${command.error}`);
       else if (command.timedOut) notes.push(`the client command was stopped after the ${timeoutS} s timeout`);

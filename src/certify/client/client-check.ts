@@ -1,5 +1,5 @@
 import type { CheckOutcome } from '../../checks/types.js';
-import type { Area } from '../../report/model.js';
+import type { Area } from '../../results/model.js';
 import type { CertCheck } from '../cert-check.js';
 import type { ObservedRequest, WebhookProbe } from './observed.js';
 

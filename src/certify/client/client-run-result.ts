@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../../report/model.js';
-import type { CertificationResult } from '../../report/run-result.js';
+import type { CaseResult, RateLimitPoint, Verdict, WebhookPoint } from '../../results/model.js';
+import type { CertificationResult } from '../../results/run-result.js';
 import { toolInfo } from '../../runner/tool-info.js';
 import type { CertificateDraft, ClientIdentity, EvidenceDraft, TestDraft } from '../certificate/types.js';
 import { CLIENT_PLAN } from './client-plan.js';

@@ -20,8 +20,9 @@ const MAX_OUTPUT_BYTES = 512 * 1024;
 /**
  * Runs the agency's client command in a shell, with the certification
  * variables added to the environment, and kills its whole process group
- * when it outlives `timeoutMs` or when the harness gets Ctrl-C. Each output
- * line is also handed to `onLine`.
+ * when it outlives `timeoutMs` or when `stop` aborts (the CLI aborts it on
+ * Ctrl-C: the group is a process group of its own, so the signal would not
+ * reach it). Each output line is also handed to `onLine`.
  */
 export function runClientCommand(input: {
   command: string;
@@ -29,6 +30,7 @@ export function runClientCommand(input: {
   timeoutMs: number;
   cwd?: string;
   onLine?: (line: string) => void;
+  stop?: AbortSignal | undefined;
 }): Promise<ClientCommandOutcome> {
   const t0 = performance.now();
   return new Promise((resolve) => {
@@ -70,16 +72,17 @@ export function runClientCommand(input: {
       timedOut = true;
       kill();
     }, input.timeoutMs);
-    // The command has its own process group, so Ctrl-C would not reach it: pass it on, then grade what it did.
+    // Ending a child's process group is control over the child alone; the harness's own signals stay with the CLI.
     const interrupt = (): void => kill();
-    process.once('SIGINT', interrupt);
+    if (input.stop?.aborted) kill();
+    else input.stop?.addEventListener('abort', interrupt, { once: true });
     let error: string | undefined;
     child.on('error', (err) => {
       error = err.message;
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      process.off('SIGINT', interrupt);
+      input.stop?.removeEventListener('abort', interrupt);
       if (pending !== '' && input.onLine) input.onLine(pending);
       resolve({
         command: input.command,

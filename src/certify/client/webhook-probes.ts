@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { serviceWebhookHeaders } from '../../webhook/service-signature.js';
+import { serviceWebhookHeaders } from '../../protocol/index.js';
 import type { WebhookProbe } from './observed.js';
 
 /** How far in the past the stale delivery is stamped, s: well beyond the 300 s tolerance. */

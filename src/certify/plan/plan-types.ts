@@ -1,8 +1,8 @@
 import type { TargetApi } from '../../api/types.js';
 import type { CheckContext } from '../../checks/types.js';
-import type { Profile, ResolvedAgency } from '../../profile/types.js';
+import type { Profile, ResolvedAgency } from '../../profile/index.js';
 import type { Receiver } from '../../receiver/index.js';
-import type { ClockDriver } from '../../runner/clock-driver.js';
+import type { ClockDriver } from '../../clock/clock-driver.js';
 import type { CertCheck } from '../cert-check.js';
 
 /** What the checks of a plan learn and share while it runs (in plan order). */

@@ -1,4 +1,4 @@
-import { signRequest } from '../../client/signer.js';
+import { signRequest } from '../../protocol/index.js';
 import type { CheckContext } from '../types.js';
 
 /** What to sign, and how to bend it. */

@@ -1,5 +1,5 @@
 import { getField } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 
 /** What an error response is judged on: its headers (lower-case names) and raw body. */
 interface ErrorResponseView {

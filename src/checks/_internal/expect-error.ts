@@ -1,6 +1,6 @@
 import { getField } from '../../api/fields.js';
 import type { ApiResponse } from '../../api/types.js';
-import type { ErrorDef, Profile } from '../../profile/types.js';
+import type { ErrorDef, Profile } from '../../profile/index.js';
 
 /** The part of a response a judge reads. */
 export type Answer = Pick<ApiResponse, 'status' | 'headers' | 'text' | 'json' | 'exchange'>;

@@ -1,6 +1,6 @@
 import { setTemplate } from '../../api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { CheckContext } from '../types.js';
 import { waitOutRefusals } from '../wait-out-refusals.js';

@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { Answer } from './expect-error.js';
 import type { Findings } from './findings.js';
 

@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';

@@ -1,6 +1,6 @@
 import { fillPath, getNumber } from '../../api/fields.js';
 import { parseNonNegativeInt } from '../../client/rate-limit.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { CheckContext, CheckOutcome } from '../types.js';
 import { errored } from './findings.js';
 import { isRefused, toShot, type RlBucket, type RlShot } from './rl-shot.js';

@@ -1,7 +1,7 @@
 import { getField } from '../../api/fields.js';
 import type { ApiResponse } from '../../api/types.js';
 import { parseNonNegativeInt } from '../../client/rate-limit.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 
 /** The bucket a rate-limit probe is meant to count in. */
 export type RlBucket = 'read' | 'write';

@@ -1,5 +1,5 @@
 import type { StatementEntry } from '../../api/types.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 
 /** What the entry does to the balance: minus for a debit, plus for a refund, undefined when unreadable. */
 function signedAmount(entry: StatementEntry, profile: Profile): number | undefined {

@@ -1,5 +1,5 @@
 import { getField } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
 import type { CheckOutcome } from '../types.js';
 import { errored } from './findings.js';

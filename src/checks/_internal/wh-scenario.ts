@@ -1,5 +1,5 @@
 import { setTemplate } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery, Receiver, ResponsePlan } from '../../receiver/index.js';
 import { RunCacheKey } from '../run-cache.js';
 import type { Check, CheckContext, ResourceRef } from '../types.js';

@@ -1,5 +1,5 @@
 import { fillPath } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { bookingBodyText } from '../_internal/flow-steps.js';

@@ -1,5 +1,5 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { Findings } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';

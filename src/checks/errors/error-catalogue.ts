@@ -1,5 +1,5 @@
 import { getField, setTemplate } from '../../api/fields.js';
-import type { ErrorDef, Profile } from '../../profile/types.js';
+import type { ErrorDef, Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';

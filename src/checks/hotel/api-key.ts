@@ -1,5 +1,5 @@
 import { setTemplate } from '../../api/fields.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import type { Check, CheckOutcome } from '../types.js';

@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';

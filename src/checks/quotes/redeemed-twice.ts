@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { bookFresh, withFreshQuote } from '../_internal/booking-steps.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';

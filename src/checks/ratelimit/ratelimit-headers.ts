@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';

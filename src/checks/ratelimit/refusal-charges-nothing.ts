@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { type WalletView, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';

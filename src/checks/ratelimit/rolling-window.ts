@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import {
   BURST_WIDTH,
   limitsUnknown,

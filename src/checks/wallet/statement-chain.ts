@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { bookFresh, cancelFresh, freshQuote } from '../_internal/booking-steps.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';

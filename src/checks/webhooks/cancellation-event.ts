@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings } from '../_internal/findings.js';

@@ -1,5 +1,5 @@
-import type { Profile } from '../../profile/types.js';
-import { verifyHotelWebhookRequest } from '../../webhook/index.js';
+import type { Profile } from '../../profile/index.js';
+import { verifyHotelWebhookRequest } from '../../protocol/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings, skipped } from '../_internal/findings.js';

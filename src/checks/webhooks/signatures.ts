@@ -1,5 +1,5 @@
-import type { Profile } from '../../profile/types.js';
-import { verifyServiceWebhookRequest } from '../../webhook/index.js';
+import type { Profile } from '../../profile/index.js';
+import { verifyServiceWebhookRequest } from '../../protocol/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
 import { Findings, skipped } from '../_internal/findings.js';

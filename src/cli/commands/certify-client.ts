@@ -68,6 +68,11 @@ export async function certifyClientCommand(
   if (args.run !== undefined && args.duration !== undefined) throw new HarnessError('E_USAGE', '--duration is for interactive runs; with --run, use --timeout');
   const signKey =
     args['sign-key'] !== undefined ? parseSigningKey(await readPemFile(args['sign-key'], 'signing key'), `signing key ${args['sign-key']}`) : undefined;
+  // The client command runs in a process group of its own, out of Ctrl-C's reach: the first Ctrl-C stops it and grades what it
+  // did; a second finds no listener and ends the harness as usual.
+  const stop = new AbortController();
+  const onSigint = (): void => stop.abort();
+  if (args.run !== undefined) process.once('SIGINT', onSigint);
   const result = await certifyClient({
     ...(args.agency !== undefined ? { agency: args.agency } : {}),
     ...(args.run !== undefined ? { run: args.run } : { waitForClient: waitForAgency(args.duration, print) }),
@@ -88,7 +93,8 @@ export async function certifyClientCommand(
         }
       : {}),
     print,
-  });
+    stop: stop.signal,
+  }).finally(() => process.off('SIGINT', onSigint));
   for (const g of result.items) print(`  ${g.verdict.padEnd(5)} ${g.item.id} ${g.item.title}: ${g.message}`);
   const c = result.certificate.certificate;
   const named = c.client ? ` for ${[c.client.name, c.client.version].filter((v) => v !== undefined).join(' ')}` : '';

@@ -1,4 +1,4 @@
-import { createMock, type RunningMock } from '../../mock/create-mock.js';
+import { createMock, type RunningMock } from '../../mock/index.js';
 import { logger } from '../../log/current-logger.js';
 import type { CommandOutcome } from '../exit-codes.js';
 

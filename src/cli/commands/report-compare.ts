@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
-import { readThresholds } from '../../load/read-load-inputs.js';
+import { readThresholds } from '../../load/merge/read-load-inputs.js';
 import { compareJson } from '../../report/compare/compare-json.js';
 import { compareRuns } from '../../report/compare/compare-runs.js';
 import { readRun } from '../../report/compare/read-run.js';

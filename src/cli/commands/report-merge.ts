@@ -1,9 +1,9 @@
 import { commandLine } from '../command-line.js';
-import { evaluateLoadGates } from '../../load/load-metrics.js';
+import { evaluateLoadGates } from '../../load/gate/load-metrics.js';
 import { toRunResult } from '../../load/load-run-result.js';
-import { mergeLoadResults } from '../../load/merge-load-results.js';
-import { assertMergeable } from '../../load/merge-set.js';
-import { readLoadPart, readThresholds } from '../../load/read-load-inputs.js';
+import { mergeLoadResults } from '../../load/merge/merge-load-results.js';
+import { assertMergeable } from '../../load/merge/merge-set.js';
+import { readLoadPart, readThresholds } from '../../load/merge/read-load-inputs.js';
 import { writeReports } from '../../report/write-reports.js';
 import { exitCodeOf, loadOutcome, type CommandOutcome } from '../exit-codes.js';
 import { gatesJson, totalsJson } from '../json-output.js';

@@ -1,4 +1,4 @@
-import { parseRegression } from '../../load/gates.js';
+import { parseRegression } from '../../load/gate/gates.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { defineCommand } from '../command-spec.js';
 import type { LoadCommandArgs } from '../commands/load.js';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { buildStringToSign, computeSignature, parseAuthorization } from '../../client/signer.js';
+import { buildStringToSign, computeSignature, parseAuthorization } from '../../protocol/index.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { Agency } from './agency.js';
 import { ApiError } from './api-error.js';

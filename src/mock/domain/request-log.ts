@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseAuthorization } from '../../client/signer.js';
+import { parseAuthorization } from '../../protocol/index.js';
 
 function keyIdOf(authorization: string | string[] | undefined): string | null {
   return parseAuthorization(Array.isArray(authorization) ? authorization[0] : authorization)?.keyId ?? null;

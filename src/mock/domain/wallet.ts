@@ -1,6 +1,7 @@
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from './api-error.js';
 import { validationFailed } from './validation.js';
+import { HarnessError } from '../../errors/harness-error.js';
 
 /** One statement entry (REFERENCE-API.md section 5). */
 interface LedgerEntry {
@@ -109,7 +110,7 @@ export class WalletLedger {
 
   private account(agencyId: string): Account {
     const a = this.accounts.get(agencyId);
-    if (!a) throw new Error(`no wallet for ${agencyId}`);
+    if (!a) throw new HarnessError('E_INTERNAL', `no wallet for ${agencyId}`);
     return a;
   }
 

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { splitPathQuery } from '../../client/split-path-query.js';
+import { splitPathQuery } from '../../protocol/index.js';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import { ApiError } from '../domain/api-error.js';

@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
-import { HOTEL_WEBHOOK_SIGNATURE_HEADER } from '../../webhook/header-names.js';
-import { signHotelWebhook } from '../../webhook/hotel-signature.js';
+import { HOTEL_WEBHOOK_SIGNATURE_HEADER, signHotelWebhook } from '../../protocol/index.js';
 import type { OutgoingEvent } from '../webhooks/delivery.js';
 import { isDelivered } from '../webhooks/delivery-attempts.js';
 import { WebhookSender } from '../webhooks/webhook-sender.js';

@@ -1,5 +1,4 @@
-import { bodyHash } from '../../client/signer.js';
-import { splitPathQuery } from '../../client/split-path-query.js';
+import { bodyHash, splitPathQuery } from '../../protocol/index.js';
 import type { Agency } from '../domain/agency.js';
 import { ApiError } from '../domain/api-error.js';
 import { authenticate } from '../domain/auth.js';

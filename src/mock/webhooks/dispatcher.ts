@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MockClock } from '../../clock/mock-clock.js';
 import type { DefectSet } from '../defects/defect-set.js';
-import { serviceWebhookHeaders, WEBHOOK_SECRET_PREFIX } from '../../webhook/service-signature.js';
+import { serviceWebhookHeaders, WEBHOOK_SECRET_PREFIX } from '../../protocol/index.js';
 import type { OutgoingEvent } from './delivery.js';
 import { isDelivered } from './delivery-attempts.js';
 import { WebhookSender } from './webhook-sender.js';

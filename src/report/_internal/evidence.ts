@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult } from '../model.js';
-import type { CaseRunResult } from '../run-result.js';
+import type { CaseResult } from '../../results/model.js';
+import type { CaseRunResult } from '../../results/run-result.js';
 
 /** Looks exchanges up by id; one map per render. */
 export function exchangeIndex(result: CaseRunResult): Map<string, Exchange> {

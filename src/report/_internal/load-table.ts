@@ -1,4 +1,4 @@
-import { LATENCY_OUTCOMES, type LatencySummary, type LoadResult, type OperationFigures } from '../load-result.js';
+import { LATENCY_OUTCOMES, type LatencySummary, type LoadResult, type OperationFigures } from '../../results/load-result.js';
 
 /**
  * The load figures the text writers show: headline scalars and a table per

@@ -1,4 +1,4 @@
-import type { Area, CaseResult, Verdict } from '../model.js';
+import type { Area, CaseResult, Verdict } from '../../results/model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
 const AREA_ORDER: readonly Area[] = [

@@ -1,8 +1,8 @@
 import { HarnessError } from '../../errors/harness-error.js';
-import type { Threshold } from '../../load/gates.js';
-import { evaluateLoadGates } from '../../load/load-metrics.js';
-import type { RunResult } from '../run-result.js';
-import type { SelftestResult } from '../selftest-result.js';
+import type { Threshold } from '../../load/gate/gates.js';
+import { evaluateLoadGates } from '../../load/gate/load-metrics.js';
+import type { RunResult } from '../../results/run-result.js';
+import type { SelftestResult } from '../../results/selftest-result.js';
 import { diffCases, type ComparableCase } from './case-diff.js';
 import type { GatePair, RegressionLimits, RunComparison, RunLabel } from './comparison.js';
 import { diffLoads } from './load-diff.js';

@@ -1,5 +1,5 @@
-import type { GateResult, LatencyOutcome, SecondFigures, Spectrum } from '../load-result.js';
-import type { RunKind } from '../run-result.js';
+import type { GateResult, LatencyOutcome, SecondFigures, Spectrum } from '../../results/load-result.js';
+import type { RunKind } from '../../results/run-result.js';
 
 /*
  * The result of `report compare`: data only, rendered by the console,

@@ -1,5 +1,5 @@
-import { withUnit, type GateMetricKind } from '../gate-units.js';
-import { formatDecimal } from '../units.js';
+import { withUnit, type GateMetricKind } from '../../results/gate-units.js';
+import { formatDecimal } from '../../results/units.js';
 import type { CaseChange, CompareMetricKind, Interval, MetricDelta } from './comparison.js';
 
 /*

@@ -1,4 +1,11 @@
-import { LATENCY_OUTCOMES, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures, type Spectrum } from '../load-result.js';
+import {
+  LATENCY_OUTCOMES,
+  type LatencyOutcome,
+  type LatencySummary,
+  type LoadResult,
+  type OperationFigures,
+  type Spectrum,
+} from '../../results/load-result.js';
 import type { CompareMetricKind, Interval, LoadComparison, MetricDelta, RegressionLimits, SpectrumPair } from './comparison.js';
 import { apart, decodeHistogram, proportionInterval, quantileInterval, rateInterval } from './metric-noise.js';
 

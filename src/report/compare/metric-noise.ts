@@ -1,4 +1,4 @@
-import { LatencyHistogram } from '../../load/latency-histogram.js';
+import { LatencyHistogram } from '../../load/measure/latency-histogram.js';
 import type { Interval } from './comparison.js';
 
 /*

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../../results/run-result.js';
 
 /** A run read back from its files, with where it came from. */
 export interface ReadRun {

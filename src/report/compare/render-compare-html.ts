@@ -1,6 +1,6 @@
 import { html } from '../escape.js';
-import { gateFigures } from '../gate-units.js';
-import type { SecondFigures, Spectrum } from '../load-result.js';
+import { gateFigures } from '../../results/gate-units.js';
+import type { SecondFigures, Spectrum } from '../../results/load-result.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';

@@ -1,5 +1,5 @@
 import { mdCell, mdCode, mdInline } from '../escape.js';
-import { gateFigures } from '../gate-units.js';
+import { gateFigures } from '../../results/gate-units.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison } from './comparison.js';
 import {
   CASE_CHANGE_TITLE,

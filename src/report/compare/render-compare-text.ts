@@ -1,5 +1,5 @@
 import { terminalSafe } from '../../log/terminal-safe.js';
-import { gateSentence } from '../gate-units.js';
+import { gateSentence } from '../../results/gate-units.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison } from './comparison.js';
 import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, notableMetrics, opLabel } from './format-delta.js';
 import { describeLimits } from './regression-limits.js';

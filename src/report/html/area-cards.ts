@@ -1,4 +1,4 @@
-import type { CaseRunResult } from '../run-result.js';
+import type { CaseRunResult } from '../../results/run-result.js';
 import { html } from '../escape.js';
 import { groupByArea, hasCard, worstVerdict } from '../_internal/order.js';
 import { failureAnchor } from './anchors.js';

@@ -1,5 +1,5 @@
-import type { Verdict } from '../model.js';
-import type { CaseRunResult } from '../run-result.js';
+import type { Verdict } from '../../results/model.js';
+import type { CaseRunResult } from '../../results/run-result.js';
 import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';

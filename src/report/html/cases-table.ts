@@ -1,6 +1,6 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult, Verdict } from '../model.js';
-import type { CaseRunResult } from '../run-result.js';
+import type { CaseResult, Verdict } from '../../results/model.js';
+import type { CaseRunResult } from '../../results/run-result.js';
 import { html } from '../escape.js';
 import { hasCard, isFailing, urgentFirst } from '../_internal/order.js';
 import { knownNote, namesKnownIssues } from '../known-note.js';

@@ -1,5 +1,5 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseResult } from '../model.js';
+import type { CaseResult } from '../../results/model.js';
 import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 

@@ -1,10 +1,10 @@
 import type { Exchange } from '../../client/exchange.js';
-import type { CaseRunResult } from '../run-result.js';
-import type { CaseResult } from '../model.js';
+import type { CaseRunResult } from '../../results/run-result.js';
+import type { CaseResult } from '../../results/model.js';
 import { html } from '../escape.js';
 import { hasCard, urgentFirst } from '../_internal/order.js';
 import { evidenceLine, replayOf } from '../_internal/evidence.js';
-import { gateSentence } from '../gate-units.js';
+import { gateSentence } from '../../results/gate-units.js';
 import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderBodyComparison } from './body-comparison.js';
 import { renderExchange } from './evidence.js';

@@ -8,13 +8,13 @@ import {
   type OperationFigures,
   type SecondFigures,
   type Spectrum,
-} from '../load-result.js';
-import { gateFigures, withUnit } from '../gate-units.js';
-import { formatDecimal, formatMoney } from '../units.js';
-import { formatMoneyChange, walletFigures, type WalletFigures } from '../wallet-figures.js';
+} from '../../results/load-result.js';
+import { gateFigures, withUnit } from '../../results/gate-units.js';
+import { formatDecimal, formatMoney } from '../../results/units.js';
+import { formatMoneyChange, walletFigures, type WalletFigures } from '../../results/wallet-figures.js';
 import { verdictBadge } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
-import { splitGateMetric } from '../../load/gate-metrics.js';
+import { splitGateMetric } from '../../load/gate/gate-metrics.js';
 
 const W = 720;
 const H = 220;

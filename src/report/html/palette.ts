@@ -1,4 +1,4 @@
-import type { Verdict } from '../model.js';
+import type { Verdict } from '../../results/model.js';
 import { html } from '../escape.js';
 
 /** One colour per verdict, shared by badges, bars and charts. */

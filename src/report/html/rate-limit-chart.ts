@@ -1,4 +1,4 @@
-import type { RateLimitPoint } from '../model.js';
+import type { RateLimitPoint } from '../../results/model.js';
 import { html } from '../escape.js';
 import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
 

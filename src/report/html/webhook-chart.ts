@@ -1,4 +1,4 @@
-import type { WebhookPoint } from '../model.js';
+import type { WebhookPoint } from '../../results/model.js';
 import { html } from '../escape.js';
 import { statusColour } from './palette.js';
 import { axisTimeLabel, formatOffset, linear, n, timeTicks } from './svg.js';

@@ -4,7 +4,7 @@ import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
 import { VERDICT_COLOUR } from '../html/palette.js';
-import { withUnit } from '../gate-units.js';
+import { withUnit } from '../../results/gate-units.js';
 import { trendAreas, type AreaCounts, type TrendPoint } from './trend-points.js';
 
 /** Colours of lines that are not verdicts (operations, kinds of run), in turn. */

@@ -1,5 +1,5 @@
 import { compareAreas } from '../_internal/order.js';
-import type { RunKind } from '../run-result.js';
+import type { RunKind } from '../../results/run-result.js';
 import type { ReadRun } from '../compare/read-run.js';
 
 /** Cases of one area in one run: passed, failed (FAIL or ERROR), known failures (KNOWN), and the rest. */

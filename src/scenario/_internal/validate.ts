@@ -1,4 +1,4 @@
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 import { ANY_WITH_PRODUCT, STEP_ACTIONS, type Expectation, type Scenario, type Step, type StepAction } from '../types.js';
 import { referencedNames } from '../values.js';
 

@@ -1,6 +1,6 @@
 import { getArray, getField } from '../../api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../api/types.js';
-import type { Profile } from '../../profile/types.js';
+import type { Profile } from '../../profile/index.js';
 
 /**
  * The view of a response that `save`, `expect.fields` and `skip_if` read:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildStringToSign, computeSignature, freshNonce } from '../../../src/client/signer.js';
+import { buildStringToSign, computeSignature, freshNonce } from '../../../src/protocol/request-signature.js';
 import type { ClientCheck } from '../../../src/certify/client/client-check.js';
 import { clientObservation, gradeClient } from '../../../src/certify/client/grade-client.js';
 import { backoffCheck, retryAfterCheck } from '../../../src/certify/client/checks/rate-limit.js';

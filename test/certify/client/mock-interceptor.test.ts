@@ -101,7 +101,7 @@ describe('the mock pipeline interceptor (certification mode extension point)', (
 });
 
 async function signedHeaders(client: MockClient, path: string): Promise<Record<string, string>> {
-  const { signRequest, freshNonce } = await import('../../../src/client/signer.js');
+  const { signRequest, freshNonce } = await import('../../../src/protocol/request-signature.js');
   return signRequest({
     method: 'GET',
     path,

@@ -1,4 +1,4 @@
-import type { ClockDriver } from '../../../src/runner/clock-driver.js';
+import type { ClockDriver } from '../../../src/clock/clock-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratelimitChecks } from '../../../src/checks/ratelimit/index.js';
 import type { Check, CheckContext } from '../../../src/checks/types.js';

@@ -9,8 +9,8 @@ import { createMock, type RunningMock } from '../../../src/mock/index.js';
 import { generateAgencies } from '../../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../../src/profile/defaults.js';
 import type { Profile } from '../../../src/profile/types.js';
-import { RealClockDriver } from '../../../src/runner/real-clock-driver.js';
-import type { ClockDriver } from '../../../src/runner/clock-driver.js';
+import { RealClockDriver } from '../../../src/clock/real-clock-driver.js';
+import type { ClockDriver } from '../../../src/clock/clock-driver.js';
 import { resolvedAgency } from '../../helpers/mock-agencies.js';
 
 /**

@@ -4,7 +4,7 @@ import { DefectSet } from '../../../src/mock/defects/defect-set.js';
 import { createHotelApp, type HotelApp } from '../../../src/mock/hotel/hotel-app.js';
 import { HOTEL_DEFECT_RETRY_DELAY_MS } from '../../../src/mock/hotel/hotel-webhook-sender.js';
 import { startReceiver, type Receiver } from '../../../src/receiver/index.js';
-import { verifyHotelWebhookRequest } from '../../../src/webhook/index.js';
+import { verifyHotelWebhookRequest } from '../../../src/protocol/index.js';
 
 const HOUR = 3_600_000;
 const KEY = { 'x-api-key': 'hk_alpha_test', 'content-type': 'application/json' };

@@ -5,7 +5,7 @@ import { MockClock } from '../../../src/clock/mock-clock.js';
 import { DefectSet } from '../../../src/mock/defects/defect-set.js';
 import { WebhookDispatcher } from '../../../src/mock/webhooks/dispatcher.js';
 import { startReceiver, type Receiver } from '../../../src/receiver/index.js';
-import { verifyServiceWebhookRequest } from '../../../src/webhook/index.js';
+import { verifyServiceWebhookRequest } from '../../../src/protocol/index.js';
 
 const BASE = 5_000;
 const FACTOR = 3;

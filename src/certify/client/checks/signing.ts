@@ -1,5 +1,4 @@
-import { buildStringToSign, computeSignature, parseAuthorization } from '../../../client/signer.js';
-import { splitPathQuery } from '../../../client/split-path-query.js';
+import { buildStringToSign, computeSignature, parseAuthorization, splitPathQuery } from '../../../protocol/index.js';
 import { Findings, skipped } from '../../../checks/findings.js';
 import type { ClientCheck, SigningKey } from '../client-check.js';
 import { header, plural } from '../_internal/facts.js';

@@ -1,6 +1,6 @@
 import { getField } from '../../../api/fields.js';
 import type { ApiResponse, Offer } from '../../../api/types.js';
-import type { ErrorDef, Profile } from '../../../profile/types.js';
+import type { ErrorDef, Profile } from '../../../profile/index.js';
 
 /** The error code of a response, by the profile's field path. */
 function codeOf(res: Pick<ApiResponse, 'json'>, profile: Profile): string | undefined {

@@ -1,4 +1,4 @@
-import { signRequest } from '../../../client/signer.js';
+import { signRequest } from '../../../protocol/index.js';
 import { Findings } from '../../../checks/findings.js';
 import { describe, isError, isOk } from '../_internal/answers.js';
 import type { PlanCheck } from '../plan-types.js';

@@ -1,7 +1,7 @@
 import { getString } from '../../../api/fields.js';
 import { uniqueClientReference } from '../../../api/target-api.js';
 import type { ReceivedDelivery } from '../../../receiver/index.js';
-import { verifyServiceWebhookRequest } from '../../../webhook/index.js';
+import { verifyServiceWebhookRequest } from '../../../protocol/index.js';
 import { Findings, skipped } from '../../../checks/findings.js';
 import { describe, isOk } from '../_internal/answers.js';
 import { bookableProducts, cancelBooking, freshKey, searchOffer } from '../_internal/steps.js';

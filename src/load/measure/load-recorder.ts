@@ -1,0 +1,310 @@
+import { LatencyHistogram } from './latency-histogram.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type OutcomeLatency, type SecondFigures } from '../../results/load-result.js';
+
+/** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
+export const UNKNOWN_OUTCOME = 0;
+
+/**
+ * What one answer's `X-RateLimit-Limit` and `X-RateLimit-Remaining` said
+ * about its bucket (target-clock instants of the request that carried them).
+ */
+export interface RateReading {
+  sentAt: number;
+  receivedAt: number;
+  limit: number;
+  remaining: number;
+  /** The answer was not a 429: the request itself is counted in `limit − remaining`. */
+  admitted: boolean;
+}
+
+/**
+ * Every request of one agency's bucket, in parallel arrays (millions of
+ * requests stay compact): target-clock send and receive instants, status
+ * (0 = outcome unknown), the Retry-After of a 429 and the
+ * X-RateLimit-Remaining a 429 carried (NaN when absent or not read).
+ */
+export interface BucketLog {
+  agency: string;
+  bucket: string;
+  sentAt: number[];
+  receivedAt: number[];
+  status: number[];
+  retryAfterS: number[];
+  remaining: number[];
+  /** The first answer of the bucket that carried its limit and remaining: what the bucket held when the load began. */
+  start?: RateReading | undefined;
+}
+
+/** Index in LATENCY_OUTCOMES of a status that arrived. */
+const OUTCOME_2XX = 0;
+const OUTCOME_429 = 1;
+const OUTCOME_OTHER = 2;
+
+/** A second's histograms of one operation, one per outcome (index as in LATENCY_OUTCOMES), each made when first needed. */
+type OutcomeHistograms = [LatencyHistogram | undefined, LatencyHistogram | undefined, LatencyHistogram | undefined];
+
+interface OpStats {
+  /**
+   * Per second, one histogram per outcome: each latency is recorded once,
+   * into the histogram its outcome picks by index; the operation's, the
+   * outcome's and the second's totals are added up at the end.
+   */
+  bySecond: Map<number, OutcomeHistograms>;
+  /**
+   * The second being recorded, in fast (32-bit) histograms: a packed one
+   * costs ~0.7 µs a value, most of the recorder's time per request under
+   * load. Folded into `bySecond` when another second comes, and before figures.
+   */
+  current: { second: number; hs: [LatencyHistogram, LatencyHistogram, LatencyHistogram]; used: boolean } | undefined;
+  count: number;
+  ok: number;
+  rateLimited: number;
+  errors: number;
+  expected: number;
+  /** Requests still in flight when the load stopped and its grace ran out: not answers, never errors. */
+  cutOff: number;
+  statuses: Map<number, number>;
+}
+
+interface SecondStats {
+  requests: number;
+  ok: number;
+  rateLimited: number;
+  errors: number;
+}
+
+function newOp(): OpStats {
+  return { bySecond: new Map(), current: undefined, count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, cutOff: 0, statuses: new Map() };
+}
+
+/**
+ * Records what a load run saw: HDR latency per operation and per second,
+ * status counts, and each request's admission interval per agency and bucket
+ * for the rate-limit verdicts.
+ */
+export class LoadRecorder {
+  private readonly ops = new Map<string, OpStats>();
+  private readonly seconds = new Map<number, SecondStats>();
+  private readonly logs = new Map<string, Map<string, BucketLog>>();
+  private readonly all = newOp();
+
+  /**
+   * Records one request. Instants are target-clock ms; `status` is
+   * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
+   */
+  record(
+    op: string,
+    agency: string,
+    bucket: string,
+    sentAt: number,
+    receivedAt: number,
+    latencyMs: number,
+    status: number,
+    retryAfterS?: number,
+    expected = false,
+    remaining?: number,
+  ): void {
+    const log = this.log(agency, bucket);
+    log.sentAt.push(sentAt);
+    log.receivedAt.push(receivedAt);
+    log.status.push(status);
+    log.retryAfterS.push(retryAfterS ?? Number.NaN);
+    log.remaining.push(remaining ?? Number.NaN);
+
+    let s = this.ops.get(op);
+    if (!s) this.ops.set(op, (s = newOp()));
+    const secondKey = Math.floor(receivedAt / 1000);
+    let sec = this.seconds.get(secondKey);
+    if (!sec) this.seconds.set(secondKey, (sec = { requests: 0, ok: 0, rateLimited: 0, errors: 0 }));
+    const all = this.all;
+    s.count += 1;
+    all.count += 1;
+    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+    all.statuses.set(status, (all.statuses.get(status) ?? 0) + 1);
+    sec.requests += 1;
+    let outcome = OUTCOME_OTHER;
+    if (status >= 200 && status <= 299) {
+      outcome = OUTCOME_2XX;
+      s.ok += 1;
+      this.all.ok += 1;
+      sec.ok += 1;
+    } else if (status === 429) {
+      outcome = OUTCOME_429;
+      s.rateLimited += 1;
+      this.all.rateLimited += 1;
+      sec.rateLimited += 1;
+    } else if (expected && status !== UNKNOWN_OUTCOME) {
+      s.expected += 1;
+      this.all.expected += 1;
+    } else {
+      s.errors += 1;
+      this.all.errors += 1;
+      sec.errors += 1;
+    }
+    if (status !== UNKNOWN_OUTCOME) {
+      let cur = s.current;
+      if (cur === undefined)
+        s.current = cur = { second: secondKey, hs: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')], used: false };
+      else if (cur.second !== secondKey) {
+        fold(s);
+        cur.second = secondKey;
+      }
+      cur.hs[outcome]!.recordMs(latencyMs);
+      cur.used = true;
+    }
+  }
+
+  /**
+   * Records a request still in flight when the load stopped and its grace
+   * ran out: the bucket verdicts count it as possibly admitted, the figures
+   * count it apart (cut off at the stop), never as an answer or an error.
+   */
+  recordCutOff(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number): void {
+    const log = this.log(agency, bucket);
+    log.sentAt.push(sentAt);
+    log.receivedAt.push(receivedAt);
+    log.status.push(UNKNOWN_OUTCOME);
+    log.retryAfterS.push(Number.NaN);
+    log.remaining.push(Number.NaN);
+    let s = this.ops.get(op);
+    if (!s) this.ops.set(op, (s = newOp()));
+    s.cutOff += 1;
+    this.all.cutOff += 1;
+  }
+
+  /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */
+  reading(agency: string, bucket: string, r: RateReading): void {
+    const log = this.log(agency, bucket);
+    if (log.start === undefined || r.receivedAt < log.start.receivedAt) log.start = r;
+  }
+
+  /** True once a bucket has a start reading: senders skip reading headers after that. */
+  hasReading(agency: string, bucket: string): boolean {
+    return this.logs.get(agency)?.get(bucket)?.start !== undefined;
+  }
+
+  /** The log of one agency's bucket (created empty). */
+  log(agency: string, bucket: string): BucketLog {
+    let byBucket = this.logs.get(agency);
+    if (!byBucket) this.logs.set(agency, (byBucket = new Map()));
+    let log = byBucket.get(bucket);
+    if (!log) byBucket.set(bucket, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [], remaining: [] }));
+    return log;
+  }
+
+  /** Every bucket log recorded. */
+  bucketLogs(): BucketLog[] {
+    return [...this.logs.values()].flatMap((m) => [...m.values()]);
+  }
+
+  /** Total requests recorded. */
+  get requests(): number {
+    return this.all.count;
+  }
+
+  /** Counts so far (for progress lines). */
+  counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number; cutOff: number } {
+    return {
+      requests: this.all.count,
+      ok: this.all.ok,
+      rateLimited: this.all.rateLimited,
+      errors: this.all.errors,
+      expected: this.all.expected,
+      cutOff: this.all.cutOff,
+    };
+  }
+
+  /** Figures per operation (plus `all`) and per second. */
+  figures(): { operations: Record<string, OperationFigures>; series: SecondFigures[]; all: LatencyHistogram } {
+    for (const s of this.ops.values()) fold(s);
+    const operations: Record<string, OperationFigures> = {};
+    const all = new LatencyHistogram();
+    const perSecond = new Map<number, LatencyHistogram>();
+    const allByOutcome = outcomeHistograms();
+    for (const [name, s] of [...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const byOutcome = outcomeHistograms();
+      for (const [second, hs] of s.bySecond) {
+        let ps = perSecond.get(second);
+        if (!ps) perSecond.set(second, (ps = new LatencyHistogram()));
+        hs.forEach((h, i) => {
+          if (!h) return;
+          byOutcome[i]!.add(h);
+          ps.add(h);
+        });
+      }
+      const hist = new LatencyHistogram();
+      byOutcome.forEach((h, i) => {
+        hist.add(h);
+        allByOutcome[i]!.add(h);
+      });
+      all.add(hist);
+      operations[name] = opFigures(s, hist, byOutcome);
+    }
+    operations.all = opFigures(this.all, all, allByOutcome);
+    const series = [...this.seconds.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([second, s]) => secondFigures(second, perSecond.get(second) ?? new LatencyHistogram(), s));
+    return { operations, series, all };
+  }
+}
+
+/** Adds the operation's current second into its per-second histograms and empties it. */
+function fold(s: OpStats): void {
+  const cur = s.current;
+  if (cur === undefined || !cur.used) return;
+  let hs = s.bySecond.get(cur.second);
+  if (!hs) s.bySecond.set(cur.second, (hs = [undefined, undefined, undefined]));
+  for (let i = 0; i < cur.hs.length; i++) {
+    const h = cur.hs[i]!;
+    if (h.count === 0) continue;
+    (hs[i] ??= new LatencyHistogram()).add(h);
+    h.reset();
+  }
+  cur.used = false;
+}
+
+/** One empty histogram per outcome, in LATENCY_OUTCOMES order. */
+function outcomeHistograms(): LatencyHistogram[] {
+  return LATENCY_OUTCOMES.map(() => new LatencyHistogram());
+}
+
+/** The latency of each outcome, from one histogram per outcome in LATENCY_OUTCOMES order. */
+export function latencyByOutcome(hists: readonly LatencyHistogram[]): Record<LatencyOutcome, OutcomeLatency> {
+  const out = {} as Record<LatencyOutcome, OutcomeLatency>;
+  LATENCY_OUTCOMES.forEach((o, i) => {
+    const h = hists[i]!;
+    out[o] = { latency: h.summary(), histogram: h.encode() };
+  });
+  return out;
+}
+
+function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly LatencyHistogram[]): OperationFigures {
+  return {
+    count: s.count,
+    ok: s.ok,
+    rateLimited: s.rateLimited,
+    errors: s.errors,
+    expected: s.expected,
+    ...(s.cutOff > 0 ? { cutOff: s.cutOff } : {}),
+    statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
+    latency: hist.summary(),
+    histogram: hist.encode(),
+    latencyByOutcome: latencyByOutcome(byOutcome),
+  };
+}
+
+/** Figures of one second from its histogram and counts. */
+export function secondFigures(second: number, hist: LatencyHistogram, c: { requests: number; ok: number; rateLimited: number; errors: number }): SecondFigures {
+  // Three percentile queries, not a whole summary: a query walks every bucket, and a long run has a histogram per second.
+  return {
+    second,
+    requests: c.requests,
+    ok: c.ok,
+    rateLimited: c.rateLimited,
+    errors: c.errors,
+    histogram: hist.encode(),
+    p50: hist.percentileMs(50),
+    p99: hist.percentileMs(99),
+    max: hist.percentileMs(100),
+  };
+}

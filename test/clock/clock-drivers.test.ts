@@ -1,0 +1,164 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MockClock } from '../../src/clock/mock-clock.js';
+import { createMock, type RunningMock } from '../../src/mock/index.js';
+import { AdminClockDriver } from '../../src/clock/admin-clock-driver.js';
+import { createAdminClient } from '../../src/clock/admin-client.js';
+import { WaitRefusedError } from '../../src/clock/clock-driver.js';
+import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
+import { RealClockDriver } from '../../src/clock/real-clock-driver.js';
+import { startFakeAdminClock, type FakeAdminClock } from '../helpers/fake-admin-clock.js';
+
+/** The `Retry-After: 99999999999` of issue 11, as a wait. */
+const HUGE_MS = 99_999_999_999 * 1000;
+
+describe('MockClockDriver (in-process mock)', () => {
+  it('moves to the instant, stopping at each timer on the way so that it fires at its own instant', async () => {
+    const clock = new MockClock();
+    const moves: number[] = [];
+    const driver = new MockClockDriver(clock, { advance: (ms) => (moves.push(ms), clock.advance(ms)) });
+    expect(driver.kind).toBe('mock');
+    const seen: Array<{ due: number; at: number }> = [];
+    clock.after(2_500, (due) => void seen.push({ due, at: clock.now() }));
+    clock.after(7_200, (due) => void seen.push({ due, at: clock.now() }));
+    const instant = driver.now() + 10_000;
+    await driver.waitUntil(instant);
+    expect(driver.now()).toBeGreaterThanOrEqual(instant);
+    expect(driver.now() - instant).toBeLessThan(50);
+    expect(seen).toHaveLength(2);
+    for (const s of seen) expect(s.at - s.due).toBeLessThan(50);
+    expect(moves).toHaveLength(3);
+    clock.close();
+  });
+
+  it('jumps a long wait in one move when no timer waits, and moves in fine steps inside a fineUntil window', async () => {
+    const clock = new MockClock();
+    const moves: number[] = [];
+    const driver = new MockClockDriver(clock, { advance: (ms) => (moves.push(ms), clock.advance(ms)) });
+    await driver.wait(3_600_000);
+    expect(moves).toHaveLength(1);
+    expect(moves[0]).toBeGreaterThan(3_599_900);
+    moves.length = 0;
+    driver.fineUntil(driver.now() + 3_000);
+    await driver.wait(10_000);
+    expect(moves.slice(0, 3).every((m) => m <= 1000)).toBe(true);
+    expect(moves.length).toBeLessThanOrEqual(5);
+    clock.close();
+  });
+
+  it('resolves at once for an instant already passed, and refuses a wait beyond its bound without moving', async () => {
+    const clock = new MockClock();
+    const driver = new MockClockDriver(clock);
+    await driver.waitUntil(driver.now() - 5_000);
+    await expect(driver.wait(HUGE_MS)).rejects.toBeInstanceOf(WaitRefusedError);
+    await expect(driver.wait(HUGE_MS)).rejects.toThrow(/refused to let 3,171 years pass/);
+    await expect(driver.wait(Number.NaN)).rejects.toThrow(RangeError);
+    expect(clock.offset).toBe(0);
+    clock.close();
+  });
+});
+
+describe('AdminClockDriver across a network (fake admin API that answers late)', () => {
+  let fake: FakeAdminClock | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  for (const latency of [{ inMs: 25 }, { inMs: 25, outMs: 25 }, { inMs: 0 }]) {
+    const name = `${latency.inMs} ms in, ${latency.outMs ?? 0} ms out`;
+    it(`reaches each instant within a few round trips and never moves the clock past it (${name})`, async () => {
+      const f = (fake = await startFakeAdminClock(latency));
+      const driver = await AdminClockDriver.connect(f.url);
+      const rtt = latency.inMs + (latency.outMs ?? 0);
+      // RL-03's early probe (57.75 s after a 429), a window, a second, a quote lifetime, and a wait shorter than a round trip.
+      for (const ms of [57_750, 60_250, 1_000, 900_000, 10]) {
+        const movesBefore = f.moves.length;
+        const instant = driver.now() + ms;
+        await driver.waitUntil(instant);
+        const reached = f.now();
+        expect(reached).toBeGreaterThanOrEqual(instant);
+        expect(reached - instant).toBeLessThan(2 * rtt + 60);
+        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant);
+        // One move, at most a second to correct; never a step per second of the wait.
+        expect(f.moves.length - movesBefore).toBeLessThanOrEqual(2);
+        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30);
+      }
+    });
+  }
+
+  it('moves in fine steps only inside the fineUntil window, still never past the instant', async () => {
+    const f = (fake = await startFakeAdminClock({ inMs: 25 }));
+    const driver = await AdminClockDriver.connect(f.url);
+    const edge = driver.now() + 4_000;
+    driver.fineUntil(edge);
+    const instant = driver.now() + 30_000;
+    await driver.waitUntil(instant);
+    expect(f.now()).toBeGreaterThanOrEqual(instant);
+    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+    const fine = f.moves.filter((m) => m <= 1000).length;
+    expect(fine).toBeGreaterThanOrEqual(4);
+    expect(f.moves.length).toBeLessThanOrEqual(fine + 2);
+  });
+
+  it('refuses a wait of years with a clear error and leaves the clock where it was', async () => {
+    const f = (fake = await startFakeAdminClock({ inMs: 0 }));
+    const driver = await AdminClockDriver.connect(f.url, { maxWaitMs: 25 * 3_600_000 });
+    const err = await driver.wait(HUGE_MS).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WaitRefusedError);
+    expect((err as WaitRefusedError).message).toMatch(/years pass on the target's clock: more than the 25 h any check needs/);
+    expect(f.moves).toEqual([]);
+    await driver.wait(25 * 3_600_000 - 1_000);
+    expect(f.moves.length).toBeGreaterThan(0);
+  });
+});
+
+describe('clock drivers against the mock', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await createMock({ admin: true, latencyMs: 20 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('AdminClockDriver moves the mock clock in one move, lands at the instant, and keeps now() in line', async () => {
+    const calls: number[] = [];
+    const real = createAdminClient(mock.adminUrl!);
+    const admin = { ...real, advance: (ms: number) => (calls.push(ms), real.advance(ms)) };
+    const driver = await AdminClockDriver.connect(admin);
+    expect(driver.kind).toBe('mock');
+    expect(Math.abs(driver.now() - mock.clock.now())).toBeLessThan(100);
+    const instant = driver.now() + 3_500;
+    await driver.waitUntil(instant);
+    expect(calls).toHaveLength(1);
+    expect(mock.clock.now()).toBeGreaterThanOrEqual(instant);
+    expect(mock.clock.now() - instant).toBeLessThan(150);
+    expect(Math.abs(driver.now() - mock.clock.now())).toBeLessThan(100);
+  });
+
+  it('AdminClockDriver fails with E_TARGET_UNREACHABLE at a closed port', async () => {
+    await expect(AdminClockDriver.connect('http://127.0.0.1:1/__admin')).rejects.toMatchObject({ code: 'E_TARGET_UNREACHABLE' });
+  });
+
+  it('the admin reset puts the state back but keeps the clock offset', async () => {
+    const offset = mock.clock.offset;
+    await createAdminClient(mock.adminUrl!).reset();
+    expect(mock.clock.offset).toBe(offset);
+  });
+});
+
+describe('RealClockDriver', () => {
+  it('really waits until the instant, reports local time, and refuses a wait beyond its bound', async () => {
+    const driver = new RealClockDriver({ maxWaitMs: 60_000 });
+    expect(driver.kind).toBe('real');
+    expect(Math.abs(driver.now() - Date.now())).toBeLessThan(5);
+    const t0 = performance.now();
+    await driver.wait(30);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
+    const instant = Date.now() + 40;
+    await driver.waitUntil(instant);
+    expect(Date.now()).toBeGreaterThanOrEqual(instant);
+    await expect(driver.wait(-1)).rejects.toThrow(RangeError);
+    await expect(driver.wait(61_000)).rejects.toBeInstanceOf(WaitRefusedError);
+  });
+});
