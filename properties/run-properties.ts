@@ -5,12 +5,14 @@ import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/report/model.js';
 import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
+import { quoteBatchMs } from './_internal/quote-batch.js';
+import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/real-time-plan.js';
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
-import type { PropertyDef } from './property-types.js';
+import type { BuiltProperty, PropertyDef } from './property-types.js';
 import { quoteLock } from './quote-lock.js';
 
 /** Every property, in the order they run. */
@@ -45,12 +47,29 @@ function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
   return undefined;
 }
 
+/** A property made ready to run: what fast-check checks, and the runs it makes (and why, in real time). */
+interface Prepared {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type
+  built: BuiltProperty<any>;
+  fcRuns: number;
+  runs: number;
+  why?: string;
+  timeLimitMs?: number;
+  agencies?: string[];
+}
+
 /** Runs one property against the live target; never throws for a failed property. */
-async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): Promise<CaseResult> {
+async function runOne(
+  ctx: CheckContext,
+  def: PropertyDef,
+  opts: RunPropertiesOptions,
+  prepare: () => Promise<Prepared | { skip: string }>,
+): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
-  const numRuns = opts.numRuns ?? def.defaultNumRuns;
   const seed = opts.seed | 0;
+  let numRuns = opts.numRuns ?? def.defaultNumRuns;
+  let planned: Record<string, unknown> = {};
   const base = { id: `property:${def.name}`, kind: 'property' as const, title: def.title, area: 'properties' as const, clause: def.clause, startedAt };
   const done = (verdict: CaseResult['verdict'], message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
     ...base,
@@ -60,6 +79,7 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     details: {
       seed,
       numRuns,
+      ...planned,
       replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }),
       ...details,
     },
@@ -68,23 +88,37 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
   const why = unmet(ctx, def.needs);
   if (why) return done('SKIP', why, [], {});
   try {
-    const env = await PropertyEnv.create(ctx);
-    if ('skip' in env) return done('SKIP', env.skip, [], {});
-    const built = def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {});
-    ctx.log(`property ${def.name}: ${numRuns} runs, seed ${seed}, product ${env.product}`);
-    const params: fc.Parameters<[unknown]> = { seed, numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? TIME_LIMIT_MS, markInterruptAsFailure: false };
+    const ready = await prepare();
+    if ('skip' in ready) return done('SKIP', ready.skip, [], {});
+    const { built } = ready;
+    numRuns = ready.runs;
+    const sized = ready.why ? ` (${ready.why})` : '';
+    if (ready.why) planned = { realTime: true, why: ready.why, ...(ready.agencies ? { agencies: ready.agencies } : {}) };
+    ctx.log(`property ${def.name}: ${ready.runs} runs, seed ${seed}${sized}`);
+    const params: fc.Parameters<[unknown]> = {
+      seed,
+      numRuns: ready.fcRuns,
+      interruptAfterTimeLimit: opts.timeLimitMs ?? ready.timeLimitMs ?? TIME_LIMIT_MS,
+      markInterruptAsFailure: false,
+    };
+    // One run judging every case against one wait: shrinking would repeat the wait for each try.
+    if (ready.fcRuns === 1 && ready.runs > 1) params.endOnFailure = true;
     if (opts.path) params.path = opts.path;
     const runs = settledProperty(built.property);
     const details = await fc.check(runs.property, params);
     // A run the time limit cut short goes on sending: the case ends when it has.
     await runs.settled();
+    // A batch judges all its runs in its one fast-check run.
+    const made = (n: number): number => (ready.fcRuns === ready.runs ? n : n * ready.runs);
     if (!details.failed) {
       if (details.interrupted)
-        return done('WARN', `interrupted by the time limit after ${details.numRuns} of ${numRuns} runs, none failing`, [], { runs: details.numRuns });
-      return done('PASS', `${details.numRuns} runs held (seed ${seed})`, [], { runs: details.numRuns });
+        return done('WARN', `interrupted by the time limit after ${made(details.numRuns)} of ${numRuns} runs, none failing${sized}`, [], {
+          runs: made(details.numRuns),
+        });
+      return done('PASS', `${made(details.numRuns)} runs held (seed ${seed})${sized}`, [], { runs: made(details.numRuns) });
     }
     const err = details.errorInstance;
-    if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: details.numRuns });
+    if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: made(details.numRuns) });
     if (details.counterexample === null) return done('ERROR', `fast-check gave up after ${details.numRuns} runs (${details.numSkips} skipped)`, [], {});
     const [value] = details.counterexample as [unknown];
     const shown = built.render(value);
@@ -115,29 +149,57 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
 
 /**
  * Time the properties take against a target whose clock cannot be moved, ms
- * (to plan real-time runs): those needing clock control skip at once; each
- * other is paced by the write limit (its writes over the limit, in windows)
- * and its round trips, and stops at its time limit.
+ * (to plan real-time runs): quote-lock one quote lifetime and the
+ * redemptions after it (alongside the others when it has an agency of its
+ * own), no-charge one fill and its bookings, idempotency-model the runs its
+ * agencies' write buckets take (a window more for each the quotes wait anyway).
  */
 export function propertiesRealTimeMs(input: {
   only?: readonly string[] | undefined;
   windowMs: number;
   writeLimit: number | undefined;
   requestMs: number;
+  /** Quote lifetime, s. @defaultValue 900 */
+  quoteLifetimeS?: number | undefined;
+  /** Write limit of each agency the properties may use, by index; absent: one agency with `writeLimit`. */
+  agencies?: readonly PlanAgency[] | undefined;
 }): number {
-  let ms = 0;
-  for (const def of chosenProperties(input.only)) {
-    if (def.needs.includes('clock-control')) continue;
-    const writes = def.defaultNumRuns * (def.writesPerRun ?? 0);
-    const paced = input.writeLimit ? (writes / input.writeLimit) * input.windowMs : 0;
-    ms += Math.min(TIME_LIMIT_MS, Math.max(paced, writes * 3 * input.requestMs));
+  const chosen = chosenProperties(input.only).map((d) => d.name);
+  const agencies = input.agencies?.length ? input.agencies : [{ index: 0, writeLimit: input.writeLimit }];
+  const plan = realTimeAgencies(agencies, chosen);
+  const limitOf = (i: number): number => agencies.find((a) => a.index === i)?.writeLimit ?? input.writeLimit ?? 10;
+  const lifetimeS = input.quoteLifetimeS ?? 900;
+  const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
+  // Three requests a booking (quote, booking, balance) and the fill.
+  const chargeMs = chosen.includes('no-charge-on-429-and-failure') ? (noChargeOn429AndFailure.defaultNumRuns * 2.5 * 3 + limitOf(plan.noCharge) + 10) * input.requestMs : 0;
+  let modelMs = 0;
+  if (chosen.includes('idempotency-model')) {
+    const spanMs = input.windowMs + 1_000;
+    const reserved = plan.concurrent ? 0 : quoteMs > 0 ? 2 * quoteLock.defaultNumRuns : 0;
+    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? reserved : 0)), 0);
+    const windows = 1 + (plan.concurrent ? Math.floor(Math.max(0, quoteMs - chargeMs) / spanMs) : 0);
+    const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor((perWindow * windows) / ((idempotencyModel.writesPerRun ?? 7) + 1))));
+    // About twenty requests a run, one after the other.
+    modelMs = (windows - 1) * spanMs + runs * 20 * input.requestMs;
   }
-  return ms;
+  return plan.concurrent ? Math.max(quoteMs, chargeMs + modelMs) : chargeMs + modelMs + quoteMs;
 }
 
-/** The agency each chosen property runs as, in the order they run: the primary, or null for one that skips at once for want of clock control. */
-export function propertiesAgencies(input: { only?: readonly string[] | undefined }): Array<0 | null> {
-  return chosenProperties(input.only).map((def) => (def.needs.includes('clock-control') ? null : 0));
+/**
+ * The agency each chosen property runs as, in the order they run in real
+ * time (see {@link realTimeAgencies}), among the agencies with a product of
+ * the profile open.
+ */
+export function propertiesAgencies(input: {
+  only?: readonly string[] | undefined;
+  profile: CheckContext['profile'];
+  agencies: ReadonlyArray<{ index: number; open: readonly string[] | undefined; writeLimit?: number | undefined }>;
+}): number[] {
+  const usable = input.agencies
+    .filter((a) => a.open === undefined || input.profile.products.some((p) => a.open!.includes(p)))
+    .map((a) => ({ index: a.index, writeLimit: a.writeLimit }));
+  const plan = realTimeAgencies(usable.length ? usable : [{ index: 0, writeLimit: undefined }], chosenProperties(input.only).map((d) => d.name));
+  return plan.order.map((name) => plannedAgency(plan, name));
 }
 
 /** The properties named in `only` (with or without the `property:` prefix), in run order; all when it names none. */
@@ -146,14 +208,79 @@ function chosenProperties(only: readonly string[] | undefined): readonly Propert
   return wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
 }
 
+/** Against a movable clock: the property as `build` makes it, on the primary agency. */
+function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): () => Promise<Prepared | { skip: string }> {
+  return async () => {
+    const env = await PropertyEnv.create(ctx);
+    if ('skip' in env) return env;
+    const numRuns = opts.numRuns ?? def.defaultNumRuns;
+    return { built: def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns, runs: numRuns };
+  };
+}
+
+/**
+ * Runs the chosen properties in real time: each on the agencies the plan
+ * gives it, quote-lock alongside the others when it has an agency of its
+ * own; the cases are reported in the plan's order.
+ */
+async function runRealTime(ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>, chosen: readonly PropertyDef[], opts: RunPropertiesOptions): Promise<CaseResult[]> {
+  const usable = ctx.agencies.map((_, i) => i).filter((i) => ctx.usableAgencies === undefined || ctx.usableAgencies.has(i));
+  // One environment (and rate budget) per agency, shared by the properties that book with it; its limits plan the run.
+  const created = new Map(await Promise.all(usable.map(async (i) => [i, await PropertyEnv.create(ctx, i)] as const)));
+  const open = [...created].flatMap(([index, e]) => ('skip' in e ? [] : [{ index, writeLimit: e.budget.limits.write }]));
+  const plan = realTimeAgencies(open.length ? open : [{ index: usable[0] ?? 0, writeLimit: undefined }], chosen.map((d) => d.name));
+  const learned = new Map<number, Promise<PropertyEnv | { skip: string }>>();
+  const envOf = (agency: number): Promise<PropertyEnv | { skip: string }> => {
+    let env = learned.get(agency);
+    if (!env) {
+      const e = created.get(agency) ?? { skip: `agency #${agency} is not leased to the properties` };
+      env = 'skip' in e ? Promise.resolve(e) : e.learnBuckets().then(() => e);
+      learned.set(agency, env);
+    }
+    return env;
+  };
+  const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
+  const quotesMs = quoteBatchMs((ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000, 0);
+  let quotesStartedAt: number | undefined;
+  const prepare = (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) => async () => {
+    const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
+    const got = await Promise.all(agencies.map(envOf));
+    const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
+    if (ready.length === 0) return got[0] as { skip: string };
+    if (def === quoteLock) quotesStartedAt = ctx.clock.now();
+    const quotesLeft = plan.concurrent && quotesStartedAt !== undefined && def !== quoteLock ? Math.max(0, quotesStartedAt + quotesMs - ctx.clock.now()) : 0;
+    // quote-lock books after idempotency-model on a shared agency: its bookings and cancellations are kept free.
+    const reserved = new Map<number, number>();
+    if (!plan.concurrent && chosen.includes(quoteLock)) reserved.set(plan.quoteLock, 2 * numRuns(quoteLock));
+    const input = { envs: ready, numRuns: numRuns(def), alongsideMs: quotesLeft, reservedWrites: reserved, replayPath: opts.replayPath };
+    const real = def.realTime?.(input);
+    if (real && 'skip' in real) return real;
+    const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
+    if (real) return { ...real, agencies: names };
+    return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def) };
+  };
+  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
+  // quote-lock mostly waits for its quotes to expire: with an agency of its own, it starts first and the others run meanwhile.
+  const early = plan.concurrent && order.includes(quoteLock) ? runOne(ctx, quoteLock, opts, prepare(quoteLock)) : undefined;
+  const out: CaseResult[] = [];
+  for (const def of order) {
+    const result = def === quoteLock && early ? await early : await runOne(ctx, def, opts, prepare(def));
+    ctx.onCase?.(result);
+    out.push(result);
+  }
+  return out;
+}
+
 /**
  * Runs the fast-check properties against the live target with the run's
  * seed, one CaseResult per property (kind `property`, area `properties`):
  * verdict, seed, run count, the shrunk counterexample and the command that
- * replays it. An unknown name in `only` is a usage error.
+ * replays it. Against a clock that cannot be moved each property runs as it
+ * does in real time (see {@link realTimeAgencies}) and says how many runs it
+ * made and why. An unknown name in `only` is a usage error.
  */
 export async function runProperties(
-  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>,
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
   options: Partial<RunPropertiesOptions> = {},
 ): Promise<CaseResult[]> {
   const opts: RunPropertiesOptions = { ...options, seed: options.seed ?? ctx.seed };
@@ -167,11 +294,12 @@ export async function runProperties(
   if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1))
     throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
   const chosen = chosenProperties(opts.only);
+  if (ctx.clock.kind === 'real') return runRealTime(ctx, chosen, opts);
   const out: CaseResult[] = [];
   for (const def of chosen) {
     // Against a resettable target each property starts from the fixture (wallet, buckets).
     await ctx.reset?.();
-    const result = await runOne(ctx, def, opts);
+    const result = await runOne(ctx, def, opts, movableRun(ctx, def, opts));
     ctx.onCase?.(result);
     out.push(result);
   }

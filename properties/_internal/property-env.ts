@@ -33,7 +33,31 @@ export class PropertyEnv {
     };
     const v = ctx.profile.values;
     const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write });
+    budget.observe(response, 'read');
     return new PropertyEnv(ctx, api, agency, product, budget);
+  }
+
+  /**
+   * Learns how full the buckets are, so that the first run need not wait a
+   * window: a bucket this run sent nothing to for a window is empty; else
+   * one write that changes nothing (a booking without an idempotency key)
+   * reads the write bucket's remaining count.
+   */
+  async learnBuckets(): Promise<void> {
+    const windowMs = this.ctx.profile.limits.window_s * 1000;
+    const idle = (kind: Bucket): boolean => {
+      if (!this.ctx.lastRequestAt) return false;
+      const last = this.ctx.lastRequestAt(kind, this.agency);
+      return last === undefined || this.ctx.clock.now() - last >= windowMs;
+    };
+    if (idle('read')) this.budget.empty('read');
+    if (idle('write')) this.budget.empty('write');
+    else await this.noOpWrite('properties: how full is the write bucket');
+  }
+
+  /** A booking that changes nothing (an unknown quote, no idempotency key): it only takes a place in the write bucket. */
+  async noOpWrite(label: string): Promise<ApiResponse> {
+    return this.track(await this.api.book(this.product, 'qt_filler', undefined, { label }), 'write');
   }
 
   /** Records a response as evidence of this run and counts it in the rate budget. */

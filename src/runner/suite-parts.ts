@@ -21,12 +21,14 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
           windowMs: input.profile.limits.window_s * 1000,
           writeLimit: input.writeLimit,
           requestMs: input.roundTripMs,
+          quoteLifetimeS: input.quoteLifetimeS ?? input.profile.quotes.lifetime_s,
+          agencies: input.profile.agencies.map((a, index) => ({ index, writeLimit: a.limits?.write })),
         });
       }
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
     },
     async agenciesOf(part, input, agencies) {
-      if (part === 'properties') return propertiesAgencies({ only: opts.propertyNames });
+      if (part === 'properties') return propertiesAgencies({ only: opts.propertyNames, profile: input.profile, agencies });
       const out: Array<number | null> = [];
       for (const s of runOrder(await chosenScenarios(input.profile))) {
         const chosen = chooseAgency(s, agencies, agencies);
