@@ -93,7 +93,9 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
   for (const op of early) {
     const res = await send(op.what, true);
     if (!env.is(res, 'supplier_unavailable') && !env.is(res, 'rate_limited'))
-      env.fail(`${op.what}: expected the booking refused as supplier_unavailable (${env.ctx.profile.errors.supplier_unavailable.status}), got ${env.describe(res)}`);
+      env.fail(
+        `${op.what}: expected the booking refused as supplier_unavailable (${env.ctx.profile.errors.supplier_unavailable.status}), got ${env.describe(res)}`,
+      );
     await judge(op.what, res);
   }
   await fillWrites(env);
@@ -102,7 +104,8 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
       const res = await send(op.what, op.kind === 'failing');
       const refused = env.is(res, 'rate_limited') || (op.kind === 'failing' && env.is(res, 'supplier_unavailable'));
       if (refused || res.bookingId === undefined || attempt > REFILLS) {
-        if (!refused) env.fail(`${op.what}: expected the booking refused as rate_limited (${env.ctx.profile.errors.rate_limited.status}), got ${env.describe(res)}`);
+        if (!refused)
+          env.fail(`${op.what}: expected the booking refused as rate_limited (${env.ctx.profile.errors.rate_limited.status}), got ${env.describe(res)}`);
         await judge(op.what, res);
         break;
       }

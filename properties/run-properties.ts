@@ -32,6 +32,8 @@ export interface RunPropertiesOptions {
   replayPath?: string;
   /** Arguments naming the run's target (`--target file`, `--mock-defects a,b`), put in every replay command. @defaultValue none (the embedded mock) */
   replayContext?: readonly string[];
+  /** Write limit of each agency as the run's plan saw it (so that the run shares the agencies out as planned). @defaultValue as each account answers */
+  writeLimits?: ReadonlyMap<number, number | undefined>;
   /** Wall-clock budget per property, ms; fast-check stops generating (or shrinking) after it. @defaultValue 120000 */
   timeLimitMs?: number;
 }
@@ -171,7 +173,9 @@ export function propertiesRealTimeMs(input: {
   const lifetimeS = input.quoteLifetimeS ?? 900;
   const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
   // Three requests a booking (quote, booking, balance) and the fill.
-  const chargeMs = chosen.includes('no-charge-on-429-and-failure') ? (noChargeOn429AndFailure.defaultNumRuns * 2.5 * 3 + limitOf(plan.noCharge) + 10) * input.requestMs : 0;
+  const chargeMs = chosen.includes('no-charge-on-429-and-failure')
+    ? (noChargeOn429AndFailure.defaultNumRuns * 2.5 * 3 + limitOf(plan.noCharge) + 10) * input.requestMs
+    : 0;
   let modelMs = 0;
   if (chosen.includes('idempotency-model')) {
     const spanMs = input.windowMs + 1_000;
@@ -198,7 +202,10 @@ export function propertiesAgencies(input: {
   const usable = input.agencies
     .filter((a) => a.open === undefined || input.profile.products.some((p) => a.open!.includes(p)))
     .map((a) => ({ index: a.index, writeLimit: a.writeLimit }));
-  const plan = realTimeAgencies(usable.length ? usable : [{ index: 0, writeLimit: undefined }], chosenProperties(input.only).map((d) => d.name));
+  const plan = realTimeAgencies(
+    usable.length ? usable : [{ index: 0, writeLimit: undefined }],
+    chosenProperties(input.only).map((d) => d.name),
+  );
   return plan.order.map((name) => plannedAgency(plan, name));
 }
 
@@ -223,12 +230,21 @@ function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOpti
  * gives it, quote-lock alongside the others when it has an agency of its
  * own; the cases are reported in the plan's order.
  */
-async function runRealTime(ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>, chosen: readonly PropertyDef[], opts: RunPropertiesOptions): Promise<CaseResult[]> {
+async function runRealTime(
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>,
+  chosen: readonly PropertyDef[],
+  opts: RunPropertiesOptions,
+): Promise<CaseResult[]> {
   const usable = ctx.agencies.map((_, i) => i).filter((i) => ctx.usableAgencies === undefined || ctx.usableAgencies.has(i));
   // One environment (and rate budget) per agency, shared by the properties that book with it; its limits plan the run.
   const created = new Map(await Promise.all(usable.map(async (i) => [i, await PropertyEnv.create(ctx, i)] as const)));
-  const open = [...created].flatMap(([index, e]) => ('skip' in e ? [] : [{ index, writeLimit: e.budget.limits.write }]));
-  const plan = realTimeAgencies(open.length ? open : [{ index: usable[0] ?? 0, writeLimit: undefined }], chosen.map((d) => d.name));
+  const open = [...created].flatMap(([index, e]) =>
+    'skip' in e ? [] : [{ index, writeLimit: opts.writeLimits ? opts.writeLimits.get(index) : e.budget.limits.write }],
+  );
+  const plan = realTimeAgencies(
+    open.length ? open : [{ index: usable[0] ?? 0, writeLimit: undefined }],
+    chosen.map((d) => d.name),
+  );
   const learned = new Map<number, Promise<PropertyEnv | { skip: string }>>();
   const envOf = (agency: number): Promise<PropertyEnv | { skip: string }> => {
     let env = learned.get(agency);
@@ -242,23 +258,25 @@ async function runRealTime(ctx: CheckContext & Partial<Pick<SuitePartContext, 'o
   const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
   const quotesMs = quoteBatchMs((ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000, 0);
   let quotesStartedAt: number | undefined;
-  const prepare = (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) => async () => {
-    const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
-    const got = await Promise.all(agencies.map(envOf));
-    const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
-    if (ready.length === 0) return got[0] as { skip: string };
-    if (def === quoteLock) quotesStartedAt = ctx.clock.now();
-    const quotesLeft = plan.concurrent && quotesStartedAt !== undefined && def !== quoteLock ? Math.max(0, quotesStartedAt + quotesMs - ctx.clock.now()) : 0;
-    // quote-lock books after idempotency-model on a shared agency: its bookings and cancellations are kept free.
-    const reserved = new Map<number, number>();
-    if (!plan.concurrent && chosen.includes(quoteLock)) reserved.set(plan.quoteLock, 2 * numRuns(quoteLock));
-    const input = { envs: ready, numRuns: numRuns(def), alongsideMs: quotesLeft, reservedWrites: reserved, replayPath: opts.replayPath };
-    const real = def.realTime?.(input);
-    if (real && 'skip' in real) return real;
-    const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
-    if (real) return { ...real, agencies: names };
-    return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def) };
-  };
+  const prepare =
+    (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
+    async () => {
+      const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
+      const got = await Promise.all(agencies.map(envOf));
+      const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
+      if (ready.length === 0) return got[0] as { skip: string };
+      if (def === quoteLock) quotesStartedAt = ctx.clock.now();
+      const quotesLeft = plan.concurrent && quotesStartedAt !== undefined && def !== quoteLock ? Math.max(0, quotesStartedAt + quotesMs - ctx.clock.now()) : 0;
+      // quote-lock books after idempotency-model on a shared agency: its bookings and cancellations are kept free.
+      const reserved = new Map<number, number>();
+      if (!plan.concurrent && chosen.includes(quoteLock)) reserved.set(plan.quoteLock, 2 * numRuns(quoteLock));
+      const input = { envs: ready, numRuns: numRuns(def), alongsideMs: quotesLeft, reservedWrites: reserved, replayPath: opts.replayPath };
+      const real = def.realTime?.(input);
+      if (real && 'skip' in real) return real;
+      const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
+      if (real) return { ...real, agencies: names };
+      return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def) };
+    };
   const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
   // quote-lock mostly waits for its quotes to expire: with an agency of its own, it starts first and the others run meanwhile.
   const early = plan.concurrent && order.includes(quoteLock) ? runOne(ctx, quoteLock, opts, prepare(quoteLock)) : undefined;

@@ -115,14 +115,14 @@ export async function redeemAroundExpiry(env: PropertyEnv, list: readonly Redemp
     const expired = env.is(res, 'quote_expired');
     // A timer that fired late may have sent a booking "before" inside the margin: either answer is right there.
     const edge = plan.side === 'before' && sent > q.expiresAt - margin;
-    if (plan.side === 'after' && !expired) problems.push(`${what}: expected the booking refused as quote_expired, got ${env.describe(res)}`);
+    // A booking accepted after the expiry is the news: it leads the message.
+    if (plan.side === 'after' && ok) problems.unshift(`${what}: a quote expired ${sent - q.expiresAt} ms before the booking was accepted`);
+    else if (plan.side === 'after' && !expired) problems.push(`${what}: expected the booking refused as quote_expired, got ${env.describe(res)}`);
     if (plan.side === 'before' && !ok && !(edge && expired)) problems.push(`${what}: expected a booking at the quoted price, got ${env.describe(res)}`);
   }
   // Money back first, so that a failing run leaves the wallet whole.
   await Promise.all(
-    booked.map((id) =>
-      env.api.cancel(env.product, id, env.unique('ql-cancel'), { label: 'quote-lock: cleanup' }).then((c) => env.budget.observe(c, 'write')),
-    ),
+    booked.map((id) => env.api.cancel(env.product, id, env.unique('ql-cancel'), { label: 'quote-lock: cleanup' }).then((c) => env.budget.observe(c, 'write'))),
   );
   if (balanceBefore - balanceAfter !== charged)
     problems.push(`the wallet was charged ${balanceBefore - balanceAfter} in all, the bookings accepted at their quoted prices ${charged}`);

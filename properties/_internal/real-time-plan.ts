@@ -34,32 +34,29 @@ const SINGLE_ORDER = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-f
 
 /**
  * Shares `agencies` (those the properties may use, at least one) out among
- * the properties: the smallest write bucket is the cheapest to fill, the
- * largest of the others carries quote-lock's bookings, the rest books the
- * idempotency runs. With two agencies idempotency-model books with
- * quote-lock's before it; with one, all run on it one after the other.
+ * the `chosen` properties: the smallest write bucket is the cheapest to fill,
+ * the largest of the others carries quote-lock's bookings, the rest books the
+ * idempotency runs (with two agencies, quote-lock's, before it; with one, all
+ * run on it one after the other). Unknown limits tie: the first wins.
  */
 export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readonly string[]): RealTimeAgencies {
   const limit = (a: PlanAgency): number => a.writeLimit ?? Number.MAX_SAFE_INTEGER;
-  const [only] = agencies;
-  if (!only) throw new Error('no agency to plan the properties on');
+  const [first] = agencies;
+  if (!first) throw new Error('no agency to plan the properties on');
   const order = (agencies.length === 1 ? SINGLE_ORDER : SPREAD_ORDER).filter((n) => chosen.includes(n));
-  if (agencies.length === 1) return { noCharge: only.index, idempotency: [only.index], quoteLock: only.index, concurrent: false, order };
-  const fill = agencies.reduce((a, b) => (limit(b) < limit(a) ? b : a));
-  const rest = agencies.filter((a) => a !== fill);
-  const quotes = rest.reduce((a, b) => (limit(b) > limit(a) ? b : a));
-  const others = rest.filter((a) => a !== quotes).map((a) => a.index);
-  // An agency no chosen property takes books idempotency runs.
-  const idempotency = [
-    ...(chosen.includes('no-charge-on-429-and-failure') ? [] : [fill.index]),
-    ...others,
-    ...(chosen.includes('quote-lock') && others.length > 0 ? [] : [quotes.index]),
-  ].sort((a, b) => a - b);
+  if (agencies.length === 1) return { noCharge: first.index, idempotency: [first.index], quoteLock: first.index, concurrent: false, order };
+  let rest = [...agencies];
+  const fill = chosen.includes('no-charge-on-429-and-failure') ? rest.reduce((a, b) => (limit(b) < limit(a) ? b : a)) : undefined;
+  rest = rest.filter((a) => a !== fill);
+  const quotes = chosen.includes('quote-lock') ? rest.reduce((a, b) => (limit(b) > limit(a) ? b : a)) : undefined;
+  // quote-lock has an agency of its own when one is left for idempotency-model.
+  const concurrent = quotes !== undefined && rest.length > 1;
+  const idempotency = (concurrent ? rest.filter((a) => a !== quotes) : rest).map((a) => a.index);
   return {
-    noCharge: fill.index,
-    idempotency: idempotency.length ? idempotency : [quotes.index],
-    quoteLock: quotes.index,
-    concurrent: chosen.includes('quote-lock') && !idempotency.includes(quotes.index),
+    noCharge: fill?.index ?? first.index,
+    idempotency,
+    quoteLock: quotes?.index ?? first.index,
+    concurrent,
     order,
   };
 }

@@ -13,6 +13,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
     const all = await loaded.scenarios;
     return scenarioNames.length > 0 ? all.filter((s) => scenarioNames.includes(s.name)) : all;
   };
+  let plannedWriteLimits: ReadonlyMap<number, number | undefined> | undefined;
   return {
     async realTimeMs(part, input) {
       if (part === 'properties') {
@@ -28,7 +29,11 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
     },
     async agenciesOf(part, input, agencies) {
-      if (part === 'properties') return propertiesAgencies({ only: opts.propertyNames, profile: input.profile, agencies });
+      if (part === 'properties') {
+        // The run shares the agencies out by the limits the plan saw.
+        plannedWriteLimits = new Map(agencies.map((a) => [a.index, a.writeLimit]));
+        return propertiesAgencies({ only: opts.propertyNames, profile: input.profile, agencies });
+      }
       const out: Array<number | null> = [];
       for (const s of runOrder(await chosenScenarios(input.profile))) {
         const chosen = chooseAgency(s, agencies, agencies);
@@ -45,6 +50,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
         ...(opts.propertyPath ? { path: opts.propertyPath } : {}),
         ...(opts.propertyReplayPath ? { replayPath: opts.propertyReplayPath } : {}),
         ...(opts.replayContext?.length ? { replayContext: opts.replayContext } : {}),
+        ...(plannedWriteLimits ? { writeLimits: plannedWriteLimits } : {}),
       }),
   };
 }
