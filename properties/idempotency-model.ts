@@ -331,8 +331,8 @@ export const idempotencyModel: PropertyDef = {
     );
   },
   // In real time the runs spread over the agencies given, sized to what their write buckets take in the time there is.
-  realTime({ envs, numRuns, alongsideMs, reservedWrites, replayPath }) {
-    const free = (env: PropertyEnv): number => Math.max(0, env.budget.limits.write - 2 - (reservedWrites.get(env.agency) ?? 0));
+  realTime({ envs, numRuns, alongsideMs, replayPath }) {
+    const free = (env: PropertyEnv): number => Math.max(0, env.budget.limits.write - 2);
     const perWindow = envs.reduce((n, env) => n + free(env), 0);
     const spanMs = envs[0]!.budget.windowSpanMs;
     // A window more for each whole window that the property alongside lasts anyway.
@@ -340,8 +340,7 @@ export const idempotencyModel: PropertyDef = {
     const runs = Math.max(1, Math.min(numRuns, Math.floor((perWindow * windows) / (WRITES_PER_RUN + 1))));
     const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write)));
     const pick = async (need: { write: number; read: number }): Promise<PropertyEnv> => {
-      const room = (env: PropertyEnv): boolean =>
-        env.budget.fits('write', need.write + (reservedWrites.get(env.agency) ?? 0)) && env.budget.fits('read', need.read);
+      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write) && env.budget.fits('read', need.read);
       const found = envs.find(room);
       if (found) return found;
       // None has room: one window later every bucket is empty.

@@ -40,8 +40,6 @@ export interface RealTimeInput {
   numRuns: number;
   /** Target time it may take because another property runs alongside that long, ms; 0: only what it needs. */
   alongsideMs: number;
-  /** Writes per window kept, by agency, for a property that books with it later. */
-  reservedWrites: ReadonlyMap<number, number>;
   /** fast-check's replay path of a shrunk command list (model-based properties). */
   replayPath?: string | undefined;
 }

@@ -152,9 +152,9 @@ async function runOne(
 /**
  * Time the properties take against a target whose clock cannot be moved, ms
  * (to plan real-time runs): quote-lock one quote lifetime and the
- * redemptions after it (alongside the others when it has an agency of its
- * own), no-charge one fill and its bookings, idempotency-model the runs its
- * agencies' write buckets take (a window more for each the quotes wait anyway).
+ * redemptions after it, idempotency-model the runs its agencies' write
+ * buckets take (beside quote-lock: a window more for each the quotes wait
+ * anyway), no-charge one fill and its bookings.
  */
 export function propertiesRealTimeMs(input: {
   only?: readonly string[] | undefined;
@@ -179,14 +179,14 @@ export function propertiesRealTimeMs(input: {
   let modelMs = 0;
   if (chosen.includes('idempotency-model')) {
     const spanMs = input.windowMs + 1_000;
-    const reserved = plan.concurrent ? 0 : quoteMs > 0 ? 2 * quoteLock.defaultNumRuns : 0;
-    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? reserved : 0)), 0);
-    const windows = 1 + (plan.concurrent ? Math.floor(Math.max(0, quoteMs - chargeMs) / spanMs) : 0);
+    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2), 0);
+    const windows = 1 + (plan.concurrent ? Math.floor(quoteMs / spanMs) : 0);
     const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor((perWindow * windows) / ((idempotencyModel.writesPerRun ?? 7) + 1))));
     // About twenty requests a run, one after the other.
     modelMs = (windows - 1) * spanMs + runs * 20 * input.requestMs;
   }
-  return plan.concurrent ? Math.max(quoteMs, chargeMs + modelMs) : chargeMs + modelMs + quoteMs;
+  // Beside quote-lock, idempotency-model books through the quotes' wait; the fill comes after both.
+  return (plan.concurrent ? Math.max(quoteMs, modelMs) : quoteMs + modelMs) + chargeMs;
 }
 
 /**
@@ -227,7 +227,7 @@ function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOpti
 
 /**
  * Runs the chosen properties in real time: each on the agencies the plan
- * gives it, quote-lock alongside the others when it has an agency of its
+ * gives it, idempotency-model beside quote-lock when it has an agency of its
  * own; the cases are reported in the plan's order.
  */
 async function runRealTime(
@@ -257,7 +257,6 @@ async function runRealTime(
   };
   const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
   const quotesMs = quoteBatchMs((ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000, 0);
-  let quotesStartedAt: number | undefined;
   const prepare =
     (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
     async () => {
@@ -265,12 +264,8 @@ async function runRealTime(
       const got = await Promise.all(agencies.map(envOf));
       const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
       if (ready.length === 0) return got[0] as { skip: string };
-      if (def === quoteLock) quotesStartedAt = ctx.clock.now();
-      const quotesLeft = plan.concurrent && quotesStartedAt !== undefined && def !== quoteLock ? Math.max(0, quotesStartedAt + quotesMs - ctx.clock.now()) : 0;
-      // quote-lock books after idempotency-model on a shared agency: its bookings and cancellations are kept free.
-      const reserved = new Map<number, number>();
-      if (!plan.concurrent && chosen.includes(quoteLock)) reserved.set(plan.quoteLock, 2 * numRuns(quoteLock));
-      const input = { envs: ready, numRuns: numRuns(def), alongsideMs: quotesLeft, reservedWrites: reserved, replayPath: opts.replayPath };
+      // Beside quote-lock, idempotency-model has the quotes' wait to book in.
+      const input = { envs: ready, numRuns: numRuns(def), alongsideMs: plan.concurrent ? quotesMs : 0, replayPath: opts.replayPath };
       const real = def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
@@ -278,11 +273,11 @@ async function runRealTime(
       return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def) };
     };
   const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
-  // quote-lock mostly waits for its quotes to expire: with an agency of its own, it starts first and the others run meanwhile.
-  const early = plan.concurrent && order.includes(quoteLock) ? runOne(ctx, quoteLock, opts, prepare(quoteLock)) : undefined;
+  // quote-lock mostly waits for its quotes to expire: beside it, idempotency-model books with an agency of its own.
+  const early = new Map(plan.concurrent ? [quoteLock, idempotencyModel].map((d) => [d, runOne(ctx, d, opts, prepare(d))] as const) : []);
   const out: CaseResult[] = [];
   for (const def of order) {
-    const result = def === quoteLock && early ? await early : await runOne(ctx, def, opts, prepare(def));
+    const result = await (early.get(def) ?? runOne(ctx, def, opts, prepare(def)));
     ctx.onCase?.(result);
     out.push(result);
   }

@@ -1,15 +1,17 @@
 /*
  * Against a target whose clock cannot be moved, the properties share the
  * agencies out instead of waiting windows and lifetimes one after the other:
- * one agency's write bucket is filled (the no-charge property), one waits a
- * quote lifetime (quote-lock), and idempotency-model books on the rest while
- * the quotes age. The same rules serve the plan (`agenciesOf`) and the run.
+ * quote-lock waits one quote lifetime on the main agency while
+ * idempotency-model books with another, and the no-charge property fills
+ * the main agency's write bucket last, so that its rest is the runner's to
+ * overlap with other work. The same rules serve the plan (`agenciesOf`)
+ * and the run.
  */
 
 /** One agency as the plan sees it. */
 export interface PlanAgency {
   index: number;
-  /** Its write limit per window, when the profile gives it. */
+  /** Its write limit per window, when known. */
   writeLimit: number | undefined;
 }
 
@@ -21,44 +23,36 @@ export interface RealTimeAgencies {
   idempotency: number[];
   /** The agency quote-lock takes its quotes and books with. */
   quoteLock: number;
-  /** quote-lock runs alongside the others (it has an agency of its own), not after them. */
+  /** quote-lock and idempotency-model run side by side (on agencies of their own), not one after the other. */
   concurrent: boolean;
-  /** The order the properties' cases run and are reported in. */
+  /** The order the properties' cases are reported in (the runner follows it to give agencies back). */
   order: readonly string[];
 }
 
-/** Order when the properties have at least two agencies: the fill first, so that its bucket rests while the others run. */
-const SPREAD_ORDER = ['no-charge-on-429-and-failure', 'idempotency-model', 'quote-lock'] as const;
-/** Order with a single agency: the fill last, its rest left to whatever runs next. */
-const SINGLE_ORDER = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'] as const;
+/** quote-lock first (the others meet its wait), the fill last (its rest is left to whatever runs next). */
+const ORDER = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'] as const;
+/** Without quote-lock: the fill first, so that its bucket rests while idempotency-model books with the others. */
+const FILL_FIRST = ['no-charge-on-429-and-failure', 'idempotency-model'] as const;
 
 /**
  * Shares `agencies` (those the properties may use, at least one) out among
- * the `chosen` properties: the smallest write bucket is the cheapest to fill,
- * the largest of the others carries quote-lock's bookings, the rest books the
- * idempotency runs (with two agencies, quote-lock's, before it; with one, all
- * run on it one after the other). Unknown limits tie: the first wins.
+ * the `chosen` properties, holding as few as it can: the main agency (the
+ * largest write bucket: quote-lock books and cancels a quote per run in one
+ * window) carries quote-lock and then the fill; idempotency-model books with
+ * the largest of the others meanwhile, or with every agency when it runs
+ * alone. Unknown limits tie: the first wins.
  */
 export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readonly string[]): RealTimeAgencies {
   const limit = (a: PlanAgency): number => a.writeLimit ?? Number.MAX_SAFE_INTEGER;
-  const [first] = agencies;
-  if (!first) throw new Error('no agency to plan the properties on');
-  const order = (agencies.length === 1 ? SINGLE_ORDER : SPREAD_ORDER).filter((n) => chosen.includes(n));
-  if (agencies.length === 1) return { noCharge: first.index, idempotency: [first.index], quoteLock: first.index, concurrent: false, order };
-  let rest = [...agencies];
-  const fill = chosen.includes('no-charge-on-429-and-failure') ? rest.reduce((a, b) => (limit(b) < limit(a) ? b : a)) : undefined;
-  rest = rest.filter((a) => a !== fill);
-  const quotes = chosen.includes('quote-lock') ? rest.reduce((a, b) => (limit(b) > limit(a) ? b : a)) : undefined;
-  // quote-lock has an agency of its own when one is left for idempotency-model.
-  const concurrent = quotes !== undefined && rest.length > 1;
-  const idempotency = (concurrent ? rest.filter((a) => a !== quotes) : rest).map((a) => a.index);
-  return {
-    noCharge: fill?.index ?? first.index,
-    idempotency,
-    quoteLock: quotes?.index ?? first.index,
-    concurrent,
-    order,
-  };
+  const largest = (list: readonly PlanAgency[]): PlanAgency => list.reduce((a, b) => (limit(b) > limit(a) ? b : a));
+  const main = agencies.length ? largest(agencies) : undefined;
+  if (!main) throw new Error('no agency to plan the properties on');
+  const has = (name: string): boolean => chosen.includes(name);
+  const rest = agencies.filter((a) => a !== main);
+  const order = (has('quote-lock') || rest.length === 0 ? ORDER : FILL_FIRST).filter(has);
+  const concurrent = rest.length > 0 && has('quote-lock') && has('idempotency-model');
+  const idempotency = concurrent ? [largest(rest)] : rest.length > 0 && (has('quote-lock') || has('no-charge-on-429-and-failure')) ? rest : [...agencies];
+  return { noCharge: main.index, quoteLock: main.index, idempotency: idempotency.map((a) => a.index), concurrent, order };
 }
 
 /** The agency each named property is planned on. */

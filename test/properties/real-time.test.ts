@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runProperties } from '../../properties/index.js';
+import { propertiesAgencies, runProperties } from '../../properties/index.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import type { MockOptions } from '../../src/mock/index.js';
 import { RealClockDriver } from '../../src/runner/real-clock-driver.js';
@@ -23,10 +23,15 @@ async function realTime(options: MockOptions = {}): Promise<CheckContext> {
 }
 
 describe('properties in real time', () => {
-  it('all hold against the clean mock, each saying its runs, seed and why', async () => {
+  it('all hold against the clean mock, each on the agency it declared, saying its runs, seed and why', async () => {
     const ctx = await realTime();
-    const results = await runProperties(ctx, { seed: 5 });
-    expect(results.map((r) => r.id)).toEqual(['property:no-charge-on-429-and-failure', 'property:idempotency-model', 'property:quote-lock']);
+    // The runner leases what the plan declares, from the limits the accounts answer (60, 20, 60, 60 writes).
+    const views = ctx.agencies.map((a, index) => ({ index, open: ['flights'], writeLimit: a.limits?.write }));
+    const declared = propertiesAgencies({ profile: ctx.profile, agencies: views });
+    expect(declared).toEqual([0, 2, 0]);
+    const writeLimits = new Map(views.map((v) => [v.index, v.writeLimit]));
+    const results = await runProperties({ ...ctx, usableAgencies: new Set(declared) }, { seed: 5, writeLimits });
+    expect(results.map((r) => r.id)).toEqual(['property:quote-lock', 'property:idempotency-model', 'property:no-charge-on-429-and-failure']);
     for (const r of results) {
       expect(r, `${r.id}: ${r.message}`).toMatchObject({ verdict: 'PASS', details: { seed: 5, realTime: true, why: expect.any(String) } });
       expect(r.message).toContain((r.details as { why: string }).why);
@@ -37,6 +42,13 @@ describe('properties in real time', () => {
     const model = byId['property:idempotency-model']!;
     expect(model.runs).toBe(model.numRuns);
     expect(model.runs as number).toBeGreaterThan(1);
+    // Each property sent only as the agency it declared (the leased agencies it was given).
+    const agencyOf = (headers: Record<string, string>): number => ctx.agencies.findIndex((a) => Object.values(headers).some((v) => v.includes(a.keyId)));
+    const sentBy = (prefix: string): Set<number> =>
+      new Set(t!.recorder.exchanges.filter((x) => x.label?.startsWith(prefix)).map((x) => agencyOf(x.request.headers)));
+    expect(sentBy('no-charge')).toEqual(new Set([0]));
+    expect(sentBy('idempotency-model')).toEqual(new Set([2]));
+    expect(sentBy('quote-lock')).toEqual(new Set([0]));
     // They drove the target: bookings, 429s inside the fill, supplier failures, expired quotes.
     const statuses = new Set(t!.recorder.exchanges.map((x) => x.response?.status));
     for (const s of [201, 429, 502, 410]) expect(statuses).toContain(s);
