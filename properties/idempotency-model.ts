@@ -330,17 +330,14 @@ export const idempotencyModel: PropertyDef = {
       replay,
     );
   },
-  // In real time the runs spread over the agencies given, sized to what their write buckets take in the time there is.
-  realTime({ envs, numRuns, alongsideMs, replayPath }) {
-    const free = (env: PropertyEnv): number => Math.max(0, env.budget.limits.write - 2);
-    const perWindow = envs.reduce((n, env) => n + free(env), 0);
+  // In real time the runs spread over the agencies given, as many as their write buckets take in one window (less what quote-lock after it needs).
+  realTime({ envs, numRuns, reservedWrites, replayPath }) {
+    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.limits.write - 2 - reservedWrites), 0);
+    const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / (WRITES_PER_RUN + 1))));
+    const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write - reservedWrites)));
     const spanMs = envs[0]!.budget.windowSpanMs;
-    // A window more for each whole window that the property alongside lasts anyway.
-    const windows = 1 + Math.floor(alongsideMs / spanMs);
-    const runs = Math.max(1, Math.min(numRuns, Math.floor((perWindow * windows) / (WRITES_PER_RUN + 1))));
-    const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write)));
     const pick = async (need: { write: number; read: number }): Promise<PropertyEnv> => {
-      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write) && env.budget.fits('read', need.read);
+      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write + reservedWrites) && env.budget.fits('read', need.read);
       const found = envs.find(room);
       if (found) return found;
       // None has room: one window later every bucket is empty.
@@ -353,8 +350,8 @@ export const idempotencyModel: PropertyDef = {
       built: modelProperty(maxCommands, pick, replayPath ? { replayPath } : undefined),
       fcRuns: runs,
       runs,
-      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes a window free for them${windows > 1 ? ` over ${windows} windows (another property waits that long alongside)` : ''}, about ${WRITES_PER_RUN + 1} a run`,
-      timeLimitMs: windows * spanMs + 60_000,
+      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them${reservedWrites ? ` (${reservedWrites} kept for quote-lock's bookings after it)` : ''}, about ${WRITES_PER_RUN + 1} a run`,
+      timeLimitMs: spanMs + 60_000,
     };
   },
 };

@@ -38,8 +38,8 @@ export interface RealTimeInput {
   envs: readonly PropertyEnv[];
   /** Runs asked for (the caller's, else the property's default). */
   numRuns: number;
-  /** Target time it may take because another property runs alongside that long, ms; 0: only what it needs. */
-  alongsideMs: number;
+  /** Writes of the window to leave free for a property that books with the same agency right after it. */
+  reservedWrites: number;
   /** fast-check's replay path of a shrunk command list (model-based properties). */
   replayPath?: string | undefined;
 }

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import type { PropertyEnv } from './_internal/property-env.js';
-import { redeemAroundExpiry, type Redemption } from './_internal/quote-batch.js';
+import { quoteRuns, redeemAroundExpiry, type Redemption } from './_internal/quote-batch.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 
 /** Longest quote lifetime a real-time run waits out, s: a longer one needs a clock that can be moved. */
@@ -77,7 +77,7 @@ export const quoteLock: PropertyDef = {
       return { skip: `quotes live ${lifetimeS} s, longer than a real-time run waits (${MAX_REAL_LIFETIME_S} s): needs clock control to move past the expiry` };
     const lifetimeMs = lifetimeS * 1000;
     // Each redemption is a booking and, when it books, its cancellation: all in one window of the write bucket.
-    const runs = Math.max(1, Math.min(numRuns, Math.floor((env!.budget.limits.write - 2) / 2)));
+    const runs = quoteRuns(numRuns, env!.budget.limits.write);
     const position = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.constantFrom(0, 1000));
     const redemption = fc.tuple(fc.constantFrom<Redemption[0]>('before', 'after'), position);
     const property = fc.asyncProperty(fc.array(redemption, { minLength: runs, maxLength: runs }), (list) => redeemAroundExpiry(env!, list, lifetimeMs));

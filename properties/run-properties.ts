@@ -5,7 +5,7 @@ import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/report/model.js';
 import type { SuitePartContext } from '../src/runner/suite-part-types.js';
 import { PropertyEnv } from './_internal/property-env.js';
-import { quoteBatchMs } from './_internal/quote-batch.js';
+import { quoteBatchMs, quoteRuns, quoteWritesNow } from './_internal/quote-batch.js';
 import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/real-time-plan.js';
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';
@@ -152,9 +152,9 @@ async function runOne(
 /**
  * Time the properties take against a target whose clock cannot be moved, ms
  * (to plan real-time runs): quote-lock one quote lifetime and the
- * redemptions after it, idempotency-model the runs its agencies' write
- * buckets take (beside quote-lock: a window more for each the quotes wait
- * anyway), no-charge one fill and its bookings.
+ * redemptions after it, idempotency-model the runs one window of its
+ * agencies' write buckets takes (less quote-lock's bookings after it), the
+ * no-charge property one fill and its bookings.
  */
 export function propertiesRealTimeMs(input: {
   only?: readonly string[] | undefined;
@@ -178,15 +178,13 @@ export function propertiesRealTimeMs(input: {
     : 0;
   let modelMs = 0;
   if (chosen.includes('idempotency-model')) {
-    const spanMs = input.windowMs + 1_000;
-    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2), 0);
-    const windows = 1 + (plan.concurrent ? Math.floor(quoteMs / spanMs) : 0);
-    const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor((perWindow * windows) / ((idempotencyModel.writesPerRun ?? 7) + 1))));
+    const reserved = plan.quoteLockAfter ? quoteWritesNow(quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock)), lifetimeS * 1000, input.windowMs) : 0;
+    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - reserved), 0);
+    const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor(perWindow / ((idempotencyModel.writesPerRun ?? 7) + 1))));
     // About twenty requests a run, one after the other.
-    modelMs = (windows - 1) * spanMs + runs * 20 * input.requestMs;
+    modelMs = runs * 20 * input.requestMs;
   }
-  // Beside quote-lock, idempotency-model books through the quotes' wait; the fill comes after both.
-  return (plan.concurrent ? Math.max(quoteMs, modelMs) : quoteMs + modelMs) + chargeMs;
+  return modelMs + quoteMs + chargeMs;
 }
 
 /**
@@ -199,14 +197,22 @@ export function propertiesAgencies(input: {
   profile: CheckContext['profile'];
   agencies: ReadonlyArray<{ index: number; open: readonly string[] | undefined; writeLimit?: number | undefined }>;
 }): number[] {
-  const usable = input.agencies
-    .filter((a) => a.open === undefined || input.profile.products.some((p) => a.open!.includes(p)))
-    .map((a) => ({ index: a.index, writeLimit: a.writeLimit }));
+  const usable = [...propertiesWriteLimits(input)].map(([index, writeLimit]) => ({ index, writeLimit }));
   const plan = realTimeAgencies(
     usable.length ? usable : [{ index: 0, writeLimit: undefined }],
     chosenProperties(input.only).map((d) => d.name),
   );
   return plan.order.map((name) => plannedAgency(plan, name));
+}
+
+/** The agencies with a product of the profile open, and their write limits when known: what the real-time plan shares out. */
+export function propertiesWriteLimits(input: {
+  profile: CheckContext['profile'];
+  agencies: ReadonlyArray<{ index: number; open: readonly string[] | undefined; writeLimit?: number | undefined }>;
+}): Map<number, number | undefined> {
+  return new Map(
+    input.agencies.filter((a) => a.open === undefined || input.profile.products.some((p) => a.open!.includes(p))).map((a) => [a.index, a.writeLimit]),
+  );
 }
 
 /** The properties named in `only` (with or without the `property:` prefix), in run order; all when it names none. */
@@ -227,8 +233,8 @@ function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOpti
 
 /**
  * Runs the chosen properties in real time: each on the agencies the plan
- * gives it, idempotency-model beside quote-lock when it has an agency of its
- * own; the cases are reported in the plan's order.
+ * gives it (all on one agency, unless idempotency-model runs alone), one
+ * after the other in the plan's order.
  */
 async function runRealTime(
   ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>,
@@ -236,36 +242,44 @@ async function runRealTime(
   opts: RunPropertiesOptions,
 ): Promise<CaseResult[]> {
   const usable = ctx.agencies.map((_, i) => i).filter((i) => ctx.usableAgencies === undefined || ctx.usableAgencies.has(i));
-  // One environment (and rate budget) per agency, shared by the properties that book with it; its limits plan the run.
-  const created = new Map(await Promise.all(usable.map(async (i) => [i, await PropertyEnv.create(ctx, i)] as const)));
-  const open = [...created].flatMap(([index, e]) =>
-    'skip' in e ? [] : [{ index, writeLimit: opts.writeLimits ? opts.writeLimits.get(index) : e.budget.limits.write }],
-  );
+  // One environment (and rate budget) per agency, shared by the properties that book with it. The limits the plan saw share the agencies out; without them, the accounts' answers.
+  const planned = opts.writeLimits;
+  const created = new Map(await Promise.all(usable.filter(() => !planned).map(async (i) => [i, await PropertyEnv.create(ctx, i)] as const)));
+  const open = planned
+    ? usable.filter((i) => planned.has(i)).map((index) => ({ index, writeLimit: planned.get(index) }))
+    : [...created].flatMap(([index, e]) => ('skip' in e ? [] : [{ index, writeLimit: e.budget.limits.write }]));
   const plan = realTimeAgencies(
     open.length ? open : [{ index: usable[0] ?? 0, writeLimit: undefined }],
     chosen.map((d) => d.name),
   );
   const learned = new Map<number, Promise<PropertyEnv | { skip: string }>>();
+  const learn = async (e: PropertyEnv | { skip: string }): Promise<PropertyEnv | { skip: string }> => {
+    if (!('skip' in e)) await e.learnBuckets();
+    return e;
+  };
   const envOf = (agency: number): Promise<PropertyEnv | { skip: string }> => {
     let env = learned.get(agency);
     if (!env) {
-      const e = created.get(agency) ?? { skip: `agency #${agency} is not leased to the properties` };
-      env = 'skip' in e ? Promise.resolve(e) : e.learnBuckets().then(() => e);
+      const made = created.get(agency);
+      env = (made ? Promise.resolve(made) : PropertyEnv.create(ctx, agency)).then(learn);
       learned.set(agency, env);
     }
     return env;
   };
   const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
-  const quotesMs = quoteBatchMs((ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000, 0);
+  const lifetimeMs = (ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000;
   const prepare =
     (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
     async () => {
       const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
+      // Before quote-lock on its agency, idempotency-model leaves it the writes of its bookings.
+      const before = plan.quoteLockAfter && def === idempotencyModel;
       const got = await Promise.all(agencies.map(envOf));
       const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
       if (ready.length === 0) return got[0] as { skip: string };
-      // Beside quote-lock, idempotency-model has the quotes' wait to book in.
-      const input = { envs: ready, numRuns: numRuns(def), alongsideMs: plan.concurrent ? quotesMs : 0, replayPath: opts.replayPath };
+      const limit = ready[0]!.budget.limits.write;
+      const reservedWrites = before ? quoteWritesNow(quoteRuns(numRuns(quoteLock), limit), lifetimeMs, ctx.profile.limits.window_s * 1000) : 0;
+      const input = { envs: ready, numRuns: numRuns(def), reservedWrites, replayPath: opts.replayPath };
       const real = def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
@@ -273,11 +287,9 @@ async function runRealTime(
       return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def) };
     };
   const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
-  // quote-lock mostly waits for its quotes to expire: beside it, idempotency-model books with an agency of its own.
-  const early = new Map(plan.concurrent ? [quoteLock, idempotencyModel].map((d) => [d, runOne(ctx, d, opts, prepare(d))] as const) : []);
   const out: CaseResult[] = [];
   for (const def of order) {
-    const result = await (early.get(def) ?? runOne(ctx, def, opts, prepare(def)));
+    const result = await runOne(ctx, def, opts, prepare(def));
     ctx.onCase?.(result);
     out.push(result);
   }

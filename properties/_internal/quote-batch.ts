@@ -23,6 +23,16 @@ export function quoteBatchMs(lifetimeMs: number, requestMs: number): number {
   return lifetimeMs + afterSpanMs(lifetimeMs) + 2_000 + 4 * requestMs;
 }
 
+/** Redemptions of one batch: as asked, as long as a booking and a cancellation each fit one window of `writeLimit`. */
+export function quoteRuns(numRuns: number, writeLimit: number): number {
+  return Math.max(1, Math.min(numRuns, Math.floor((writeLimit - 2) / 2)));
+}
+
+/** Writes a batch of `runs` takes from its window at once: the bookings, and the cancellations unless they come a whole window later. */
+export function quoteWritesNow(runs: number, lifetimeMs: number, windowMs: number): number {
+  return (lifetimeMs >= windowMs ? 1 : 2) * runs;
+}
+
 interface Quote {
   offer: Offer & { priceAmount: number };
   /** quote_expires_at, target ms. */
@@ -60,7 +70,8 @@ function marginMs(searched: readonly ApiResponse[], quotes: readonly Quote[], se
 export async function redeemAroundExpiry(env: PropertyEnv, list: readonly Redemption[], lifetimeMs: number): Promise<void> {
   env.evidence = [];
   const clock = env.ctx.clock;
-  await env.budget.ensure({ read: list.length + 4, write: 2 * list.length });
+  // The cancellations come a quote lifetime later: when that is a whole window, the bucket has rolled over by then.
+  await env.budget.ensure({ read: list.length + 4, write: quoteWritesNow(list.length, lifetimeMs, env.ctx.profile.limits.window_s * 1000) });
   const sentAt = clock.now();
   const searched = await Promise.all(list.map((_, i) => env.api.search(env.product, undefined, { label: `quote-lock #${i + 1}: quote` })));
   const answeredAt = clock.now();

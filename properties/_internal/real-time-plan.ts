@@ -1,10 +1,11 @@
 /*
- * Against a target whose clock cannot be moved, the properties share the
- * agencies out instead of waiting windows and lifetimes one after the other:
- * quote-lock waits one quote lifetime on the main agency while
- * idempotency-model books with another, and the no-charge property fills
- * the main agency's write bucket last, so that its rest is the runner's to
- * overlap with other work. The same rules serve the plan (`agenciesOf`)
+ * Against a target whose clock cannot be moved, the properties run on one
+ * agency (its wallet is theirs, one property at a time), so that the runner
+ * keeps every other agency for other work, and none waits a window:
+ * idempotency-model books with what the write bucket leaves free of
+ * quote-lock's bookings, quote-lock waits one quote lifetime for all its
+ * runs, and the no-charge property fills the bucket last, so that its rest
+ * is the runner's to overlap. The same rules serve the plan (`agenciesOf`)
  * and the run.
  */
 
@@ -16,43 +17,42 @@ export interface PlanAgency {
 }
 
 /** Who runs where, and in which order, in real time. */
-export interface RealTimeAgencies {
+interface RealTimeAgencies {
   /** The agency whose write bucket the no-charge property fills. */
   noCharge: number;
   /** The agencies idempotency-model spreads its runs over (its first is the one it is planned on). */
   idempotency: number[];
   /** The agency quote-lock takes its quotes and books with. */
   quoteLock: number;
-  /** quote-lock and idempotency-model run side by side (on agencies of their own), not one after the other. */
-  concurrent: boolean;
+  /** Writes of a window idempotency-model leaves free for quote-lock after it on the same agency. */
+  quoteLockAfter: boolean;
   /** The order the properties' cases are reported in (the runner follows it to give agencies back). */
   order: readonly string[];
 }
 
-/** quote-lock first (the others meet its wait), the fill last (its rest is left to whatever runs next). */
-const ORDER = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'] as const;
-/** Without quote-lock: the fill first, so that its bucket rests while idempotency-model books with the others. */
-const FILL_FIRST = ['no-charge-on-429-and-failure', 'idempotency-model'] as const;
+/** idempotency-model first (it leaves quote-lock its writes), the fill last (its rest is left to whatever runs next). */
+const ORDER = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'] as const;
 
 /**
  * Shares `agencies` (those the properties may use, at least one) out among
- * the `chosen` properties, holding as few as it can: the main agency (the
- * largest write bucket: quote-lock books and cancels a quote per run in one
- * window) carries quote-lock and then the fill; idempotency-model books with
- * the largest of the others meanwhile, or with every agency when it runs
- * alone. Unknown limits tie: the first wins.
+ * the `chosen` properties: everything on the main agency (the largest write
+ * bucket: quote-lock books and cancels a quote per run within a window),
+ * except idempotency-model run alone, which spreads over every agency.
+ * Unknown limits tie: the first wins.
  */
 export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readonly string[]): RealTimeAgencies {
   const limit = (a: PlanAgency): number => a.writeLimit ?? Number.MAX_SAFE_INTEGER;
-  const largest = (list: readonly PlanAgency[]): PlanAgency => list.reduce((a, b) => (limit(b) > limit(a) ? b : a));
-  const main = agencies.length ? largest(agencies) : undefined;
+  const main = agencies.length ? agencies.reduce((a, b) => (limit(b) > limit(a) ? b : a)) : undefined;
   if (!main) throw new Error('no agency to plan the properties on');
   const has = (name: string): boolean => chosen.includes(name);
-  const rest = agencies.filter((a) => a !== main);
-  const order = (has('quote-lock') || rest.length === 0 ? ORDER : FILL_FIRST).filter(has);
-  const concurrent = rest.length > 0 && has('quote-lock') && has('idempotency-model');
-  const idempotency = concurrent ? [largest(rest)] : rest.length > 0 && (has('quote-lock') || has('no-charge-on-429-and-failure')) ? rest : [...agencies];
-  return { noCharge: main.index, quoteLock: main.index, idempotency: idempotency.map((a) => a.index), concurrent, order };
+  const alone = has('idempotency-model') && chosen.length === 1;
+  return {
+    noCharge: main.index,
+    quoteLock: main.index,
+    idempotency: alone ? agencies.map((a) => a.index) : [main.index],
+    quoteLockAfter: has('quote-lock') && !alone,
+    order: ORDER.filter(has),
+  };
 }
 
 /** The agency each named property is planned on. */

@@ -3,8 +3,10 @@ import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-t
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
-  const [{ runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency }, { runProperties, propertiesRealTimeMs, propertiesAgencies }] =
-    await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
+  const [
+    { runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency },
+    { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits },
+  ] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
   // Read and validated once per profile: the plan asks for the scenarios' waits and for their agencies.
   let loaded: { profile: PartPlanInput['profile']; scenarios: ReturnType<typeof loadScenarios> } | undefined;
@@ -31,7 +33,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
     async agenciesOf(part, input, agencies) {
       if (part === 'properties') {
         // The run shares the agencies out by the limits the plan saw.
-        plannedWriteLimits = new Map(agencies.map((a) => [a.index, a.writeLimit]));
+        plannedWriteLimits = propertiesWriteLimits({ profile: input.profile, agencies });
         return propertiesAgencies({ only: opts.propertyNames, profile: input.profile, agencies });
       }
       const out: Array<number | null> = [];

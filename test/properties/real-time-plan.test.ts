@@ -3,10 +3,10 @@ import { propertiesAgencies, propertiesRealTimeMs } from '../../properties/index
 import { realTimeAgencies } from '../../properties/_internal/real-time-plan.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 
-const ALL = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'];
+const ALL = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'];
 
 describe('the real-time plan of the properties', () => {
-  it('puts quote-lock and then the fill on the largest write bucket, idempotency-model beside them on the next largest', () => {
+  it('runs every property on the largest write bucket, the fill last, the other agencies left to the runner', () => {
     const plan = realTimeAgencies(
       [
         { index: 0, writeLimit: 30 },
@@ -16,24 +16,21 @@ describe('the real-time plan of the properties', () => {
       ],
       ALL,
     );
-    expect(plan).toEqual({ noCharge: 2, quoteLock: 2, idempotency: [3], concurrent: true, order: ALL });
+    expect(plan).toEqual({ noCharge: 2, quoteLock: 2, idempotency: [2], quoteLockAfter: true, order: ALL });
   });
 
-  it('runs one after the other on a single agency, and gives idempotency-model every agency the others do not take', () => {
-    const one = realTimeAgencies([{ index: 4, writeLimit: 60 }], ALL);
-    expect(one).toEqual({ noCharge: 4, quoteLock: 4, idempotency: [4], concurrent: false, order: ALL });
+  it('spreads idempotency-model over every agency when it runs alone', () => {
     const three = [
       { index: 0, writeLimit: 60 },
       { index: 1, writeLimit: 20 },
       { index: 2, writeLimit: 60 },
     ];
     expect(realTimeAgencies(three, ['idempotency-model'])).toMatchObject({ idempotency: [0, 1, 2], order: ['idempotency-model'] });
-    // Without quote-lock the fill comes first: its bucket rests while idempotency-model books with the others.
     expect(realTimeAgencies(three, ['idempotency-model', 'no-charge-on-429-and-failure'])).toMatchObject({
       noCharge: 0,
-      idempotency: [1, 2],
-      concurrent: false,
-      order: ['no-charge-on-429-and-failure', 'idempotency-model'],
+      idempotency: [0],
+      quoteLockAfter: false,
+      order: ['idempotency-model', 'no-charge-on-429-and-failure'],
     });
   });
 
@@ -44,11 +41,11 @@ describe('the real-time plan of the properties', () => {
       { index: 2, open: [], writeLimit: 100 },
       { index: 3, open: ['flights'], writeLimit: 60 },
     ];
-    expect(propertiesAgencies({ profile: DEFAULT_PROFILE, agencies })).toEqual([0, 3, 0]);
-    expect(propertiesAgencies({ only: ['property:no-charge-on-429-and-failure'], profile: DEFAULT_PROFILE, agencies })).toEqual([0]);
+    expect(propertiesAgencies({ profile: DEFAULT_PROFILE, agencies })).toEqual([0, 0, 0]);
+    expect(propertiesAgencies({ only: ['property:idempotency-model'], profile: DEFAULT_PROFILE, agencies })).toEqual([0]);
   });
 
-  it('estimates quote-lock as one quote lifetime, idempotency-model beside it, the fill after; a lifetime too long costs nothing (it skips)', () => {
+  it('estimates quote-lock as one quote lifetime, idempotency-model one window of writes without a wait, the fill a few requests; a lifetime too long costs nothing (it skips)', () => {
     const agencies = [
       { index: 0, writeLimit: 60 },
       { index: 1, writeLimit: 20 },
@@ -59,10 +56,10 @@ describe('the real-time plan of the properties', () => {
     expect(quotes).toBeGreaterThanOrEqual(60_000);
     expect(quotes).toBeLessThan(70_000);
     expect(propertiesRealTimeMs({ ...base, only: ['quote-lock'], agencies, quoteLifetimeS: 900 })).toBe(0);
-    // Beside the quotes, idempotency-model adds at most the window it waits beyond them, the fill a few requests.
+    // idempotency-model and the fill wait for nothing: their requests come on top.
     const all = propertiesRealTimeMs({ ...base, agencies });
     expect(all).toBeGreaterThan(quotes);
-    expect(all).toBeLessThan(quotes + 61_000);
+    expect(all).toBeLessThan(quotes + 10_000);
     // Alone on one agency, idempotency-model makes the runs one window takes, without waiting.
     const model = propertiesRealTimeMs({ ...base, only: ['idempotency-model'], agencies: [{ index: 0, writeLimit: 60 }] });
     expect(model).toBeGreaterThan(0);
