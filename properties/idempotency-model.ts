@@ -238,6 +238,79 @@ async function giveBack(r: Real): Promise<void> {
   );
 }
 
+/** Writes a command sends at most. */
+function writesOf(cmd: unknown): number {
+  return cmd instanceof Burst ? cmd.n : 1;
+}
+
+/** Writes a generated command list sends at most, its cleanup included. */
+function writesOfRun(cmds: Iterable<Cmd>): number {
+  let n = POOL;
+  // fast-check hands the commands wrapped: the wrapper keeps the command as `cmd`.
+  for (const c of cmds) n += writesOf((c as { cmd?: unknown }).cmd ?? c);
+  return n;
+}
+
+/**
+ * The property over commands of at most `maxCommands`; each run books with
+ * the agency `pick` chooses for the writes and reads it needs (waiting
+ * there for a window when none has room).
+ */
+function modelProperty(
+  maxCommands: number,
+  pick: (need: { write: number; read: number }) => Promise<PropertyEnv>,
+  replay: { replayPath?: string } | undefined,
+): BuiltProperty<Iterable<Cmd>> {
+  const key = fc.integer({ min: 0, max: POOL - 1 });
+  const commands = fc.commands<Model, Real, false>(
+    [
+      key.map((k) => new Book(k)),
+      fc.tuple(key, fc.boolean()).map(([k, o]) => new Replay(k, o)),
+      fc.tuple(key, fc.integer({ min: 2, max: 4 })).map(([k, n]) => new Burst(k, n)),
+      fc.tuple(key, fc.boolean()).map(([k, f]) => new Cancel(k, f)),
+    ],
+    // Shrunk command lists replay from seed and path only with fast-check's replay path of the commands.
+    { maxCommands, ...(replay?.replayPath ? { replayPath: replay.replayPath } : {}) },
+  );
+  const property = fc.asyncProperty(commands, async (cmds) => {
+    const env = await pick({ write: writesOfRun(cmds), read: maxCommands * 3 + POOL + 12 });
+    env.evidence = [];
+    const tag = env.unique('pidem');
+    const real: Real = {
+      env,
+      keys: Array.from({ length: POOL }, (_, i) => `${tag}-k${i}`),
+      cancelKeys: Array.from({ length: POOL }, (_, i) => `${tag}-c${i}`),
+      refs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}`),
+      otherRefs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}-other`),
+      quotes: [],
+      made: new Map(),
+    };
+    // What the run starts from, read at once: the statement, the balance and a quote for each key of the pool.
+    const [entries, balance] = await Promise.all([
+      env.statement('statement before the run'),
+      env.balance('balance before the run'),
+      ...Array.from({ length: POOL }, (_, k) => quoteFor(real, k)),
+    ]);
+    const before = new Set(entries.map((e) => e.id));
+    const model: Model = { keys: [], balance, ledger: [] };
+    try {
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
+      await judgeStatement(model, real, before);
+    } finally {
+      await giveBack(real);
+    }
+  });
+  return { property, render: (cmds) => String(cmds).replace(/\s*\/\*.*\*\/\s*$/, '') || '(no command)' };
+}
+
+/** Commands a run may hold so that its writes (4 at most a command, and the cleanup) fit one window of `writeLimit`. */
+function commandsFor(writeLimit: number): number {
+  return Math.max(2, Math.min(8, Math.floor((writeLimit - POOL - 2) / 4)));
+}
+
+/** Writes one run sends on average (measured: about 170 writes in 25 runs). */
+const WRITES_PER_RUN = 7;
+
 /**
  * Model-based idempotency: random sequences of bookings, replays with the
  * same or another body, concurrent bursts and cancellations over a small pool
@@ -249,51 +322,40 @@ export const idempotencyModel: PropertyDef = {
   clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retried request cannot book twice',
   needs: [],
   defaultNumRuns: 25,
-  // Bookings, cancellations and their replays, concurrent bursts included (measured: about 170 writes in 25 runs).
-  writesPerRun: 7,
+  // Bookings, cancellations and their replays, concurrent bursts included.
+  writesPerRun: WRITES_PER_RUN,
   build(env, replay): BuiltProperty<Iterable<Cmd>> {
-    const writeLimit = env.budget.limits.write;
-    // Each command costs at most 4 writes (a burst), and the cleanup one per key.
-    const maxCommands = Math.max(2, Math.min(8, Math.floor((writeLimit - POOL - 2) / 4)));
-    const key = fc.integer({ min: 0, max: POOL - 1 });
-    const commands = fc.commands<Model, Real, false>(
-      [
-        key.map((k) => new Book(k)),
-        fc.tuple(key, fc.boolean()).map(([k, o]) => new Replay(k, o)),
-        fc.tuple(key, fc.integer({ min: 2, max: 4 })).map(([k, n]) => new Burst(k, n)),
-        fc.tuple(key, fc.boolean()).map(([k, f]) => new Cancel(k, f)),
-      ],
-      // Shrunk command lists replay from seed and path only with fast-check's replay path of the commands.
-      { maxCommands, ...(replay?.replayPath ? { replayPath: replay.replayPath } : {}) },
+    return modelProperty(
+      commandsFor(env.budget.limits.write),
+      async (need) => {
+        await env.budget.ensure(need);
+        return env;
+      },
+      replay,
     );
-    const property = fc.asyncProperty(commands, async (cmds) => {
-      await env.budget.ensure({ write: maxCommands * 4 + POOL, read: maxCommands * 3 + POOL + 12 });
-      env.evidence = [];
-      const tag = env.unique('pidem');
-      const real: Real = {
-        env,
-        keys: Array.from({ length: POOL }, (_, i) => `${tag}-k${i}`),
-        cancelKeys: Array.from({ length: POOL }, (_, i) => `${tag}-c${i}`),
-        refs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}`),
-        otherRefs: Array.from({ length: POOL }, (_, i) => `${tag}-r${i}-other`),
-        quotes: [],
-        made: new Map(),
-      };
-      // What the run starts from, read at once: the statement, the balance and a quote for each key of the pool.
-      const [entries, balance] = await Promise.all([
-        env.statement('statement before the run'),
-        env.balance('balance before the run'),
-        ...Array.from({ length: POOL }, (_, k) => quoteFor(real, k)),
-      ]);
-      const before = new Set(entries.map((e) => e.id));
-      const model: Model = { keys: [], balance, ledger: [] };
-      try {
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await judgeStatement(model, real, before);
-      } finally {
-        await giveBack(real);
-      }
-    });
-    return { property, render: (cmds) => String(cmds).replace(/\s*\/\*.*\*\/\s*$/, '') || '(no command)' };
+  },
+  // In real time the runs spread over the agencies given, as many as their write buckets take in one window (less what quote-lock after it needs).
+  realTime({ envs, numRuns, reservedWrites, replayPath }) {
+    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.limits.write - 2 - reservedWrites), 0);
+    const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / (WRITES_PER_RUN + 1))));
+    const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write - reservedWrites)));
+    const spanMs = envs[0]!.budget.windowSpanMs;
+    const pick = async (need: { write: number; read: number }): Promise<PropertyEnv> => {
+      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write + reservedWrites) && env.budget.fits('read', need.read);
+      const found = envs.find(room);
+      if (found) return found;
+      // None has room: one window later every bucket is empty.
+      await envs[0]!.budget.waitWindow();
+      for (const env of envs.slice(1)) env.budget.waited(spanMs);
+      return envs.find(room) ?? envs[0]!;
+    };
+    const agencies = envs.map((e) => e.ctx.agencies[e.agency]?.id ?? `#${e.agency}`).join(', ');
+    return {
+      built: modelProperty(maxCommands, pick, replayPath ? { replayPath } : undefined),
+      fcRuns: runs,
+      runs,
+      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them${reservedWrites ? ` (${reservedWrites} kept for quote-lock's bookings after it)` : ''}, about ${WRITES_PER_RUN + 1} a run`,
+      timeLimitMs: spanMs + 60_000,
+    };
   },
 };

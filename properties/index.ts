@@ -1,3 +1,3 @@
 /** fast-check properties run against the live target. */
-export { runProperties, propertiesRealTimeMs, propertiesAgencies, PROPERTIES, type RunPropertiesOptions } from './run-properties.js';
+export { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits, PROPERTIES, type RunPropertiesOptions } from './run-properties.js';
 export type { PropertyDef, BuiltProperty } from './property-types.js';

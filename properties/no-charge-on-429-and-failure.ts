@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import type { ApiResponse } from '../src/api/types.js';
 import type { PropertyEnv } from './_internal/property-env.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 
@@ -10,7 +11,7 @@ const FILL_BATCH = 64;
 /** Fills the write bucket with requests that change nothing (a booking without an idempotency key), until none is admitted. */
 async function fillWrites(env: PropertyEnv): Promise<void> {
   const filler = async (): Promise<{ status: number; remaining: number | undefined }> => {
-    const res = env.track(await env.api.book(env.product, 'qt_filler', undefined, { label: env.label('fill the write bucket') }), 'write');
+    const res = await env.noOpWrite('fill the write bucket');
     return { status: res.status, remaining: res.rateLimit.remaining };
   };
   const limited = env.ctx.profile.errors.rate_limited.status;
@@ -52,6 +53,72 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
   if (after !== before) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - before}`);
 }
 
+/** Attempts at a booking the fill should refuse, when a slot of the window freed meanwhile and it was admitted. */
+const REFILLS = 3;
+
+/**
+ * Real time: every run's bookings in one fill of the write bucket. The
+ * supplier failures go first, while the bucket admits them; then the bucket
+ * is filled once and every other booking meets a 429. Each must leave the
+ * wallet as it was, and the statement must show none of them. A booking the
+ * bucket admitted after all (a slot of the rolling window freed) is given
+ * back and tried again after a new fill.
+ */
+async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Promise<void> {
+  env.evidence = [];
+  const ops = list.flatMap((run, r) => run.map((kind, i) => ({ kind, what: `run ${r + 1} #${i + 1} ${kind}` })));
+  // A quote and a balance per booking; the balance after one is the balance before the next.
+  await env.budget.ensure({ read: 2 * ops.length + 8 });
+  const entries = new Set((await env.statement('statement before')).map((e) => e.id));
+  const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
+  const admitted = new Set<string>();
+  let balance = await env.balance('balance before');
+  const send = async (what: string, failing: boolean): Promise<ApiResponse & { bookingId?: string }> => {
+    const offer = await env.offer(`${what}: quote`);
+    const ref = failing ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
+    return env.track(
+      await env.api.book(env.product, offer.quoteToken, env.unique('nc-key'), { clientReference: ref, label: env.label(`${what}: booking`) }),
+      'write',
+    );
+  };
+  const judge = async (what: string, res: ApiResponse): Promise<void> => {
+    const after = await env.balance(`${what}: balance after`);
+    if (after !== balance) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - balance}`);
+  };
+  // Supplier failures while the bucket admits them; those left over meet the fill like the others.
+  const failing = ops.filter((o) => o.kind === 'failing');
+  const early = failing.slice(0, env.budget.free('write'));
+  for (const op of early) {
+    const res = await send(op.what, true);
+    if (!env.is(res, 'supplier_unavailable') && !env.is(res, 'rate_limited'))
+      env.fail(
+        `${op.what}: expected the booking refused as supplier_unavailable (${env.ctx.profile.errors.supplier_unavailable.status}), got ${env.describe(res)}`,
+      );
+    await judge(op.what, res);
+  }
+  await fillWrites(env);
+  for (const op of ops.filter((o) => !early.includes(o))) {
+    for (let attempt = 1; ; attempt++) {
+      const res = await send(op.what, op.kind === 'failing');
+      const refused = env.is(res, 'rate_limited') || (op.kind === 'failing' && env.is(res, 'supplier_unavailable'));
+      if (refused || res.bookingId === undefined || attempt > REFILLS) {
+        if (!refused)
+          env.fail(`${op.what}: expected the booking refused as rate_limited (${env.ctx.profile.errors.rate_limited.status}), got ${env.describe(res)}`);
+        await judge(op.what, res);
+        break;
+      }
+      // Admitted (a slot of the window freed): no 429 to judge. Its money back, the bucket filled again.
+      admitted.add(res.bookingId);
+      await env.api.cancel(env.product, res.bookingId, env.unique('nc-cancel'), { label: env.label('give back a booking the bucket admitted') });
+      balance = await env.balance('balance after a booking given back');
+      await fillWrites(env);
+    }
+  }
+  const added = (await env.statement('statement after')).filter((e) => !entries.has(e.id) && !admitted.has(e.bookingId ?? ''));
+  if (added.length)
+    env.fail(`refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`);
+}
+
 /**
  * Bookings answered 429 and bookings the supplier refuses, in random
  * interleavings, never change the wallet: neither its balance nor its statement.
@@ -60,7 +127,7 @@ export const noChargeOn429AndFailure: PropertyDef = {
   name: 'no-charge-on-429-and-failure',
   title: 'Bookings refused by the rate limit or by the supplier never charge the wallet',
   clause: 'SPEC §1, §7: a request answered with 429 charges nothing; a failed booking charges nothing',
-  needs: ['clock-control'],
+  needs: [],
   defaultNumRuns: 10,
   build(env): BuiltProperty<Refusal[]> {
     const kinds: Refusal[] = env.ctx.profile.failure_trigger ? ['limited', 'failing'] : ['limited'];
@@ -80,5 +147,16 @@ export const noChargeOn429AndFailure: PropertyDef = {
       await env.budget.waitWindow();
     });
     return { property, render: (ops) => `[${ops.join(', ')}]` };
+  },
+  realTime({ envs: [env], numRuns }) {
+    const kinds: Refusal[] = env!.ctx.profile.failure_trigger ? ['limited', 'failing'] : ['limited'];
+    const runs = fc.array(fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 4 }), { minLength: numRuns, maxLength: numRuns });
+    const property = fc.asyncProperty(runs, (list) => refuseInOneFill(env!, list));
+    return {
+      built: { property, render: (list: Refusal[][]) => list.map((ops) => `[${ops.join(', ')}]`).join(',') },
+      fcRuns: 1,
+      runs: numRuns,
+      why: `${numRuns} runs judged in one fill of the write bucket${kinds.length > 1 ? ' (the supplier failures before it)' : '; no failure trigger in the profile (failure_trigger): 429s only'}`,
+    };
   },
 };

@@ -24,4 +24,36 @@ export interface PropertyDef {
   writesPerRun?: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type; one list holds them all
   build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any>;
+  /**
+   * Against a target whose clock cannot be moved: the runs it makes (and
+   * why that many) and the property that makes them, or why it cannot run.
+   * Absent: `build` as with a movable clock.
+   */
+  realTime?(input: RealTimeInput): RealTimePlan | { skip: string };
+}
+
+/** What a property plans its real-time runs from. */
+export interface RealTimeInput {
+  /** One environment per agency it may book with, the one it is planned on first. */
+  envs: readonly PropertyEnv[];
+  /** Runs asked for (the caller's, else the property's default). */
+  numRuns: number;
+  /** Writes of the window to leave free for a property that books with the same agency right after it. */
+  reservedWrites: number;
+  /** fast-check's replay path of a shrunk command list (model-based properties). */
+  replayPath?: string | undefined;
+}
+
+/** How a property runs in real time. */
+export interface RealTimePlan {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as in `build`
+  built: BuiltProperty<any>;
+  /** fast-check runs: 1 where one run judges every generated case against one wait. */
+  fcRuns: number;
+  /** The runs (cases judged) it makes. */
+  runs: number;
+  /** Why that many runs, in a few words (it goes into the case's message and details). */
+  why: string;
+  /** Its own wall-clock budget, ms, when the default does not fit. */
+  timeLimitMs?: number;
 }

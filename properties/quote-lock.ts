@@ -1,6 +1,10 @@
 import * as fc from 'fast-check';
 import type { PropertyEnv } from './_internal/property-env.js';
+import { quoteRuns, redeemAroundExpiry, type Redemption } from './_internal/quote-batch.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
+
+/** Longest quote lifetime a real-time run waits out, s: a longer one needs a clock that can be moved. */
+const MAX_REAL_LIFETIME_S = 300;
 
 /**
  * Clock uncertainty around the expiry instant, ms: a booking sent this close
@@ -51,7 +55,7 @@ export const quoteLock: PropertyDef = {
   name: 'quote-lock',
   title: 'A quote books at its locked price until it expires, and not after',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at',
-  needs: ['clock-control'],
+  needs: [],
   defaultNumRuns: 25,
   build(env): BuiltProperty<number> {
     const lifetimeMs = env.ctx.profile.quotes.lifetime_s * 1000;
@@ -65,5 +69,24 @@ export const quoteLock: PropertyDef = {
       await bookAfter(env, waitMs, lifetimeMs);
     });
     return { property, render: (ms) => `wait ${ms} ms (quote lifetime ${lifetimeMs} ms)` };
+  },
+  // In real time one quote lifetime serves every run: the quotes are taken at once and redeemed around their shared expiry.
+  realTime({ envs: [env], numRuns }) {
+    const lifetimeS = env!.ctx.learned?.quoteLifetimeS ?? env!.ctx.profile.quotes.lifetime_s;
+    if (lifetimeS > MAX_REAL_LIFETIME_S)
+      return { skip: `quotes live ${lifetimeS} s, longer than a real-time run waits (${MAX_REAL_LIFETIME_S} s): needs clock control to move past the expiry` };
+    const lifetimeMs = lifetimeS * 1000;
+    // Each redemption is a booking and, when it books, its cancellation: all in one window of the write bucket.
+    const runs = quoteRuns(numRuns, env!.budget.limits.write);
+    const position = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.constantFrom(0, 1000));
+    const redemption = fc.tuple(fc.constantFrom<Redemption[0]>('before', 'after'), position);
+    const property = fc.asyncProperty(fc.array(redemption, { minLength: runs, maxLength: runs }), (list) => redeemAroundExpiry(env!, list, lifetimeMs));
+    return {
+      built: { property, render: (list: Redemption[]) => list.map(([side, p]) => `${side}@${p}‰`).join(',') },
+      fcRuns: 1,
+      runs,
+      why: `${runs} quotes taken at once and redeemed around their expiry, in one quote lifetime (${lifetimeS} s)${runs < numRuns ? `; ${runs}, not ${numRuns}: a booking and a cancellation each must fit the write limit (${env!.budget.limits.write})` : ''}`,
+      timeLimitMs: lifetimeMs + 60_000,
+    };
   },
 };

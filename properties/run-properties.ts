@@ -6,12 +6,14 @@ import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/results/model.js';
 import type { SuitePartContext } from '../src/checks/suite-part.js';
 import { PropertyEnv } from './_internal/property-env.js';
+import { quoteBatchMs, quoteRuns, quoteWritesNow } from './_internal/quote-batch.js';
+import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/real-time-plan.js';
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
-import type { PropertyDef } from './property-types.js';
+import type { BuiltProperty, PropertyDef } from './property-types.js';
 import { quoteLock } from './quote-lock.js';
 
 /** Every property, in the order they run. */
@@ -31,6 +33,8 @@ export interface RunPropertiesOptions {
   replayPath?: string;
   /** Arguments naming the run's target (`--target file`, `--mock-defects a,b`), put in every replay command. @defaultValue none (the embedded mock) */
   replayContext?: readonly string[];
+  /** Write limit of each agency as the run's plan saw it (so that the run shares the agencies out as planned). @defaultValue as each account answers */
+  writeLimits?: ReadonlyMap<number, number | undefined>;
   /** Wall-clock budget per property, ms; fast-check stops generating (or shrinking) after it. @defaultValue 120000 */
   timeLimitMs?: number;
 }
@@ -46,12 +50,31 @@ function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
   return undefined;
 }
 
+/** A property made ready to run: what fast-check checks, and the runs it makes (and why, in real time). */
+interface Prepared {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type
+  built: BuiltProperty<any>;
+  fcRuns: number;
+  runs: number;
+  why?: string;
+  timeLimitMs?: number;
+  agencies?: string[];
+  /** The environments it runs on. */
+  envs: PropertyEnv[];
+}
+
 /** Runs one property against the live target; never throws for a failed property. */
-async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): Promise<CaseResult> {
+async function runOne(
+  ctx: CheckContext,
+  def: PropertyDef,
+  opts: RunPropertiesOptions,
+  prepare: () => Promise<Prepared | { skip: string }>,
+): Promise<CaseResult> {
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
-  const numRuns = opts.numRuns ?? def.defaultNumRuns;
   const seed = opts.seed | 0;
+  let numRuns = opts.numRuns ?? def.defaultNumRuns;
+  let planned: Record<string, unknown> = {};
   const base = { id: `property:${def.name}`, kind: 'property' as const, title: def.title, area: 'properties' as const, clause: def.clause, startedAt };
   const done = (verdict: CaseResult['verdict'], message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
     ...base,
@@ -61,6 +84,7 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
     details: {
       seed,
       numRuns,
+      ...planned,
       replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }),
       ...details,
     },
@@ -69,24 +93,39 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
   const why = unmet(ctx, def.needs);
   if (why) return done('SKIP', why, [], {});
   try {
+    const ready = await prepare();
+    if ('skip' in ready) return done('SKIP', ready.skip, [], {});
+    const { built } = ready;
     // The case's own context: its exchange labels start with its id, as a check's do.
-    const env = await PropertyEnv.create(checkContext(ctx, base.id));
-    if ('skip' in env) return done('SKIP', env.skip, [], {});
-    const built = def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {});
-    ctx.log(`property ${def.name}: ${numRuns} runs, seed ${seed}, product ${env.product}`);
-    const params: fc.Parameters<[unknown]> = { seed, numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? TIME_LIMIT_MS, markInterruptAsFailure: false };
+    for (const env of ready.envs) env.forCase(base.id);
+    numRuns = ready.runs;
+    const sized = ready.why ? ` (${ready.why})` : '';
+    if (ready.why) planned = { realTime: true, why: ready.why, ...(ready.agencies ? { agencies: ready.agencies } : {}) };
+    ctx.log(`property ${def.name}: ${ready.runs} runs, seed ${seed}${sized}`);
+    const params: fc.Parameters<[unknown]> = {
+      seed,
+      numRuns: ready.fcRuns,
+      interruptAfterTimeLimit: opts.timeLimitMs ?? ready.timeLimitMs ?? TIME_LIMIT_MS,
+      markInterruptAsFailure: false,
+    };
+    // One run judging every case against one wait: shrinking would repeat the wait for each try.
+    if (ready.fcRuns === 1 && ready.runs > 1) params.endOnFailure = true;
     if (opts.path) params.path = opts.path;
     const runs = settledProperty(built.property);
     const details = await fc.check(runs.property, params);
     // A run the time limit cut short goes on sending: the case ends when it has.
     await runs.settled();
+    // A batch judges all its runs in its one fast-check run.
+    const made = (n: number): number => (ready.fcRuns === ready.runs ? n : n * ready.runs);
     if (!details.failed) {
       if (details.interrupted)
-        return done('WARN', `interrupted by the time limit after ${details.numRuns} of ${numRuns} runs, none failing`, [], { runs: details.numRuns });
-      return done('PASS', `${details.numRuns} runs held (seed ${seed})`, [], { runs: details.numRuns });
+        return done('WARN', `interrupted by the time limit after ${made(details.numRuns)} of ${numRuns} runs, none failing${sized}`, [], {
+          runs: made(details.numRuns),
+        });
+      return done('PASS', `${made(details.numRuns)} runs held (seed ${seed})${sized}`, [], { runs: made(details.numRuns) });
     }
     const err = details.errorInstance;
-    if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: details.numRuns });
+    if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: made(details.numRuns) });
     if (details.counterexample === null) return done('ERROR', `fast-check gave up after ${details.numRuns} runs (${details.numSkips} skipped)`, [], {});
     const [value] = details.counterexample as [unknown];
     const shown = built.render(value);
@@ -117,29 +156,68 @@ async function runOne(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOp
 
 /**
  * Time the properties take against a target whose clock cannot be moved, ms
- * (to plan real-time runs): those needing clock control skip at once; each
- * other is paced by the write limit (its writes over the limit, in windows)
- * and its round trips, and stops at its time limit.
+ * (to plan real-time runs): quote-lock one quote lifetime and the
+ * redemptions after it, idempotency-model the runs one window of its
+ * agencies' write buckets takes (less quote-lock's bookings after it), the
+ * no-charge property one fill and its bookings.
  */
 export function propertiesRealTimeMs(input: {
   only?: readonly string[] | undefined;
   windowMs: number;
   writeLimit: number | undefined;
   requestMs: number;
+  /** Quote lifetime, s. @defaultValue 900 */
+  quoteLifetimeS?: number | undefined;
+  /** Write limit of each agency the properties may use, by index; absent: one agency with `writeLimit`. */
+  agencies?: readonly PlanAgency[] | undefined;
 }): number {
-  let ms = 0;
-  for (const def of chosenProperties(input.only)) {
-    if (def.needs.includes('clock-control')) continue;
-    const writes = def.defaultNumRuns * (def.writesPerRun ?? 0);
-    const paced = input.writeLimit ? (writes / input.writeLimit) * input.windowMs : 0;
-    ms += Math.min(TIME_LIMIT_MS, Math.max(paced, writes * 3 * input.requestMs));
+  const chosen = chosenProperties(input.only).map((d) => d.name);
+  const agencies = input.agencies?.length ? input.agencies : [{ index: 0, writeLimit: input.writeLimit }];
+  const plan = realTimeAgencies(agencies, chosen);
+  const limitOf = (i: number): number => agencies.find((a) => a.index === i)?.writeLimit ?? input.writeLimit ?? 10;
+  const lifetimeS = input.quoteLifetimeS ?? 900;
+  const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
+  // Three requests a booking (quote, booking, balance) and the fill.
+  const chargeMs = chosen.includes('no-charge-on-429-and-failure')
+    ? (noChargeOn429AndFailure.defaultNumRuns * 2.5 * 3 + limitOf(plan.noCharge) + 10) * input.requestMs
+    : 0;
+  let modelMs = 0;
+  if (chosen.includes('idempotency-model')) {
+    const reserved = plan.quoteLockAfter ? quoteWritesNow(quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock)), lifetimeS * 1000, input.windowMs) : 0;
+    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - reserved), 0);
+    const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor(perWindow / ((idempotencyModel.writesPerRun ?? 7) + 1))));
+    // About twenty requests a run, one after the other.
+    modelMs = runs * 20 * input.requestMs;
   }
-  return ms;
+  return modelMs + quoteMs + chargeMs;
 }
 
-/** The agency each chosen property runs as, in the order they run: the primary, or null for one that skips at once for want of clock control. */
-export function propertiesAgencies(input: { only?: readonly string[] | undefined }): Array<0 | null> {
-  return chosenProperties(input.only).map((def) => (def.needs.includes('clock-control') ? null : 0));
+/**
+ * The agency each chosen property runs as, in the order they run in real
+ * time (see {@link realTimeAgencies}), among the agencies with a product of
+ * the profile open.
+ */
+export function propertiesAgencies(input: {
+  only?: readonly string[] | undefined;
+  profile: CheckContext['profile'];
+  agencies: ReadonlyArray<{ index: number; open: readonly string[] | undefined; writeLimit?: number | undefined }>;
+}): number[] {
+  const usable = [...propertiesWriteLimits(input)].map(([index, writeLimit]) => ({ index, writeLimit }));
+  const plan = realTimeAgencies(
+    usable.length ? usable : [{ index: 0, writeLimit: undefined }],
+    chosenProperties(input.only).map((d) => d.name),
+  );
+  return plan.order.map((name) => plannedAgency(plan, name));
+}
+
+/** The agencies with a product of the profile open, and their write limits when known: what the real-time plan shares out. */
+export function propertiesWriteLimits(input: {
+  profile: CheckContext['profile'];
+  agencies: ReadonlyArray<{ index: number; open: readonly string[] | undefined; writeLimit?: number | undefined }>;
+}): Map<number, number | undefined> {
+  return new Map(
+    input.agencies.filter((a) => a.open === undefined || input.profile.products.some((p) => a.open!.includes(p))).map((a) => [a.index, a.writeLimit]),
+  );
 }
 
 /** The properties named in `only` (with or without the `property:` prefix), in run order; all when it names none. */
@@ -148,14 +226,91 @@ function chosenProperties(only: readonly string[] | undefined): readonly Propert
   return wanted.length ? PROPERTIES.filter((p) => wanted.includes(p.name)) : PROPERTIES;
 }
 
+/** Against a movable clock: the property as `build` makes it, on the primary agency. */
+function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOptions): () => Promise<Prepared | { skip: string }> {
+  return async () => {
+    const env = await PropertyEnv.create(checkContext(ctx, `property:${def.name}`));
+    if ('skip' in env) return env;
+    const numRuns = opts.numRuns ?? def.defaultNumRuns;
+    return { built: def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns, runs: numRuns, envs: [env] };
+  };
+}
+
+/**
+ * Runs the chosen properties in real time: each on the agencies the plan
+ * gives it (all on one agency, unless idempotency-model runs alone), one
+ * after the other in the plan's order.
+ */
+async function runRealTime(
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>,
+  chosen: readonly PropertyDef[],
+  opts: RunPropertiesOptions,
+): Promise<CaseResult[]> {
+  const usable = ctx.agencies.map((_, i) => i).filter((i) => ctx.usableAgencies === undefined || ctx.usableAgencies.has(i));
+  // One environment (and rate budget) per agency, shared by the properties that book with it. The limits the plan saw share the agencies out; without them, the accounts' answers.
+  const planned = opts.writeLimits;
+  const created = new Map(await Promise.all(usable.filter(() => !planned).map(async (i) => [i, await PropertyEnv.create(ctx, i)] as const)));
+  const open = planned
+    ? usable.filter((i) => planned.has(i)).map((index) => ({ index, writeLimit: planned.get(index) }))
+    : [...created].flatMap(([index, e]) => ('skip' in e ? [] : [{ index, writeLimit: e.budget.limits.write }]));
+  const plan = realTimeAgencies(
+    open.length ? open : [{ index: usable[0] ?? 0, writeLimit: undefined }],
+    chosen.map((d) => d.name),
+  );
+  const learned = new Map<number, Promise<PropertyEnv | { skip: string }>>();
+  const learn = async (e: PropertyEnv | { skip: string }): Promise<PropertyEnv | { skip: string }> => {
+    if (!('skip' in e)) await e.learnBuckets();
+    return e;
+  };
+  const envOf = (agency: number): Promise<PropertyEnv | { skip: string }> => {
+    let env = learned.get(agency);
+    if (!env) {
+      const made = created.get(agency);
+      env = (made ? Promise.resolve(made) : PropertyEnv.create(ctx, agency)).then(learn);
+      learned.set(agency, env);
+    }
+    return env;
+  };
+  const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
+  const lifetimeMs = (ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000;
+  const prepare =
+    (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
+    async () => {
+      const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
+      // Before quote-lock on its agency, idempotency-model leaves it the writes of its bookings.
+      const before = plan.quoteLockAfter && def === idempotencyModel;
+      const got = await Promise.all(agencies.map(envOf));
+      const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
+      if (ready.length === 0) return got[0] as { skip: string };
+      const limit = ready[0]!.budget.limits.write;
+      const reservedWrites = before ? quoteWritesNow(quoteRuns(numRuns(quoteLock), limit), lifetimeMs, ctx.profile.limits.window_s * 1000) : 0;
+      const input = { envs: ready, numRuns: numRuns(def), reservedWrites, replayPath: opts.replayPath };
+      const real = def.realTime?.(input);
+      if (real && 'skip' in real) return real;
+      const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
+      if (real) return { ...real, agencies: names, envs: ready };
+      return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def), envs: ready };
+    };
+  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
+  const out: CaseResult[] = [];
+  for (const def of order) {
+    const result = await runOne(ctx, def, opts, prepare(def));
+    ctx.onCase?.(result);
+    out.push(result);
+  }
+  return out;
+}
+
 /**
  * Runs the fast-check properties against the live target with the run's
  * seed, one CaseResult per property (kind `property`, area `properties`):
  * verdict, seed, run count, the shrunk counterexample and the command that
- * replays it. An unknown name in `only` is a usage error.
+ * replays it. Against a clock that cannot be moved each property runs as it
+ * does in real time (see {@link realTimeAgencies}) and says how many runs it
+ * made and why. An unknown name in `only` is a usage error.
  */
 export async function runProperties(
-  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase'>>,
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
   options: Partial<RunPropertiesOptions> = {},
 ): Promise<CaseResult[]> {
   const opts: RunPropertiesOptions = { ...options, seed: options.seed ?? ctx.seed };
@@ -169,11 +324,12 @@ export async function runProperties(
   if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1))
     throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
   const chosen = chosenProperties(opts.only);
+  if (ctx.clock.kind === 'real') return runRealTime(ctx, chosen, opts);
   const out: CaseResult[] = [];
   for (const def of chosen) {
     // Against a resettable target each property starts from the fixture (wallet, buckets).
     await ctx.reset?.();
-    const result = await runOne(ctx, def, opts);
+    const result = await runOne(ctx, def, opts, movableRun(ctx, def, opts));
     ctx.onCase?.(result);
     out.push(result);
   }

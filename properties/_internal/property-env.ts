@@ -1,5 +1,6 @@
 import { getNumber } from '../../src/api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../src/api/types.js';
+import { checkContext } from '../../src/checks/check-context.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { RateBudget, type Bucket } from './rate-budget.js';
 import { PropertyViolation, type ReplayPair } from './violation.js';
@@ -13,7 +14,8 @@ export class PropertyEnv {
   evidence: string[] = [];
 
   private constructor(
-    readonly ctx: CheckContext,
+    /** The context of the case running on it (`forCase`). */
+    public ctx: CheckContext,
     readonly api: TargetApi,
     readonly agency: number,
     readonly product: string,
@@ -33,12 +35,41 @@ export class PropertyEnv {
     };
     const v = ctx.profile.values;
     const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write });
+    budget.observe(response, 'read');
     return new PropertyEnv(ctx, api, agency, product, budget);
+  }
+
+  /** From now on it serves case `caseId`: its exchange labels start with that id. */
+  forCase(caseId: string): void {
+    this.ctx = checkContext(this.ctx, caseId);
   }
 
   /** `text` as an exchange label of the property (after its case id, `ctx.label`). */
   label(text: string): string {
     return this.ctx.label(text);
+  }
+
+  /**
+   * Learns how full the buckets are, so that the first run need not wait a
+   * window: a bucket this run sent nothing to for a window is empty; else
+   * one write that changes nothing (a booking without an idempotency key)
+   * reads the write bucket's remaining count.
+   */
+  async learnBuckets(): Promise<void> {
+    const windowMs = this.ctx.profile.limits.window_s * 1000;
+    const idle = (kind: Bucket): boolean => {
+      if (!this.ctx.lastRequestAt) return false;
+      const last = this.ctx.lastRequestAt(kind, this.agency);
+      return last === undefined || this.ctx.clock.now() - last >= windowMs;
+    };
+    if (idle('read')) this.budget.empty('read');
+    if (idle('write')) this.budget.empty('write');
+    else await this.noOpWrite('how full is the write bucket');
+  }
+
+  /** A booking that changes nothing (an unknown quote, no idempotency key): it only takes a place in the write bucket. */
+  async noOpWrite(label: string): Promise<ApiResponse> {
+    return this.track(await this.api.book(this.product, 'qt_filler', undefined, { label: this.label(label) }), 'write');
   }
 
   /** Records a response as evidence of this run and counts it in the rate budget. */

@@ -32,6 +32,16 @@ export class RateBudget {
     else this.used[named] += 1;
   }
 
+  /** Marks a bucket as empty (nothing was sent to it for a whole window). */
+  empty(bucket: Bucket): void {
+    this.used[bucket] = 0;
+  }
+
+  /** Requests of `bucket` that fit now, the margin kept. */
+  free(bucket: Bucket): number {
+    return Math.max(0, this.limits[bucket] - this.used[bucket] - this.margin);
+  }
+
   /** Marks a bucket as full (it was filled on purpose). */
   full(bucket: Bucket): void {
     this.used[bucket] = this.limits[bucket];
@@ -55,14 +65,19 @@ export class RateBudget {
 
   /** Lets a whole window pass: both buckets are empty afterwards. */
   async waitWindow(): Promise<void> {
-    await this.clock.wait(this.windowMs + 1_000, 'a window, both buckets to empty');
+    await this.clock.wait(this.windowSpanMs, 'a window, both buckets to empty');
     this.used.read = 0;
     this.used.write = 0;
   }
 
+  /** What {@link waitWindow} waits, ms. */
+  get windowSpanMs(): number {
+    return this.windowMs + 1_000;
+  }
+
   /** Notes time that passed for another reason; a whole window empties both buckets. */
   waited(ms: number): void {
-    if (ms > this.windowMs) {
+    if (ms >= this.windowMs) {
       this.used.read = 0;
       this.used.write = 0;
     }

@@ -43,7 +43,13 @@ export async function planParts(
   facts: readonly AgencyFacts[],
   limitOf: (bucket: string) => number | undefined,
 ): Promise<PartsPlan> {
-  const views = facts.map((f) => ({ index: f.index, id: f.id, open: 'error' in f.products ? undefined : f.products.open, balance: f.balance }));
+  const views = facts.map((f) => ({
+    index: f.index,
+    id: f.id,
+    open: 'error' in f.products ? undefined : f.products.open,
+    balance: f.balance,
+    writeLimit: f.limits?.write,
+  }));
   let uses: Map<PartName, Array<number | null>> | undefined = new Map();
   for (const name of list) {
     const got = parts.agenciesOf ? await parts.agenciesOf(name, { ...input, writeLimit: undefined }, views).catch(() => undefined) : undefined;

@@ -3,8 +3,10 @@ import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-t
 /** The scenario and property runners of the harness. */
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
-  const [{ runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency }, { runProperties, propertiesRealTimeMs, propertiesAgencies }] =
-    await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
+  const [
+    { runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency },
+    { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits },
+  ] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
   // Read and validated once per profile: the plan asks for the scenarios' waits and for their agencies.
   let loaded: { profile: PartPlanInput['profile']; scenarios: ReturnType<typeof loadScenarios> } | undefined;
@@ -13,6 +15,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
     const all = await loaded.scenarios;
     return scenarioNames.length > 0 ? all.filter((s) => scenarioNames.includes(s.name)) : all;
   };
+  let plannedWriteLimits: ReadonlyMap<number, number | undefined> | undefined;
   return {
     async realTimeMs(part, input) {
       if (part === 'properties') {
@@ -21,12 +24,18 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
           windowMs: input.profile.limits.window_s * 1000,
           writeLimit: input.writeLimit,
           requestMs: input.roundTripMs,
+          quoteLifetimeS: input.quoteLifetimeS ?? input.profile.quotes.lifetime_s,
+          agencies: input.profile.agencies.map((a, index) => ({ index, writeLimit: a.limits?.write })),
         });
       }
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
     },
     async agenciesOf(part, input, agencies) {
-      if (part === 'properties') return propertiesAgencies({ only: opts.propertyNames });
+      if (part === 'properties') {
+        // The run shares the agencies out by the limits the plan saw.
+        plannedWriteLimits = propertiesWriteLimits({ profile: input.profile, agencies });
+        return propertiesAgencies({ only: opts.propertyNames, profile: input.profile, agencies });
+      }
       const out: Array<number | null> = [];
       for (const s of runOrder(await chosenScenarios(input.profile))) {
         const chosen = chooseAgency(s, agencies, agencies);
@@ -43,6 +52,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
         ...(opts.propertyPath ? { path: opts.propertyPath } : {}),
         ...(opts.propertyReplayPath ? { replayPath: opts.propertyReplayPath } : {}),
         ...(opts.replayContext?.length ? { replayContext: opts.replayContext } : {}),
+        ...(plannedWriteLimits ? { writeLimits: plannedWriteLimits } : {}),
       }),
   };
 }

@@ -64,6 +64,8 @@ export interface AgencyView {
   id: string;
   open: readonly string[] | undefined;
   balance: number | undefined;
+  /** Its write limit per window, when known. */
+  writeLimit?: number | undefined;
 }
 
 /**

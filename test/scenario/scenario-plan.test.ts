@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { propertiesRealTimeMs } from '../../properties/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import { chooseAgency, parseScenario, runOrder, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
 
@@ -34,14 +33,6 @@ describe('real-time plan of the suite parts', () => {
     expect(scenarioWaitsMs([s], profile)).toBe(2000 + 5000 + 250 + 300);
     // the lifetime the service answered, not the profile's
     expect(scenarioWaitsMs([s], profile, 7)).toBe(2000 + 7000 + 250 + 300);
-  });
-
-  it('paces a property that books by the write limit, up to its time limit; one that needs clock control costs nothing', () => {
-    const paced = propertiesRealTimeMs({ only: ['idempotency-model'], windowMs: 2000, writeLimit: 35, requestMs: 1 });
-    expect(paced).toBeGreaterThan(2000);
-    expect(paced).toBeLessThan(120_000);
-    expect(propertiesRealTimeMs({ only: ['idempotency-model'], windowMs: 60_000, writeLimit: 60, requestMs: 1 })).toBe(120_000);
-    expect(propertiesRealTimeMs({ only: ['quote-lock'], windowMs: 60_000, writeLimit: 60, requestMs: 1 })).toBe(0);
   });
 
   const scenario = (name: string, first: string, extra = ''): ReturnType<typeof parseScenario> =>

@@ -1,0 +1,63 @@
+/*
+ * Against a target whose clock cannot be moved, the properties run on one
+ * agency (its wallet is theirs, one property at a time), so that the runner
+ * keeps every other agency for other work, and none waits a window:
+ * idempotency-model books with what the write bucket leaves free of
+ * quote-lock's bookings, quote-lock waits one quote lifetime for all its
+ * runs, and the no-charge property fills the bucket last, so that its rest
+ * is the runner's to overlap. The same rules serve the plan (`agenciesOf`)
+ * and the run.
+ */
+
+/** One agency as the plan sees it. */
+export interface PlanAgency {
+  index: number;
+  /** Its write limit per window, when known. */
+  writeLimit: number | undefined;
+}
+
+/** Who runs where, and in which order, in real time. */
+interface RealTimeAgencies {
+  /** The agency whose write bucket the no-charge property fills. */
+  noCharge: number;
+  /** The agencies idempotency-model spreads its runs over (its first is the one it is planned on). */
+  idempotency: number[];
+  /** The agency quote-lock takes its quotes and books with. */
+  quoteLock: number;
+  /** Writes of a window idempotency-model leaves free for quote-lock after it on the same agency. */
+  quoteLockAfter: boolean;
+  /** The order the properties' cases are reported in (the runner follows it to give agencies back). */
+  order: readonly string[];
+}
+
+/** idempotency-model first (it leaves quote-lock its writes), the fill last (its rest is left to whatever runs next). */
+const ORDER = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'] as const;
+
+/**
+ * Shares `agencies` (those the properties may use, at least one) out among
+ * the `chosen` properties: everything on the main agency (the largest write
+ * bucket: quote-lock books and cancels a quote per run within a window),
+ * except idempotency-model run alone, which spreads over every agency.
+ * Unknown limits tie: the first wins.
+ */
+export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readonly string[]): RealTimeAgencies {
+  const limit = (a: PlanAgency): number => a.writeLimit ?? Number.MAX_SAFE_INTEGER;
+  const main = agencies.length ? agencies.reduce((a, b) => (limit(b) > limit(a) ? b : a)) : undefined;
+  if (!main) throw new Error('no agency to plan the properties on');
+  const has = (name: string): boolean => chosen.includes(name);
+  const alone = has('idempotency-model') && chosen.length === 1;
+  return {
+    noCharge: main.index,
+    quoteLock: main.index,
+    idempotency: alone ? agencies.map((a) => a.index) : [main.index],
+    quoteLockAfter: has('quote-lock') && !alone,
+    order: ORDER.filter(has),
+  };
+}
+
+/** The agency each named property is planned on. */
+export function plannedAgency(plan: RealTimeAgencies, name: string): number {
+  if (name === 'no-charge-on-429-and-failure') return plan.noCharge;
+  if (name === 'quote-lock') return plan.quoteLock;
+  return plan.idempotency[0]!;
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { propertiesAgencies, propertiesWriteLimits, runProperties } from '../../properties/index.js';
+import type { CheckContext } from '../../src/checks/types.js';
+import type { MockOptions } from '../../src/mock/index.js';
+import { RealClockDriver } from '../../src/clock/real-clock-driver.js';
+import { startContext, type TestContext } from '../scenario/_context.js';
+
+/** Short windows and lifetimes, so that a real-time run waits seconds, not minutes. */
+const WINDOW_S = 5;
+const LIFETIME_S = 5;
+
+let t: TestContext | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** A mock whose clock nobody moves, and a context that waits in real time, as against staging. */
+async function realTime(options: MockOptions = {}): Promise<CheckContext> {
+  t = await startContext({ windowS: WINDOW_S, quoteLifetimeS: LIFETIME_S, ...options });
+  const profile = { ...t.ctx.profile, limits: { ...t.ctx.profile.limits, window_s: WINDOW_S } };
+  return { ...t.ctx, profile, clock: new RealClockDriver() };
+}
+
+describe('properties in real time', () => {
+  it('all hold against the clean mock, each on the agency it declared, saying its runs, seed and why', async () => {
+    const ctx = await realTime();
+    // The runner leases what the plan declares, from the limits the accounts answer (60, 20, 60, 60 writes).
+    const views = ctx.agencies.map((a, index) => ({ index, open: ['flights'], writeLimit: a.limits?.write }));
+    const declared = propertiesAgencies({ profile: ctx.profile, agencies: views });
+    expect(declared).toEqual([0, 0, 0]);
+    const writeLimits = propertiesWriteLimits({ profile: ctx.profile, agencies: views });
+    const results = await runProperties({ ...ctx, usableAgencies: new Set([0, 1, 2]) }, { seed: 5, writeLimits });
+    expect(results.map((r) => r.id)).toEqual(['property:idempotency-model', 'property:quote-lock', 'property:no-charge-on-429-and-failure']);
+    for (const r of results) {
+      expect(r, `${r.id}: ${r.message}`).toMatchObject({ verdict: 'PASS', details: { seed: 5, realTime: true, why: expect.any(String) } });
+      expect(r.message).toContain((r.details as { why: string }).why);
+    }
+    const byId = Object.fromEntries(results.map((r) => [r.id, r.details as Record<string, unknown>]));
+    expect(byId['property:quote-lock']).toMatchObject({ runs: 25, numRuns: 25 });
+    expect(byId['property:no-charge-on-429-and-failure']).toMatchObject({ runs: 10 });
+    const model = byId['property:idempotency-model']!;
+    expect(model.runs).toBe(model.numRuns);
+    expect(model.runs as number).toBeGreaterThan(1);
+    // Each property sent only as the agency it declared, though it was leased more.
+    const agencyOf = (headers: Record<string, string>): number => ctx.agencies.findIndex((a) => Object.values(headers).some((v) => v.includes(a.keyId)));
+    const sentBy = (prefix: string): Set<number> =>
+      new Set(t!.recorder.exchanges.filter((x) => x.label?.startsWith(prefix)).map((x) => agencyOf(x.request.headers)));
+    for (const prefix of ['property:no-charge-on-429-and-failure', 'property:idempotency-model', 'property:quote-lock', ctx.checkId])
+      expect(sentBy(prefix), prefix).toEqual(new Set([0]));
+    // They drove the target: bookings, 429s inside the fill, supplier failures, expired quotes.
+    const statuses = new Set(t!.recorder.exchanges.map((x) => x.response?.status));
+    for (const s of [201, 429, 502, 410]) expect(statuses).toContain(s);
+  }, 60_000);
+
+  const broken: [string, string][] = [
+    ['expired-quote-accepted', 'quote-lock'],
+    ['ratelimit-charges', 'no-charge-on-429-and-failure'],
+    ['failed-booking-charges', 'no-charge-on-429-and-failure'],
+    ['replay-books-again', 'idempotency-model'],
+  ];
+  for (const [defect, name] of broken) {
+    it(`${name} fails with ${defect}`, async () => {
+      const ctx = await realTime({ defects: [defect] });
+      const [r] = await runProperties(ctx, { seed: 7, only: [name] });
+      expect(r!.verdict, r!.message).toBe('FAIL');
+      expect(r!.evidence.length).toBeGreaterThan(0);
+      expect(r!.details).toMatchObject({ seed: 7, realTime: true });
+    }, 60_000);
+  }
+});
