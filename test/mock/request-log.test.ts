@@ -54,7 +54,11 @@ describe('request log bounds (issue 11 item 4)', () => {
     for (let i = 0; i < 5000; i++) {
       const odd = i % 7 === 3;
       const body = Buffer.from(odd ? `{"ville":"Zürich → ${i}"}` : `{"n":${i}}`);
-      const headers = { authorization: `SVC-HMAC-SHA256 Credential=key_${i % 5}, SignedHeaders=x, Signature=${'a'.repeat(64)}`, 'x-note': odd ? `été ☃ ${i}` : `${i}`, 'x-list': ['a', 'b'] };
+      const headers = {
+        authorization: `SVC-HMAC-SHA256 Credential=key_${i % 5}, SignedHeaders=x, Signature=${'a'.repeat(64)}`,
+        'x-note': odd ? `été ☃ ${i}` : `${i}`,
+        'x-list': ['a', 'b'],
+      };
       const e: RawLoggedRequest = {
         request_id: `req_${i}`,
         method: i % 2 ? 'GET' : 'POST',

@@ -27,9 +27,19 @@ function searchRequest(product: string, body: string) {
 describe('a search body validated before', () => {
   it('answers as the first time: the same offers, fresh tokens, and the other product judges it anew', async () => {
     const clock = new MockClock();
-    const service = new MockService({ clock, defects: new DefectSet(), fixture: { agencies: [agency!] }, quoteLifetimeMs: 900_000, supplierLatencyMs: 1, emit: () => undefined });
+    const service = new MockService({
+      clock,
+      defects: new DefectSet(),
+      fixture: { agencies: [agency!] },
+      quoteLifetimeMs: 900_000,
+      supplierLatencyMs: 1,
+      emit: () => undefined,
+    });
     const pipeline = new ServicePipeline(service, new RequestLog());
-    const answer = async (product: string, body: string): Promise<{ status: number; json: { results?: Array<Record<string, unknown>>; error?: { code: string } } }> => {
+    const answer = async (
+      product: string,
+      body: string,
+    ): Promise<{ status: number; json: { results?: Array<Record<string, unknown>>; error?: { code: string } } }> => {
       const res: WireResponse = await pipeline.handle(searchRequest(product, body));
       return { status: res.status, json: JSON.parse(Buffer.from(res.body).toString('utf8')) as never };
     };

@@ -36,7 +36,13 @@ describe('cached search answers', () => {
     const eur = answers.priced(product, criteria, 'EUR', 100);
     const usd = answers.priced(product, criteria, 'USD', 100);
     expect(usd).not.toBe(eur);
-    expect(searchAnswerJson(usd, usd.amounts.map(() => 't'), 'x').utf8.toString('utf8')).toContain('"currency":"USD"');
+    expect(
+      searchAnswerJson(
+        usd,
+        usd.amounts.map(() => 't'),
+        'x',
+      ).utf8.toString('utf8'),
+    ).toContain('"currency":"USD"');
     expect(answers.priced(product, criteria, 'EUR', 100)).toBe(eur);
     expect(answers.priced('transfers', criteria, 'EUR', 100)).not.toBe(eur);
     expect(answers.priced(product, { ...criteria }, 'EUR', 100)).toBe(eur);
