@@ -58,6 +58,19 @@ describe('domain pieces, without HTTP', () => {
     expect(parseIdempotencyKey(undefined)).toBeUndefined();
   });
 
+  test("quote token payloads are the JSON of their quote, also when a search's price list is issued again for another agency", () => {
+    const book = new QuoteBook();
+    const amounts = [100, 250];
+    const payloadOf = (token: string): unknown[] => JSON.parse(Buffer.from(token.slice(3).split('.')[0]!, 'base64url').toString('utf8')) as unknown[];
+    const first = payloadOf(book.issue({ agencyId: 'a', product: 'flights', currency: 'EUR', expiresAt: 5, digest: 'd', amounts })[0]!);
+    const second = payloadOf(book.issue({ agencyId: 'b"é', product: 'cars', currency: 'USD', expiresAt: 6, digest: 'e', amounts })[1]!);
+    expect(first.slice(1)).toEqual(['a', 'flights', 'EUR', 5, 'd', [100, 250]]);
+    expect(second.slice(1)).toEqual(['b"é', 'cars', 'USD', 6, 'e', [100, 250]]);
+    expect(first[0]).not.toBe(second[0]);
+    const token = book.issue({ agencyId: 'b"é', product: 'cars', currency: 'USD', expiresAt: 7, digest: 'e', amounts })[1]!;
+    expect(book.open(token)).toMatchObject({ agencyId: 'b"é', product: 'cars', currency: 'USD', expiresAt: 7, amount: 250, index: 1 });
+  });
+
   test('quote tokens cannot be forged or moved to another mock', () => {
     const book = new QuoteBook();
     const [token, second] = book.issue({ agencyId: 'a', product: 'flights', currency: 'EUR', expiresAt: 1, digest: 'd', amounts: [100, 250] });

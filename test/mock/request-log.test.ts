@@ -48,6 +48,51 @@ describe('request log bounds (issue 11 item 4)', () => {
     expect(log.size).toBe(0);
   });
 
+  test('entries read back field for field, in order, whatever their text (non-ASCII, absent fields, over many chunks)', () => {
+    const log = new RequestLog({ entries: 3000, bodyBytes: 12 });
+    const written: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < 5000; i++) {
+      const odd = i % 7 === 3;
+      const body = Buffer.from(odd ? `{"ville":"Zürich → ${i}"}` : `{"n":${i}}`);
+      const headers = {
+        authorization: `SVC-HMAC-SHA256 Credential=key_${i % 5}, SignedHeaders=x, Signature=${'a'.repeat(64)}`,
+        'x-note': odd ? `été ☃ ${i}` : `${i}`,
+        'x-list': ['a', 'b'],
+      };
+      const e: RawLoggedRequest = {
+        request_id: `req_${i}`,
+        method: i % 2 ? 'GET' : 'POST',
+        path: odd ? `/v1/flights/bookings/bk_é${i}` : `/v1/account?i=${i}`,
+        headers,
+        body,
+        at_ms: 1_000_000 + i,
+        agency_id: i % 3 ? `ag_${i % 3}` : null,
+        status: 200 + (i % 5),
+        ...(i % 4 === 1 ? { injected: `slow-${i}` } : {}),
+      };
+      log.add(e);
+      const truncated = body.length > 12;
+      written.push({
+        request_id: e.request_id,
+        method: e.method,
+        path: e.path,
+        body: body.subarray(0, 12).toString('utf8'),
+        body_bytes: body.length,
+        at_ms: e.at_ms,
+        agency_id: e.agency_id,
+        status: e.status,
+        ...(truncated ? { body_truncated: true, body_sha256: createHash('sha256').update(body).digest('hex') } : {}),
+        ...(e.injected !== undefined ? { injected: e.injected } : {}),
+        headers,
+        key_id: `key_${i % 5}`,
+      });
+    }
+    expect(JSON.stringify(log.list())).toBe(JSON.stringify(written.slice(-3000)));
+    // The byte count is that of the entries' text: two bytes a UTF-16 code unit, 200 an entry.
+    const texts = written.slice(-3000).map((w) => 200 + 2 * (JSON.stringify(w.headers).length + (w.body as string).length + (w.path as string).length));
+    expect(log.size).toBe(texts.reduce((a, b) => a + b, 0));
+  });
+
   test('over HTTP: 40 unsigned 1 MiB POSTs leave a listing within the budget, each with its hash', async () => {
     const { mock, alpha } = await startMock({ requestLogBytes: 256 * 1024 });
     try {

@@ -30,6 +30,24 @@ describe('cached search answers', () => {
     expect(priced.amounts).toEqual(offers.map((o) => o.amount));
   });
 
+  it('price one criteria object again for another currency or product', () => {
+    const answers = new SearchAnswers();
+    const [product, criteria] = CASES[0]!;
+    const eur = answers.priced(product, criteria, 'EUR', 100);
+    const usd = answers.priced(product, criteria, 'USD', 100);
+    expect(usd).not.toBe(eur);
+    expect(
+      searchAnswerJson(
+        usd,
+        usd.amounts.map(() => 't'),
+        'x',
+      ).utf8.toString('utf8'),
+    ).toContain('"currency":"USD"');
+    expect(answers.priced(product, criteria, 'EUR', 100)).toBe(eur);
+    expect(answers.priced('transfers', criteria, 'EUR', 100)).not.toBe(eur);
+    expect(answers.priced(product, { ...criteria }, 'EUR', 100)).toBe(eur);
+  });
+
   it('price again in the next minute, and hold at most their capacity', () => {
     const answers = new SearchAnswers(2);
     const [product, criteria] = CASES[0]!;

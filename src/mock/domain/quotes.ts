@@ -29,6 +29,18 @@ interface QuoteSearch {
   amounts: readonly number[];
 }
 
+/** The parts of a token's payload JSON a search shares with the others of its offers' list. */
+interface FixedPayload {
+  agencyId: string;
+  product: Product;
+  currency: string;
+  digest: string;
+  /** From after the id to before the expiry. */
+  head: string;
+  /** From after the expiry to the end. */
+  tail: string;
+}
+
 /**
  * Issues and redeems quote tokens. A token carries its quote, tagged with an
  * HMAC under a key that only this mock holds (and that `reset()` renews), so
@@ -37,6 +49,12 @@ interface QuoteSearch {
  */
 export class QuoteBook {
   private key: KeyObject = createSecretKey(randomBytes(32));
+  /**
+   * The payload's JSON around its id and expiry, per offers' price list (one
+   * list per cached search, see `search-answers.ts`), with what it was written
+   * for: a search then writes only the id and the expiry.
+   */
+  private readonly fixedJson = new WeakMap<readonly number[], FixedPayload>();
   /** quote id → booking id (or '' while a booking holds it). */
   private readonly redeemed = new Map<string, { bookingId: string; expiresAt: number }>();
 
@@ -47,7 +65,21 @@ export class QuoteBook {
    * changing the index only yields another token this search issued.
    */
   issue(s: QuoteSearch): string[] {
-    const payload = Buffer.from(JSON.stringify([nextQuoteId(), s.agencyId, s.product, s.currency, s.expiresAt, s.digest, s.amounts])).toString('base64url');
+    let fixed = this.fixedJson.get(s.amounts);
+    if (fixed === undefined || fixed.agencyId !== s.agencyId || fixed.product !== s.product || fixed.currency !== s.currency || fixed.digest !== s.digest) {
+      fixed = {
+        agencyId: s.agencyId,
+        product: s.product,
+        currency: s.currency,
+        digest: s.digest,
+        head: `,${JSON.stringify(s.agencyId)},${JSON.stringify(s.product)},${JSON.stringify(s.currency)},`,
+        tail: `,${JSON.stringify(s.digest)},${JSON.stringify(s.amounts)}]`,
+      };
+      this.fixedJson.set(s.amounts, fixed);
+    }
+    // `JSON.stringify([id, agencyId, product, currency, expiresAt, digest, amounts])`: the id is base64url and base-36 characters.
+    const json = `["${nextQuoteId()}"${fixed.head}${Number.isFinite(s.expiresAt) ? String(s.expiresAt) : 'null'}${fixed.tail}`;
+    const payload = Buffer.from(json).toString('base64url');
     const tag = this.tag(payload);
     return s.amounts.map((_, i) => `qt_${payload}.${i}.${tag}`);
   }

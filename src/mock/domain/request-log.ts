@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { parseAuthorization } from '../../protocol/index.js';
 
@@ -43,31 +44,61 @@ interface RequestLogLimits {
   bodyBytes?: number;
 }
 
-/**
- * What the log keeps of an entry: headers and body as one flat string each.
- * Every entry outlives many young-generation collections, so whatever it
- * references is promoted; one string instead of a headers object with a
- * string per value, and text instead of a Buffer, cut the per-request promoted
- * bytes and objects that dominated the mock's GC time and peak memory under load.
- */
-type StoredRequest = Omit<LoggedRequest, 'headers' | 'key_id'> & { headersJson: string; size: number };
-
 /** Rough fixed cost of an entry beyond its strings (object, numbers, ids), so that empty requests are bounded too. */
 const ENTRY_OVERHEAD_BYTES = 200;
+
+/** Bytes of one chunk of the entries' text; an entry larger than this gets a chunk of its own size. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The text fields of an entry, in the order they are written; their byte lengths are kept per entry. */
+const REQUEST_ID = 0;
+const METHOD = 1;
+const PATH = 2;
+const HEADERS = 3;
+const AGENCY = 4;
+const INJECTED = 5;
+const SHA = 6;
+const BODY = 7;
+const FIELDS = 8;
+
+/** The entry slots first made; doubled as needed up to the entry limit. */
+const FIRST_SLOTS = 1024;
 
 /**
  * The most recent client requests, bounded in entries and in bytes, so that
  * neither a load test nor a flood of large bodies can exhaust the mock's memory
  * or make the admin listing too long to serialise.
+ *
+ * Kept outside the JS heap: each entry's texts (ids, path, headers as JSON,
+ * the body's bytes as received) are written into large byte chunks, its
+ * numbers into typed arrays, and nothing of it is a JS object. Entries
+ * outlive many young-generation collections; held as objects and strings they
+ * were copied by each collection and promoted, which cost the mock as much
+ * CPU per request as writing them (seen with the pipeline bench: a log of one
+ * entry against the default 10 000). Entries leave oldest first, so a chunk
+ * is released once its last entry has left. Read back only by `list()`.
  */
 export class RequestLog {
-  private items: StoredRequest[] = [];
-  /** Index of the oldest live entry in `items`: dropping from the front costs no copy per request. */
-  private head = 0;
-  private bytes = 0;
   private readonly capacity: number;
   private readonly maxBytes: number;
   private readonly bodyBytes: number;
+  private bytes = 0;
+  /** Absolute numbers of the oldest live entry and of the next one; entry `n` lives in slot `n % slots`. */
+  private first = 0;
+  private next = 0;
+  private slots = 0;
+  private atMs: Float64Array = new Float64Array(0);
+  private bodyLength: Float64Array = new Float64Array(0);
+  private sizes: Float64Array = new Float64Array(0);
+  private status: Int32Array = new Int32Array(0);
+  /** Chunk number and byte offset of each entry's texts, then each field's byte length (-1: absent). */
+  private chunkOf: Int32Array = new Int32Array(0);
+  private offset: Int32Array = new Int32Array(0);
+  private lengths: Int32Array = new Int32Array(0);
+  /** Live chunks, the first being chunk number `firstChunk`; writing goes on at `used` in the last. */
+  private chunks: Buffer[] = [];
+  private firstChunk = 0;
+  private used = 0;
 
   constructor(limits: RequestLogLimits | number = {}) {
     const l = typeof limits === 'number' ? { entries: limits } : limits;
@@ -85,52 +116,148 @@ export class RequestLog {
   add(entry: RawLoggedRequest): void {
     const raw = entry.body;
     const truncated = raw.length > this.bodyBytes;
-    const body = raw.length === 0 ? '' : (truncated ? raw.subarray(0, this.bodyBytes) : raw).toString('utf8');
+    const kept = truncated ? raw.subarray(0, this.bodyBytes) : raw;
+    // The body's length as text (UTF-16 code units), which the byte budget counts.
+    const bodyChars = isAscii(kept) ? kept.length : kept.toString('utf8').length;
     const headersJson = JSON.stringify(entry.headers);
-    // Built field by field: no rest/spread copies per request (they showed in the load profile).
-    const stored: StoredRequest = {
-      request_id: entry.request_id,
-      method: entry.method,
-      path: entry.path,
-      headersJson,
-      body,
-      body_bytes: raw.length,
-      at_ms: entry.at_ms,
-      agency_id: entry.agency_id,
-      status: entry.status,
-      // UTF-16 strings: two bytes a code unit.
-      size: ENTRY_OVERHEAD_BYTES + 2 * (headersJson.length + body.length + entry.path.length),
-    };
-    if (truncated) {
-      stored.body_truncated = true;
-      stored.body_sha256 = createHash('sha256').update(raw).digest('hex');
+    const sha = truncated ? createHash('sha256').update(raw).digest('hex') : undefined;
+    const agency = entry.agency_id;
+    const injected = entry.injected;
+    if (this.next - this.first === this.slots) this.grow();
+    const slot = this.next % this.slots;
+    const size = ENTRY_OVERHEAD_BYTES + 2 * (headersJson.length + bodyChars + entry.path.length);
+    this.write(slot, [entry.request_id, entry.method, entry.path, headersJson, agency ?? undefined, injected, sha], kept);
+    this.atMs[slot] = entry.at_ms;
+    this.bodyLength[slot] = raw.length;
+    this.sizes[slot] = size;
+    this.status[slot] = entry.status;
+    this.next += 1;
+    this.bytes += size;
+    while (this.next - this.first > this.capacity || (this.bytes > this.maxBytes && this.next - this.first > 1)) {
+      this.bytes -= this.sizes[this.first % this.slots]!;
+      this.first += 1;
     }
-    if (entry.injected !== undefined) stored.injected = entry.injected;
-    this.items.push(stored);
-    this.bytes += stored.size;
-    while (this.items.length - this.head > this.capacity || (this.bytes > this.maxBytes && this.items.length - this.head > 1)) {
-      this.bytes -= this.items[this.head]!.size;
-      this.items[this.head] = undefined as unknown as StoredRequest;
-      this.head += 1;
-    }
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    this.releaseChunks();
   }
 
   /** Entries, oldest first. */
   list(): LoggedRequest[] {
-    return this.items.slice(this.head).map(({ headersJson, size: _size, ...e }) => {
-      const headers = JSON.parse(headersJson) as LoggedRequest['headers'];
-      return { ...e, headers, key_id: keyIdOf(headers.authorization) };
-    });
+    const out: LoggedRequest[] = [];
+    for (let n = this.first; n < this.next; n++) {
+      const slot = n % this.slots;
+      const chunk = this.chunks[this.chunkOf[slot]! - this.firstChunk]!;
+      let at = this.offset[slot]!;
+      const text: Array<string | undefined> = [];
+      for (let f = 0; f < FIELDS; f++) {
+        const length = this.lengths[slot * FIELDS + f]!;
+        if (length < 0) {
+          text.push(undefined);
+          continue;
+        }
+        text.push(chunk.toString('utf8', at, at + length));
+        at += length;
+      }
+      const headers = JSON.parse(text[HEADERS]!) as LoggedRequest['headers'];
+      const e: LoggedRequest = {
+        request_id: text[REQUEST_ID]!,
+        method: text[METHOD]!,
+        path: text[PATH]!,
+        body: text[BODY]!,
+        body_bytes: this.bodyLength[slot]!,
+        at_ms: this.atMs[slot]!,
+        agency_id: text[AGENCY] ?? null,
+        status: this.status[slot]!,
+      } as LoggedRequest;
+      if (text[SHA] !== undefined) {
+        e.body_truncated = true;
+        e.body_sha256 = text[SHA];
+      }
+      if (text[INJECTED] !== undefined) e.injected = text[INJECTED];
+      e.headers = headers;
+      e.key_id = keyIdOf(headers.authorization);
+      out.push(e);
+    }
+    return out;
   }
 
   /** Forgets every entry. */
   clear(): void {
-    this.items = [];
-    this.head = 0;
+    this.first = 0;
+    this.next = 0;
     this.bytes = 0;
+    this.chunks = [];
+    this.firstChunk = 0;
+    this.used = 0;
+  }
+
+  /**
+   * Writes an entry's texts (`undefined`: absent) then its body bytes at the
+   * end of the last chunk, or of a new one when they might not fit.
+   */
+  private write(slot: number, texts: Array<string | undefined>, body: Buffer): void {
+    let joined = '';
+    for (const t of texts) if (t !== undefined) joined += t;
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    const room = 3 * joined.length + body.length;
+    let chunk = this.chunks.at(-1);
+    if (chunk === undefined || chunk.length - this.used < room) {
+      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
+      this.chunks.push(chunk);
+      this.used = 0;
+    }
+    const start = this.used;
+    const base = slot * FIELDS;
+    // One write for all the texts when they are ASCII (then bytes = characters), else one per field.
+    const written = chunk.write(joined, start);
+    if (written === joined.length) {
+      for (let f = 0; f < texts.length; f++) this.lengths[base + f] = texts[f] === undefined ? -1 : texts[f]!.length;
+    } else {
+      let at = start;
+      for (let f = 0; f < texts.length; f++) {
+        const t = texts[f];
+        const n = t === undefined ? -1 : chunk.write(t, at);
+        this.lengths[base + f] = n;
+        if (n > 0) at += n;
+      }
+    }
+    let end = start;
+    for (let f = 0; f < texts.length; f++) end += Math.max(0, this.lengths[base + f]!);
+    body.copy(chunk, end);
+    this.lengths[base + BODY] = body.length;
+    this.chunkOf[slot] = this.firstChunk + this.chunks.length - 1;
+    this.offset[slot] = start;
+    this.used = end + body.length;
+  }
+
+  /** Drops the chunks before the oldest live entry's. */
+  private releaseChunks(): void {
+    const keepFrom = this.first < this.next ? this.chunkOf[this.first % this.slots]! : this.firstChunk + this.chunks.length - 1;
+    if (keepFrom > this.firstChunk) {
+      this.chunks.splice(0, keepFrom - this.firstChunk);
+      this.firstChunk = keepFrom;
+    }
+  }
+
+  /** More entry slots (up to one beyond the entry limit: an entry is added before the oldest leaves). */
+  private grow(): void {
+    const slots = Math.min(this.capacity + 1, Math.max(FIRST_SLOTS, this.slots * 2));
+    const move = <T extends Float64Array | Int32Array>(old: T, make: (n: number) => T, width = 1): T => {
+      const fresh = make(slots * width);
+      for (let n = this.first; n < this.next; n++) {
+        const from = (n % this.slots) * width;
+        fresh.set(old.subarray(from, from + width), (n % slots) * width);
+      }
+      return fresh;
+    };
+    const f64 = (n: number): Float64Array => new Float64Array(n);
+    const i32 = (n: number): Int32Array => new Int32Array(n);
+    this.atMs = move(this.atMs, f64);
+    this.bodyLength = move(this.bodyLength, f64);
+    this.sizes = move(this.sizes, f64);
+    this.status = move(this.status, i32);
+    this.chunkOf = move(this.chunkOf, i32);
+    this.offset = move(this.offset, i32);
+    this.lengths = move(this.lengths, i32, FIELDS);
+    this.slots = slots;
   }
 }

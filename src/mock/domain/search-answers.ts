@@ -20,6 +20,14 @@ interface PricedSearch {
   heads: readonly string[];
 }
 
+/** A criteria object's JSON, and the entry key it last had (for a product and currency). */
+interface KnownCriteria {
+  json: string;
+  product: Product;
+  currency: string;
+  key: string;
+}
+
 /** What follows an offer's quote token: `","quote_expires_at":"` + instant + `"}`. */
 const EXPIRES_KEY = '","quote_expires_at":"';
 const OPEN = '{"results":[';
@@ -37,6 +45,12 @@ const CLOSE = ']}';
 export class SearchAnswers {
   private readonly entries = new Map<string, PricedSearch>();
   private minute = Number.NaN;
+  /**
+   * The JSON and last entry key of criteria objects seen before: the pipeline
+   * hands the same (never mutated) object for a repeated search body, whose
+   * JSON and key are then not written again (nor the key's hash computed).
+   */
+  private readonly known = new WeakMap<object, KnownCriteria>();
 
   constructor(private readonly capacity = 4096) {}
 
@@ -46,11 +60,16 @@ export class SearchAnswers {
       this.entries.clear();
       this.minute = minute;
     }
-    const criteriaJson = JSON.stringify(criteria);
-    const key = `${product}\n${currency}\n${criteriaJson}`;
+    let known = this.known.get(criteria);
+    if (known === undefined || known.product !== product || known.currency !== currency) {
+      const json = known?.json ?? JSON.stringify(criteria);
+      known = { json, product, currency, key: `${product}\n${currency}\n${json}` };
+      this.known.set(criteria, known);
+    }
+    const key = known.key;
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      entry = price(product, criteria, criteriaJson, currency, minute);
+      entry = price(product, criteria, known.json, currency, minute);
       if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, entry);
     }

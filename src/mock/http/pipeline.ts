@@ -16,6 +16,15 @@ import type { WireRequest, WireResponse } from './wire.js';
 /** Largest body the service accepts (step 5). */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** Most validated bodies kept for reuse (all are dropped at once beyond it). */
+const REUSED_INPUTS = 256;
+
+/** An input validated from a body text, and the product its path named. */
+interface ValidatedInput {
+  product: string | undefined;
+  input: unknown;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function header(req: WireRequest, name: string): string | undefined {
@@ -29,6 +38,9 @@ function header(req: WireRequest, name: string): string | undefined {
  * operation. The first failure answers.
  */
 export class ServicePipeline {
+  /** Body text → input, for routes whose input is `reusableInput`. */
+  private readonly validated = new Map<string, ValidatedInput>();
+
   constructor(
     private readonly service: MockService,
     private readonly log: RequestLog,
@@ -189,18 +201,27 @@ export class ServicePipeline {
         limit_bytes: MAX_BODY_BYTES,
       });
     }
-    let parsed: unknown;
-    if (route.body !== 'none') {
-      if (req.body.length === 0 && route.body === 'json-or-empty') parsed = {};
-      else parsed = parseJson(req.body);
-    }
-    const input = route.validate(parsed, params);
+    let input: unknown;
+    if (route.body === 'none') input = route.validate(undefined, params);
+    else if (req.body.length === 0 && route.body === 'json-or-empty') input = route.validate({}, params);
+    else if (route.reusableInput) input = this.reusedInput(route, params, decodeUtf8(req.body));
+    else input = route.validate(parseJson(decodeUtf8(req.body)), params);
     // Step 6: idempotency.
     if (!route.idempotent) {
       const result = route.run(s, agency, params, input, query);
       return result instanceof Promise ? result.then((r) => json(r, requestId)) : json(result, requestId);
     }
     return this.idempotent(route, params, input, agency, req, path, query, requestId);
+  }
+
+  /** The input of a body text validated before for the same product, else the body parsed and validated (and kept). */
+  private reusedInput(route: Route, params: RouteParams, text: string): unknown {
+    const known = this.validated.get(text);
+    if (known !== undefined && known.product === params.product) return known.input;
+    const input = route.validate(parseJson(text), params);
+    if (this.validated.size >= REUSED_INPUTS) this.validated.clear();
+    this.validated.set(text, { product: params.product, input });
+    return input;
   }
 
   /** Steps 6 and 7 of a booking or cancellation: the idempotency key, then the operation, its answer stored. */
@@ -292,13 +313,15 @@ export class ServicePipeline {
   }
 }
 
-function parseJson(body: Buffer): unknown {
-  let text: string;
+function decodeUtf8(body: Buffer): string {
   try {
-    text = utf8.decode(body);
+    return utf8.decode(body);
   } catch {
     throw new ApiError(400, 'INVALID_JSON', 'body is not valid UTF-8');
   }
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {

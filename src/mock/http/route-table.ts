@@ -18,6 +18,13 @@ export interface Route {
   idempotent: boolean;
   /** Step 5: turns the parsed body into the operation's input (422 when wrong). */
   validate(body: unknown, params: RouteParams): unknown;
+  /**
+   * Set when `validate` is a pure function of the body text and the path's
+   * product, and `run` never changes its input: the pipeline may then reuse
+   * the input of an identical body it validated before (a load repeats its
+   * searches' criteria).
+   */
+  reusableInput?: true;
   /** Step 7. */
   run(service: MockService, agency: Agency, params: RouteParams, input: unknown, query: string): OpResult | Promise<OpResult>;
 }
@@ -86,6 +93,7 @@ const SEARCH: Route = {
   body: 'json',
   idempotent: false,
   validate: (b, p) => validateSearch(p.product!, b),
+  reusableInput: true,
   run: (s, a, p, i) => s.search(a, p.product!, i as Record<string, string | number>),
 };
 const BOOK: Route = {

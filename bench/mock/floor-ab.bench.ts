@@ -1,0 +1,144 @@
+/**
+ * Benchmark (not a test): the mock's server CPU per signed search over the
+ * fastify floor's (C/F), for one or more builds of the mock side by side in
+ * one sitting. The arms (the floor, then each build) alternate within every
+ * round under the same signed load, so the machine's drift hits all alike;
+ * CPU is read from `/proc/<pid>/stat` of each server, not wall time.
+ *
+ *   npm run build && node --import tsx bench/mock/floor-ab.bench.ts [seconds=3] [connections=10] [rounds=3] [entry…]
+ *
+ * Each `entry` is a mock build's CLI (default `dist/src/cli/main.js`); a copy
+ * of an older `dist/` with `openapi/` beside it compares before and after.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
+import { runAutocannonLoad } from '../../src/load/generate/autocannon-load.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
+import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
+import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
+import { cpuSeconds } from '../_internal/cpu-seconds.js';
+
+const SECONDS = Number(process.argv[2] ?? 3);
+const CONNECTIONS = Number(process.argv[3] ?? 10);
+const ROUNDS = Number(process.argv[4] ?? 3);
+const ENTRIES = process.argv.length > 5 ? process.argv.slice(5) : ['dist/src/cli/main.js'];
+
+/** The child's first output line that `accept`s; the rest goes to stderr so the pipe keeps draining. */
+function firstLine(child: ChildProcess, accept: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let found = false;
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!found && accept(line)) {
+        found = true;
+        resolve(line);
+      } else process.stderr.write(`${line}\n`);
+    });
+    child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
+  });
+}
+
+interface Server {
+  label: string;
+  child: ChildProcess;
+  baseUrl: string;
+}
+
+const fixture = join(tmpdir(), `bench-floor-ab-fixture-${process.pid}.json`);
+await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(1, { limits: { read: 1_000_000, write: 1_000_000 } }) }));
+const mockFlags = (process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const mocks: Server[] = [];
+const children: ChildProcess[] = [];
+let agency: { id: string; keyId: string; secret: string; limits: { read: number; write: number } } | undefined;
+try {
+  for (const entry of ENTRIES) {
+    const child = spawn(process.execPath, [...mockFlags, entry, 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', fixture], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const info = JSON.parse(await firstLine(child, (l) => l.startsWith('{'))) as {
+      base_url: string;
+      agencies: Array<{ agency_id: string; key_id: string; secret: string }>;
+    };
+    const a = info.agencies[0]!;
+    agency = { id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: 1e9, write: 1e6 } };
+    mocks.push({ label: entry, child, baseUrl: info.base_url });
+  }
+  const criteria = JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights });
+  const searchPath = `${new URL(mocks[0]!.baseUrl).pathname}/flights/search`;
+  const probe = await request(`${new URL(mocks[0]!.baseUrl).origin}${searchPath}`, {
+    method: 'POST',
+    body: criteria,
+    headers: {
+      'content-type': 'application/json',
+      ...signRequest({
+        method: 'POST',
+        path: searchPath,
+        body: criteria,
+        keyId: agency!.keyId,
+        secret: agency!.secret,
+        timestamp: Math.floor(Date.now() / 1000),
+        nonce: freshNonce(),
+      }).headers,
+    },
+  });
+  const answer = await probe.body.text();
+  if (probe.statusCode !== 200) throw new Error(`probe search answered ${probe.statusCode}: ${answer}`);
+  const answerFile = join(tmpdir(), `bench-floor-ab-answer-${process.pid}.json`);
+  await writeFile(answerFile, answer);
+  const floorChild = spawn(process.execPath, ['bench/mock/fastify-floor.mjs', '--fixture', fixture, '--answer', answerFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(floorChild);
+  const floor: Server = {
+    label: 'floor',
+    child: floorChild,
+    baseUrl: (JSON.parse(await firstLine(floorChild, (l) => l.startsWith('{'))) as { base_url: string }).base_url,
+  };
+
+  /** Server CPU µs per signed search of one arm. */
+  const run = async (server: Server): Promise<number> => {
+    const recorder = new LoadRecorder();
+    const cpu0 = cpuSeconds(server.child.pid!);
+    await runAutocannonLoad({
+      profile: { ...DEFAULT_PROFILE, base_url: server.baseUrl },
+      agencies: [agency!],
+      connections: CONNECTIONS,
+      durationS: SECONDS,
+      search: { product: 'flights' },
+      recorder,
+      wallet: new WalletTally(),
+      now: Date.now,
+    });
+    const op = Object.values(recorder.figures().operations)[0]!;
+    if (op.ok !== op.count) throw new Error(`${server.label}: ${op.count - op.ok} of ${op.count} searches failed`);
+    return ((cpuSeconds(server.child.pid!) - cpu0) * 1e6) / Math.max(1, op.count);
+  };
+
+  const arms = [floor, ...mocks];
+  for (const s of arms) await run(s); // warm-up
+  const load0 = loadavg()[0]!;
+  const cpu: number[][] = arms.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) for (const [i, s] of arms.entries()) cpu[i]!.push(await run(s));
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  console.log(
+    `# ${SECONDS} s per arm, ${CONNECTIONS} connections, ${ROUNDS} rounds, Node ${process.version}, load average (1 min) ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`,
+  );
+  console.log(`floor: ${cpu[0]!.map((x) => x.toFixed(1)).join(', ')} µs/req`);
+  for (const [i, m] of mocks.entries()) {
+    const c = cpu[i + 1]!;
+    const ratios = c.map((x, r) => x / cpu[0]![r]!);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    console.log(
+      `${m.label}: ${c.map((x) => x.toFixed(1)).join(', ')} µs/req; C/F per round ${ratios.map((x) => x.toFixed(2)).join(', ')}; C/F ${(sum(c) / sum(cpu[0]!)).toFixed(2)} (all rounds), ${median.toFixed(2)} (median of rounds)`,
+    );
+  }
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+}
