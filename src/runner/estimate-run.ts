@@ -52,23 +52,27 @@ function costOf(uses: UnitDemand, o: EstimateOptions, paid: Set<string>, fills: 
   return { busyMs: overhead + (totalRequests(uses) + fillRequests) * o.roundTripMs, waitMs: uses.waitMs, sends: true };
 }
 
-/** A bucket meter the stand-in bodies send into: what they declare, when they send it. */
+/**
+ * A bucket meter the stand-in bodies send into: what their leases declare,
+ * when they send it. A bucket a lease holds counts as reached even when it
+ * declares no request there (it rests a window, its budget counts nothing).
+ */
 function standInMeter(): LeaseMeter & { sent(lease: Lease, at: number): void } {
-  const counts = new Map<string, { n: number; lastAt: number }>();
+  const counts = new Map<string, { n: number; touched: number; lastAt: number }>();
   return {
     sent(lease, at) {
       for (const b of lease.resources) {
         if (!(b.endsWith(':read') || b.endsWith(':write')) || lease.fills.includes(b)) continue;
-        const c = counts.get(b) ?? { n: 0, lastAt: 0 };
-        counts.set(b, { n: c.n + requestsTo(lease, b), lastAt: at });
+        const c = counts.get(b) ?? { n: 0, touched: 0, lastAt: 0 };
+        counts.set(b, { n: c.n + requestsTo(lease, b), touched: c.touched + 1, lastAt: at });
       }
     },
-    mark: (buckets) => new Map(buckets.map((b) => [b, counts.get(b)?.n ?? 0])),
+    mark: (buckets) => new Map(buckets.flatMap((b) => [[b, counts.get(b)?.n ?? 0] as const, [`${b}#touched`, counts.get(b)?.touched ?? 0] as const])),
     usedSince(since, buckets) {
       const out = new Map<string, { n: number; lastAt: number }>();
       for (const b of buckets) {
         const c = counts.get(b);
-        if (c && c.n > (since.get(b) ?? 0)) out.set(b, { n: c.n - (since.get(b) ?? 0), lastAt: c.lastAt });
+        if (c && c.touched > (since.get(`${b}#touched`) ?? 0)) out.set(b, { n: c.n - (since.get(b) ?? 0), lastAt: c.lastAt });
       }
       return out;
     },
@@ -128,10 +132,16 @@ export async function estimateRun(units: readonly ScheduleUnit[], o: EstimateOpt
   return { estimateMs: Math.round(run.endMs), serialMs: Math.round(serial.endMs) };
 }
 
-/** Random orders tried besides the given one, from a fixed seed (the plan is the same for the same units). */
+/**
+ * Random orders tried besides the given one, from a fixed seed (the plan is
+ * the same for the same units). On the registry with 1 to 4 agencies the best
+ * order so far came from random orders up to the last one and from moves up
+ * to the 155th; orders built by rule (longest or shortest first, fillers first
+ * or last) never gave an end the random orders and moves did not reach.
+ */
 const RANDOM_ORDERS = 32;
 
-/** Moves of one unit tried on the best order found. */
+/** Moves or swaps of one unit tried on the best order found. */
 const LOCAL_MOVES = 160;
 
 /**

@@ -193,7 +193,11 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const waiters: Array<Promise<unknown>> = [...running, woken, aborted];
     if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
-      if (running.size === 0) o.emit?.({ type: 'waiting', ms: change - now, reason: 'a rate-limit bucket is resting for one window before its next user' });
+      if (running.size === 0) {
+        const reason =
+          o.serial && pending[0] ? `a rate-limit bucket of ${pending[0].id} is still resting` : 'a rate-limit bucket is resting for one window before its next user';
+        o.emit?.({ type: 'waiting', ms: change - now, reason });
+      }
       // Cut short by an interruption, it only wakes the loop, which then stops.
       waiters.push(clock.wait(Math.max(0, change - now)).catch(() => undefined));
     }
@@ -203,5 +207,7 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
       continue;
     }
     await Promise.race(waiters);
+    // What else ends at this instant ends before the next decision (on a virtual clock, every unit settles first).
+    await clock.wait(0).catch(() => undefined);
   }
 }

@@ -11,7 +11,8 @@ interface Timer {
  * A clock of its own, for playing a real-time schedule in no time: a wait
  * resolves once every task is blocked (the microtask queue has settled, seen
  * from a `setImmediate`) and virtual time has been advanced to the earliest
- * instant waited for; every wait due at that instant resolves together. Only
+ * instant waited for; every wait due at that instant resolves together (a
+ * wait of 0 too: it lets every task settle at the instant). Only
  * for code that waits on nothing but this clock and promises: real I/O would
  * be overtaken. It reads as a real clock: it cannot be moved by anyone.
  */
@@ -49,10 +50,10 @@ export class VirtualClockDriver implements ClockDriver {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (instant <= this.t) return Promise.resolve();
+    // One due already resolves with the next step too: once every task has settled at this instant.
     return new Promise<void>((resolve, reject) => {
       if (this.stopped) return;
-      this.timers.push({ at: instant, resolve, reject });
+      this.timers.push({ at: Math.max(instant, this.t), resolve, reject });
       this.step();
     });
   }
