@@ -9,7 +9,7 @@ import type { ScheduleUnit, UnitBody, UnitDemand } from './schedule-unit.js';
 import { VirtualClockDriver } from './virtual-clock-driver.js';
 
 /** What the estimate plays the schedule with. */
-export interface EstimateOptions extends LeasePlannerOptions {
+interface EstimateOptions extends LeasePlannerOptions {
   agencyCount: number;
   /** Measured round trip of one request, ms. */
   roundTripMs: number;

@@ -151,7 +151,11 @@ export class LeasePlanner {
   forget(): void {
     this.coolUntil.clear();
     this.quietUntil.clear();
-    for (const [b, list] of this.spent) this.spent.set(b, list.filter((u) => u.until === Infinity));
+    for (const [b, list] of this.spent)
+      this.spent.set(
+        b,
+        list.filter((u) => u.until === Infinity),
+      );
   }
 
   /** The next instant after `now` at which a waiting check may become able to start (a bucket cools or rests), if any. */

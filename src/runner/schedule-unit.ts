@@ -100,7 +100,10 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
     const group = groupOf(check);
     if (group !== undefined && done.has(group)) continue;
     if (group !== undefined) done.add(group);
-    const members = (group === undefined ? [check] : list.filter((c) => groupOf(c) === group)).map((c) => ({ check: c, waitMs: waitOf(c, o.profile, o.learned) }));
+    const members = (group === undefined ? [check] : list.filter((c) => groupOf(c) === group)).map((c) => ({
+      check: c,
+      waitMs: waitOf(c, o.profile, o.learned),
+    }));
     const uses = demandOf(check, members[0]!.waitMs);
     if (members.length > 1) {
       const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {

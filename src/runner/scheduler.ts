@@ -32,7 +32,7 @@ export interface PlayedSlot {
 }
 
 /** What the scheduler runs with. */
-export interface ScheduleOptions {
+interface ScheduleOptions {
   planner: LeasePlanner;
   agencyCount: number;
   clock: ClockDriver;
@@ -195,7 +195,9 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
       if (running.size === 0) {
         const reason =
-          o.serial && pending[0] ? `a rate-limit bucket of ${pending[0].id} is still resting` : 'a rate-limit bucket is resting for one window before its next user';
+          o.serial && pending[0]
+            ? `a rate-limit bucket of ${pending[0].id} is still resting`
+            : 'a rate-limit bucket is resting for one window before its next user';
         o.emit?.({ type: 'waiting', ms: change - now, reason });
       }
       // Cut short by an interruption, it only wakes the loop, which then stops.

@@ -93,7 +93,13 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
   // In real time the scenarios and properties are one more unit, beside the checks that need none of their resources.
   const partsPlan =
     partList.length > 0
-      ? await planParts(input.parts!, partList, { profile, quoteLifetimeS: facts.learned.quoteLifetimeS, roundTripMs: facts.roundTripMs }, facts.agencies, limitOf)
+      ? await planParts(
+          input.parts!,
+          partList,
+          { profile, quoteLifetimeS: facts.learned.quoteLifetimeS, roundTripMs: facts.roundTripMs },
+          facts.agencies,
+          limitOf,
+        )
       : undefined;
   const parts: ScheduleUnit[] = partsPlan
     ? [

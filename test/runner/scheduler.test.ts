@@ -3,7 +3,11 @@ import type { Check } from '../../src/checks/types.js';
 import type { ResolvedAgency } from '../../src/profile/types.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { AgencyFacts } from '../../src/runner/agency-facts.js';
+import { MemoryRecorder } from '../../src/client/exchange.js';
+import { leaseFor } from '../../src/runner/agency-binding.js';
+import { bucketMeter } from '../../src/runner/bucket-meter.js';
 import { estimateRun, planRun, playSchedule } from '../../src/runner/estimate-run.js';
+import { requestsTo } from '../../src/runner/lease-planner.js';
 import { LeasePlanner } from '../../src/runner/lease-planner.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import { unitsOf, type ScheduleUnit, type UnitBody } from '../../src/runner/schedule-unit.js';
@@ -88,7 +92,10 @@ describe('the scheduler on a virtual clock', () => {
   it('rests a filled bucket a window before its next user, and says so when nothing else runs', async () => {
     const { clock, slots, events, options } = virtual({ windowMs: 10_000 });
     const log: string[] = [];
-    await runSchedule([busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 500), busy(clock, log, mk('U', { touches: ['0:write'] }), 100)], options);
+    await runSchedule(
+      [busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 500), busy(clock, log, mk('U', { touches: ['0:write'] }), 100)],
+      options,
+    );
     expect(at(slots, 'U').startAt).toBe(500 + 10_000);
     expect(events).toContainEqual({ type: 'waiting', ms: 10_000, reason: 'a rate-limit bucket is resting for one window before its next user' });
   });
@@ -155,7 +162,11 @@ describe('the scheduler on a virtual clock', () => {
     const log: string[] = [];
     const reset = async (): Promise<void> => void log.push(`reset ${clock.now()}`);
     const parts = { ...busy(clock, log, mk('P'), 10), isolatesItself: true };
-    const units = [busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 100), busy(clock, log, mk('B', { touches: ['0:write'] }), 100), parts];
+    const units = [
+      busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 100),
+      busy(clock, log, mk('B', { touches: ['0:write'] }), 100),
+      parts,
+    ];
     await runSchedule(units, { ...options, serial: { reset } });
     // a reset empties the buckets: B needs no rest after the fill
     expect(log).toEqual(['reset 0', 'F start 0', 'F end 100', 'reset 100', 'B start 100', 'B end 200', 'P start 200', 'P end 210']);
@@ -295,6 +306,98 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
       const usedUntil = other.narrowAt ?? other.endAt;
       expect(usedUntil <= episode.startAt - 60_000 || other.startAt >= episode.endAt + 60_000, `${other.id} beside the fill`).toBe(true);
     }
+  });
+});
+
+describe('the estimate and the run', () => {
+  it('are one scheduler: the slots the estimate plays are the slots of a run whose units take the same time and send the same requests', async () => {
+    const o = { windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
+    const checks = [
+      mk('AU-01', { touches: ['0:read'], requests: 1 }),
+      mk('E', { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], waitsMs: () => 10_000, requests: 2 }),
+      mk('W', { touches: ['0:write', '0:wallet', '0:webhook'], waitTouches: ['0:webhook'], waitsMs: () => 30_000, requests: 3 }),
+      mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 }),
+      mk('B1', { touches: ['0:write', '0:wallet'], requests: { read: 0, write: 4 } }),
+      mk('B2', { touches: ['0:write', '0:wallet'], requests: 4 }),
+      mk('T', { needs: ['second-agency'], touches: ['0:read', '1:read'], waitsMs: () => 2_000, requests: 5 }),
+      mk('SC', { touches: ['0:read'], runsLast: true, requests: 1 }),
+    ];
+    const bindings = (c: Check): number[][] => (c.runsLast || c.id === 'T' ? [[0, 1]] : [[0], [1]]);
+    const planned = await planRun(
+      checks.map((c) => unitOf(c, bindings(c))),
+      o,
+    );
+    const byId = new Map(checks.map((c) => [c.id, c]));
+    const order = planned.order.map((id) => byId.get(id)!);
+    const played = await playSchedule(
+      order.map((c) => unitOf(c, bindings(c))),
+      o,
+    );
+
+    // The run: units that wait on the clock and send their requests, counted by the run's bucket meter.
+    const two = resolveProfile({
+      base_url: 'http://127.0.0.1:1/v1',
+      hotel_base_url: null,
+      clock: { control: 'none' },
+      agencies: [
+        { id: 'a', key_id: 'ka', secret: 's' },
+        { id: 'b', key_id: 'kb', secret: 's' },
+      ],
+    });
+    const agencies = [
+      { id: 'a', keyId: 'ka', secret: 's' },
+      { id: 'b', keyId: 'kb', secret: 's' },
+    ];
+    const { clock, slots, options } = virtual({ windowMs: 10_000, agencyCount: 2 });
+    const meter = bucketMeter(new MemoryRecorder(), two, agencies, () => clock.now());
+    let n = 0;
+    const sendAll = (check: Check, binding: number[]): void => {
+      const lease = leaseFor(check, binding, 2);
+      for (const b of lease.resources.filter((r) => /:(read|write)$/.test(r) && !lease.fills.includes(r))) {
+        const [agency, kind] = b.split(':');
+        for (let i = 0; i < requestsTo(lease, b); i++)
+          meter.recorder.record({
+            id: `x-${++n}`,
+            request: {
+              method: kind === 'read' ? 'GET' : 'POST',
+              url: 'http://127.0.0.1:1/v1/x',
+              headers: { authorization: `SVC-HMAC-SHA256 Credential=${agencies[Number(agency)]!.keyId}` },
+            },
+            startedAt: clock.now(),
+            durationMs: 0,
+          });
+      }
+    };
+    const running = order.map((check) =>
+      unitOf(check, bindings(check), async (binding, lease) => {
+        const busyMs = 100;
+        const waitMs = check.waitsMs?.(two) ?? 0;
+        if (!check.waitTouches) {
+          await clock.wait(busyMs + waitMs);
+          return sendAll(check, binding);
+        }
+        await clock.wait(check.resumes ? busyMs / 2 : busyMs);
+        sendAll(check, binding);
+        lease.narrow(check.waitTouches);
+        await clock.wait(waitMs);
+        if (!check.resumes) return;
+        await lease.widen();
+        await clock.wait(busyMs / 2);
+        sendAll(check, binding);
+      }),
+    );
+    await runSchedule(running, { ...options, planner: new LeasePlanner(o), meter });
+    expect(slots).toEqual(played.slots);
+    expect(clock.now()).toBe(played.endMs);
+    expect(played.endMs).toBe(planned.estimateMs);
+    // not a trivial schedule: units overlapped, one narrowed, a filled bucket cooled
+    expect(slots.some((a) => slots.some((b) => a !== b && a.startAt < b.endAt && b.startAt < a.endAt))).toBe(true);
+    expect(
+      slots
+        .filter((x) => x.narrowAt !== undefined)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(['Q', 'W']);
   });
 });
 
