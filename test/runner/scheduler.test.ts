@@ -62,6 +62,33 @@ function virtual(o: { windowMs?: number; agencyCount?: number; maxConcurrent?: n
 
 const at = (slots: readonly PlayedSlot[], id: string): PlayedSlot => slots.find((s) => s.id === id)!;
 
+describe('VirtualClockDriver', () => {
+  it('moves to the earliest instant waited for only once every task is blocked, and resolves the waits due there together', async () => {
+    const clock = new VirtualClockDriver(1000);
+    const log: string[] = [];
+    const task = async (name: string, ms: number[]): Promise<void> => {
+      for (const m of ms) {
+        // a chain of promises before the wait: the clock must not move meanwhile
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+        await clock.wait(m);
+        log.push(`${name} ${clock.now()}`);
+      }
+    };
+    await Promise.all([task('a', [300, 0, 200]), task('b', [100, 200]), task('c', [300])]);
+    // at 1300, in the order the waits were made; a's wait of 0 resolves after them, at the same instant
+    expect(log).toEqual(['b 1100', 'a 1300', 'c 1300', 'b 1300', 'a 1300', 'a 1500']);
+  });
+
+  it('rejects the waits in progress once its signal aborts', async () => {
+    const stop = new AbortController();
+    const clock = new VirtualClockDriver(0, { signal: stop.signal });
+    const waiting = clock.wait(1000);
+    stop.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    await expect(clock.wait(1)).rejects.toThrow('stop');
+  });
+});
+
 describe('the scheduler on a virtual clock', () => {
   it('overlaps leases on disjoint resources and keeps a common one exclusive', async () => {
     const { clock, slots, options } = virtual();
