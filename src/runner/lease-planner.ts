@@ -147,6 +147,17 @@ export class LeasePlanner {
     }
   }
 
+  /** The target was put back to its fixture: every bucket is empty and rested (held resources stay held). */
+  forget(): void {
+    this.coolUntil.clear();
+    this.quietUntil.clear();
+    for (const [b, list] of this.spent)
+      this.spent.set(
+        b,
+        list.filter((u) => u.until === Infinity),
+      );
+  }
+
   /** The next instant after `now` at which a waiting check may become able to start (a bucket cools or rests), if any. */
   nextChangeAt(now: number): number | undefined {
     const times = [...this.coolUntil.values(), ...this.quietUntil.values(), ...[...this.spent.values()].flat().map((u) => u.until)].filter(

@@ -2,14 +2,12 @@
  * The scenarios and properties as one unit of a real-time schedule: what it
  * leases, how long it takes, and giving agencies back as its cases finish.
  */
-import type { Check, ResourceRef } from '../checks/types.js';
+import type { ResourceRef } from '../checks/types.js';
 import type { AgencyFacts } from './agency-facts.js';
-import type { LeaseChange } from './leased-schedule.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS } from './run-notes.js';
+import { PARTS_UNIT_ID, type UnitDemand } from './schedule-unit.js';
+import type { LeaseChange } from './schedule-unit.js';
 import type { PartPlanInput, SuiteParts } from './suite-part-types.js';
-
-/** Id of the unit the scenarios and properties run as in a real-time schedule. */
-const PARTS_UNIT_ID = 'scenarios and properties';
 
 /** What the parts hold of the agency playing `role`: its buckets and its wallet. */
 function roleResources(role: number): ResourceRef[] {
@@ -21,7 +19,7 @@ type PartName = 'scenarios' | 'properties';
 
 /** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known. */
 interface PartsPlan {
-  unit: Check;
+  unit: UnitDemand;
   binding: number[];
   uses: Map<PartName, Array<number | null>> | undefined;
 }
@@ -71,11 +69,8 @@ export async function planParts(
     const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit }).catch(() => 0) : 0;
     ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
   }
-  const unit: Check = {
+  const unit: UnitDemand = {
     id: PARTS_UNIT_ID,
-    title: 'scenarios and properties',
-    area: 'scenarios',
-    clause: '',
     needs: [],
     ...(uses ? { pinned: true, touches: binding.flatMap((_, role) => roleResources(role)) } : { everyAgency: true, touches: roleResources(0) }),
     // Once the cases on the other agencies are done, it holds only its main agency through its waits.
@@ -84,8 +79,7 @@ export async function planParts(
     // The properties are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
     ...(list.includes('properties') ? { fills: ['0:write'] } : {}),
     requests: 0,
-    waitsMs: () => ms,
-    run: () => Promise.reject(new Error('the runner runs the scenarios and properties itself')),
+    waitMs: ms,
   };
   return { unit, binding, uses };
 }

@@ -50,7 +50,7 @@ describe('the suite in real time (clock control none)', () => {
       // The scenarios lease only the agencies they pick (alpha, and delta for cars: the richest with cars open); they send nothing to the others.
       const keyOf = (id: string): string => agencies.find((a) => a.id === id)!.key_id;
       const scenarioKeys = new Set(
-        result.exchanges.filter((x) => x.label?.startsWith('scenario ')).map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]),
+        result.exchanges.filter((x) => x.label?.startsWith('scenario:')).map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]),
       );
       expect([...scenarioKeys].sort()).toEqual([keyOf('agency-alpha'), keyOf('agency-delta')].sort());
       // checks ran side by side: at some instant two or more had started and not finished

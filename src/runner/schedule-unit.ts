@@ -1,0 +1,145 @@
+/*
+ * What the scheduler schedules: a check, an episode of checks sharing one fill,
+ * the checks sharing one wait, or the scenarios and properties. The one place
+ * that reads the scheduling fields of a `Check`.
+ */
+import type { Check, LearnedTarget, Need, ResourceRef } from '../checks/types.js';
+import type { Profile } from '../profile/index.js';
+import { BASELINE_CHECK_ID } from './run-verdict.js';
+
+/** How a running unit may change its lease: give back all but some resources (refs as its checks see them), and take it all back later. */
+export interface LeaseChange {
+  narrow(keep: readonly string[]): void;
+  widen(): Promise<void>;
+}
+
+/** What a unit asks of a real-time schedule: the resources it leases (as roles), its requests and its wait. */
+export interface UnitDemand {
+  /** The lease holder: the unit's id. */
+  id: string;
+  needs: Need[];
+  touches?: ResourceRef[];
+  fills?: string[];
+  rests?: string[];
+  pinned?: boolean;
+  everyAgency?: boolean;
+  requests?: number | { read: number; write: number };
+  charges?: number;
+  /** What it holds through its wait, after giving back the rest. */
+  waitTouches?: ResourceRef[];
+  /** It takes its whole lease back after its wait. */
+  resumes?: boolean;
+  /** Units with the same key share one wait: only the first pays it. */
+  waitKey?: string;
+  /** Target time it waits, ms. */
+  waitMs: number;
+}
+
+/** How a unit runs once leased: role i played by agency `binding[i]`, its lease changed through `lease`. */
+export type UnitBody = (binding: number[], lease: LeaseChange) => Promise<void>;
+
+/** When a unit runs: the baseline alone first, the others, then each check that judges the whole run alone, last. */
+export type UnitPhase = 'first' | 'main' | 'last';
+
+/** One unit of the schedule. */
+export interface ScheduleUnit {
+  kind: 'check' | 'episode' | 'shared-wait' | 'parts';
+  id: string;
+  uses: UnitDemand;
+  /** Agency bindings it may run with, best first. */
+  bindings: number[][];
+  phase: UnitPhase;
+  /** The checks it runs, in order, with the time each waits (none for the scenarios and properties). */
+  members: ReadonlyArray<{ check: Check; waitMs: number }>;
+  /** It isolates its own cases (resets between them): serially, the target is not reset before it. */
+  isolatesItself?: boolean;
+  run: UnitBody;
+}
+
+/** Id of the unit the scenarios and properties run as. */
+export const PARTS_UNIT_ID = 'scenarios and properties';
+
+/** The checks in the order a report lists them: the others first, those that judge the whole run last. */
+export function splitLast(checks: readonly Check[]): { regular: Check[]; last: Check[] } {
+  return { regular: checks.filter((c) => !c.runsLast), last: checks.filter((c) => c.runsLast) };
+}
+
+/** A check's wait, ms (0 when it names none or an impossible one). */
+function waitOf(check: Check, profile: Readonly<Profile>, learned: LearnedTarget | undefined): number {
+  const ms = check.waitsMs?.(profile, learned) ?? 0;
+  return Number.isFinite(ms) ? Math.max(0, ms) : 0;
+}
+
+function demandOf(check: Check, waitMs: number): UnitDemand {
+  const { id, needs, touches, fills, rests, pinned, everyAgency, requests, charges, waitTouches, resumes, waitKey } = check;
+  const declared = { touches, fills, rests, pinned, everyAgency, requests, charges, waitTouches, resumes, waitKey };
+  return { id, needs, ...Object.fromEntries(Object.entries(declared).filter(([, v]) => v !== undefined)), waitMs };
+}
+
+/** How `unitsOf` makes units. */
+interface UnitsOptions {
+  profile: Readonly<Profile>;
+  learned?: LearnedTarget | undefined;
+  /** Fold the checks sharing one wait into one unit (in real time; run alone, each is isolated from the others). */
+  groupWaits: boolean;
+  /** The agency bindings of a unit. */
+  bindingsOf(uses: UnitDemand, phase: UnitPhase): number[][];
+  /** The body of a unit: its members run one after the other. */
+  bodyOf(members: ReadonlyArray<{ check: Check; waitMs: number }>): UnitBody;
+}
+
+/**
+ * The checks as units, in list order (a group at the place of its first
+ * member): a check alone, or the members of one episode folded into one unit
+ * that needs and touches what any of them does (they share one fill of the
+ * buckets, so they share one lease), or the checks sharing one wait (`waitKey`:
+ * the first makes the run, the others judge it). A group's wait and requests
+ * are its first member's.
+ */
+export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[] {
+  const units: ScheduleUnit[] = [];
+  const done = new Set<string>();
+  const groupOf = (c: Check): string | undefined =>
+    c.episode !== undefined ? `episode ${c.episode}` : o.groupWaits && c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined;
+  for (const check of list) {
+    const group = groupOf(check);
+    if (group !== undefined && done.has(group)) continue;
+    if (group !== undefined) done.add(group);
+    const members = (group === undefined ? [check] : list.filter((c) => groupOf(c) === group)).map((c) => ({
+      check: c,
+      waitMs: waitOf(c, o.profile, o.learned),
+    }));
+    const uses = demandOf(check, members[0]!.waitMs);
+    if (members.length > 1) {
+      const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
+        const all = members.flatMap((m) => [...(pick(m.check) ?? [])]);
+        return all.length > 0 ? [...new Set(all)] : undefined;
+      };
+      uses.needs = union((c) => c.needs) ?? [];
+      const touches = union((c) => c.touches);
+      const fills = union((c) => c.fills);
+      if (touches) uses.touches = touches;
+      if (fills) uses.fills = fills;
+    }
+    const phase: UnitPhase = check.runsLast ? 'last' : check.id === BASELINE_CHECK_ID ? 'first' : 'main';
+    units.push({
+      kind: members.length === 1 ? 'check' : check.episode !== undefined ? 'episode' : 'shared-wait',
+      id: check.id,
+      uses,
+      bindings: o.bindingsOf(uses, phase),
+      phase,
+      members,
+      run: o.bodyOf(members),
+    });
+  }
+  return units;
+}
+
+/** `units` in the order of `ids` (by unit id); the ones it does not name keep their order, after. */
+export function inOrder(units: readonly ScheduleUnit[], ids: readonly string[]): ScheduleUnit[] {
+  const rank = (u: ScheduleUnit): number => {
+    const i = ids.indexOf(u.id);
+    return i < 0 ? ids.length : i;
+  };
+  return [...units].sort((a, b) => rank(a) - rank(b));
+}

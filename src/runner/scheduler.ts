@@ -1,0 +1,209 @@
+/*
+ * The one scheduler of a suite run: it runs the units of the schedule on a
+ * clock, and the estimate plays it with stand-in bodies on a virtual clock.
+ */
+import { leaseFor, resourcesOf } from './agency-binding.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
+import type { BucketUse, Lease, LeasePlanner } from './lease-planner.js';
+import type { RunListener } from './run-events.js';
+import type { LeaseChange, ScheduleUnit } from './schedule-unit.js';
+
+/** What the scheduler measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
+export interface LeaseMeter {
+  mark(buckets: readonly string[]): ReadonlyMap<string, number>;
+  usedSince(since: ReadonlyMap<string, number>, buckets: readonly string[]): BucketUse;
+}
+
+/** One unit as it ran: its resources from `startAt`, from `narrowAt` on only `keep` of them, to `endAt`. */
+export interface PlayedSlot {
+  id: string;
+  binding: number[];
+  resources: string[];
+  keep?: string[] | undefined;
+  startAt: number;
+  narrowAt?: number | undefined;
+  endAt: number;
+}
+
+/** What the scheduler runs with. */
+interface ScheduleOptions {
+  planner: LeasePlanner;
+  agencyCount: number;
+  clock: ClockDriver;
+  emit?: RunListener | undefined;
+  meter?: LeaseMeter | undefined;
+  /**
+   * One unit at a time, strictly in list order (a target whose clock is
+   * driven). With `reset`, the target is put back to its fixture before each
+   * unit (but one that isolates itself), and its buckets count as empty.
+   */
+  serial?: { reset?: (() => Promise<void>) | undefined } | undefined;
+  /** Once it aborts, no unit starts; the running ones are awaited (they stop on the same signal). */
+  signal?: AbortSignal | undefined;
+  /** Each unit's slot is pushed here as it starts, and completed as it narrows and ends. */
+  slots?: PlayedSlot[] | undefined;
+}
+
+/**
+ * Runs a suite's units: the first phase (the baseline) alone, then, when
+ * `proceed()` says so, the main units together, then each unit of the last
+ * phase alone, in list order.
+ */
+export async function runSchedule(units: readonly ScheduleUnit[], o: ScheduleOptions, proceed: () => boolean = () => true): Promise<void> {
+  await runUnits(
+    units.filter((u) => u.phase === 'first'),
+    o,
+  );
+  if (!proceed()) return;
+  await runUnits(
+    units.filter((u) => u.phase === 'main'),
+    o,
+  );
+  for (const unit of units.filter((u) => u.phase === 'last')) await runUnits([unit], o);
+}
+
+/** The first binding of `unit` whose lease may start at `now`, with that lease. */
+function firstFree(unit: ScheduleUnit, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
+  for (const binding of unit.bindings) {
+    const lease = leaseFor(unit.uses, binding, agencyCount);
+    if (planner.canStart(lease, now)) return { binding, lease };
+  }
+  return undefined;
+}
+
+/**
+ * Starts, in list order, every pending unit whose lease may start at `now`
+ * (removing it from `pending`); with `strict`, only the first. A unit that
+ * waits for buckets to rest (a filler, or the scenarios and properties) on its
+ * only binding keeps those buckets from the units after it: one of them using
+ * a bucket would push its rest back a window, again and again.
+ */
+function startInOrder(
+  pending: ScheduleUnit[],
+  planner: LeasePlanner,
+  agencyCount: number,
+  now: number,
+  strict: boolean,
+  start: (unit: ScheduleUnit, free: { binding: number[]; lease: Lease }) => void,
+): void {
+  const reserved = new Set<string>();
+  for (let i = 0; i < pending.length && !(strict && i > 0);) {
+    const unit = pending[i]!;
+    const free = firstFree(unit, planner, agencyCount, now);
+    if (free && !free.lease.resources.some((r) => reserved.has(r))) {
+      pending.splice(i, 1);
+      start(unit, free);
+      continue;
+    }
+    if (!free && unit.bindings.length === 1) {
+      const lease = leaseFor(unit.uses, unit.bindings[0]!, agencyCount);
+      for (const b of [...lease.fills, ...(lease.rested ?? [])]) reserved.add(b);
+    }
+    i++;
+  }
+}
+
+/**
+ * Runs units each holding a lease on the agency resources it touches on
+ * whichever suitable agency is free: units on disjoint resources overlap, and
+ * a filled bucket cools a window before its next user. Units start in list
+ * order as far as the leases allow. A unit may give back part of its lease
+ * while it runs (`narrow`) and take it back (`widen`), served before any new
+ * unit; a bucket rests from the last request it really received (`meter`).
+ * When nothing runs, nothing rests, and no lease can be granted (e.g. too few
+ * agencies), the next unit runs alone rather than the run hanging.
+ */
+async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Promise<void> {
+  const { planner, agencyCount, clock, meter, signal } = o;
+  const pending = [...list];
+  const running = new Set<Promise<void>>();
+  let wake: () => void = () => undefined;
+  const resuming: Array<{ lease: Lease; resolve: () => void }> = [];
+  const launch = (unit: ScheduleUnit, binding: number[], first: Lease): Promise<void> => {
+    let lease = first;
+    let mark = meter?.mark(lease.resources);
+    const used = (): BucketUse | undefined => (meter && mark ? meter.usedSince(mark, lease.resources) : undefined);
+    const slot: PlayedSlot = { id: unit.id, binding, resources: [...first.resources], startAt: clock.now(), endAt: clock.now() };
+    o.slots?.push(slot);
+    const change: LeaseChange = {
+      narrow(keep) {
+        const kept = resourcesOf(unit.uses, keep, binding, agencyCount);
+        // What the kept buckets got so far still counts when they are given back: the mark stays.
+        lease = planner.release(lease, kept, clock.now(), used());
+        if (slot.narrowAt === undefined) Object.assign(slot, { narrowAt: clock.now(), keep: [...lease.resources] });
+        wake();
+      },
+      async widen() {
+        if (lease.resources.length === first.resources.length) return;
+        planner.release(lease, [], clock.now(), used());
+        lease = { ...lease, resources: [] };
+        await new Promise<void>((resolve) => {
+          resuming.push({ lease: first, resolve });
+          wake();
+        });
+        lease = first;
+        mark = meter?.mark(lease.resources);
+      },
+    };
+    planner.start(lease);
+    return unit.run(binding, change).finally(() => {
+      planner.finish(lease, clock.now(), used());
+      slot.endAt = clock.now();
+    });
+  };
+  // Never settles without a signal.
+  const aborted = new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  while (pending.length > 0 || running.size > 0) {
+    if (signal?.aborted) {
+      // Nothing starts any more; the units running stop on the same signal.
+      await Promise.all(running);
+      return;
+    }
+    if (o.serial?.reset && running.size === 0 && pending[0] && !pending[0].isolatesItself) {
+      await o.serial.reset();
+      planner.forget();
+    }
+    const now = clock.now();
+    for (let i = 0; i < resuming.length;) {
+      const r = resuming[i]!;
+      // It holds a running slot already: only its resources are asked for.
+      if (!planner.canTake(r.lease, now)) {
+        i++;
+        continue;
+      }
+      resuming.splice(i, 1);
+      planner.take(r.lease);
+      r.resolve();
+    }
+    startInOrder(pending, planner, agencyCount, now, o.serial !== undefined, (unit, free) => {
+      const p: Promise<void> = launch(unit, free.binding, free.lease).finally(() => running.delete(p));
+      running.add(p);
+    });
+    if (pending.length === 0 && running.size === 0) break;
+    const change = planner.nextChangeAt(now);
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const waiters: Array<Promise<unknown>> = [...running, woken, aborted];
+    if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
+      if (running.size === 0) {
+        const reason =
+          o.serial && pending[0]
+            ? `a rate-limit bucket of ${pending[0].id} is still resting`
+            : 'a rate-limit bucket is resting for one window before its next user';
+        o.emit?.({ type: 'waiting', ms: change - now, reason });
+      }
+      // Cut short by an interruption, it only wakes the loop, which then stops.
+      waiters.push(clock.wait(Math.max(0, change - now)).catch(() => undefined));
+    }
+    if (running.size === 0 && change === undefined) {
+      const unit = pending.shift()!;
+      await unit.run(unit.bindings[0] ?? [0], { narrow: () => undefined, widen: () => Promise.resolve() });
+      continue;
+    }
+    await Promise.race(waiters);
+    // What else ends at this instant ends before the next decision (on a virtual clock, every unit settles first).
+    await clock.wait(0).catch(() => undefined);
+  }
+}

@@ -1,0 +1,213 @@
+/*
+ * The execution of a suite run: the bodies of its units (the checks, the
+ * scenarios and properties), run by the scheduler; the baseline first, and
+ * what an interruption or a refused baseline left, listed as not run.
+ */
+import type { Check, CheckContext, LearnedTarget } from '../checks/types.js';
+import { withAbortSignal } from '../client/abort-scope.js';
+import type { ResolvedAgency } from '../profile/index.js';
+import type { CaseResult } from '../results/model.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
+import { LeasePlanner } from './lease-planner.js';
+import { agencyReleaser } from './parts-unit.js';
+import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
+import type { RunListener } from './run-events.js';
+import { BASELINE_CHECK_ID, baselineReason } from './run-verdict.js';
+import type { LeaseChange, ScheduleUnit, UnitBody } from './schedule-unit.js';
+import { runSchedule, type LeaseMeter } from './scheduler.js';
+import type { SuiteFacts } from './suite-facts.js';
+import type { SuitePart, SuitePartContext } from '../checks/suite-part.js';
+import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
+import type { SuiteParts } from './suite-part-types.js';
+import type { PartName, SuitePlan } from './suite-plan.js';
+import { skipReason } from './target-facts.js';
+
+/** What the units run with. */
+interface ExecuteInput {
+  agencies: readonly ResolvedAgency[];
+  clock: ClockDriver;
+  /** Puts the target back to its fixture (a driven clock: before every unit). */
+  reset?: (() => Promise<void>) | undefined;
+  parts?: SuiteParts | undefined;
+  checkTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  emit: RunListener;
+  meter: LeaseMeter;
+  /** The context of a check (or a part) bound to `binding`. */
+  contextFor(id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext;
+}
+
+/** The cases of a run, as they finished: the checks', and the scenarios' and properties'. */
+interface Executed {
+  results: Map<Check, CaseResult>;
+  partCases: CaseResult[];
+}
+
+/** The bodies of a run's units, and the run of its plan (call `bodies` to plan, then `execute` once). */
+export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
+  const { clock, signal, emit } = x;
+  const results = new Map<Check, CaseResult>();
+  const partCases: CaseResult[] = [];
+  let partList: readonly PartName[] = [];
+
+  const runOne = async (member: ScheduleUnit['members'][number], binding: number[], lease: LeaseChange): Promise<void> => {
+    const { check, waitMs } = member;
+    const reason = skipReason(check, facts.target);
+    emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
+    let result: CaseResult;
+    if (reason) result = skippedCase(check, reason, clock.now());
+    else if (signal?.aborted) result = skippedCase(check, NOT_RUN_CASE, clock.now());
+    else {
+      const limit = x.checkTimeoutMs + (clock.kind === 'real' ? Math.ceil(waitMs * 1.5) : 0);
+      result = await runCheck(check, x.contextFor(check.id, binding, facts.learned, facts.realTime ? lease : undefined), limit, signal);
+    }
+    results.set(check, result);
+    emit({ type: 'case-finished', result });
+  };
+
+  const finishPart = (name: PartName, why: string): void => {
+    const result = skippedPart(name, why, clock.now());
+    partCases.push(result);
+    emit({ type: 'case-finished', result });
+  };
+
+  /** The parts one after the other; in real time each sends only to the agencies leased to it, and gives each back once no case left needs it. */
+  const runParts = async (uses: Map<PartName, Array<number | null>> | undefined, binding: number[], lease: LeaseChange): Promise<void> => {
+    const release = uses ? agencyReleaser(binding, uses, lease) : undefined;
+    const isolated = facts.isolated ? x.reset : undefined;
+    for (const name of partList) {
+      if (signal?.aborted) {
+        finishPart(name, NOT_RUN_CASE);
+        continue;
+      }
+      emit({ type: 'part-started', part: name });
+      if (isolated) await isolated();
+      const streamed: CaseResult[] = [];
+      // The part's cases run one after another: each is given what was sent since the one before it.
+      const trips = new RoundTripMeter();
+      let counted = trips.read();
+      const onCase = (result: CaseResult): void => {
+        if (signal?.aborted) return; // cut short: what it still reports is not a verdict
+        const now = trips.read();
+        if (result.roundTrips === undefined)
+          Object.assign(result, { requests: now.requests - counted.requests, roundTrips: now.roundTrips - counted.roundTrips });
+        counted = now;
+        streamed.push(result);
+        emit({ type: 'case-finished', result });
+        release?.caseDone(name);
+      };
+      const got = await withRoundTrips(trips, () =>
+        runPart(name, x.parts![name]!, { ...x.contextFor(name, [0], facts.learned), reset: isolated, onCase, usableAgencies: release?.usable }, clock, signal),
+      );
+      if (got === 'interrupted') {
+        // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
+        partCases.push(...streamed);
+        finishPart(name, INTERRUPTED_CASE);
+        continue;
+      }
+      for (const result of got) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
+      release?.partDone(name);
+      partCases.push(...got);
+    }
+  };
+
+  const bodies = {
+    checks:
+      (members: ScheduleUnit['members']): UnitBody =>
+      async (binding, lease) => {
+        // An episode's members (or the checks sharing a wait) run one after the other under one lease.
+        for (const member of members) await runOne(member, binding, lease);
+      },
+    parts:
+      (uses: Map<PartName, Array<number | null>> | undefined, binding: number[]): UnitBody =>
+      (_binding, lease) =>
+        runParts(uses, binding, lease),
+  };
+
+  /** Runs the plan: the baseline first, alone (when a correctly signed request is refused, every other verdict would be about access), then the rest. */
+  const execute = async (plan: SuitePlan): Promise<Executed> => {
+    partList = plan.partList;
+    const baseline = plan.regular.find((c) => c.id === BASELINE_CHECK_ID);
+    let stopped: string | undefined;
+    const options = {
+      planner: new LeasePlanner(plan.planner),
+      agencyCount: x.agencies.length,
+      clock,
+      emit,
+      meter: facts.realTime ? x.meter : undefined,
+      serial: facts.isolated ? { reset: x.reset } : undefined,
+      signal,
+    };
+    try {
+      await runSchedule(plan.units, options, () => {
+        const got = baseline && results.get(baseline);
+        if (got && (got.verdict === 'FAIL' || got.verdict === 'ERROR')) stopped = baselineReason(got);
+        return stopped === undefined;
+      });
+    } catch (err) {
+      // An interrupted wait ends the schedule (the cases left are listed as not run below); any other error is the runner's own.
+      if (!signal?.aborted) throw err;
+    }
+    const unfinished = (why: string): void => {
+      for (const check of [...plan.regular, ...plan.last]) {
+        if (results.has(check)) continue;
+        const result = skippedCase(check, why, clock.now());
+        results.set(check, result);
+        emit({ type: 'case-finished', result });
+      }
+      for (const name of partList) if (!partCases.some((c) => c.kind === (name === 'scenarios' ? 'scenario' : 'property'))) finishPart(name, why);
+    };
+    if (stopped !== undefined) unfinished(`not run: ${stopped}`);
+    // What the interruption left without a verdict is listed as not run.
+    if (signal?.aborted) unfinished(NOT_RUN_CASE);
+    return { results, partCases };
+  };
+
+  return { bodies, execute };
+}
+
+/** The one case standing for a scenario or property part that was not run. */
+function skippedPart(name: PartName, reason: string, at: number): CaseResult {
+  const kind = name === 'scenarios' ? 'scenario' : 'property';
+  return { id: `${kind}:*`, kind, title: `all ${name}`, area: name, clause: '', verdict: 'SKIP', message: reason, evidence: [], startedAt: at, durationMs: 0 };
+}
+
+/** Runs a part; `'interrupted'` as soon as `stop` aborts (its requests are aborted with it, and what it still returns is dropped). */
+async function runPart(name: PartName, part: SuitePart, ctx: SuitePartContext, clock: ClockDriver, stop?: AbortSignal): Promise<CaseResult[] | 'interrupted'> {
+  const at = clock.now();
+  const t0 = performance.now();
+  try {
+    if (!stop) return await part(ctx);
+    const running = withAbortSignal(stop, () => Promise.resolve().then(() => part({ ...ctx, signal: stop })));
+    // Abandoned at the interruption, it may still reject later: that is no longer news.
+    running.catch(() => undefined);
+    let onStop = (): void => undefined;
+    const stopped = new Promise<'interrupted'>((resolve) => {
+      onStop = () => resolve('interrupted');
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
+    });
+    try {
+      return await Promise.race([running, stopped]);
+    } finally {
+      stop.removeEventListener('abort', onStop);
+    }
+  } catch (err) {
+    if (stop?.aborted) return 'interrupted';
+    const kind = name === 'scenarios' ? 'scenario' : 'property';
+    return [
+      {
+        id: `${kind}:*`,
+        kind,
+        title: `all ${name}`,
+        area: name,
+        clause: '',
+        verdict: 'ERROR',
+        message: `${name} could not run: ${err instanceof Error ? err.message : String(err)}`,
+        evidence: [],
+        startedAt: at,
+        durationMs: Math.round(performance.now() - t0),
+      },
+    ];
+  }
+}

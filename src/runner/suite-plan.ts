@@ -1,0 +1,141 @@
+/*
+ * The plan of a suite run: its units, the order they are offered to the
+ * leases in, and (in real time) the estimate of how long it takes.
+ */
+import type { Check } from '../checks/types.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
+import { bindingsOf, rolesOf } from './agency-binding.js';
+import { planRun } from './estimate-run.js';
+import type { LeasePlannerOptions } from './lease-planner.js';
+import { planParts } from './parts-unit.js';
+import type { RunListener } from './run-events.js';
+import { inOrder, PARTS_UNIT_ID, splitLast, unitsOf, type ScheduleUnit, type UnitBody } from './schedule-unit.js';
+import type { SuiteFacts } from './suite-facts.js';
+import type { SuiteParts } from './suite-part-types.js';
+import { skipReason } from './target-facts.js';
+
+/** A part of the suite beyond checks. */
+export type PartName = 'scenarios' | 'properties';
+
+/** What the plan is made of. */
+interface PlanInput {
+  profile: Readonly<Profile>;
+  agencies: readonly ResolvedAgency[];
+  checks: readonly Check[];
+  parts?: SuiteParts | undefined;
+  /** Most units at once against a real-time target. */
+  maxConcurrent: number;
+  facts: SuiteFacts;
+  emit: RunListener;
+  /** Bodies of the units: the checks of a unit one after the other; the scenarios and properties (the agencies they use, when known, in real time). */
+  bodies: {
+    checks(members: ScheduleUnit['members']): UnitBody;
+    parts(uses: Map<PartName, Array<number | null>> | undefined, binding: number[]): UnitBody;
+  };
+  /** When the run started (performance.now()): the estimate counts what reading and planning took. */
+  startedAt: number;
+}
+
+/** The plan of a run. */
+export interface SuitePlan {
+  /** The units in the order they are offered to the leases (each phase keeps it). */
+  units: ScheduleUnit[];
+  /** The checks in the order the report lists them. */
+  regular: Check[];
+  last: Check[];
+  partList: PartName[];
+  planner: LeasePlannerOptions;
+  /** A note for the top of the reports, if any. */
+  note?: string | undefined;
+}
+
+/** Plans a run: in real time the order is the one whose played schedule ends first, announced with its estimate. */
+export async function planSuite(input: PlanInput): Promise<SuitePlan> {
+  const { profile, agencies, facts, emit } = input;
+  const { regular, last } = splitLast(input.checks);
+  const partList = (['scenarios', 'properties'] as const).filter((p) => input.parts?.[p]);
+  const limitOf = (bucket: string): number | undefined => {
+    const [a, kind] = bucket.split(':');
+    const l = facts.agencies[Number(a)]?.limits;
+    return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
+  };
+  const planner: LeasePlannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: facts.isolated ? 1 : input.maxConcurrent, limitOf };
+  const unitsFrom = (list: readonly Check[]): ScheduleUnit[] =>
+    unitsOf(list, {
+      profile,
+      learned: facts.learned,
+      groupWaits: facts.realTime,
+      bindingsOf: (uses, phase) =>
+        facts.realTime && phase !== 'last' ? bindingsOf(uses, facts.agencies, agencies, profile) : [rolesOf(uses) === 2 ? [0, 1] : [0]],
+      bodyOf: input.bodies.checks,
+    });
+  const common = { type: 'plan' as const, checks: input.checks.length, scenarios: partList.includes('scenarios'), properties: partList.includes('properties') };
+  if (!facts.realTime) {
+    emit({ ...common, mode: 'isolated' });
+    // One at a time, the scenarios and properties after the checks; they reset the target between their own cases.
+    const parts: ScheduleUnit[] =
+      partList.length > 0
+        ? [
+            {
+              kind: 'parts',
+              id: PARTS_UNIT_ID,
+              uses: { id: PARTS_UNIT_ID, needs: [], touches: [], waitMs: 0 },
+              bindings: [[0]],
+              phase: 'main',
+              members: [],
+              isolatesItself: true,
+              run: input.bodies.parts(undefined, [0]),
+            },
+          ]
+        : [];
+    return { units: [...unitsFrom(input.checks), ...parts], regular, last, partList, planner };
+  }
+  // In real time the scenarios and properties are one more unit, beside the checks that need none of their resources.
+  const partsPlan =
+    partList.length > 0
+      ? await planParts(
+          input.parts!,
+          partList,
+          { profile, quoteLifetimeS: facts.learned.quoteLifetimeS, roundTripMs: facts.roundTripMs },
+          facts.agencies,
+          limitOf,
+        )
+      : undefined;
+  const parts: ScheduleUnit[] = partsPlan
+    ? [
+        {
+          kind: 'parts',
+          id: PARTS_UNIT_ID,
+          uses: partsPlan.unit,
+          bindings: [partsPlan.binding],
+          phase: 'main',
+          members: [],
+          run: input.bodies.parts(partsPlan.uses, partsPlan.binding),
+        },
+      ]
+    : [];
+  const runnable = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target))), ...parts];
+  const { order, ...est } = await planRun(runnable, { ...planner, agencyCount: agencies.length, roundTripMs: facts.roundTripMs });
+  // The estimate is of the whole run: what reading the target and planning took already counts.
+  const spent = Math.round(performance.now() - input.startedAt);
+  est.estimateMs += spent;
+  est.serialMs += spent;
+  emit({ ...common, mode: 'real-time', ...est });
+  return {
+    units: inOrder([...unitsFrom(input.checks), ...parts], order),
+    regular,
+    last,
+    partList,
+    planner,
+    note: `The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`,
+  };
+}
+
+/** `4 min 20 s`, `12 s`, `850 ms`. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+}

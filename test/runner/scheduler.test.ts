@@ -1,0 +1,439 @@
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../../src/checks/types.js';
+import type { ResolvedAgency } from '../../src/profile/types.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+import type { AgencyFacts } from '../../src/runner/agency-facts.js';
+import { MemoryRecorder } from '../../src/client/exchange.js';
+import { leaseFor } from '../../src/runner/agency-binding.js';
+import { bucketMeter } from '../../src/runner/bucket-meter.js';
+import { estimateRun, planRun, playSchedule } from '../../src/runner/estimate-run.js';
+import { requestsTo } from '../../src/runner/lease-planner.js';
+import { LeasePlanner } from '../../src/runner/lease-planner.js';
+import type { RunEvent } from '../../src/runner/run-events.js';
+import { unitsOf, type ScheduleUnit, type UnitBody } from '../../src/runner/schedule-unit.js';
+import { runSchedule, type PlayedSlot } from '../../src/runner/scheduler.js';
+import { VirtualClockDriver } from '../../src/clock/virtual-clock-driver.js';
+
+const mk = (id: string, extra: Partial<Check> = {}): Check => ({
+  id,
+  title: id,
+  area: 'auth',
+  clause: '',
+  needs: [],
+  run: async () => ({ verdict: 'PASS', message: '' }),
+  ...extra,
+});
+
+const profile = resolveProfile({
+  base_url: 'http://127.0.0.1:1/v1',
+  hotel_base_url: null,
+  clock: { control: 'none' },
+  agencies: [{ id: 'a', key_id: 'k', secret: 's' }],
+});
+
+/** `check` as a unit of the schedule with the given bindings and body. */
+function unitOf(check: Check, bindings: number[][] = [[0]], body: UnitBody = () => Promise.resolve()): ScheduleUnit {
+  return unitsOf([check], { profile, groupWaits: true, bindingsOf: () => bindings, bodyOf: () => body })[0]!;
+}
+
+/** A unit whose body is busy `ms` on the clock, and records when it ran. */
+function busy(clock: VirtualClockDriver, log: string[], check: Check, ms: number, bindings?: number[][]): ScheduleUnit {
+  return unitOf(check, bindings, async () => {
+    log.push(`${check.id} start ${clock.now()}`);
+    await clock.wait(ms);
+    log.push(`${check.id} end ${clock.now()}`);
+  });
+}
+
+/** A scheduler on a virtual clock. */
+function virtual(o: { windowMs?: number; agencyCount?: number; maxConcurrent?: number } = {}) {
+  const clock = new VirtualClockDriver(0);
+  const events: RunEvent[] = [];
+  const slots: PlayedSlot[] = [];
+  const options = {
+    planner: new LeasePlanner({ windowMs: o.windowMs ?? 10_000, marginMs: 0, maxConcurrent: o.maxConcurrent ?? 8, limitOf: () => 100 }),
+    agencyCount: o.agencyCount ?? 1,
+    clock,
+    emit: (e: RunEvent) => void events.push(e),
+    slots,
+  };
+  return { clock, events, slots, options };
+}
+
+const at = (slots: readonly PlayedSlot[], id: string): PlayedSlot => slots.find((s) => s.id === id)!;
+
+describe('VirtualClockDriver', () => {
+  it('moves to the earliest instant waited for only once every task is blocked, and resolves the waits due there together', async () => {
+    const clock = new VirtualClockDriver(1000);
+    const log: string[] = [];
+    const task = async (name: string, ms: number[]): Promise<void> => {
+      for (const m of ms) {
+        // a chain of promises before the wait: the clock must not move meanwhile
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+        await clock.wait(m);
+        log.push(`${name} ${clock.now()}`);
+      }
+    };
+    await Promise.all([task('a', [300, 0, 200]), task('b', [100, 200]), task('c', [300])]);
+    // at 1300, in the order the waits were made; a's wait of 0 resolves after them, at the same instant
+    expect(log).toEqual(['b 1100', 'a 1300', 'c 1300', 'b 1300', 'a 1300', 'a 1500']);
+  });
+
+  it('rejects the waits in progress once its signal aborts', async () => {
+    const stop = new AbortController();
+    const clock = new VirtualClockDriver(0, { signal: stop.signal });
+    const waiting = clock.wait(1000);
+    stop.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    await expect(clock.wait(1)).rejects.toThrow('stop');
+  });
+});
+
+describe('the scheduler on a virtual clock', () => {
+  it('overlaps leases on disjoint resources and keeps a common one exclusive', async () => {
+    const { clock, slots, options } = virtual();
+    const log: string[] = [];
+    const units = [
+      busy(clock, log, mk('A', { touches: ['0:wallet'] }), 1000),
+      busy(clock, log, mk('B', { touches: ['0:read'] }), 1000),
+      busy(clock, log, mk('C', { touches: ['0:wallet'] }), 1000),
+    ];
+    await runSchedule(units, options);
+    expect(at(slots, 'A').startAt).toBe(0);
+    expect(at(slots, 'B').startAt).toBe(0);
+    expect(at(slots, 'C').startAt).toBe(1000);
+    expect(clock.now()).toBe(2000);
+  });
+
+  it('runs a unit on the first of its bindings that is free', async () => {
+    const { clock, slots, options } = virtual({ agencyCount: 2 });
+    const log: string[] = [];
+    const wallet = (id: string) => busy(clock, log, mk(id, { touches: ['0:wallet'] }), 1000, [[0], [1]]);
+    await runSchedule([wallet('A'), wallet('B')], options);
+    expect(at(slots, 'A').binding).toEqual([0]);
+    expect(at(slots, 'B').binding).toEqual([1]);
+    expect(at(slots, 'B').resources).toEqual(['1:wallet']);
+    expect(clock.now()).toBe(1000);
+  });
+
+  it('rests a filled bucket a window before its next user, and says so when nothing else runs', async () => {
+    const { clock, slots, events, options } = virtual({ windowMs: 10_000 });
+    const log: string[] = [];
+    await runSchedule(
+      [busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 500), busy(clock, log, mk('U', { touches: ['0:write'] }), 100)],
+      options,
+    );
+    expect(at(slots, 'U').startAt).toBe(500 + 10_000);
+    expect(events).toContainEqual({ type: 'waiting', ms: 10_000, reason: 'a rate-limit bucket is resting for one window before its next user' });
+  });
+
+  it('lets others use what a unit gave back through its wait, and serves its widening before any new unit', async () => {
+    const { clock, slots, options } = virtual();
+    const log: string[] = [];
+    const q = unitOf(mk('Q', { touches: ['0:wallet', '0:webhook'] }), [[0]], async (_b, lease) => {
+      await clock.wait(100);
+      lease.narrow(['0:webhook']);
+      await clock.wait(5000);
+      await lease.widen();
+      log.push(`Q widened ${clock.now()}`);
+      await clock.wait(100);
+    });
+    const l = busy(clock, log, mk('L', { touches: ['0:wallet'] }), 8000);
+    const late = busy(clock, log, mk('N', { touches: ['0:wallet'] }), 100);
+    await runSchedule([q, l, late], options);
+    expect(at(slots, 'Q')).toMatchObject({ narrowAt: 100, keep: ['0:webhook'] });
+    expect(at(slots, 'L').startAt).toBe(100);
+    // Q waited for L to give the wallet back, and took it before N, which was pending since the start
+    expect(log).toContain('Q widened 8100');
+    expect(at(slots, 'N').startAt).toBe(8200);
+  });
+
+  it('runs the baseline first and alone, then the others, then each that runs last alone, in list order', async () => {
+    const { clock, slots, options } = virtual({ agencyCount: 2 });
+    const log: string[] = [];
+    const units = [
+      busy(clock, log, mk('Z', { touches: ['0:wallet'], runsLast: true }), 100),
+      busy(clock, log, mk('X', { touches: ['0:wallet'] }), 1000),
+      busy(clock, log, mk('Y', { touches: ['0:read'], runsLast: true }), 100),
+      busy(clock, log, mk('AU-01', { touches: ['0:read'] }), 100),
+      busy(clock, log, mk('W', { touches: ['0:write'] }), 1000),
+    ];
+    await runSchedule(units, options);
+    expect(at(slots, 'AU-01').startAt).toBe(0);
+    // X and W share nothing with the baseline, yet wait for it
+    expect(at(slots, 'X').startAt).toBe(100);
+    expect(at(slots, 'W').startAt).toBe(100);
+    // Z and Y share nothing either, yet run one after the other, after all the rest
+    expect(at(slots, 'Z').startAt).toBe(1100);
+    expect(at(slots, 'Y').startAt).toBe(1200);
+  });
+
+  it('does not go on past the first phase when told not to', async () => {
+    const { clock, slots, options } = virtual();
+    const log: string[] = [];
+    await runSchedule([busy(clock, log, mk('AU-01'), 100), busy(clock, log, mk('X'), 100)], options, () => false);
+    expect(slots.map((s) => s.id)).toEqual(['AU-01']);
+  });
+
+  it('runs a unit alone when no lease can ever be granted, rather than hang', async () => {
+    const { clock, slots, options } = virtual({ agencyCount: 1, maxConcurrent: 0 });
+    const log: string[] = [];
+    await runSchedule([busy(clock, log, mk('A'), 100), busy(clock, log, mk('B'), 100)], options);
+    // no slot: neither held a lease, both ran, one after the other
+    expect(slots).toEqual([]);
+    expect(log).toEqual(['A start 0', 'A end 100', 'B start 100', 'B end 200']);
+  });
+
+  it('one at a time, strictly in order, resetting the target before each unit but one that isolates itself', async () => {
+    const { clock, slots, options } = virtual({ maxConcurrent: 1 });
+    const log: string[] = [];
+    const reset = async (): Promise<void> => void log.push(`reset ${clock.now()}`);
+    const parts = { ...busy(clock, log, mk('P'), 10), isolatesItself: true };
+    const units = [
+      busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 100),
+      busy(clock, log, mk('B', { touches: ['0:write'] }), 100),
+      parts,
+    ];
+    await runSchedule(units, { ...options, serial: { reset } });
+    // a reset empties the buckets: B needs no rest after the fill
+    expect(log).toEqual(['reset 0', 'F start 0', 'F end 100', 'reset 100', 'B start 100', 'B end 200', 'P start 200', 'P end 210']);
+    expect(slots.map((s) => s.id)).toEqual(['F', 'B', 'P']);
+  });
+
+  it('starts nothing once interrupted, and waits for the units running to stop', async () => {
+    const stop = new AbortController();
+    const clock = new VirtualClockDriver(0, { signal: stop.signal });
+    const { options } = virtual({ agencyCount: 2 });
+    const log: string[] = [];
+    const units = [
+      unitOf(mk('A', { touches: ['0:wallet'] }), [[0]], async () => {
+        log.push('A start');
+        await clock.wait(1000).catch(() => log.push(`A stopped ${clock.now()}`));
+      }),
+      unitOf(mk('B', { touches: ['0:wallet'] }), [[1]], async () => {
+        await clock.wait(100);
+        stop.abort(new Error('interrupted'));
+      }),
+      // it waits for B's agency
+      busy(clock, log, mk('C', { touches: ['0:wallet'] }), 100, [[1]]),
+    ];
+    await runSchedule(units, { ...options, clock, signal: stop.signal });
+    expect(log).toEqual(['A start', 'A stopped 100']);
+  });
+});
+
+describe('the estimate: the scheduler played with stand-in bodies', () => {
+  const base = { windowMs: 60_000, marginMs: 1000, agencyCount: 2, roundTripMs: 10, checkOverheadMs: 0 };
+  const item = (check: Check, bindings = [[0], [1]]) => unitOf(check, bindings);
+
+  it('plays leases, agency binding, cooling and shared waits', async () => {
+    const w = (id: string, ms: number, extra: Partial<Check> = {}) => mk(id, { waitsMs: () => ms, requests: 0, touches: ['0:wallet'], ...extra });
+    // two agencies: two 20 s checks side by side, the third after one of them
+    expect(await estimateRun([item(w('A', 20_000)), item(w('B', 20_000)), item(w('C', 20_000))], base)).toEqual({ estimateMs: 40_000, serialMs: 60_000 });
+    // two fillers of one bucket: the second waits a window and a margin after the first
+    const f = (id: string) => w(id, 0, { touches: ['0:write'], fills: ['0:write'] });
+    const fills = await estimateRun([item(f('F1'), [[0]]), item(f('F2'), [[0]])], { ...base, limitOf: () => 99 });
+    expect(fills.estimateMs).toBe(1000 + 61_000 + 1000);
+    // a wait shared by two checks is paid once
+    const shared = await estimateRun([item(w('S1', 30_000, { waitKey: 'k' }), [[0]]), item(w('S2', 30_000, { waitKey: 'k' }), [[0]])], base);
+    expect(shared.estimateMs).toBe(30_000);
+  });
+
+  it('plans the order: a webhook wait that holds only its endpoint, the bookings, then the fill, whose cooling ends the run', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const fill = mk('E', { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], waitsMs: () => 10_000, requests: 1 });
+    const webhook = mk('W', { touches: ['0:write', '0:wallet', '0:webhook'], waitTouches: ['0:webhook'], waitsMs: () => 30_000, requests: 1 });
+    const book = (id: string) => mk(id, { touches: ['0:write', '0:wallet'], requests: 1 });
+    const items = [fill, webhook, book('B1'), book('B2')].map((c) => item(c, [[0]]));
+    const given = await estimateRun(items, o);
+    // in the given order the fill goes first, and the bucket it filled cools before the webhook check may book
+    expect(given.estimateMs).toBe(100 + 10_000 + 10_000 + 100 + 30_000);
+    const planned = await planRun(items, o);
+    // planned: the webhook check books and waits holding its endpoint alone, the bookings pass, the fill comes a window after the last
+    expect(planned.estimateMs).toBe(100 + 30_000);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const { slots } = await playSchedule(
+      planned.order.map((id) => byId.get(id)!),
+      o,
+    );
+    expect(overlaps(slots)).toEqual([]);
+    const e = slots.find((x) => x.id === 'E')!;
+    const lastBooking = Math.max(...slots.filter((x) => x.id.startsWith('B')).map((x) => x.endAt));
+    expect(e.startAt).toBeGreaterThanOrEqual(lastBooking + 10_000);
+  });
+
+  it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const expiring = mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 });
+    const long = mk('L', { touches: ['0:wallet'], waitsMs: () => 8_000, requests: 1 });
+    const { slots, endMs } = await playSchedule([item(expiring, [[0]]), item(long, [[0]])], o);
+    const q = slots.find((x) => x.id === 'Q')!;
+    const l = slots.find((x) => x.id === 'L')!;
+    // L takes the wallet while Q waits (Q sent half its requests first) …
+    expect(l.startAt).toBe(50);
+    // … and Q books once L gave it back
+    expect(q.endAt).toBe(l.endAt + 50);
+    expect(endMs).toBe(q.endAt);
+  });
+
+  it('keeps the buckets a waiting filler needs rested from the checks listed after it, so that they cannot push its start back again and again', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const user = (id: string, waitMs = 0) => mk(id, { touches: ['0:write'], requests: 1, waitsMs: () => waitMs });
+    const parts = mk('P', { touches: ['0:write'], rests: ['0:write'], requests: 0, waitsMs: () => 10_000 });
+    const { slots } = await playSchedule(
+      [user('A'), parts, user('B1', 9_000), user('B2', 9_000)].map((c) => item(c, [[0]])),
+      o,
+    );
+    // P starts one window after A's request, not after B1's and B2's
+    expect(slots.find((x) => x.id === 'P')!.startAt).toBe(100 + 10_000);
+    expect(slots.find((x) => x.id === 'B1')!.startAt).toBeGreaterThanOrEqual(20_100);
+  });
+
+  it('never overlaps two checks that share a resource, in the plan of the whole registry on three agencies', { timeout: 60_000 }, async () => {
+    const { AREA_CHECKS } = await import('../../src/checks/index.js');
+    const { bindingsOf, rolesOf } = await import('../../src/runner/agency-binding.js');
+    const three = resolveProfile({
+      base_url: 'http://127.0.0.1:1/v1',
+      hotel_base_url: 'http://127.0.0.1:2',
+      clock: { control: 'none' },
+      agencies: ['a', 'b', 'c'].map((id) => ({ id, key_id: `k${id}`, secret: `s${id}` })),
+    });
+    const agencies: ResolvedAgency[] = ['a', 'b', 'c'].map((id) => ({ id, keyId: `k${id}`, secret: `s${id}`, hotelApiKey: 'h', webhookSecret: 'w' }));
+    const facts: AgencyFacts[] = [1_000_000, 50_000, 5_000].map((balance, index) => ({
+      index,
+      id: 'abc'[index]!,
+      products: { open: ['flights'], closed: ['cars'] },
+      limits: { read: 600, write: 60 },
+      balance,
+      offerPrice: 40_000,
+    }));
+    const items = unitsOf(
+      AREA_CHECKS.flatMap(([, c]) => c),
+      {
+        profile: three,
+        groupWaits: true,
+        bindingsOf: (uses, phase) => (phase === 'last' ? [rolesOf(uses) === 2 ? [0, 1] : [0]] : bindingsOf(uses, facts, agencies, three)),
+        bodyOf: () => () => Promise.resolve(),
+      },
+    );
+    const o = { ...base, agencyCount: 3, roundTripMs: 2, limitOf: (b: string) => (b.endsWith(':read') ? 600 : 60) };
+    const planned = await planRun(items, o);
+    expect(planned.estimateMs).toBeLessThanOrEqual((await estimateRun(items, o)).estimateMs);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const { slots, endMs } = await playSchedule(
+      planned.order.map((id) => byId.get(id)!),
+      o,
+    );
+    expect(endMs).toBe(planned.estimateMs);
+    expect(overlaps(slots)).toEqual([]);
+    // the rate-limit episode fills its first agency's write bucket from an empty window: nobody used it in the window before, nor while it cools
+    const episode = slots.find((x) => x.id === 'RL-01')!;
+    const filled = `${episode.binding[0]}:write`;
+    for (const other of slots.filter((x) => x !== episode && x.resources.includes(filled))) {
+      const usedUntil = other.narrowAt ?? other.endAt;
+      expect(usedUntil <= episode.startAt - 60_000 || other.startAt >= episode.endAt + 60_000, `${other.id} beside the fill`).toBe(true);
+    }
+  });
+});
+
+describe('the estimate and the run', () => {
+  it('are one scheduler: the slots the estimate plays are the slots of a run whose units take the same time and send the same requests', async () => {
+    const o = { windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
+    const checks = [
+      mk('AU-01', { touches: ['0:read'], requests: 1 }),
+      mk('E', { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], waitsMs: () => 10_000, requests: 2 }),
+      mk('W', { touches: ['0:write', '0:wallet', '0:webhook'], waitTouches: ['0:webhook'], waitsMs: () => 30_000, requests: 3 }),
+      mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 }),
+      mk('B1', { touches: ['0:write', '0:wallet'], requests: { read: 0, write: 4 } }),
+      mk('B2', { touches: ['0:write', '0:wallet'], requests: 4 }),
+      mk('T', { needs: ['second-agency'], touches: ['0:read', '1:read'], waitsMs: () => 2_000, requests: 5 }),
+      mk('SC', { touches: ['0:read'], runsLast: true, requests: 1 }),
+    ];
+    const bindings = (c: Check): number[][] => (c.runsLast || c.id === 'T' ? [[0, 1]] : [[0], [1]]);
+    const planned = await planRun(
+      checks.map((c) => unitOf(c, bindings(c))),
+      o,
+    );
+    const byId = new Map(checks.map((c) => [c.id, c]));
+    const order = planned.order.map((id) => byId.get(id)!);
+    const played = await playSchedule(
+      order.map((c) => unitOf(c, bindings(c))),
+      o,
+    );
+
+    // The run: units that wait on the clock and send their requests, counted by the run's bucket meter.
+    const two = resolveProfile({
+      base_url: 'http://127.0.0.1:1/v1',
+      hotel_base_url: null,
+      clock: { control: 'none' },
+      agencies: [
+        { id: 'a', key_id: 'ka', secret: 's' },
+        { id: 'b', key_id: 'kb', secret: 's' },
+      ],
+    });
+    const agencies = [
+      { id: 'a', keyId: 'ka', secret: 's' },
+      { id: 'b', keyId: 'kb', secret: 's' },
+    ];
+    const { clock, slots, options } = virtual({ windowMs: 10_000, agencyCount: 2 });
+    const meter = bucketMeter(new MemoryRecorder(), two, agencies, () => clock.now());
+    let n = 0;
+    const sendAll = (check: Check, binding: number[]): void => {
+      const lease = leaseFor(check, binding, 2);
+      for (const b of lease.resources.filter((r) => /:(read|write)$/.test(r) && !lease.fills.includes(r))) {
+        const [agency, kind] = b.split(':');
+        for (let i = 0; i < requestsTo(lease, b); i++)
+          meter.recorder.record({
+            id: `x-${++n}`,
+            request: {
+              method: kind === 'read' ? 'GET' : 'POST',
+              url: 'http://127.0.0.1:1/v1/x',
+              headers: { authorization: `SVC-HMAC-SHA256 Credential=${agencies[Number(agency)]!.keyId}` },
+            },
+            startedAt: clock.now(),
+            durationMs: 0,
+          });
+      }
+    };
+    const running = order.map((check) =>
+      unitOf(check, bindings(check), async (binding, lease) => {
+        const busyMs = 100;
+        const waitMs = check.waitsMs?.(two) ?? 0;
+        if (!check.waitTouches) {
+          await clock.wait(busyMs + waitMs);
+          return sendAll(check, binding);
+        }
+        await clock.wait(check.resumes ? busyMs / 2 : busyMs);
+        sendAll(check, binding);
+        lease.narrow(check.waitTouches);
+        await clock.wait(waitMs);
+        if (!check.resumes) return;
+        await lease.widen();
+        await clock.wait(busyMs / 2);
+        sendAll(check, binding);
+      }),
+    );
+    await runSchedule(running, { ...options, planner: new LeasePlanner(o), meter });
+    expect(slots).toEqual(played.slots);
+    expect(clock.now()).toBe(played.endMs);
+    expect(played.endMs).toBe(planned.estimateMs);
+    // not a trivial schedule: units overlapped, one narrowed, a filled bucket cooled
+    expect(slots.some((a) => slots.some((b) => a !== b && a.startAt < b.endAt && b.startAt < a.endAt))).toBe(true);
+    expect(
+      slots
+        .filter((x) => x.narrowAt !== undefined)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(['Q', 'W']);
+  });
+});
+
+/** Pairs of slots holding one resource at once (a narrowed slot holds only `keep` after `narrowAt`). */
+function overlaps(slots: readonly PlayedSlot[]): string[] {
+  const held = slots.flatMap((s) =>
+    s.resources.map((r) => ({ id: s.id, r, from: s.startAt, to: s.keep && !s.keep.includes(r) && s.narrowAt !== undefined ? s.narrowAt : s.endAt })),
+  );
+  const out: string[] = [];
+  for (const a of held) for (const b of held) if (a.id < b.id && a.r === b.r && a.from < b.to && b.from < a.to) out.push(`${a.id} and ${b.id} on ${a.r}`);
+  return out;
+}
