@@ -26,6 +26,8 @@ const load = (): string =>
 
 console.log(`real-time estimate: ${runs} run(s) of the suite in real time, load average ${load()}`);
 const accuracies: number[] = [];
+/** Runs whose wall time fell outside 0.8 to 1.2 times their estimate. */
+let outside = 0;
 let lastWall = 0;
 let lastEstimate = 0;
 const mock = await startRealTimeMock();
@@ -37,6 +39,7 @@ try {
     const alarms = result.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').length;
     const accuracy = estimate > 0 ? Math.min(estimate / wallMs, wallMs / estimate) : 0;
     accuracies.push(accuracy);
+    if (!(wallMs > estimate * 0.8 && wallMs < estimate * 1.2)) outside += 1;
     lastWall = wallMs;
     lastEstimate = estimate;
     console.log(`  run ${i}: wall ${Math.round(wallMs)} ms, estimate ${estimate} ms, wall/estimate ${(wallMs / estimate).toFixed(3)}, ${alarms} FAIL or ERROR`);
@@ -44,10 +47,12 @@ try {
 } finally {
   await mock.close();
 }
-console.log(`load average at end ${load()}`);
+const worst = Math.min(...accuracies);
+// The bound the estimate aims at: a figure, not an assertion, since a busy machine stretches the waits' neighbours.
+console.log(`worst accuracy ${worst.toFixed(3)}; ${outside} of ${runs} run(s) outside 0.8 to 1.2 times the estimate; load average at end ${load()}`);
 console.log(
   `bench-figures ${JSON.stringify({
-    ratios: { 'real-time suite: estimate accuracy, min(estimate/wall, wall/estimate), worst run': Math.min(...accuracies) },
+    ratios: { 'real-time suite: estimate accuracy, min(estimate/wall, wall/estimate), worst run': worst },
     figures: { 'real-time suite wall, ms (last run)': lastWall, 'real-time suite estimate, ms (last run)': lastEstimate },
   })}`,
 );
