@@ -5,7 +5,8 @@ import { TierSequencer } from './test/setup/tier-sequencer.js';
  * Two tiers, one command (`npm test`, or `npx vitest run` after a build):
  *
  * - `unit`: in-process and CPU-bound: no real-time waits, no child process.
- *   As many files at once as the machine has cores, never fewer than two.
+ *   Two files at once, each worker reusing its imports from file to file
+ *   (`isolate: false`): a unit test leaves no global state behind.
  * - `e2e`: the files below, after the unit tier. They spawn the CLI (from
  *   `dist/`, which this tier's setup rebuilds when a source is newer), wait
  *   in real time (a load, a real-time suite, a rate-limit window), or run the
@@ -78,6 +79,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: E2E,
           maxWorkers: 2,
+          // A worker keeps the modules it imported from file to file (the sources and their dependencies, imported once per worker instead of once per file).
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
