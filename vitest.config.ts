@@ -1,10 +1,101 @@
 import { defineConfig } from 'vitest/config';
+import { TierSequencer } from './test/setup/tier-sequencer.js';
+
+/**
+ * Two tiers, one command (`npm test`, or `npx vitest run` after a build):
+ *
+ * - `unit`: in-process and CPU-bound: no real-time waits, no child process.
+ *   Two files at once, each worker reusing its imports from file to file
+ *   (`isolate: false`): a unit test leaves no global state behind.
+ * - `e2e`: the files below, after the unit tier. They spawn the CLI (from
+ *   `dist/`, which this tier's setup rebuilds when a source is newer), wait
+ *   in real time (a load, a real-time suite, a rate-limit window), or run the
+ *   whole suite many times (the self-test). Most of their time is spent
+ *   waiting, so more of them run at once than there are cores; the longest
+ *   start first (`test/setup/tier-sequencer.ts`), the self-test before all.
+ *
+ * A new file is a unit test unless it is listed here. What each tier costs:
+ * docs/testing.md.
+ */
+const E2E = [
+  // The whole suite, once per defect (CPU-bound; the longest file, so it starts first) and for a few defects through the CLI.
+  'test/selftest/selftest-all.test.ts',
+  'test/selftest/selftest-few.test.ts',
+  // The whole suite in real time and against a mock 25 ms away.
+  'test/runner/real-time-suite.test.ts',
+  'test/runner/latency-mode.test.ts',
+  // Rate-limit checks waiting out real windows, and loads (always in real time) in-process.
+  'test/checks/ratelimit/ratelimit-realtime.test.ts',
+  // The properties in real time (5 s windows and quotes).
+  'test/properties/real-time.test.ts',
+  'test/load/graceful-stop.test.ts',
+  'test/load/latency-by-outcome.test.ts',
+  'test/load/push-limits-retry-after.test.ts',
+  'test/load/run-load-defects.test.ts',
+  'test/load/run-load.test.ts',
+  'test/load/target-dies.test.ts',
+  // The report pages in Chromium (each page from a real run of the CLI).
+  'test/browser/**/*.test.ts',
+  // The packed package installed in an empty folder.
+  'test/package/**/*.test.ts',
+  // The CLI as a process: exit codes, signals, files a user hands it, targets that misbehave.
+  'test/cli/hostile-targets.test.ts',
+  'test/cli/json-errors.test.ts',
+  'test/cli/known-issues.test.ts',
+  'test/cli/load-ci.test.ts',
+  'test/cli/load-interrupted.test.ts',
+  'test/cli/load.test.ts',
+  'test/cli/report-compare.test.ts',
+  'test/cli/run-interrupted.test.ts',
+  'test/cli/run.test.ts',
+  'test/hostile/first-probe.test.ts',
+  'test/hostile/openapi-documents.test.ts',
+  'test/hostile/profile-values.test.ts',
+  'test/hostile/prune.test.ts',
+  'test/hostile/read-files.test.ts',
+  'test/hostile/report-merge-files.test.ts',
+  'test/hostile/scenario-files.test.ts',
+  'test/hostile/secret-echo.test.ts',
+  'test/hostile/verify-certificate.test.ts',
+  'test/mock/cli.test.ts',
+  'test/profile/url-target.test.ts',
+  'test/report/prune-run-folders.test.ts',
+  'test/report/replay-pairs.test.ts',
+  // Example clients and the CI and Kubernetes recipes, run as processes.
+  'test/certify/client/certify-client.test.ts',
+  'test/examples/example-clients.test.ts',
+  'test/examples/k8s-recipes.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    sequence: { sequencer: TierSequencer },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: E2E,
+          maxWorkers: 2,
+          // A worker keeps the modules it imported from file to file (the sources and their dependencies, imported once per worker instead of once per file).
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E,
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
+          globalSetup: ['test/setup/built-cli.ts'],
+        },
+      },
+    ],
   },
 });

@@ -7,7 +7,7 @@ export function mdCell(text: string): string {
 }
 
 /**
- * The README's defect table, generated from the catalogue and the
+ * The defect table of docs/selftest.md, generated from the catalogue and the
  * expectations (no run needed): defect, what it does, the promise it breaks,
  * the checks expected to catch it.
  */

@@ -3,17 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from '../helpers/cli-entry.js';
 
 /** Starts a long load, sends `signal` once its first progress line is out, and collects how it ended. */
 async function interruptOnce(signal: 'SIGINT' | 'SIGTERM', dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir, '--threshold', 'rps>=1'],
-    {
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...cliArgs(), 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir, '--threshold', 'rps>=1'], {
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

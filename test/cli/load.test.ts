@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { cliArgs } from '../helpers/cli-entry.js';
 
 const cli = (args: string[]) => runCli(args, { CI: '1' });
 
@@ -81,7 +82,7 @@ describe('svc-harness load, interrupted', () => {
   it('stops at the first Ctrl-C and writes the report; a second Ctrl-C quits at once with exit 130', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'load-int-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir], {
+      const child = spawn(process.execPath, [...cliArgs(), 'load', '--agencies', '1', '--duration', '60', '--report-dir', dir], {
         env: { ...process.env, CI: '1' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

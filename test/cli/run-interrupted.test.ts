@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, DEFAULT_FIXTURE, type RunningMock } from '../../src/mock/index.js';
 import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
+import { cliArgs } from '../helpers/cli-entry.js';
 
 /*
  * `svc-harness run` stopped by a signal, in real time: a mock in this process
@@ -43,14 +44,10 @@ describe('svc-harness run, stopped by a signal', () => {
 
   /** Starts a real-time run, sends `signal` once two cases have finished, and collects how it ended. */
   async function interruptOnce(signal: 'SIGINT' | 'SIGTERM', reports: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'run', '--target', profile, '--report-dir', reports, '--only', 'AU-01,QT-01,properties'],
-      {
-        env: { ...process.env, CI: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...cliArgs(), 'run', '--target', profile, '--report-dir', reports, '--only', 'AU-01,QT-01,properties'], {
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.js';
 
@@ -32,12 +32,24 @@ describe('README', () => {
   });
 });
 
-describe('README defect table', () => {
-  it('is the table the catalogue generates', async () => {
+describe('the defect table of docs/selftest.md', () => {
+  it('is the table the catalogue generates, and the README links to it', async () => {
     const { renderDefectTable } = await import('../../src/selftest/defect-table.js');
-    const begin = readme.indexOf('<!-- defects:begin -->\n');
-    const end = readme.indexOf('<!-- defects:end -->');
+    const doc = readFileSync(new URL('../../docs/selftest.md', import.meta.url), 'utf8');
+    const begin = doc.indexOf('<!-- defects:begin -->\n');
+    const end = doc.indexOf('<!-- defects:end -->');
     expect(begin).toBeGreaterThan(-1);
-    expect(readme.slice(begin + '<!-- defects:begin -->\n'.length, end)).toBe(renderDefectTable());
+    expect(doc.slice(begin + '<!-- defects:begin -->\n'.length, end)).toBe(renderDefectTable());
+    expect(readme).toContain('](docs/selftest.md#defects)');
+    expect(doc).toMatch(/^## Defects$/m);
+  });
+});
+
+describe('the internals moved to docs/', () => {
+  it('every docs/ page the README links to exists', () => {
+    const links = [...readme.matchAll(/\]\((docs\/[a-z-]+\.md)(?:#[a-z-]+)?\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(5);
+    const missing = links.filter((l) => !existsSync(new URL(`../../${l}`, import.meta.url)));
+    expect(missing).toEqual([]);
   });
 });

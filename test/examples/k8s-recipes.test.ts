@@ -12,6 +12,7 @@ import { assertGateMetrics } from '../../src/load/gate/gate-metrics.js';
 import { parseThresholds } from '../../src/load/gate/gates.js';
 import { createMock } from '../../src/mock/create-mock.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
+import { cliArgs } from '../helpers/cli-entry.js';
 import { runCli } from '../helpers/run-cli.js';
 import { commandsInScript } from './_command-lines.js';
 // @ts-expect-error a plain script of the recipe, without types
@@ -180,7 +181,7 @@ describe('examples/k8s', () => {
           JOB_COMPLETION_INDEX: '0',
           SHARDS: '1',
           REPORT_DIR: dir,
-          SVC_HARNESS_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', 'src/cli/main.ts']),
+          SVC_HARNESS_COMMAND: JSON.stringify([process.execPath, ...cliArgs()]),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

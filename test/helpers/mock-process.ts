@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
+import { cliArgs } from './cli-entry.js';
 
 /** A mock running in another process, as a user starts it with `svc-harness mock --admin --json`. */
 export interface MockProcess {
@@ -22,23 +23,7 @@ export async function startMockProcess(dir: string, o: { agencies: number; limit
   await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(o.agencies, { limits: o.limits }) }));
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'mock',
-      '--admin',
-      '--json',
-      '--port',
-      '0',
-      '--hotel-port',
-      '0',
-      '--admin-port',
-      '0',
-      '--fixture',
-      fixture,
-      ...(o.args ?? []),
-    ],
+    [...cliArgs(), 'mock', '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0', '--fixture', fixture, ...(o.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { cliArgs } from './cli-entry.js';
 
 /** How a CLI process ended and what it printed. */
 export interface CliRun {
@@ -7,10 +8,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `svc-harness <args>` from the sources in a child process, `env` laid over this process's, and collects its output. */
+/** Runs `svc-harness <args>` (the build in `dist/`) in a child process, `env` laid over this process's, and collects its output. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...cliArgs(), ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,13 +2,12 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { cliArgs } from '../helpers/cli-entry.js';
 import { adminRequest } from '../helpers/mock-client.js';
-
-const MAIN = ['--import', 'tsx', 'src/cli/main.ts'];
 
 function run(args: string[], onLine?: (line: string, kill: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...MAIN, ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cliArgs(), ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
