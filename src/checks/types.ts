@@ -19,6 +19,62 @@ export type AgencyResource = 'read' | 'write' | 'wallet' | 'webhook' | 'hotel';
 /** `<role>:<resource>`: the role is the agency index as the check sees it (`ctx.api(role)`). */
 export type ResourceRef = `${number}:${AgencyResource}`;
 
+/** `<role>:read` or `<role>:write`: one of the service's rate-limit buckets of the agency playing the role. */
+export type BucketRef = `${number}:${'read' | 'write'}`;
+
+/** A check's wait on target time, and what it holds meanwhile (to plan real-time runs). */
+export interface CheckWait {
+  /** Target time it waits, roughly, ms. */
+  ms: (profile: Profile, learned?: LearnedTarget) => number;
+  /**
+   * What it still holds through its wait, after calling `ctx.narrowLease` with
+   * it: the rest of its lease is free meanwhile. Absent: it holds its whole lease.
+   */
+  holds?: ResourceRef[];
+  /** After its wait it takes its whole lease back (`ctx.widenLease`) for its last requests. */
+  resumes?: boolean;
+  /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
+  sharedKey?: string;
+}
+
+/**
+ * What a check uses of the target while it runs, for the scheduler: every
+ * field is optional, with the safe default named.
+ */
+export interface CheckUses {
+  /**
+   * Agency resources it holds alone for its whole run (`0:read`, `0:wallet`, `1:write`…).
+   * @defaultValue read, write and wallet of agency 0 (and of 1 with a second agency)
+   */
+  touches?: ResourceRef[];
+  /**
+   * Rate-limit buckets it fills on purpose (held too, whether or not in `touches`):
+   * the runner never runs two checks with a common bucket at once, and resets or waits a window between them.
+   */
+  fills?: BucketRef[];
+  /**
+   * Most requests it sends to one bucket of an agency, besides filling buckets,
+   * or to its read and its write bucket apart.
+   * @defaultValue 10
+   */
+  requests?: number | { read: number; write: number };
+  /**
+   * Bookings a correct service charges it for; 0 when every booking it makes
+   * is refused, so that any agency's wallet serves it.
+   * @defaultValue many: it runs on an agency whose wallet pays twenty of the dearest offer
+   */
+  charges?: number;
+  /** Its wait on target time. @defaultValue none */
+  wait?: CheckWait;
+  /**
+   * Which agency plays its role 0: always the profile's first (it judges a run
+   * shared with other checks by that agency's secrets), or every agency at
+   * once (it looks for one that fits).
+   * @defaultValue any agency that fits its needs
+   */
+  role0?: 'first-agency' | 'every-agency';
+}
+
 /** What the run learned of the target from its answers (as opposed to what the profile says). */
 export interface LearnedTarget {
   /** Quote lifetime, s: `quote_expires_at` minus the time of the answer, as the service gave it at the start of the run. */
@@ -97,55 +153,14 @@ export interface Check {
   clause: string;
   needs: Need[];
   /**
-   * Rate-limit buckets it fills on purpose (`<agency index>:read`, `<agency index>:write`);
-   * the runner never runs two checks with a common bucket at once, and resets or waits a window between them.
-   */
-  fills?: string[];
-  /**
-   * Buckets that must have rested a window before it starts (it needs them
-   * empty), though it does not fill them on purpose: nobody waits for them to
-   * cool after it.
-   */
-  rests?: string[];
-  /**
    * Checks naming one episode share one fill of their buckets: the first to run
    * makes the requests and every member judges the same observations (kept in
    * the run cache). They run under one lease, one after the other, with no reset
-   * or cooling between them; each member's `fills` and `waitsMs` are the episode's.
+   * or cooling between them; each member's `uses` is the episode's.
    */
   episode?: string;
-  /**
-   * Agency resources it touches (`0:read`, `0:wallet`, `1:write`…); in real time it holds
-   * them alone for its whole run. @defaultValue read, write and wallet of agency 0 (and of 1 with a second agency)
-   */
-  touches?: ResourceRef[];
-  /** Its role 0 is always the profile's first agency (e.g. it judges a run shared with other checks by the secrets of that agency). */
-  pinned?: boolean;
-  /** It touches the resources of role 0 at every agency of the run (it looks for one that fits). */
-  everyAgency?: boolean;
-  /** Target time it waits, roughly, in ms (to plan real-time runs). */
-  waitsMs?: (profile: Profile, learned?: LearnedTarget) => number;
-  /**
-   * What it still holds through its wait, after calling `ctx.narrowLease` with
-   * it (to plan real-time runs): the rest of its lease is free meanwhile.
-   */
-  waitTouches?: ResourceRef[];
-  /** After its wait it takes its whole lease back (`ctx.widenLease`) for its last requests (to plan real-time runs). */
-  resumes?: boolean;
-  /**
-   * Bookings a correct service charges it for; 0 when every booking it makes
-   * is refused, so that any agency's wallet serves it.
-   * @defaultValue many: it runs on an agency whose wallet pays twenty of the dearest offer
-   */
-  charges?: number;
-  /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
-  waitKey?: string;
-  /**
-   * Most requests it sends to one bucket of an agency, besides filling buckets,
-   * or to its read and its write bucket apart (to plan real-time runs).
-   * @defaultValue 10
-   */
-  requests?: number | { read: number; write: number };
+  /** What it holds, fills, sends and waits, for the scheduler (real-time runs). @defaultValue see {@link CheckUses} */
+  uses?: CheckUses;
   /** Runs after every other check, scenario and property (it judges what the whole run saw). */
   runsLast?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;

@@ -1,20 +1,21 @@
 import type { RunScope } from '../checks/check-context.js';
-import type { AgencyResource, Check, ResourceRef } from '../checks/types.js';
+import type { AgencyResource, ResourceRef } from '../checks/types.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { AgencyFacts } from './agency-facts.js';
 import type { Lease } from './lease-planner.js';
+import type { UnitDemand } from './schedule-unit.js';
 
 /** Requests a check is assumed to send when it does not say. */
 const DEFAULT_REQUESTS = 10;
 
 /** Requests `check` sends to one bucket at most (its declared count, or the default). */
-function requestCount(check: Pick<Check, 'requests'>): number {
+function requestCount(check: Pick<UnitDemand, 'requests'>): number {
   const r = check.requests ?? DEFAULT_REQUESTS;
   return typeof r === 'number' ? r : Math.max(r.read, r.write);
 }
 
 /** Requests `check` sends in all, roughly (to time it). */
-export function totalRequests(check: Pick<Check, 'requests'>): number {
+export function totalRequests(check: Pick<UnitDemand, 'requests'>): number {
   const r = check.requests ?? DEFAULT_REQUESTS;
   return typeof r === 'number' ? r : r.read + r.write;
 }
@@ -22,16 +23,16 @@ export function totalRequests(check: Pick<Check, 'requests'>): number {
 /** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
 const WALLET_COVERS = 20;
 
-type Planned = Pick<Check, 'id' | 'needs' | 'fills' | 'rests' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
+type Planned = Pick<UnitDemand, 'id' | 'needs' | 'fills' | 'rests' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
 
 /** How many agencies a check plays with: 2 when it needs a second agency. */
-export function rolesOf(check: Pick<Check, 'needs'>): number {
+export function rolesOf(check: Pick<UnitDemand, 'needs'>): number {
   return check.needs.includes('second-agency') ? 2 : 1;
 }
 
 /** What a check declares it touches, or the safe default: read, write and wallet of each of its agencies. */
-export function touchesOf(check: Pick<Check, 'needs' | 'touches' | 'fills'>): ResourceRef[] {
-  if (check.touches) return [...new Set([...check.touches, ...((check.fills ?? []) as ResourceRef[])])];
+export function touchesOf(check: Pick<UnitDemand, 'needs' | 'touches' | 'fills'>): ResourceRef[] {
+  if (check.touches) return [...new Set([...check.touches, ...(check.fills ?? [])])];
   const kinds: AgencyResource[] = ['read', 'write', 'wallet'];
   const out: ResourceRef[] = [];
   for (let role = 0; role < rolesOf(check); role++) for (const k of kinds) out.push(`${role}:${k}`);
@@ -44,7 +45,7 @@ function split(ref: string): { role: number; kind: string } {
 }
 
 /** The concrete resources (`<agency index>:<kind>`) that `refs` name when role i of `check` is played by agency `binding[i]` (every agency for an `everyAgency` check's role 0). */
-export function resourcesOf(check: Pick<Check, 'everyAgency'>, refs: readonly string[], binding: readonly number[], agencyCount: number): string[] {
+export function resourcesOf(check: Pick<UnitDemand, 'everyAgency'>, refs: readonly string[], binding: readonly number[], agencyCount: number): string[] {
   const map = (ref: string): string[] => {
     const { role, kind } = split(ref);
     if (check.everyAgency && role === 0) return Array.from({ length: agencyCount }, (_, a) => `${a}:${kind}`);

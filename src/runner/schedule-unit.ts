@@ -3,7 +3,7 @@
  * the checks sharing one wait, or the scenarios and properties. The one place
  * that reads the scheduling fields of a `Check`.
  */
-import type { Check, LearnedTarget, Need, ResourceRef } from '../checks/types.js';
+import type { BucketRef, Check, LearnedTarget, Need, ResourceRef } from '../checks/types.js';
 import type { Profile } from '../profile/index.js';
 import { BASELINE_CHECK_ID } from './run-verdict.js';
 
@@ -13,15 +13,22 @@ export interface LeaseChange {
   widen(): Promise<void>;
 }
 
-/** What a unit asks of a real-time schedule: the resources it leases (as roles), its requests and its wait. */
+/**
+ * What a unit asks of a real-time schedule: the resources it leases (as roles),
+ * its requests and its wait. A check's comes from its `uses` (see `CheckUses`
+ * for each field); `rests` only the scenarios and properties ask for.
+ */
 export interface UnitDemand {
   /** The lease holder: the unit's id. */
   id: string;
   needs: Need[];
   touches?: ResourceRef[];
-  fills?: string[];
-  rests?: string[];
+  fills?: BucketRef[];
+  /** Buckets that must have rested a window before it starts (it needs them empty), though it does not fill them on purpose: nobody waits for them to cool after it. */
+  rests?: BucketRef[];
+  /** Its role 0 is always the profile's first agency. */
   pinned?: boolean;
+  /** Its role 0 is every agency of the run. */
   everyAgency?: boolean;
   requests?: number | { read: number; write: number };
   charges?: number;
@@ -66,14 +73,25 @@ export function splitLast(checks: readonly Check[]): { regular: Check[]; last: C
 
 /** A check's wait, ms (0 when it names none or an impossible one). */
 function waitOf(check: Check, profile: Readonly<Profile>, learned: LearnedTarget | undefined): number {
-  const ms = check.waitsMs?.(profile, learned) ?? 0;
+  const ms = check.uses?.wait?.ms(profile, learned) ?? 0;
   return Number.isFinite(ms) ? Math.max(0, ms) : 0;
 }
 
-function demandOf(check: Check, waitMs: number): UnitDemand {
-  const { id, needs, touches, fills, rests, pinned, everyAgency, requests, charges, waitTouches, resumes, waitKey } = check;
-  const declared = { touches, fills, rests, pinned, everyAgency, requests, charges, waitTouches, resumes, waitKey };
-  return { id, needs, ...Object.fromEntries(Object.entries(declared).filter(([, v]) => v !== undefined)), waitMs };
+/** What `check` asks of the schedule, from its `uses`, with a wait of `waitMs`. */
+export function demandOf(check: Pick<Check, 'id' | 'needs' | 'uses'>, waitMs = 0): UnitDemand {
+  const { touches, fills, requests, charges, wait, role0 } = check.uses ?? {};
+  const declared = {
+    touches,
+    fills,
+    pinned: role0 === 'first-agency' ? true : undefined,
+    everyAgency: role0 === 'every-agency' ? true : undefined,
+    requests,
+    charges,
+    waitTouches: wait?.holds,
+    resumes: wait?.resumes,
+    waitKey: wait?.sharedKey,
+  };
+  return { id: check.id, needs: check.needs, ...Object.fromEntries(Object.entries(declared).filter(([, v]) => v !== undefined)), waitMs };
 }
 
 /** How `unitsOf` makes units. */
@@ -92,7 +110,7 @@ interface UnitsOptions {
  * The checks as units, in list order (a group at the place of its first
  * member): a check alone, or the members of one episode folded into one unit
  * that needs and touches what any of them does (they share one fill of the
- * buckets, so they share one lease), or the checks sharing one wait (`waitKey`:
+ * buckets, so they share one lease), or the checks sharing one wait (`uses.wait.sharedKey`:
  * the first makes the run, the others judge it). A group's wait and requests
  * are its first member's.
  */
@@ -100,7 +118,7 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
   const units: ScheduleUnit[] = [];
   const done = new Set<string>();
   const groupOf = (c: Check): string | undefined =>
-    c.episode !== undefined ? `episode ${c.episode}` : o.groupWaits && c.waitKey !== undefined ? `wait ${c.waitKey}` : undefined;
+    c.episode !== undefined ? `episode ${c.episode}` : o.groupWaits && c.uses?.wait?.sharedKey !== undefined ? `wait ${c.uses.wait.sharedKey}` : undefined;
   for (const check of list) {
     const group = groupOf(check);
     if (group !== undefined && done.has(group)) continue;
@@ -116,8 +134,8 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
         return all.length > 0 ? [...new Set(all)] : undefined;
       };
       uses.needs = union((c) => c.needs) ?? [];
-      const touches = union((c) => c.touches);
-      const fills = union((c) => c.fills);
+      const touches = union((c) => c.uses?.touches);
+      const fills = union((c) => c.uses?.fills);
       if (touches) uses.touches = touches;
       if (fills) uses.fills = fills;
     }

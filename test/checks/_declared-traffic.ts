@@ -4,6 +4,7 @@ import type { Exchange } from '../../src/client/exchange.js';
 import type { Profile } from '../../src/profile/types.js';
 import { leaseFor, rolesOf } from '../../src/runner/agency-binding.js';
 import { requestsTo } from '../../src/runner/lease-planner.js';
+import { demandOf } from '../../src/runner/schedule-unit.js';
 
 /** What a check really sent, agencies by their index in the profile (the check's roles, where it runs unbound). */
 export interface Traffic {
@@ -25,7 +26,7 @@ export interface Declared {
 /** The lease of `check` with its roles played by the agencies of the same index. */
 export function declaredTraffic(check: Check, agencyCount = 3): Declared {
   const binding = rolesOf(check) === 2 ? [0, 1] : [0];
-  const lease = leaseFor(check, binding, agencyCount);
+  const lease = leaseFor(demandOf(check), binding, agencyCount);
   return { resources: lease.resources, fills: lease.fills, requestsTo: (b) => requestsTo(lease, b) };
 }
 

@@ -79,13 +79,13 @@ describe('the comparison itself', () => {
   const traffic = (t: Partial<Traffic>): Traffic => ({ buckets: {}, wallet: [], hotel: [], ...t });
 
   it('names a bucket sent to beyond its declared count', () => {
-    const c = check({ touches: ['0:read'], requests: { read: 2, write: 0 } });
+    const c = check({ uses: { touches: ['0:read'], requests: { read: 2, write: 0 } } });
     expect(trafficBeyondDeclared(traffic({ buckets: { '0:read': 3 } }), declaredTraffic(c))).toEqual(['sent 3 requests to 0:read, declares 2']);
     expect(trafficBeyondDeclared(traffic({ buckets: { '0:read': 2 } }), declaredTraffic(c))).toEqual([]);
   });
 
   it('names a bucket or resource the check does not declare', () => {
-    const c = check({ touches: ['0:read'], requests: 5 });
+    const c = check({ uses: { touches: ['0:read'], requests: 5 } });
     expect(trafficBeyondDeclared(traffic({ buckets: { '1:read': 1 }, wallet: [0], hotel: [0] }), declaredTraffic(c))).toEqual([
       'sent to 1:read, which it does not declare',
       'booked or paid with agency 0, but does not declare 0:wallet',
@@ -94,7 +94,7 @@ describe('the comparison itself', () => {
   });
 
   it('lets a bucket it fills take its limit and more', () => {
-    const c = check({ touches: ['0:read'], fills: ['0:read'], requests: 2 });
+    const c = check({ uses: { touches: ['0:read'], fills: ['0:read'], requests: 2 } });
     expect(trafficBeyondDeclared(traffic({ buckets: { '0:read': 500 } }), declaredTraffic(c))).toEqual([]);
   });
 

@@ -5,16 +5,10 @@ import type { ResolvedAgency } from '../../src/profile/types.js';
 import { bindingsOf, boundScope, leaseFor, touchesOf } from '../../src/runner/agency-binding.js';
 import type { AgencyFacts } from '../../src/runner/agency-facts.js';
 import { LeasePlanner } from '../../src/runner/lease-planner.js';
+import { demandOf, type UnitDemand } from '../../src/runner/schedule-unit.js';
 
-const mk = (id: string, extra: Partial<Check> = {}): Check => ({
-  id,
-  title: id,
-  area: 'auth',
-  clause: '',
-  needs: [],
-  run: async () => ({ verdict: 'PASS', message: '' }),
-  ...extra,
-});
+/** What a check with `extra` asks of the schedule. */
+const mk = (id: string, extra: Partial<Pick<Check, 'needs' | 'uses'>> = {}): UnitDemand => demandOf({ id, needs: [], ...extra });
 const lease = (holder: string, resources: string[], fills: string[] = [], requests = 5) => ({ holder, resources, fills, requests });
 
 describe('LeasePlanner', () => {
@@ -111,13 +105,13 @@ describe('agency binding', () => {
   ];
 
   it('binds a check to any agency that fits its needs: a closed product, a wallet that pays for bookings', () => {
-    expect(bindingsOf(mk('R', { touches: ['0:read'] }), facts, agencies, profile)).toEqual([[0], [1], [2]]);
+    expect(bindingsOf(mk('R', { uses: { touches: ['0:read'] } }), facts, agencies, profile)).toEqual([[0], [1], [2]]);
     // the default touches the wallet: b's wallet is too small to book on
     expect(touchesOf(mk('W'))).toEqual(['0:read', '0:write', '0:wallet']);
     expect(bindingsOf(mk('W', { needs: ['open-product'] }), facts, agencies, profile)).toEqual([[0], [2]]);
-    expect(bindingsOf(mk('C', { needs: ['closed-product'], touches: ['0:read'] }), facts, agencies, profile)).toEqual([[0]]);
-    expect(bindingsOf(mk('P', { pinned: true }), facts, agencies, profile)).toEqual([[0]]);
-    expect(bindingsOf(mk('S', { needs: ['second-agency'], touches: ['0:read', '1:read'] }), facts, agencies, profile)).toEqual([
+    expect(bindingsOf(mk('C', { needs: ['closed-product'], uses: { touches: ['0:read'] } }), facts, agencies, profile)).toEqual([[0]]);
+    expect(bindingsOf(mk('P', { uses: { role0: 'first-agency' } }), facts, agencies, profile)).toEqual([[0]]);
+    expect(bindingsOf(mk('S', { needs: ['second-agency'], uses: { touches: ['0:read', '1:read'] } }), facts, agencies, profile)).toEqual([
       [0, 1],
       [0, 2],
       [1, 0],
@@ -128,13 +122,13 @@ describe('agency binding', () => {
   });
 
   it('leases the bound agencies, or every agency for a check that looks through all', () => {
-    expect(leaseFor(mk('X', { touches: ['0:read', '1:write'], fills: ['1:write'], needs: ['second-agency'] }), [2, 0], 3)).toEqual({
+    expect(leaseFor(mk('X', { needs: ['second-agency'], uses: { touches: ['0:read', '1:write'], fills: ['1:write'] } }), [2, 0], 3)).toEqual({
       holder: 'X',
       resources: ['2:read', '0:write'],
       fills: ['0:write'],
       requests: 10,
     });
-    expect(leaseFor(mk('E', { everyAgency: true, touches: ['0:wallet'] }), [0], 3).resources).toEqual(['0:wallet', '1:wallet', '2:wallet']);
+    expect(leaseFor(mk('E', { uses: { touches: ['0:wallet'], role0: 'every-agency' } }), [0], 3).resources).toEqual(['0:wallet', '1:wallet', '2:wallet']);
   });
 
   it('shows a bound check its agencies as 0, 1, …: APIs, credentials and profile entries alike', () => {

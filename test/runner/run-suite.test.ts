@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Check, ResourceRef } from '../../src/checks/types.js';
+import type { BucketRef, Check, ResourceRef } from '../../src/checks/types.js';
 import { REDACTED } from '../../src/log/redacted.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
@@ -99,12 +99,12 @@ describe('runSuite against the embedded mock', () => {
         order.push(id);
         return { verdict: 'PASS', message: id };
       };
-    const fills = ['0:write'];
+    const fills: BucketRef[] = ['0:write'];
     const checks: Check[] = [
-      mk('E-1', note('E-1'), { episode: 'e', fills }),
-      mk('X-1', note('X-1'), { fills }),
-      mk('E-2', note('E-2'), { episode: 'e', fills }),
-      mk('E-3', note('E-3'), { episode: 'e', fills }),
+      mk('E-1', note('E-1'), { episode: 'e', uses: { fills } }),
+      mk('X-1', note('X-1'), { uses: { fills } }),
+      mk('E-2', note('E-2'), { episode: 'e', uses: { fills } }),
+      mk('E-3', note('E-3'), { episode: 'e', uses: { fills } }),
     ];
     for (const reset of [true, false]) {
       order.length = 0;
@@ -227,7 +227,7 @@ describe('runSuite against a target without clock control', () => {
           running -= 1;
           return { verdict: 'PASS', message: 'ok' };
         },
-        { waitsMs: () => 20_000, touches },
+        { uses: { touches, wait: { ms: () => 20_000 } } },
       );
     const filler = (id: string): Check =>
       mk(
@@ -236,7 +236,7 @@ describe('runSuite against a target without clock control', () => {
           order.push(`start ${id} at ${ctx.clock.now()}`);
           return { verdict: 'PASS', message: 'ok' };
         },
-        { touches: ['0:read'], fills: ['0:read'], waitsMs: () => 60_000 },
+        { uses: { touches: ['0:read'], fills: ['0:read'], wait: { ms: () => 60_000 } } },
       );
     const events: RunEvent[] = [];
     const result = await runSuite({
@@ -271,7 +271,7 @@ describe('runSuite against a target without clock control', () => {
           running -= 1;
           return { verdict: 'PASS', message: 'ok' };
         },
-        { touches: ['0:wallet'] },
+        { uses: { touches: ['0:wallet'] } },
       );
     const result = await runSuite({ profile, agencies, checks: [busy('W1'), busy('W2'), busy('W3')], clock });
     expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS', 'PASS']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Check } from '../../src/checks/types.js';
+import type { Check, CheckUses } from '../../src/checks/types.js';
 import type { ResolvedAgency } from '../../src/profile/types.js';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
 import type { AgencyFacts } from '../../src/runner/agency-facts.js';
@@ -10,7 +10,7 @@ import { estimateRun, planRun, playSchedule } from '../../src/runner/estimate-ru
 import { requestsTo } from '../../src/runner/lease-planner.js';
 import { LeasePlanner } from '../../src/runner/lease-planner.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
-import { unitsOf, type ScheduleUnit, type UnitBody } from '../../src/runner/schedule-unit.js';
+import { demandOf, unitsOf, type ScheduleUnit, type UnitBody } from '../../src/runner/schedule-unit.js';
 import { runSchedule, type PlayedSlot } from '../../src/runner/scheduler.js';
 import { VirtualClockDriver } from '../../src/clock/virtual-clock-driver.js';
 
@@ -94,9 +94,9 @@ describe('the scheduler on a virtual clock', () => {
     const { clock, slots, options } = virtual();
     const log: string[] = [];
     const units = [
-      busy(clock, log, mk('A', { touches: ['0:wallet'] }), 1000),
-      busy(clock, log, mk('B', { touches: ['0:read'] }), 1000),
-      busy(clock, log, mk('C', { touches: ['0:wallet'] }), 1000),
+      busy(clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000),
+      busy(clock, log, mk('B', { uses: { touches: ['0:read'] } }), 1000),
+      busy(clock, log, mk('C', { uses: { touches: ['0:wallet'] } }), 1000),
     ];
     await runSchedule(units, options);
     expect(at(slots, 'A').startAt).toBe(0);
@@ -108,7 +108,7 @@ describe('the scheduler on a virtual clock', () => {
   it('runs a unit on the first of its bindings that is free', async () => {
     const { clock, slots, options } = virtual({ agencyCount: 2 });
     const log: string[] = [];
-    const wallet = (id: string) => busy(clock, log, mk(id, { touches: ['0:wallet'] }), 1000, [[0], [1]]);
+    const wallet = (id: string) => busy(clock, log, mk(id, { uses: { touches: ['0:wallet'] } }), 1000, [[0], [1]]);
     await runSchedule([wallet('A'), wallet('B')], options);
     expect(at(slots, 'A').binding).toEqual([0]);
     expect(at(slots, 'B').binding).toEqual([1]);
@@ -120,7 +120,10 @@ describe('the scheduler on a virtual clock', () => {
     const { clock, slots, events, options } = virtual({ windowMs: 10_000 });
     const log: string[] = [];
     await runSchedule(
-      [busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 500), busy(clock, log, mk('U', { touches: ['0:write'] }), 100)],
+      [
+        busy(clock, log, mk('F', { uses: { touches: ['0:write'], fills: ['0:write'] } }), 500),
+        busy(clock, log, mk('U', { uses: { touches: ['0:write'] } }), 100),
+      ],
       options,
     );
     expect(at(slots, 'U').startAt).toBe(500 + 10_000);
@@ -130,7 +133,7 @@ describe('the scheduler on a virtual clock', () => {
   it('lets others use what a unit gave back through its wait, and serves its widening before any new unit', async () => {
     const { clock, slots, options } = virtual();
     const log: string[] = [];
-    const q = unitOf(mk('Q', { touches: ['0:wallet', '0:webhook'] }), [[0]], async (_b, lease) => {
+    const q = unitOf(mk('Q', { uses: { touches: ['0:wallet', '0:webhook'] } }), [[0]], async (_b, lease) => {
       await clock.wait(100);
       lease.narrow(['0:webhook']);
       await clock.wait(5000);
@@ -138,8 +141,8 @@ describe('the scheduler on a virtual clock', () => {
       log.push(`Q widened ${clock.now()}`);
       await clock.wait(100);
     });
-    const l = busy(clock, log, mk('L', { touches: ['0:wallet'] }), 8000);
-    const late = busy(clock, log, mk('N', { touches: ['0:wallet'] }), 100);
+    const l = busy(clock, log, mk('L', { uses: { touches: ['0:wallet'] } }), 8000);
+    const late = busy(clock, log, mk('N', { uses: { touches: ['0:wallet'] } }), 100);
     await runSchedule([q, l, late], options);
     expect(at(slots, 'Q')).toMatchObject({ narrowAt: 100, keep: ['0:webhook'] });
     expect(at(slots, 'L').startAt).toBe(100);
@@ -152,11 +155,11 @@ describe('the scheduler on a virtual clock', () => {
     const { clock, slots, options } = virtual({ agencyCount: 2 });
     const log: string[] = [];
     const units = [
-      busy(clock, log, mk('Z', { touches: ['0:wallet'], runsLast: true }), 100),
-      busy(clock, log, mk('X', { touches: ['0:wallet'] }), 1000),
-      busy(clock, log, mk('Y', { touches: ['0:read'], runsLast: true }), 100),
-      busy(clock, log, mk('AU-01', { touches: ['0:read'] }), 100),
-      busy(clock, log, mk('W', { touches: ['0:write'] }), 1000),
+      busy(clock, log, mk('Z', { runsLast: true, uses: { touches: ['0:wallet'] } }), 100),
+      busy(clock, log, mk('X', { uses: { touches: ['0:wallet'] } }), 1000),
+      busy(clock, log, mk('Y', { runsLast: true, uses: { touches: ['0:read'] } }), 100),
+      busy(clock, log, mk('AU-01', { uses: { touches: ['0:read'] } }), 100),
+      busy(clock, log, mk('W', { uses: { touches: ['0:write'] } }), 1000),
     ];
     await runSchedule(units, options);
     expect(at(slots, 'AU-01').startAt).toBe(0);
@@ -190,8 +193,8 @@ describe('the scheduler on a virtual clock', () => {
     const reset = async (): Promise<void> => void log.push(`reset ${clock.now()}`);
     const parts = { ...busy(clock, log, mk('P'), 10), isolatesItself: true };
     const units = [
-      busy(clock, log, mk('F', { touches: ['0:write'], fills: ['0:write'] }), 100),
-      busy(clock, log, mk('B', { touches: ['0:write'] }), 100),
+      busy(clock, log, mk('F', { uses: { touches: ['0:write'], fills: ['0:write'] } }), 100),
+      busy(clock, log, mk('B', { uses: { touches: ['0:write'] } }), 100),
       parts,
     ];
     await runSchedule(units, { ...options, serial: { reset } });
@@ -206,16 +209,16 @@ describe('the scheduler on a virtual clock', () => {
     const { options } = virtual({ agencyCount: 2 });
     const log: string[] = [];
     const units = [
-      unitOf(mk('A', { touches: ['0:wallet'] }), [[0]], async () => {
+      unitOf(mk('A', { uses: { touches: ['0:wallet'] } }), [[0]], async () => {
         log.push('A start');
         await clock.wait(1000).catch(() => log.push(`A stopped ${clock.now()}`));
       }),
-      unitOf(mk('B', { touches: ['0:wallet'] }), [[1]], async () => {
+      unitOf(mk('B', { uses: { touches: ['0:wallet'] } }), [[1]], async () => {
         await clock.wait(100);
         stop.abort(new Error('interrupted'));
       }),
       // it waits for B's agency
-      busy(clock, log, mk('C', { touches: ['0:wallet'] }), 100, [[1]]),
+      busy(clock, log, mk('C', { uses: { touches: ['0:wallet'] } }), 100, [[1]]),
     ];
     await runSchedule(units, { ...options, clock, signal: stop.signal });
     expect(log).toEqual(['A start', 'A stopped 100']);
@@ -227,7 +230,8 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
   const item = (check: Check, bindings = [[0], [1]]) => unitOf(check, bindings);
 
   it('plays leases, agency binding, cooling and shared waits', async () => {
-    const w = (id: string, ms: number, extra: Partial<Check> = {}) => mk(id, { waitsMs: () => ms, requests: 0, touches: ['0:wallet'], ...extra });
+    const w = (id: string, ms: number, uses: Omit<CheckUses, 'wait'> = {}, sharedKey?: string) =>
+      mk(id, { uses: { touches: ['0:wallet'], requests: 0, ...uses, wait: { ms: () => ms, ...(sharedKey !== undefined ? { sharedKey } : {}) } } });
     // two agencies: two 20 s checks side by side, the third after one of them
     expect(await estimateRun([item(w('A', 20_000)), item(w('B', 20_000)), item(w('C', 20_000))], base)).toEqual({ estimateMs: 40_000, serialMs: 60_000 });
     // two fillers of one bucket: the second waits a window and a margin after the first
@@ -235,15 +239,15 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     const fills = await estimateRun([item(f('F1'), [[0]]), item(f('F2'), [[0]])], { ...base, limitOf: () => 99 });
     expect(fills.estimateMs).toBe(1000 + 61_000 + 1000);
     // a wait shared by two checks is paid once
-    const shared = await estimateRun([item(w('S1', 30_000, { waitKey: 'k' }), [[0]]), item(w('S2', 30_000, { waitKey: 'k' }), [[0]])], base);
+    const shared = await estimateRun([item(w('S1', 30_000, {}, 'k'), [[0]]), item(w('S2', 30_000, {}, 'k'), [[0]])], base);
     expect(shared.estimateMs).toBe(30_000);
   });
 
   it('plans the order: a webhook wait that holds only its endpoint, the bookings, then the fill, whose cooling ends the run', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
-    const fill = mk('E', { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], waitsMs: () => 10_000, requests: 1 });
-    const webhook = mk('W', { touches: ['0:write', '0:wallet', '0:webhook'], waitTouches: ['0:webhook'], waitsMs: () => 30_000, requests: 1 });
-    const book = (id: string) => mk(id, { touches: ['0:write', '0:wallet'], requests: 1 });
+    const fill = mk('E', { uses: { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], requests: 1, wait: { ms: () => 10_000 } } });
+    const webhook = mk('W', { uses: { touches: ['0:write', '0:wallet', '0:webhook'], requests: 1, wait: { ms: () => 30_000, holds: ['0:webhook'] } } });
+    const book = (id: string) => mk(id, { uses: { touches: ['0:write', '0:wallet'], requests: 1 } });
     const items = [fill, webhook, book('B1'), book('B2')].map((c) => item(c, [[0]]));
     const given = await estimateRun(items, o);
     // in the given order the fill goes first, and the bucket it filled cools before the webhook check may book
@@ -264,8 +268,8 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
 
   it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
-    const expiring = mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 });
-    const long = mk('L', { touches: ['0:wallet'], waitsMs: () => 8_000, requests: 1 });
+    const expiring = mk('Q', { uses: { touches: ['0:read', '0:write', '0:wallet'], requests: 1, wait: { ms: () => 5_000, holds: [], resumes: true } } });
+    const long = mk('L', { uses: { touches: ['0:wallet'], requests: 1, wait: { ms: () => 8_000 } } });
     const { slots, endMs } = await playSchedule([item(expiring, [[0]]), item(long, [[0]])], o);
     const q = slots.find((x) => x.id === 'Q')!;
     const l = slots.find((x) => x.id === 'L')!;
@@ -278,12 +282,11 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
 
   it('keeps the buckets a waiting filler needs rested from the checks listed after it, so that they cannot push its start back again and again', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
-    const user = (id: string, waitMs = 0) => mk(id, { touches: ['0:write'], requests: 1, waitsMs: () => waitMs });
-    const parts = mk('P', { touches: ['0:write'], rests: ['0:write'], requests: 0, waitsMs: () => 10_000 });
-    const { slots } = await playSchedule(
-      [user('A'), parts, user('B1', 9_000), user('B2', 9_000)].map((c) => item(c, [[0]])),
-      o,
-    );
+    const user = (id: string, waitMs = 0) => mk(id, { uses: { touches: ['0:write'], requests: 1, wait: { ms: () => waitMs } } });
+    // a unit that needs its bucket rested, as the scenarios and properties do
+    const p = item(mk('P', { uses: { touches: ['0:write'], requests: 0, wait: { ms: () => 10_000 } } }), [[0]]);
+    const parts = { ...p, uses: { ...p.uses, rests: ['0:write' as const] } };
+    const { slots } = await playSchedule([item(user('A'), [[0]]), parts, item(user('B1', 9_000), [[0]]), item(user('B2', 9_000), [[0]])], o);
     // P starts one window after A's request, not after B1's and B2's
     expect(slots.find((x) => x.id === 'P')!.startAt).toBe(100 + 10_000);
     expect(slots.find((x) => x.id === 'B1')!.startAt).toBeGreaterThanOrEqual(20_100);
@@ -340,14 +343,14 @@ describe('the estimate and the run', () => {
   it('are one scheduler: the slots the estimate plays are the slots of a run whose units take the same time and send the same requests', async () => {
     const o = { windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
     const checks = [
-      mk('AU-01', { touches: ['0:read'], requests: 1 }),
-      mk('E', { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], waitsMs: () => 10_000, requests: 2 }),
-      mk('W', { touches: ['0:write', '0:wallet', '0:webhook'], waitTouches: ['0:webhook'], waitsMs: () => 30_000, requests: 3 }),
-      mk('Q', { touches: ['0:read', '0:write', '0:wallet'], waitTouches: [], resumes: true, waitsMs: () => 5_000, requests: 1 }),
-      mk('B1', { touches: ['0:write', '0:wallet'], requests: { read: 0, write: 4 } }),
-      mk('B2', { touches: ['0:write', '0:wallet'], requests: 4 }),
-      mk('T', { needs: ['second-agency'], touches: ['0:read', '1:read'], waitsMs: () => 2_000, requests: 5 }),
-      mk('SC', { touches: ['0:read'], runsLast: true, requests: 1 }),
+      mk('AU-01', { uses: { touches: ['0:read'], requests: 1 } }),
+      mk('E', { uses: { touches: ['0:read', '0:write', '0:wallet'], fills: ['0:write'], requests: 2, wait: { ms: () => 10_000 } } }),
+      mk('W', { uses: { touches: ['0:write', '0:wallet', '0:webhook'], requests: 3, wait: { ms: () => 30_000, holds: ['0:webhook'] } } }),
+      mk('Q', { uses: { touches: ['0:read', '0:write', '0:wallet'], requests: 1, wait: { ms: () => 5_000, holds: [], resumes: true } } }),
+      mk('B1', { uses: { touches: ['0:write', '0:wallet'], requests: { read: 0, write: 4 } } }),
+      mk('B2', { uses: { touches: ['0:write', '0:wallet'], requests: 4 } }),
+      mk('T', { needs: ['second-agency'], uses: { touches: ['0:read', '1:read'], requests: 5, wait: { ms: () => 2_000 } } }),
+      mk('SC', { runsLast: true, uses: { touches: ['0:read'], requests: 1 } }),
     ];
     const bindings = (c: Check): number[][] => (c.runsLast || c.id === 'T' ? [[0, 1]] : [[0], [1]]);
     const planned = await planRun(
@@ -379,7 +382,7 @@ describe('the estimate and the run', () => {
     const meter = bucketMeter(new MemoryRecorder(), two, agencies, () => clock.now());
     let n = 0;
     const sendAll = (check: Check, binding: number[]): void => {
-      const lease = leaseFor(check, binding, 2);
+      const lease = leaseFor(demandOf(check), binding, 2);
       for (const b of lease.resources.filter((r) => /:(read|write)$/.test(r) && !lease.fills.includes(r))) {
         const [agency, kind] = b.split(':');
         for (let i = 0; i < requestsTo(lease, b); i++)
@@ -398,16 +401,17 @@ describe('the estimate and the run', () => {
     const running = order.map((check) =>
       unitOf(check, bindings(check), async (binding, lease) => {
         const busyMs = 100;
-        const waitMs = check.waitsMs?.(two) ?? 0;
-        if (!check.waitTouches) {
+        const wait = check.uses?.wait;
+        const waitMs = wait?.ms(two) ?? 0;
+        if (!wait?.holds) {
           await clock.wait(busyMs + waitMs);
           return sendAll(check, binding);
         }
-        await clock.wait(check.resumes ? busyMs / 2 : busyMs);
+        await clock.wait(wait.resumes ? busyMs / 2 : busyMs);
         sendAll(check, binding);
-        lease.narrow(check.waitTouches);
+        lease.narrow(wait.holds);
         await clock.wait(waitMs);
-        if (!check.resumes) return;
+        if (!wait.resumes) return;
         await lease.widen();
         await clock.wait(busyMs / 2);
         sendAll(check, binding);

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/index.js';
 import { RunCacheKey } from '../run-cache.js';
-import type { Check, CheckContext, ResourceRef } from '../types.js';
+import type { BucketRef, Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
 import {
   BURST_WIDTH,
@@ -22,7 +22,7 @@ import { isRefused, rlHeaders, toShot, type RlShot } from './rl-shot.js';
 export const WRITE_EPISODE = 'ratelimit: one fill of agency 0';
 
 /** The buckets the episode fills (each from an empty window), for each member's `fills`. */
-const WRITE_EPISODE_FILLS = ['0:read', '0:write'];
+const WRITE_EPISODE_FILLS: BucketRef[] = ['0:read', '0:write'];
 
 /**
  * What the episode touches: agency 0's buckets and wallet (the booking into the
@@ -36,18 +36,21 @@ function writeEpisodeWaitMs(p: Profile): number {
   return windowMs(p) + 2000;
 }
 
+/** What the episode holds through its wait: agency 0's buckets alone (agency 1 and the wallet are done with once the bucket is full). */
+const WRITE_EPISODE_WAIT_HOLDS: ResourceRef[] = ['0:read', '0:write'];
+
 /** What every member of the write episode declares: the episode, its buckets and its one wait. */
 export const WRITE_EPISODE_MEMBER = {
   episode: WRITE_EPISODE,
-  fills: WRITE_EPISODE_FILLS,
-  touches: WRITE_EPISODE_TOUCHES,
-  // Besides the fills: one read and one write of agency 1.
-  requests: 2,
-  // Through its wait it holds agency 0's buckets alone: agency 1 and the wallet are done with once the bucket is full.
-  waitTouches: ['0:read', '0:write'],
-  // Its one booking goes into a full bucket and is refused: any agency's wallet serves it.
-  charges: 0,
-  waitsMs: writeEpisodeWaitMs,
+  uses: {
+    touches: WRITE_EPISODE_TOUCHES,
+    fills: WRITE_EPISODE_FILLS,
+    // Besides the fills: one read and one write of agency 1.
+    requests: 2,
+    // Its one booking goes into a full bucket and is refused: any agency's wallet serves it.
+    charges: 0,
+    wait: { ms: writeEpisodeWaitMs, holds: WRITE_EPISODE_WAIT_HOLDS },
+  },
 } as const satisfies Partial<Check>;
 
 /** Refused requests sent half a window after the fill (RL-08). */
@@ -191,7 +194,7 @@ async function runWriteEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteE
     // The last read of agency 0 before the read burst: the read window is empty one window after it.
     const lastRead = ctx.clock.now();
     // Agency 1 and the wallet are done with: other checks may use them through the wait.
-    ctx.narrowLease?.(WRITE_EPISODE_MEMBER.waitTouches);
+    ctx.narrowLease?.(WRITE_EPISODE_WAIT_HOLDS);
     return { booked, readCross, other: otherWrite && otherRead ? { write: otherWrite, read: otherRead } : undefined, after, lastRead };
   };
 

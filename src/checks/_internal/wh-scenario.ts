@@ -84,7 +84,7 @@ const SPECS: Record<WhKind, Spec> = {
   },
 };
 
-/** Target time a scenario waits, ms (for `waitsMs`); real time against a real service. */
+/** Target time a scenario waits, ms (for `uses.wait.ms`); real time against a real service. */
 function whScenarioWaitMs(kind: WhKind, p: Profile): number {
   const s = SPECS[kind];
   return s.horizonMs(p) + s.extraMs(p);
@@ -99,21 +99,21 @@ const WAIT_TOUCHES = { service: '0:webhook', hotel: '0:hotel' } as const satisfi
  * judging one run share it, so they keep to the first agency and pay its
  * wait once.
  */
-export function whScenarioUse(kind: WhKind): Pick<Check, 'needs' | 'touches' | 'waitTouches' | 'requests' | 'pinned' | 'waitsMs' | 'waitKey'> {
+export function whScenarioUse(kind: WhKind): Pick<Check, 'needs' | 'uses'> {
   const hotel = kind === 'hotel-failing';
   return {
     needs: hotel ? ['receiver', 'hotel'] : ['receiver', 'open-product'],
-    touches: hotel ? ['0:hotel'] : ['0:read', '0:write', '0:wallet', '0:webhook'],
-    waitTouches: [WAIT_TOUCHES[SPECS[kind].scheme]],
-    requests: { read: 3, write: kind === 'replay' || kind === 'cancel' ? 3 : 2 },
-    pinned: true,
-    waitsMs: (p) => whScenarioWaitMs(kind, p),
-    waitKey: `webhook scenario ${kind}`,
+    uses: {
+      touches: hotel ? ['0:hotel'] : ['0:read', '0:write', '0:wallet', '0:webhook'],
+      requests: { read: 3, write: kind === 'replay' || kind === 'cancel' ? 3 : 2 },
+      role0: 'first-agency',
+      wait: { ms: (p) => whScenarioWaitMs(kind, p), holds: [WAIT_TOUCHES[SPECS[kind].scheme]], sharedKey: `webhook scenario ${kind}` },
+    },
   };
 }
 
 /**
- * Target time a check of `scheme` may take, ms (for `waitsMs`; real time against a real service):
+ * Target time a check of `scheme` may take, ms (for `uses.wait.ms`; real time against a real service):
  * the scenarios of one scheme share the agency's single endpoint and run one after
  * another, so a check may wait behind all the others.
  */

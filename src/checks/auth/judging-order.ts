@@ -53,9 +53,11 @@ export const judgingOrderCheck: Check = {
   clause:
     'SPEC §5: SVC-HMAC-SHA256 authentication / REF §3: judged form, signature, timestamp, nonce; a nonce is recorded only once signature and timestamp pass',
   needs: [],
-  requests: { read: 8, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 8, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const agency = ctx.agencies[0]!;

@@ -26,9 +26,11 @@ export const nonceReplayCheck: Check = {
   area: 'auth',
   clause: 'SPEC §5: X-SVC-Nonce on every request / REF §3: a (key id, nonce) pair seen in the last 600 s → 401 NONCE_REPLAYED',
   needs: [],
-  requests: { read: 3, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 3, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const nonce = uniqueNonce(ctx);

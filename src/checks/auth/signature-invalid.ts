@@ -21,9 +21,11 @@ export const signatureInvalidCheck: Check = {
   area: 'auth',
   clause: 'SPEC §5: requests are signed with SVC-HMAC-SHA256 / REF §3: signature does not match → 401 SIGNATURE_INVALID',
   needs: [],
-  requests: { read: 5, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const agency = ctx.agencies[0]!;

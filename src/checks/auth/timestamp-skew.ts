@@ -33,9 +33,11 @@ export const timestampSkewCheck: Check = {
   area: 'auth',
   clause: 'SPEC §5: X-SVC-Timestamp on every request / REF §3: a timestamp more than 300 s from the server clock → 401 TIMESTAMP_SKEW',
   needs: [],
-  requests: { read: 5, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const tol = ctx.profile.limits.timestamp_tolerance_s;

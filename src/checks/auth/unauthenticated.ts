@@ -27,9 +27,11 @@ export const unauthenticatedCheck: Check = {
   clause:
     'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce / REF §3: missing or malformed header, unknown key id → 401 UNAUTHENTICATED',
   needs: [],
-  requests: { read: 5, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const h = ctx.profile.headers;

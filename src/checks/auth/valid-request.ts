@@ -22,9 +22,11 @@ export const validRequestCheck: Check = {
   area: 'auth',
   clause: 'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce (SVC-HMAC-SHA256) / REF §3',
   needs: [],
-  requests: { read: 2, write: 0 },
-  // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 2, write: 0 },
+    // Signed and unsigned requests that are refused or only read: no booking goes through on a correct service.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const account = await ctx.api(0).account({ label: ctx.label('signed account request') });
     return judgeValidRequest({ account }, ctx.profile);

@@ -55,9 +55,11 @@ export const closedProductCheck: Check = {
   area: 'contract',
   clause: 'SPEC §1/§4: a product outside the contract answers 403 MODULE_NOT_ENABLED on all of its endpoints / REF §5',
   needs: ['closed-product'],
-  requests: { read: 5, write: 3 },
-  // A closed product refuses every endpoint, bookings included: no wallet.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 3 },
+    // A closed product refuses every endpoint, bookings included: no wallet.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     for (let i = 0; i < ctx.agencies.length; i++) {
       const { closed, response } = await ctx.api(i).openProducts({ label: ctx.label('open products') });

@@ -29,9 +29,11 @@ export const openProductsCheck: Check = {
   area: 'contract',
   clause: 'SPEC §1: one API key covers every vertical of the contract; every search returns priced results',
   needs: ['open-product'],
-  requests: { read: 5, write: 0 },
-  // Searches are POSTs: they count in the write bucket.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 0 },
+    // Searches are POSTs: they count in the write bucket.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const { products } = await searchableProducts(ctx, 0);
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');

@@ -78,9 +78,11 @@ export const envelopeEverywhereCheck: Check = {
   area: 'errors',
   clause: 'SPEC §7.1-2: every error uses one envelope with a stable error.code and a details object / REF §4',
   needs: [],
-  requests: { read: 2, write: 0 },
-  // Reads only: after a run that left a write bucket full, it need not wait for it.
-  touches: ['0:read'],
+  uses: {
+    requests: { read: 2, write: 0 },
+    // Reads only: after a run that left a write bucket full, it need not wait for it.
+    touches: ['0:read'],
+  },
   runsLast: true,
   async run(ctx) {
     // One error of its own, so the check judges something even in a run of this check alone.

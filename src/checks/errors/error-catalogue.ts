@@ -39,9 +39,11 @@ export const errorCatalogueCheck: Check = {
   area: 'errors',
   clause: 'SPEC §7: every error uses one envelope; clients branch on error.code / REF §4: 404, 405, 413, 400, 422 with details.fields',
   needs: ['open-product'],
-  requests: { read: 6, write: 1 },
-  // Every request is refused before it could book: no wallet.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 6, write: 1 },
+    // Every request is refused before it could book: no wallet.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const api = ctx.api(0);
     const p = ctx.profile;

@@ -35,15 +35,19 @@ export const expiredQuoteCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at / REF §5: now ≥ quote_expires_at → 410 QUOTE_EXPIRED',
   needs: ['open-product'],
-  requests: { read: 8, write: 1 },
-  // Its one booking is refused: any agency's wallet serves it.
-  charges: 0,
-  // It holds nothing while its quote expires, and takes its lease back to book.
-  waitTouches: [],
-  resumes: true,
-  waitsMs: (p, learned) => {
-    const lifetime = learned?.quoteLifetimeS ?? p.quotes.lifetime_s;
-    return lifetime <= REAL_WAIT_LIMIT_S ? lifetime * 1000 + 1000 : 0;
+  uses: {
+    requests: { read: 8, write: 1 },
+    // Its one booking is refused: any agency's wallet serves it.
+    charges: 0,
+    wait: {
+      ms: (p, learned) => {
+        const lifetime = learned?.quoteLifetimeS ?? p.quotes.lifetime_s;
+        return lifetime <= REAL_WAIT_LIMIT_S ? lifetime * 1000 + 1000 : 0;
+      },
+      // It holds nothing while its quote expires, and takes its lease back to book.
+      holds: [],
+      resumes: true,
+    },
   },
   async run(ctx) {
     // The lifetime the service gives its quotes, when the run learned it: the profile may be wrong about it.

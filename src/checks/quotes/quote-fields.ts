@@ -67,9 +67,11 @@ export const quoteFieldsCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1/§2: every search returns priced results, each with a quote_token that locks the price until quote_expires_at / REF §6',
   needs: ['open-product'],
-  requests: { read: 5, write: 0 },
-  // Searches are POSTs: they count in the write bucket.
-  touches: ['0:read', '0:write'],
+  uses: {
+    requests: { read: 5, write: 0 },
+    // Searches are POSTs: they count in the write bucket.
+    touches: ['0:read', '0:write'],
+  },
   async run(ctx) {
     const products = await productsToSearch(ctx, 0);
     if (products.length === 0) return skipped('the primary agency has no open product with search criteria in the profile');

@@ -83,12 +83,14 @@ export const rollingWindowCheck: Check = {
   area: 'ratelimit',
   clause: 'SPEC §8.3: the counting window is a rolling one minute',
   needs: [],
-  requests: { read: 2, write: 0 },
-  fills: ['0:write'],
-  // The limits are read (one read); no wallet: any agency serves it, beside the write episode.
-  touches: ['0:read', '0:write'],
-  // One window and a quarter second; against a real service this is real time.
-  waitsMs: (p) => windowMs(p) + 1000,
+  uses: {
+    // The limits are read (one read); no wallet: any agency serves it, beside the write episode.
+    touches: ['0:read', '0:write'],
+    fills: ['0:write'],
+    requests: { read: 2, write: 0 },
+    // One window and a quarter second; against a real service this is real time.
+    wait: { ms: (p) => windowMs(p) + 1000 },
+  },
   async run(ctx) {
     const limits = await rlLimits(ctx, 0);
     if ('error' in limits) return limitsUnknown(limits);

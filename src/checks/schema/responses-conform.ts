@@ -104,9 +104,11 @@ export const responsesConformCheck: Check = {
   area: 'schema',
   clause: 'SPEC §2, §4, §7 (REF §2-§5, §10): each response has the fields, types and headers its operation promises / the OpenAPI document of the service',
   needs: [],
-  requests: { read: 10, write: 0 },
-  // Reads only: after a run that left a write bucket full, it need not wait for it.
-  touches: ['0:read'],
+  uses: {
+    requests: { read: 10, write: 0 },
+    // Reads only: after a run that left a write bucket full, it need not wait for it.
+    touches: ['0:read'],
+  },
   runsLast: true,
   async run(ctx) {
     const doc = await loadOpenApiDocument(ctx.profile.openapi);

@@ -32,9 +32,11 @@ export const insufficientFundsCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet / REF §5: wallet balance below the price → 402 INSUFFICIENT_FUNDS, nothing charged',
   needs: ['open-product'],
-  requests: { read: 9, write: 1 },
-  // It looks through every agency for a wallet below an offer.
-  everyAgency: true,
+  uses: {
+    requests: { read: 9, write: 1 },
+    // It looks through every agency for a wallet below an offer.
+    role0: 'every-agency',
+  },
   async run(ctx) {
     for (let i = 0; i < ctx.agencies.length; i++) {
       const api = ctx.api(i);

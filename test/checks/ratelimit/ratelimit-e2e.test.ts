@@ -76,7 +76,7 @@ describe('one fill of the write bucket, every verdict that can use it', () => {
 
   it('every rate-limit check but the rolling window shares it', () => {
     expect(members.map((c) => c.id).sort()).toEqual(['RL-01', 'RL-02', 'RL-03', 'RL-05', 'RL-06', 'RL-07', 'RL-08']);
-    for (const c of members) expect(c.fills).toEqual(members[0]!.fills);
+    for (const c of members) expect(c.uses?.fills).toEqual(members[0]!.uses?.fills);
   });
 
   it('the first member fills the bucket once; the others judge it without a request of their own', async () => {
