@@ -90,3 +90,52 @@ export function trafficBeyondDeclared(traffic: Traffic, declared: Declared): str
     if (!declared.resources.includes(`${a}:hotel`)) out.push(`called the hotel API as agency ${a}, but does not declare ${a}:hotel`);
   return out;
 }
+
+/** The traffic of several checks together (the members of one episode, whose first member sends for all). */
+export function mergedTraffic(list: readonly Traffic[]): Traffic {
+  const out: Traffic = { buckets: {}, wallet: [], hotel: [] };
+  for (const t of list) {
+    for (const [b, n] of Object.entries(t.buckets)) out.buckets[b] = (out.buckets[b] ?? 0) + n;
+    out.wallet = [...new Set([...out.wallet, ...t.wallet])].sort((a, b) => a - b);
+    out.hotel = [...new Set([...out.hotel, ...t.hotel])].sort((a, b) => a - b);
+  }
+  return out;
+}
+
+/**
+ * Each bucket `declared` fills that `traffic` did not: fewer requests than the
+ * bucket's limit (`limitOf`), one line each; empty when every fill was one.
+ */
+export function fillsNotMade(traffic: Traffic, declared: Declared, limitOf: (bucket: string) => number | undefined): string[] {
+  const out: string[] = [];
+  for (const bucket of declared.fills) {
+    const limit = limitOf(bucket);
+    const n = traffic.buckets[bucket] ?? 0;
+    if (limit === undefined) out.push(`declares it fills ${bucket}, whose limit is unknown`);
+    else if (n < limit) out.push(`declares it fills ${bucket}, but sent ${n} requests to it (its limit is ${limit})`);
+  }
+  return out;
+}
+
+/** How far a declared request count may exceed what a check sent before it is noted: twice the count sent, and this many more. */
+const NOTED_SLACK = 3;
+
+/**
+ * Buckets `declared` gives many more requests than `traffic` shows (at least
+ * twice and {@link NOTED_SLACK} more), and hotel accounts it declares but never
+ * used: a declaration too generous only slows a schedule, so these are notes.
+ */
+export function declaredFarBeyondTraffic(traffic: Traffic, declared: Declared): string[] {
+  const out: string[] = [];
+  for (const bucket of declared.resources) {
+    if (!/:(read|write)$/.test(bucket) || declared.fills.includes(bucket)) continue;
+    const allowed = declared.requestsTo(bucket);
+    const n = traffic.buckets[bucket] ?? 0;
+    if (allowed >= 2 * n + NOTED_SLACK) out.push(`declares ${allowed} requests to ${bucket}, sent ${n}`);
+  }
+  for (const r of declared.resources) {
+    const hotel = /^(\d+):hotel$/.exec(r);
+    if (hotel && !traffic.hotel.includes(Number(hotel[1]))) out.push(`declares ${r}, never called the hotel API as agency ${hotel[1]}`);
+  }
+  return out;
+}

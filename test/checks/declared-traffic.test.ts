@@ -12,7 +12,15 @@ import type { Check } from '../../src/checks/types.js';
 import type { Exchange } from '../../src/client/exchange.js';
 import { createHarness, type Harness, type PreparedTarget } from '../../src/harness.js';
 import type { SuiteResult } from '../../src/results/run-result.js';
-import { declaredTraffic, measuredTraffic, trafficBeyondDeclared, type Traffic } from './_declared-traffic.js';
+import {
+  declaredFarBeyondTraffic,
+  declaredTraffic,
+  fillsNotMade,
+  measuredTraffic,
+  mergedTraffic,
+  trafficBeyondDeclared,
+  type Traffic,
+} from './_declared-traffic.js';
 
 describe('every check sends no more than it declares', () => {
   const registry = defaultRegistry();
@@ -20,6 +28,20 @@ describe('every check sends no more than it declares', () => {
   let harness: Harness;
   let result: SuiteResult;
   let profile: PreparedTarget['profile'];
+  /** The limit of a bucket (`<agency>:read`), as the embedded mock's fixture sets it. */
+  let limitOf: (bucket: string) => number | undefined;
+  const trafficOf = (check: Check): Traffic => measuredTraffic(sent.get(check.id)?.exchanges ?? [], profile, sent.get(check.id)?.hotel);
+  /**
+   * What the checks that share `check`'s sends sent together: the members of
+   * its episode, or of its shared wait (the first makes the requests, the
+   * others judge them from the run cache), or it alone.
+   */
+  const groupTrafficOf = (check: Check): Traffic => {
+    const key = (c: Check): string | undefined =>
+      c.episode !== undefined ? `episode ${c.episode}` : c.uses?.wait?.sharedKey !== undefined ? `wait ${c.uses.wait.sharedKey}` : undefined;
+    const group = key(check);
+    return mergedTraffic((group === undefined ? [check] : registry.checks.filter((c) => key(c) === group)).map(trafficOf));
+  };
 
   beforeAll(async () => {
     // Each check's own exchanges: the checks run one after another here, so the exchanges recorded during its run are its own.
@@ -42,6 +64,11 @@ describe('every check sends no more than it declares', () => {
     harness = createHarness({ checks: watched, parts: false });
     const prepared = await harness.prepare();
     profile = prepared.profile;
+    const mock = prepared.mock!;
+    limitOf = (bucket) => {
+      const [agency, kind] = bucket.split(':') as [string, 'read' | 'write'];
+      return mock.agencies.find((a) => a.agency_id === profile.agencies[Number(agency)]?.id)?.limits[kind];
+    };
     result = await harness.run({ seed: 7 });
   });
   afterAll(async () => {
@@ -58,11 +85,29 @@ describe('every check sends no more than it declares', () => {
     const beyond: string[] = [];
     const measured: Record<string, Traffic> = {};
     for (const check of registry.checks) {
-      const traffic = measuredTraffic(sent.get(check.id)?.exchanges ?? [], profile, sent.get(check.id)?.hotel);
+      const traffic = trafficOf(check);
       measured[check.id] = traffic;
       beyond.push(...trafficBeyondDeclared(traffic, declaredTraffic(check, profile.agencies.length)).map((why) => `${check.id}: ${why}`));
     }
     expect(beyond, JSON.stringify(measured, null, 1)).toEqual([]);
+  });
+
+  it('sees a fill of each bucket a check declares it fills: at least its limit (an episode fills for all its members)', () => {
+    const notMade: string[] = [];
+    let fills = 0;
+    for (const check of registry.checks) {
+      const declared = declaredTraffic(check, profile.agencies.length);
+      fills += declared.fills.length;
+      notMade.push(...fillsNotMade(groupTrafficOf(check), declared, limitOf).map((why) => `${check.id}: ${why}`));
+    }
+    // the registry declares fills (the rate-limit checks): an empty list here would test nothing
+    expect(fills).toBeGreaterThan(0);
+    expect(notMade).toEqual([]);
+  });
+
+  it('notes the declarations far beyond what a check sent (a slower schedule, not a fault)', async ({ annotate }) => {
+    for (const check of registry.checks)
+      for (const why of declaredFarBeyondTraffic(groupTrafficOf(check), declaredTraffic(check, profile.agencies.length))) await annotate(`${check.id}: ${why}`);
   });
 });
 
@@ -96,6 +141,31 @@ describe('the comparison itself', () => {
   it('lets a bucket it fills take its limit and more', () => {
     const c = check({ uses: { touches: ['0:read'], fills: ['0:read'], requests: 2 } });
     expect(trafficBeyondDeclared(traffic({ buckets: { '0:read': 500 } }), declaredTraffic(c))).toEqual([]);
+  });
+
+  it('names a bucket it declares it fills but sent fewer requests to than its limit, counting an episode as one', () => {
+    const c = check({ uses: { touches: ['0:read'], fills: ['0:write', '0:read'], requests: 2 } });
+    const limitOf = (b: string): number | undefined => (b.endsWith(':read') ? 100 : 10);
+    expect(fillsNotMade(traffic({ buckets: { '0:read': 100, '0:write': 9 } }), declaredTraffic(c), limitOf)).toEqual([
+      'declares it fills 0:write, but sent 9 requests to it (its limit is 10)',
+    ]);
+    const members = [traffic({ buckets: { '0:read': 60, '0:write': 10 } }), traffic({ buckets: { '0:read': 40 } })];
+    expect(fillsNotMade(mergedTraffic(members), declaredTraffic(c), limitOf)).toEqual([]);
+    expect(fillsNotMade(traffic({ buckets: { '0:read': 100, '0:write': 10 } }), declaredTraffic(c), () => undefined)).toEqual([
+      'declares it fills 0:write, whose limit is unknown',
+      'declares it fills 0:read, whose limit is unknown',
+    ]);
+  });
+
+  it('notes a bucket declared far beyond what was sent, and a hotel account never used', () => {
+    const c = check({ uses: { touches: ['0:read', '0:write', '0:hotel'], requests: { read: 8, write: 3 } } });
+    expect(declaredFarBeyondTraffic(traffic({ buckets: { '0:read': 2, '0:write': 1 }, hotel: [0] }), declaredTraffic(c))).toEqual([
+      'declares 8 requests to 0:read, sent 2',
+    ]);
+    expect(declaredFarBeyondTraffic(traffic({ buckets: { '0:read': 3 } }), declaredTraffic(c))).toEqual([
+      'declares 3 requests to 0:write, sent 0',
+      'declares 0:hotel, never called the hotel API as agency 0',
+    ]);
   });
 
   it('counts a check with no declaration by the defaults the scheduler assumes', () => {
