@@ -36,10 +36,7 @@ export const accountProductsCheck: Check = {
   area: 'contract',
   clause: 'SPEC §1/§4: GET /v1/account lists what is open under the contract / REF §5',
   needs: [],
-  uses: {
-    requests: { read: 2, write: 0 },
-    touches: ['0:read'],
-  },
+  uses: { requests: { read: 2, write: 0 }, touches: ['0:read'] },
   async run(ctx) {
     const account = await ctx.api(0).account({ label: ctx.label('account') });
     return judgeAccountProducts({ account }, ctx.profile);

@@ -29,9 +29,7 @@ export const hotelKeyCheck: Check = {
   area: 'hotel',
   clause: 'SPEC §5: the hotel API is called with the header X-API-Key / REF §10: missing or wrong → 401 UNAUTHENTICATED',
   needs: ['hotel'],
-  uses: {
-    touches: ['0:hotel'],
-  },
+  uses: { touches: ['0:hotel'] },
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');

@@ -39,9 +39,7 @@ export const hotelLifecycleCheck: Check = {
   area: 'hotel',
   clause: 'SPEC §1/§5: the hotel API is addressed at {hotel_base_url} with X-API-Key / REF §10: a second cancellation → 409 BOOKING_ALREADY_CANCELLED',
   needs: ['hotel'],
-  uses: {
-    touches: ['0:hotel'],
-  },
+  uses: { touches: ['0:hotel'] },
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');

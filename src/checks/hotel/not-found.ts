@@ -26,9 +26,7 @@ export const hotelNotFoundCheck: Check = {
   area: 'hotel',
   clause: 'SPEC §1: the hotel API under the same contract model / REF §10: unknown rate_key or reference → 404 NOT_FOUND',
   needs: ['hotel'],
-  uses: {
-    touches: ['0:hotel'],
-  },
+  uses: { touches: ['0:hotel'] },
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');
@@ -61,9 +59,7 @@ export const hotelEnvelopeCheck: Check = {
   area: 'hotel',
   clause: 'SPEC §7.1: every error uses one envelope / REF §10: the hotel API uses the same error envelope',
   needs: ['hotel'],
-  uses: {
-    touches: ['0:hotel'],
-  },
+  uses: { touches: ['0:hotel'] },
   async run(ctx) {
     const hotel = ctx.hotel(0);
     if (!hotel) return skipped('the profile has no hotel API');

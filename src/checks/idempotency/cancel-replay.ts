@@ -39,9 +39,7 @@ export const cancelReplayCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: cancellation requires an Idempotency-Key; the same key and body replays the original response / REF §7',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 8, write: 3 },
-  },
+  uses: { requests: { read: 8, write: 3 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const booked = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking to cancel');
     const bookingId = booked.bookingId;

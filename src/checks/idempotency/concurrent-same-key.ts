@@ -60,9 +60,7 @@ export const concurrentSameKeyCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: a retried request cannot book twice / REF §7: same key while the first is executing → 409 IDEMPOTENCY_KEY_IN_USE',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 14, write: 6 },
-  },
+  uses: { requests: { read: 14, write: 6 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));

@@ -44,9 +44,7 @@ export const keyRequiredCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: booking and cancellation require the header Idempotency-Key / REF §7: missing → 400 IDEMPOTENCY_KEY_REQUIRED',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 12, write: 4 },
-  },
+  uses: { requests: { read: 12, write: 4 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const ref = ctx.unique('ref');

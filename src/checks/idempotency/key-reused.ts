@@ -48,9 +48,7 @@ export const keyReusedCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: Idempotency-Key replays only with the same body / REF §7: same key, other body → 422 IDEMPOTENCY_KEY_REUSED',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 8, write: 3 },
-  },
+  uses: { requests: { read: 8, write: 3 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body1 = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));

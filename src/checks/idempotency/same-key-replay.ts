@@ -48,9 +48,7 @@ export const sameKeyReplayCheck: Check = {
   area: 'idempotency',
   clause: 'SPEC §4: the same Idempotency-Key with the same body replays the original response; a retry cannot book twice / REF §7',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 8, write: 3 },
-  },
+  uses: { requests: { read: 8, write: 3 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const key = ctx.unique('idem');
     const body = bookingBodyText(ctx.profile, q.offer.quoteToken, ctx.unique('ref'));

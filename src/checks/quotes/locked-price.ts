@@ -69,10 +69,7 @@ export const lockedPriceCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at; clients must not cache prices / REF §6',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 9, write: 2 },
-    wait: { ms: (p, learned) => minuteSteps(learned?.quoteLifetimeS ?? p.quotes.lifetime_s) * MINUTE_STEP_MS },
-  },
+  uses: { requests: { read: 9, write: 2 }, wait: { ms: (p, learned) => minuteSteps(learned?.quoteLifetimeS ?? p.quotes.lifetime_s) * MINUTE_STEP_MS } },
   async run(ctx) {
     // The lifetime the service gives its quotes, when the run learned it: waiting past it would see an expired quote, not a locked price.
     const lifetimeS = ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s;

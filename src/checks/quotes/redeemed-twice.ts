@@ -41,9 +41,7 @@ export const redeemedTwiceCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: a booking redeems the quote_token / REF §5: quote already redeemed by another booking → 409 QUOTE_ALREADY_REDEEMED',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 8, write: 3 },
-  },
+  uses: { requests: { read: 8, write: 3 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const first = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'first booking');

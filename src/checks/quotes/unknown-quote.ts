@@ -36,9 +36,7 @@ export const unknownQuoteCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: a booking redeems the quote_token returned by a search / REF §5: unknown or tampered quote_token → 404 QUOTE_NOT_FOUND',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 8, write: 2 },
-  },
+  uses: { requests: { read: 8, write: 2 } },
   async run(ctx) {
     const api = ctx.api(0);
     const q = await freshQuote(ctx);

@@ -80,10 +80,7 @@ export const currencyRatesCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: balance, statement and currency rates are readable over the API / REF §5: {base, rates, as_of}',
   needs: [],
-  uses: {
-    requests: { read: 3, write: 0 },
-    touches: ['0:read'],
-  },
+  uses: { requests: { read: 3, write: 0 }, touches: ['0:read'] },
   async run(ctx) {
     const rates = await ctx.api(0).rates({ label: ctx.label('currency rates') });
     const balance = await ctx.api(0).balance({ label: ctx.label('balance, for the wallet currency') });

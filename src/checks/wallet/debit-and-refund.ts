@@ -46,9 +46,7 @@ export const debitAndRefundCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet (balance and statement readable) / REF §5: a cancellation refunds the full price',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 10, write: 2 },
-  },
+  uses: { requests: { read: 10, write: 2 } },
   run: withFreshQuote(async (ctx, api, q) => {
     const before = await snapshotWallet(ctx, api, 'before');
     const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking');

@@ -29,9 +29,7 @@ export const failedBookingCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1/§7: a failed booking charges nothing / REF §5: a failed booking leaves no booking',
   needs: ['failure-trigger', 'open-product'],
-  uses: {
-    requests: { read: 8, write: 1 },
-  },
+  uses: { requests: { read: 8, write: 1 } },
   async run(ctx) {
     const trigger = ctx.profile.failure_trigger;
     if (!trigger) return skipped('the profile names no way to make the supplier refuse a booking');

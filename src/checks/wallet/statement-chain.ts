@@ -37,9 +37,7 @@ export const statementChainCheck: Check = {
   area: 'wallet',
   clause: 'SPEC §1: bookings are paid from a prepaid wallet; balance and statement are readable over the API / REF §5',
   needs: ['open-product'],
-  uses: {
-    requests: { read: 5, write: 2 },
-  },
+  uses: { requests: { read: 5, write: 2 } },
   async run(ctx) {
     const api = ctx.api(0);
     // A booking and its cancellation first, so the statement holds a debit and a refund.
