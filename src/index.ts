@@ -6,7 +6,7 @@
 // Run the suite against a target profile, or against the embedded mock.
 export { createHarness, type Harness, type HarnessOptions, type HarnessRunOptions, type PreparedTarget } from './harness.js';
 export type { RunEvent, RunListener } from './runner/run-events.js';
-export type { Check, CheckContext, CheckOutcome, Need } from './checks/types.js';
+export type { Check, CheckContext, CheckOutcome, CheckUses, Need } from './checks/types.js';
 
 // The reference mock.
 export { createMock, type AgencyCredentials, type MockOptions, type RunningMock } from './mock/index.js';

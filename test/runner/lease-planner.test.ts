@@ -121,6 +121,33 @@ describe('agency binding', () => {
     ]);
   });
 
+  it("reads a check's uses into what it asks of the schedule: its wait, its agencies, and nothing it leaves out", () => {
+    const wait = { ms: () => 5_000, holds: ['0:webhook' as const], resumes: true, sharedKey: 'k' };
+    const uses = {
+      touches: ['0:write' as const],
+      fills: ['0:read' as const],
+      requests: { read: 1, write: 2 },
+      charges: 0,
+      wait,
+      role0: 'first-agency' as const,
+    };
+    expect(demandOf({ id: 'D', needs: ['receiver'], uses }, 5_000)).toEqual({
+      id: 'D',
+      needs: ['receiver'],
+      touches: ['0:write'],
+      fills: ['0:read'],
+      requests: { read: 1, write: 2 },
+      charges: 0,
+      pinned: true,
+      waitTouches: ['0:webhook'],
+      resumes: true,
+      waitKey: 'k',
+      waitMs: 5_000,
+    });
+    expect(demandOf({ id: 'E', needs: [], uses: { role0: 'every-agency' } })).toEqual({ id: 'E', needs: [], everyAgency: true, waitMs: 0 });
+    expect(demandOf({ id: 'N', needs: [] })).toEqual({ id: 'N', needs: [], waitMs: 0 });
+  });
+
   it('leases the bound agencies, or every agency for a check that looks through all', () => {
     expect(leaseFor(mk('X', { needs: ['second-agency'], uses: { touches: ['0:read', '1:write'], fills: ['1:write'] } }), [2, 0], 3)).toEqual({
       holder: 'X',
