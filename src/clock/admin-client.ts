@@ -7,8 +7,12 @@ export interface AdminClient {
   readonly url: string;
   /** `{now_ms, offset_ms}` of the mock's clock. */
   clock(): Promise<{ now_ms: number; offset_ms: number }>;
-  /** Moves the mock's clock forward; answers once due webhook attempts are made. */
-  advance(ms: number): Promise<unknown>;
+  /**
+   * Moves the mock's clock forward by `ms`, or to the instant `untilMs` when
+   * given (a mock that knows `until_ms` answers how far it moved as `moved_ms`;
+   * an older one moves by `ms`); answers once due webhook attempts are made.
+   */
+  advance(ms: number, untilMs?: number): Promise<unknown>;
   /** State back to the fixture (clock offset and defects stay). */
   reset(): Promise<void>;
   /** Puts the mock's clock back to real time (offset 0). */
@@ -63,7 +67,7 @@ export function createAdminClient(adminUrl: string): AdminClient {
       }
       return { now_ms: body.now_ms, offset_ms: typeof body.offset_ms === 'number' ? body.offset_ms : 0 };
     },
-    advance: (ms) => call(adminUrl, 'POST', '/clock/advance', { ms }),
+    advance: (ms, untilMs) => call(adminUrl, 'POST', '/clock/advance', untilMs === undefined ? { ms } : { ms, until_ms: untilMs }),
     async reset() {
       await call(adminUrl, 'POST', '/reset', {});
     },
