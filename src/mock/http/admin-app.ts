@@ -105,7 +105,10 @@ export function createAdminApp(control: AdminControl, log?: Logger, limits: List
     const move = until === undefined ? ms : Math.max(0, until - control.clock.now());
     if (move > MAX_ADVANCE_MS) {
       const field = until === undefined ? 'ms' : 'until_ms';
-      const message = until === undefined ? `ms must be at most ${MAX_ADVANCE_MS} (7 days) per advance, got ${ms}` : `until_ms lies more than ${MAX_ADVANCE_MS} ms (7 days) ahead of the clock`;
+      const message =
+        until === undefined
+          ? `ms must be at most ${MAX_ADVANCE_MS} (7 days) per advance, got ${ms}`
+          : `until_ms lies more than ${MAX_ADVANCE_MS} ms (7 days) ahead of the clock`;
       return fail(reply, 400, 'BAD_REQUEST', message, {
         fields: [{ field, message: `must be at most ${MAX_ADVANCE_MS}` }],
         max_ms: MAX_ADVANCE_MS,
