@@ -29,14 +29,20 @@ async function fillWrites(env: PropertyEnv): Promise<void> {
 async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full: boolean }): Promise<void> {
   const what = `#${i + 1} ${kind}`;
   await env.budget.ensure({ read: 4 });
-  // The quote is a read: it goes out with the fill of the write bucket.
-  const [offer] = await Promise.all([env.offer(`${what}: quote`), kind === 'limited' && !state.full ? fillWrites(env) : undefined]);
+  // The quote is a read: it goes out with the fill of the write bucket. So does the balance before when nothing is
+  // filled (a wait moves no money); after a fill, it is read once the fill's writes are answered.
+  const filling = kind === 'limited' && !state.full;
+  const [offer, , read] = await Promise.all([
+    env.offer(`${what}: quote`),
+    filling ? fillWrites(env) : undefined,
+    filling ? undefined : env.balance(`${what}: balance before`),
+  ]);
   if (kind === 'limited') state.full = true;
   if (kind === 'failing' && (state.full || !env.budget.fits('write', 1))) {
     await env.budget.waitWindow();
     state.full = false;
   }
-  const before = await env.balance(`${what}: balance before`);
+  const before = read ?? (await env.balance(`${what}: balance before`));
   const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
   const ref = kind === 'failing' ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
   const res = env.track(

@@ -7,8 +7,12 @@ export interface AdminClient {
   readonly url: string;
   /** `{now_ms, offset_ms}` of the mock's clock. */
   clock(): Promise<{ now_ms: number; offset_ms: number }>;
-  /** Moves the mock's clock forward; answers once due webhook attempts are made. */
-  advance(ms: number): Promise<unknown>;
+  /**
+   * Moves the mock's clock forward by `ms`, or to the instant `untilMs` when
+   * given (a mock that knows `until_ms` answers how far it moved as `moved_ms`;
+   * an older one moves by `ms`); answers once due webhook attempts are made.
+   */
+  advance(ms: number, untilMs?: number): Promise<unknown>;
   /** State back to the fixture (clock offset and defects stay). */
   reset(): Promise<void>;
   /** Puts the mock's clock back to real time (offset 0). */
@@ -43,7 +47,9 @@ async function send(url: string, method: 'GET' | 'POST', body: unknown): Promise
   }
   const text = await res.body.text();
   if (res.statusCode >= 300) {
-    throw new HarnessError('E_TRANSPORT', `admin API ${method} ${url} answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    throw new HarnessError('E_TRANSPORT', `admin API ${method} ${url} answered ${res.statusCode}: ${text.slice(0, 200)}`, {
+      cause: { status: res.statusCode },
+    });
   }
   try {
     return text === '' ? undefined : (JSON.parse(text) as unknown);
@@ -54,6 +60,8 @@ async function send(url: string, method: 'GET' | 'POST', body: unknown): Promise
 
 /** A client of the mock's admin API at `adminUrl` (e.g. `http://127.0.0.1:8489/__admin`). */
 export function createAdminClient(adminUrl: string): AdminClient {
+  // Set once the target refused a move to an instant (`until_ms`).
+  let instantRefused = false;
   return {
     url: adminUrl,
     async clock() {
@@ -63,7 +71,17 @@ export function createAdminClient(adminUrl: string): AdminClient {
       }
       return { now_ms: body.now_ms, offset_ms: typeof body.offset_ms === 'number' ? body.offset_ms : 0 };
     },
-    advance: (ms) => call(adminUrl, 'POST', '/clock/advance', { ms }),
+    async advance(ms, untilMs) {
+      if (untilMs === undefined || instantRefused) return call(adminUrl, 'POST', '/clock/advance', { ms });
+      try {
+        return await call(adminUrl, 'POST', '/clock/advance', { ms, until_ms: untilMs });
+      } catch (err) {
+        // REFERENCE-API.md section 11 names only `ms`: an implementation that refuses the extra field moves by `ms` from now on.
+        if (!refusedRequest(err)) throw err;
+        instantRefused = true;
+        return call(adminUrl, 'POST', '/clock/advance', { ms });
+      }
+    },
     async reset() {
       await call(adminUrl, 'POST', '/reset', {});
     },
@@ -71,4 +89,10 @@ export function createAdminClient(adminUrl: string): AdminClient {
       await call(adminUrl, 'POST', '/clock/reset', {});
     },
   };
+}
+
+/** True when `err` is the admin API refusing a request as malformed (a 4xx answer), not a transport failure. */
+function refusedRequest(err: unknown): boolean {
+  const status = (err as { cause?: { status?: unknown } } | undefined)?.cause?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }

@@ -24,9 +24,12 @@ const RTT_SAMPLES = 5;
  * round trip. The driver keeps bounds on that offset, learned from the
  * `now_ms` of each answer and the local instants the request left and the
  * answer came ({@link OffsetBounds}); `now()` needs no request of its own.
- * A wait moves the clock by what is left before its instant, less the time a
- * move may take to arrive, so that no move ever lands past the instant;
- * the last few milliseconds pass in real time.
+ * A mock that moves its clock to an instant (`until_ms`, read as it handles
+ * the request) is moved straight to the wait's instant: one round trip a wait.
+ * Against one that only moves by an amount, a wait moves the clock by what is
+ * left before its instant, less the time a move may take to arrive, so that
+ * no move ever lands past the instant; the last few milliseconds pass in real
+ * time. The first move tells which the mock is.
  */
 export class AdminClockDriver implements ClockDriver {
   readonly kind = 'mock' as const;
@@ -34,6 +37,8 @@ export class AdminClockDriver implements ClockDriver {
   private readonly rtts: number[] = [];
   private readonly fine: FineWindow;
   private readonly realNow: () => number;
+  /** Whether the mock moves its clock to an instant: unknown until it answers a move that asked it to. */
+  private movesToInstant: boolean | undefined;
 
   private constructor(
     readonly admin: AdminClient,
@@ -64,12 +69,23 @@ export class AdminClockDriver implements ClockDriver {
       if (left <= 0) return;
       this.options.signal?.throwIfAborted();
       const rtt = this.typicalRtt();
+      // A move costs a round trip during which the clock runs anyway: below that, real time is as fast.
+      if (this.movesToInstant !== false && left > rtt) {
+        // To the instant, or a fine step short of it: the target reads its clock as it moves, so the move lands there
+        // however long the request took, and moves at most the step since its clock is at least `lowest`.
+        const to = Math.floor(Math.min(instant, t + this.offset.lowest(t) + this.fine.cap(this.now(), left)));
+        // What a mock that only moves by an amount moves: short enough never to land past `to`.
+        const lead = Math.ceil(1.5 * rtt) + JITTER_MS;
+        const fallback = Math.max(0, Math.floor(to - (t + this.offset.highest(t)) - lead));
+        const reached = await this.advance(fallback, to);
+        if (reached !== undefined && reached >= instant) return;
+        continue;
+      }
       // What a move may add and still surely land at or before the instant, when it arrives up to `lead` from now
       // (a round trip and a half, and room for a busy event loop on either side).
       const lead = Math.ceil(1.5 * rtt) + JITTER_MS;
       const latest = t + this.offset.highest(t);
       const size = Math.floor(this.fine.cap(this.now(), instant - latest - lead));
-      // A move costs a round trip during which the clock runs anyway: below that, real time is as fast.
       if (size > rtt && size >= 1) await this.advance(size);
       else await sleep(Math.max(1, Math.ceil(left)), undefined, this.options.signal ? { signal: this.options.signal } : undefined);
     }
@@ -92,13 +108,18 @@ export class AdminClockDriver implements ClockDriver {
     this.offset.observe(now_ms, before, after);
   }
 
-  private async advance(ms: number): Promise<void> {
+  /** Moves the clock by `ms`, or to `untilMs` when the mock can; answers the target's time as it answered, if it said. */
+  private async advance(ms: number, untilMs?: number): Promise<number | undefined> {
     const before = this.realNow();
-    const answer = (await this.admin.advance(ms)) as { now_ms?: unknown } | undefined;
+    const answer = (await this.admin.advance(ms, untilMs)) as { now_ms?: unknown; moved_ms?: unknown } | undefined;
     const after = this.realNow();
     this.noteRtt(after - before);
-    this.offset.shift(ms, after);
-    if (typeof answer?.now_ms === 'number' && Number.isFinite(answer.now_ms)) this.offset.observe(answer.now_ms, before, after);
+    const moved = untilMs !== undefined && isMs(answer?.moved_ms) ? answer.moved_ms : undefined;
+    if (untilMs !== undefined) this.movesToInstant = moved !== undefined;
+    this.offset.shift(moved ?? ms, after);
+    if (!isMs(answer?.now_ms)) return undefined;
+    this.offset.observe(answer.now_ms, before, after);
+    return answer.now_ms;
   }
 
   private noteRtt(ms: number): void {
@@ -111,4 +132,8 @@ export class AdminClockDriver implements ClockDriver {
     const sorted = [...this.rtts].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? 0;
   }
+}
+
+function isMs(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
 }

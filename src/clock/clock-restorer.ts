@@ -22,13 +22,13 @@ export class ClockRestorer {
   ) {
     this.admin = {
       ...admin,
-      advance: (ms) => {
+      advance: (ms, untilMs) => {
         if (!this.moved) {
           this.moved = true;
           // Only once the clock has moved is there anything to put back on an interruption.
           this.signal?.addEventListener('abort', this.onAbort, { once: true });
         }
-        return admin.advance(ms);
+        return admin.advance(ms, untilMs);
       },
     };
     this.resetClock = () => admin.resetClock();

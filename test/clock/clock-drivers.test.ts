@@ -65,7 +65,7 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
   });
 
   for (const latency of [{ inMs: 25 }, { inMs: 25, outMs: 25 }, { inMs: 0 }]) {
-    const name = `${latency.inMs} ms in, ${latency.outMs ?? 0} ms out`;
+    const name = `${latency.inMs} ms in, ${latency.outMs ?? 0} ms out, moving by an amount only`;
     it(`reaches each instant within a few round trips and never moves the clock past it (${name})`, async () => {
       const f = (fake = await startFakeAdminClock(latency));
       const driver = await AdminClockDriver.connect(f.url);
@@ -85,6 +85,62 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
       }
     });
   }
+
+  for (const latency of [{ inMs: 25 }, { inMs: 25, outMs: 25 }, { inMs: 0 }]) {
+    const name = `${latency.inMs} ms in, ${latency.outMs ?? 0} ms out`;
+    it(`moves a mock that knows until_ms straight to each instant, in one round trip a wait, without real-time waits (${name})`, async () => {
+      const f = (fake = await startFakeAdminClock({ ...latency, untilMs: true }));
+      const driver = await AdminClockDriver.connect(f.url);
+      const rtt = latency.inMs + (latency.outMs ?? 0);
+      for (const ms of [57_750, 60_250, 1_000, 900_000]) {
+        const movesBefore = f.moves.length;
+        const instant = driver.now() + ms;
+        const startedAt = f.now();
+        await driver.waitUntil(instant);
+        const reached = f.now();
+        expect(reached).toBeGreaterThanOrEqual(instant);
+        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant);
+        // The first move finds out that the mock moves to an instant; from then on a wait is one move that lands on its instant.
+        if (movesBefore > 0) {
+          expect(f.moves.length - movesBefore).toBe(1);
+          expect(f.landings.at(-1)).toBe(instant);
+        } else expect(f.moves.length - movesBefore).toBeLessThanOrEqual(2);
+        // What the clock ran on its own is the round trips, not a real-time wait after the move.
+        expect(reached - startedAt - f.moves.slice(movesBefore).reduce((a, b) => a + b, 0)).toBeLessThan(3 * rtt + 40);
+        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30);
+      }
+    });
+  }
+
+  it('moves an admin API that refuses until_ms by amounts, after one refused move, never past the instant', async () => {
+    const f = (fake = await startFakeAdminClock({ inMs: 25, strict: true }));
+    const driver = await AdminClockDriver.connect(f.url);
+    for (const ms of [57_750, 60_250]) {
+      const instant = driver.now() + ms;
+      await driver.waitUntil(instant);
+      expect(f.now()).toBeGreaterThanOrEqual(instant);
+      expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+    }
+    // Every move it accepted was one by amount: the refused one moved nothing.
+    expect(f.moves.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('moves a mock that knows until_ms in exact fine steps inside the fineUntil window, never past the instant', async () => {
+    const f = (fake = await startFakeAdminClock({ inMs: 25, untilMs: true }));
+    const driver = await AdminClockDriver.connect(f.url);
+    await driver.wait(5_000);
+    const movesBefore = f.moves.length;
+    driver.fineUntil(driver.now() + 4_000);
+    const instant = driver.now() + 30_000;
+    await driver.waitUntil(instant);
+    const moves = f.moves.slice(movesBefore);
+    expect(f.now()).toBeGreaterThanOrEqual(instant);
+    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+    expect(moves.filter((m) => m <= 1000).length).toBeGreaterThanOrEqual(4);
+    expect(moves.every((m) => m <= 1000 || m === moves.at(-1))).toBe(true);
+    expect(moves.length).toBeLessThanOrEqual(7);
+    expect(f.landings.at(-1)).toBe(instant);
+  });
 
   it('moves in fine steps only inside the fineUntil window, still never past the instant', async () => {
     const f = (fake = await startFakeAdminClock({ inMs: 25 }));
@@ -124,7 +180,7 @@ describe('clock drivers against the mock', () => {
   it('AdminClockDriver moves the mock clock in one move, lands at the instant, and keeps now() in line', async () => {
     const calls: number[] = [];
     const real = createAdminClient(mock.adminUrl!);
-    const admin = { ...real, advance: (ms: number) => (calls.push(ms), real.advance(ms)) };
+    const admin = { ...real, advance: (ms: number, untilMs?: number) => (calls.push(ms), real.advance(ms, untilMs)) };
     const driver = await AdminClockDriver.connect(admin);
     expect(driver.kind).toBe('mock');
     expect(Math.abs(driver.now() - mock.clock.now())).toBeLessThan(100);

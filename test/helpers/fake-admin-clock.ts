@@ -17,8 +17,12 @@ export interface FakeAdminClock {
  * Starts the fake on 127.0.0.1. `inMs` delays each request before the clock
  * is read or moved, `outMs` delays each answer after it: `{inMs: 25}` is the
  * mock's `--latency-ms 25`, `{inMs: 25, outMs: 25}` a network 25 ms away each way.
+ * With `untilMs: true` it moves to the `until_ms` of a move, as the mock does,
+ * and answers `moved_ms`; without, it moves by `ms` only, as an older mock did.
+ * With `strict: true` it refuses a move carrying any field but `ms` with 422,
+ * as an implementation validating the body REFERENCE-API.md section 11 shows may.
  */
-export async function startFakeAdminClock(latency: { inMs: number; outMs?: number }): Promise<FakeAdminClock> {
+export async function startFakeAdminClock(latency: { inMs: number; outMs?: number; untilMs?: boolean; strict?: boolean }): Promise<FakeAdminClock> {
   let offset = 0;
   const landings: number[] = [];
   const moves: number[] = [];
@@ -29,15 +33,23 @@ export async function startFakeAdminClock(latency: { inMs: number; outMs?: numbe
     req.on('end', () => {
       setTimeout(() => {
         let status = 200;
+        let moved: number | undefined;
         if (req.headers['x-svc-admin'] !== '1') status = 403;
         else if (req.method === 'POST' && req.url === '/__admin/clock/advance') {
-          const ms = (JSON.parse(body) as { ms: number }).ms;
+          const asked = JSON.parse(body) as { ms: number; until_ms?: number };
+          if (latency.strict && Object.keys(asked).some((k) => k !== 'ms')) {
+            res.writeHead(422, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { code: 'VALIDATION_FAILED' } }));
+            return;
+          }
+          const ms = latency.untilMs && asked.until_ms !== undefined ? Math.max(0, asked.until_ms - now()) : asked.ms;
           offset += ms;
           moves.push(ms);
           landings.push(now());
+          if (latency.untilMs) moved = ms;
         } else if (req.method === 'POST' && req.url === '/__admin/clock/reset') offset = 0;
         else if (!(req.method === 'GET' && req.url === '/__admin/clock')) status = 404;
-        const answer = JSON.stringify({ now_ms: now(), offset_ms: offset });
+        const answer = JSON.stringify({ now_ms: now(), offset_ms: offset, ...(moved === undefined ? {} : { moved_ms: moved }) });
         setTimeout(() => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(answer);

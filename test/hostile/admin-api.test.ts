@@ -33,6 +33,14 @@ describe('hostile admin requests', () => {
     },
   );
 
+  it('clock/advance to an until_ms beyond the bound is a 400, and the clock does not move', async () => {
+    const before = mock.clock.offset;
+    const res = await advance(`{"ms": 0, "until_ms": ${mock.clock.now() + MAX_ADVANCE_MS + 60_000}}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ error: { code: 'BAD_REQUEST', details: { max_ms: MAX_ADVANCE_MS } } });
+    expect(mock.clock.offset).toBe(before);
+  });
+
   it('an advance of exactly the bound is made', async () => {
     const before = mock.clock.offset;
     const res = await advance(`{"ms": ${MAX_ADVANCE_MS}}`);

@@ -46,6 +46,21 @@ describe('admin API (section 11)', () => {
     expect((await admin('/clock/advance', 'POST', { ms: -1 })).status).toBe(422);
   });
 
+  test('advance with until_ms moves the clock to that instant, read when the request is handled, and never back', async () => {
+    const { now_ms } = (await admin('/clock')).json;
+    const target = now_ms + 3_600_000;
+    const adv = await admin('/clock/advance', 'POST', { ms: 0, until_ms: target });
+    expect(adv.status).toBe(200);
+    // The clock runs on after the move: it reads the target or a few ms past it, never short of it.
+    expect(adv.json.now_ms).toBeGreaterThanOrEqual(target);
+    expect(adv.json.now_ms - target).toBeLessThan(1_000);
+    expect(adv.json.moved_ms).toBeGreaterThan(3_599_000);
+    const again = await admin('/clock/advance', 'POST', { ms: 5, until_ms: target - 60_000 });
+    expect(again.json.moved_ms).toBe(0);
+    expect(again.json.offset_ms).toBe(adv.json.offset_ms);
+    expect((await admin('/clock/advance', 'POST', { ms: 0, until_ms: 'soon' })).status).toBe(422);
+  });
+
   test('reset returns state to the fixture but keeps clock offset and defects', async () => {
     await admin('/defects', 'PUT', { enable: ['replay-differs'] });
     const q = await alpha.quote();

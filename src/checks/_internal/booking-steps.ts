@@ -1,7 +1,7 @@
 import type { ApiResponse, Offer, TargetApi } from '../../api/types.js';
 import type { CheckContext, CheckOutcome } from '../types.js';
 import { skipped } from './findings.js';
-import { cheapest, productsToSearch, retryRateLimited, searchProduct } from './flow-steps.js';
+import { cheapest, productsToSearch, retryRateLimited, searchProduct, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
 
 /** A fresh quote of an open product of agency `index`, with the search that gave it. */
 interface FreshQuote {
@@ -34,6 +34,26 @@ export function withFreshQuote(
     const q = await freshQuote(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
     return run(ctx, api, { ...q, offer: q.offer });
+  };
+}
+
+/**
+ * A fresh quote of agency `index` and its wallet before anything is booked
+ * (labelled `before`), read at once: a search moves no money, so the wallet
+ * read beside it is the one before the booking, a round trip sooner.
+ */
+export async function freshQuoteAndWallet(ctx: CheckContext, index = 0): Promise<[FreshQuote | undefined, WalletSnapshot]> {
+  return Promise.all([freshQuote(ctx, index), snapshotWallet(ctx, ctx.api(index), 'before')]);
+}
+
+/** {@link withFreshQuote} for a check that also needs the wallet before it books ({@link freshQuoteAndWallet}). */
+export function withFreshQuoteAndWallet(
+  run: (ctx: CheckContext, api: TargetApi, q: BookableQuote, before: WalletSnapshot) => Promise<CheckOutcome>,
+): (ctx: CheckContext) => Promise<CheckOutcome> {
+  return async (ctx) => {
+    const [q, before] = await freshQuoteAndWallet(ctx);
+    if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
+    return run(ctx, ctx.api(0), { ...q, offer: q.offer }, before);
   };
 }
 

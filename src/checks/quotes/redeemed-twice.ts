@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import { bookFresh, withFreshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, withFreshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';
 import { cancelQuietly, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -42,8 +42,7 @@ export const redeemedTwiceCheck: Check = {
   clause: 'SPEC §1: a booking redeems the quote_token / REF §5: quote already redeemed by another booking → 409 QUOTE_ALREADY_REDEEMED',
   needs: ['open-product'],
   uses: { requests: { read: 8, write: 3 } },
-  run: withFreshQuote(async (ctx, api, q) => {
-    const before = await snapshotWallet(ctx, api, 'before');
+  run: withFreshQuoteAndWallet(async (ctx, api, q, before) => {
     const first = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'first booking');
     const second = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'second booking, same quote, new key');
     const after = await snapshotWallet(ctx, api, 'after');

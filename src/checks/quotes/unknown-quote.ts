@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, freshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -39,9 +39,8 @@ export const unknownQuoteCheck: Check = {
   uses: { requests: { read: 8, write: 2 } },
   async run(ctx) {
     const api = ctx.api(0);
-    const q = await freshQuote(ctx);
+    const [q, before] = await freshQuoteAndWallet(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to tamper with', q?.search);
-    const before = await snapshotWallet(ctx, api, 'before');
     const bookings: UnknownQuoteObservations['bookings'] = [];
     const tampered = tamperToken(q.offer.quoteToken);
     bookings.push({ what: 'booking with a tampered quote token', res: await bookFresh(ctx, api, q.product, tampered, 'booking with a tampered token') });

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import { bookFresh, cancelFresh, withFreshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, cancelFresh, withFreshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -47,8 +47,7 @@ export const debitAndRefundCheck: Check = {
   clause: 'SPEC §1: bookings are paid from a prepaid wallet (balance and statement readable) / REF §5: a cancellation refunds the full price',
   needs: ['open-product'],
   uses: { requests: { read: 10, write: 2 } },
-  run: withFreshQuote(async (ctx, api, q) => {
-    const before = await snapshotWallet(ctx, api, 'before');
+  run: withFreshQuoteAndWallet(async (ctx, api, q, before) => {
     const booking = await bookFresh(ctx, api, q.product, q.offer.quoteToken, 'booking');
     const afterBooking = await snapshotWallet(ctx, api, 'after booking');
     let cancellation;

@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
+import { bookFresh, freshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -34,9 +34,8 @@ export const failedBookingCheck: Check = {
     const trigger = ctx.profile.failure_trigger;
     if (!trigger) return skipped('the profile names no way to make the supplier refuse a booking');
     const api = ctx.api(0);
-    const q = await freshQuote(ctx);
+    const [q, before] = await freshQuoteAndWallet(ctx);
     if (!q?.offer) return skipped('no open product gave a quote to book', q?.search);
-    const before = await snapshotWallet(ctx, api, 'before');
     const booking = await bookFresh(
       ctx,
       api,

@@ -87,20 +87,35 @@ export function createAdminApp(control: AdminControl, log?: Logger, limits: List
   });
   app.get('/__admin/clock', async () => ({ now_ms: control.clock.now(), offset_ms: control.clock.offset }));
   app.post('/__admin/clock/advance', async (request, reply) => {
-    const ms = (request.body as { ms?: unknown } | undefined)?.ms;
+    const body = request.body as { ms?: unknown; until_ms?: unknown } | undefined;
+    const ms = body?.ms;
+    const until = body?.until_ms;
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
       return fail(reply, 422, 'VALIDATION_FAILED', 'ms must be a non-negative number of milliseconds', {
         fields: [{ field: 'ms', message: 'must be a non-negative number' }],
       });
     }
-    if (ms > MAX_ADVANCE_MS) {
-      return fail(reply, 400, 'BAD_REQUEST', `ms must be at most ${MAX_ADVANCE_MS} (7 days) per advance, got ${ms}`, {
-        fields: [{ field: 'ms', message: `must be at most ${MAX_ADVANCE_MS}` }],
+    if (until !== undefined && (typeof until !== 'number' || !Number.isFinite(until))) {
+      return fail(reply, 422, 'VALIDATION_FAILED', 'until_ms must be an instant in milliseconds since the epoch', {
+        fields: [{ field: 'until_ms', message: 'must be a number' }],
+      });
+    }
+    // With until_ms the clock moves to that instant (not at all when it is there already), read as the request is handled:
+    // a client across a network cannot know how far the clock ran while its request travelled.
+    const move = until === undefined ? ms : Math.max(0, until - control.clock.now());
+    if (move > MAX_ADVANCE_MS) {
+      const field = until === undefined ? 'ms' : 'until_ms';
+      const message =
+        until === undefined
+          ? `ms must be at most ${MAX_ADVANCE_MS} (7 days) per advance, got ${ms}`
+          : `until_ms lies more than ${MAX_ADVANCE_MS} ms (7 days) ahead of the clock`;
+      return fail(reply, 400, 'BAD_REQUEST', message, {
+        fields: [{ field, message: `must be at most ${MAX_ADVANCE_MS}` }],
         max_ms: MAX_ADVANCE_MS,
       });
     }
-    await control.advance(ms);
-    return { now_ms: control.clock.now(), offset_ms: control.clock.offset };
+    await control.advance(move);
+    return { now_ms: control.clock.now(), offset_ms: control.clock.offset, moved_ms: move };
   });
   app.post('/__admin/clock/reset', async () => {
     control.clock.resetOffset();
