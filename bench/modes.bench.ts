@@ -12,8 +12,8 @@
  *             handled `LATENCY_MS` (default 25) ms late, like a staging
  *             service in another region;
  * - `real`    no clock control: real time, reference limits (60 s window,
- *             quotes living `QUOTE_LIFETIME_S`, default 60 s), 3 agencies.
- *             Takes minutes a run.
+ *             quotes living `QUOTE_LIFETIME_S`, default 60 s), `AGENCIES`
+ *             agencies of the fixture (default 3, at most 4). Takes minutes a run.
  *
  * The mock runs from `dist/` when built (`MOCK_ENTRY` names another entry),
  * otherwise from the sources through tsx.
@@ -42,6 +42,8 @@ if (!['local', 'latency', 'real'].includes(mode) || !Number.isInteger(runs) || r
 }
 const latencyMs = Number(process.env.LATENCY_MS ?? 25);
 const quoteLifetimeS = Number(process.env.QUOTE_LIFETIME_S ?? 60);
+/** Agencies of the mock's fixture the real-time profile names (the fixture has four). */
+const realAgencies = Number(process.env.AGENCIES ?? 3);
 
 function startMock(): Promise<{ child: ChildProcess; line: MockLine }> {
   const entry = process.env.MOCK_ENTRY ?? (existsSync('dist/src/cli/main.js') ? 'dist/src/cli/main.js' : undefined);
@@ -63,7 +65,7 @@ function startMock(): Promise<{ child: ChildProcess; line: MockLine }> {
 }
 
 function profileFor(line: MockLine): Record<string, unknown> {
-  const agencies = line.agencies.slice(0, mode === 'real' ? 3 : 2).map((a) => agencyFromMock(a));
+  const agencies = line.agencies.slice(0, mode === 'real' ? realAgencies : 2).map((a) => agencyFromMock(a));
   return {
     base_url: line.base_url,
     hotel_base_url: line.hotel_base_url,

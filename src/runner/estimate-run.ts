@@ -132,11 +132,8 @@ export async function estimateRun(units: readonly ScheduleUnit[], o: EstimateOpt
   return { estimateMs: Math.round(run.endMs), serialMs: Math.round(serial.endMs) };
 }
 
-/** Random orders tried besides the given one and the rules below, from a fixed seed (the plan is the same for the same units). */
-const RANDOM_ORDERS = 32;
-
-/** Moves or swaps of one unit tried on the best order found. */
-const LOCAL_MOVES = 160;
+/** Passes of moving each long unit to the front of the best order found. */
+const FRONT_PASSES = 2;
 
 /**
  * Picks the order in which the runner offers the units to the leases (list
@@ -144,12 +141,14 @@ const LOCAL_MOVES = 160;
  * order): the one whose played schedule ends first among the given order,
  * the shortest first (with the fillers of buckets last, or the fillers
  * longest first after the others: a filled bucket cools a window, which
- * overlaps the final rest only when the fill comes last) and a few random
- * orders, then improved by moving or swapping units one at a time. Returns it
- * with its estimate. On the registry with 1 to 4 agencies, with and without
- * the scenarios and properties, every candidate kept here gave the best order
- * at least once, and no other order built by rule (longest first, fillers
- * first) ever did.
+ * overlaps the final rest only when the fill comes last), then improved by
+ * moving each long unit (one that waits or fills a bucket) to the front
+ * while that ends the schedule sooner: started first, its wait overlaps the
+ * most, and no short unit takes its agency and pushes its rest back. Returns
+ * it with its estimate. On the registry with 1 to 4 agencies and the
+ * scenarios and properties, this ends the schedule as early as 32 random
+ * orders and 160 random moves did (within 0.2 s; 1.3 s sooner with 2
+ * agencies) after at most 25 plays instead of 197.
  */
 export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions): Promise<PlannedRun> {
   const ms = async (order: readonly ScheduleUnit[]): Promise<number> => (await playSchedule(order, o)).endMs;
@@ -166,8 +165,6 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     [...shortest].sort((a, b) => fills(a) - fills(b)),
     [...shortest.filter((u) => fills(u) === 0), ...longest.filter((u) => fills(u) > 0)],
   ];
-  const random = mulberry32(0x5eed);
-  for (let i = 0; i < RANDOM_ORDERS; i++) candidates.push(shuffle([...units], random));
   let best = candidates[0]!;
   let bestMs = await ms(best);
   for (const order of candidates.slice(1)) {
@@ -177,38 +174,20 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
       bestMs = got;
     }
   }
-  for (let i = 0; i < LOCAL_MOVES && best.length > 1; i++) {
-    const from = Math.floor(random() * best.length);
-    const to = Math.floor(random() * best.length);
-    if (from === to) continue;
-    const moved = [...best];
-    if (i % 2 === 0) moved.splice(to, 0, ...moved.splice(from, 1));
-    else [moved[from], moved[to]] = [moved[to]!, moved[from]!];
-    const got = await ms(moved);
-    if (got < bestMs) {
-      best = moved;
-      bestMs = got;
+  const long = units.filter((u) => u.uses.waitMs > 0 || fills(u) > 0);
+  for (let pass = 0, better = true; better && pass < FRONT_PASSES; pass++) {
+    better = false;
+    for (const u of long) {
+      if (best[0] === u) continue;
+      const moved = [u, ...best.filter((x) => x !== u)];
+      const got = await ms(moved);
+      if (got < bestMs) {
+        best = moved;
+        bestMs = got;
+        better = true;
+      }
     }
   }
   const serial = await playSchedule(best, { ...o, maxConcurrent: 1 });
   return { estimateMs: Math.round(bestMs), serialMs: Math.round(serial.endMs), order: best.map((u) => u.id) };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffle<T>(list: T[], random: () => number): T[] {
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
 }

@@ -266,6 +266,20 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     expect(e.startAt).toBeGreaterThanOrEqual(lastBooking + 10_000);
   });
 
+  it('plans a long filler first when the short checks listed before it would take both agencies and make it wait a window', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
+    const short = (id: string) => mk(id, { touches: ['0:read', '0:write'], requests: 1 });
+    const fill = mk('F', { touches: ['0:read', '0:write'], fills: ['0:write'], waitsMs: () => 20_000, requests: 1 });
+    const items = [short('S1'), short('S2'), fill].map((c) => item(c));
+    const given = await estimateRun(items, o);
+    // listed last, the fill finds both agencies used and waits for one to rest a window
+    expect(given.estimateMs).toBe(100 + 10_000 + 100 + 20_000);
+    const planned = await planRun(items, o);
+    // planned first, it fills one agency while the short checks share the other
+    expect(planned.order[0]).toBe('F');
+    expect(planned.estimateMs).toBe(100 + 20_000);
+  });
+
   it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     const expiring = mk('Q', { uses: { touches: ['0:read', '0:write', '0:wallet'], requests: 1, wait: { ms: () => 5_000, holds: [], resumes: true } } });
