@@ -268,8 +268,8 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
 
   it('plans a long filler first when the short checks listed before it would take both agencies and make it wait a window', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
-    const short = (id: string) => mk(id, { touches: ['0:read', '0:write'], requests: 1 });
-    const fill = mk('F', { touches: ['0:read', '0:write'], fills: ['0:write'], waitsMs: () => 20_000, requests: 1 });
+    const short = (id: string) => mk(id, { uses: { touches: ['0:read', '0:write'], requests: 1 } });
+    const fill = mk('F', { uses: { touches: ['0:read', '0:write'], fills: ['0:write'], wait: { ms: () => 20_000 }, requests: 1 } });
     const items = [short('S1'), short('S2'), fill].map((c) => item(c));
     const given = await estimateRun(items, o);
     // listed last, the fill finds both agencies used and waits for one to rest a window
