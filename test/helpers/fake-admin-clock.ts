@@ -42,10 +42,12 @@ export async function startFakeAdminClock(latency: { inMs: number; outMs?: numbe
             res.end(JSON.stringify({ error: { code: 'VALIDATION_FAILED' } }));
             return;
           }
-          const ms = latency.untilMs && asked.until_ms !== undefined ? Math.max(0, asked.until_ms - now()) : asked.ms;
+          // One reading of the clock for the move and its landing: the millisecond that ticks after the move is real time, not the move.
+          const at = now();
+          const ms = latency.untilMs && asked.until_ms !== undefined ? Math.max(0, asked.until_ms - at) : asked.ms;
           offset += ms;
           moves.push(ms);
-          landings.push(now());
+          landings.push(at + ms);
           if (latency.untilMs) moved = ms;
         } else if (req.method === 'POST' && req.url === '/__admin/clock/reset') offset = 0;
         else if (!(req.method === 'GET' && req.url === '/__admin/clock')) status = 404;
