@@ -14,7 +14,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 import { runAutocannonLoad } from '../../src/load/generate/autocannon-load.js';
@@ -23,25 +22,12 @@ import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import { cpuSeconds } from '../_internal/cpu-seconds.js';
+import { firstLine } from '../_internal/first-line.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const ENTRIES = process.argv.length > 5 ? process.argv.slice(5) : ['dist/src/cli/main.js'];
-
-/** The child's first output line that `accept`s; the rest goes to stderr so the pipe keeps draining. */
-function firstLine(child: ChildProcess, accept: (line: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let found = false;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!found && accept(line)) {
-        found = true;
-        resolve(line);
-      } else process.stderr.write(`${line}\n`);
-    });
-    child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
-  });
-}
 
 interface Server {
   label: string;

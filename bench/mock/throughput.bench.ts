@@ -21,7 +21,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
@@ -31,28 +30,11 @@ import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import { cpuSeconds } from '../_internal/cpu-seconds.js';
+import { firstLine } from '../_internal/first-line.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 2);
-
-/**
- * The child's first output line that `accept`s; every other line goes to
- * stderr (diagnostic flags such as `--trace-gc` write to stdout too, and the
- * pipe must keep draining).
- */
-function firstLine(child: ChildProcess, accept: (line: string) => boolean = () => true): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let found = false;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!found && accept(line)) {
-        found = true;
-        resolve(line);
-      } else process.stderr.write(`${line}\n`);
-    });
-    child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
-  });
-}
 
 interface Figures {
   rps: number;
