@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, DEFAULT_FIXTURE, type RunningMock } from '../../src/mock/index.js';
-import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
+import { realTimeTarget } from '../helpers/real-time-suite.js';
 import { cliArgs } from '../helpers/cli-entry.js';
 
 /*
@@ -25,16 +25,7 @@ describe('svc-harness run, stopped by a signal', () => {
     mock = await createMock({ fixture, windowS: 2, quoteLifetimeS: 5, webhookBaseMs: 200, webhookFactor: 3, admin: false });
     dir = await mkdtemp(join(tmpdir(), 'run-sig-'));
     profile = join(dir, 'target.json');
-    const target = {
-      name: 'real-time mock',
-      base_url: mock.baseUrl,
-      hotel_base_url: mock.hotelBaseUrl,
-      clock: { control: 'none' },
-      limits: { window_s: 2 },
-      quotes: { lifetime_s: 5 },
-      webhooks: { base_ms: 200, factor: 3 },
-      agencies: mock.agencies.map((a) => agencyFromMock(a, { limits: false })),
-    };
+    const target = { name: 'real-time mock', ...realTimeTarget(mock) };
     await writeFile(profile, JSON.stringify(target));
   });
   afterAll(async () => {

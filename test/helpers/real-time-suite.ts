@@ -29,20 +29,24 @@ export interface RealTimeRun {
   wallMs: number;
 }
 
+/** A profile of `mock` without clock control, with the short window, quotes and webhook schedule the real-time tests start the mock with. */
+export function realTimeTarget(mock: RunningMock) {
+  return {
+    base_url: mock.baseUrl,
+    hotel_base_url: mock.hotelBaseUrl,
+    clock: { control: 'none' as const },
+    limits: { window_s: 2 },
+    quotes: { lifetime_s: 5 },
+    webhooks: { base_ms: 200, factor: 3 },
+    agencies: mock.agencies.map((a) => agencyFromMock(a, { limits: false })),
+  };
+}
+
 /** Runs every check and the scenarios (the properties are slow in real time) with clock control none. */
 export async function runRealTimeSuite(mock: RunningMock): Promise<RealTimeRun> {
-  const agencies = mock.agencies.map((a) => agencyFromMock(a, { limits: false }));
-  const harness = createHarness({
-    profile: {
-      base_url: mock.baseUrl,
-      hotel_base_url: mock.hotelBaseUrl,
-      clock: { control: 'none' },
-      limits: { window_s: 2 },
-      quotes: { lifetime_s: 5 },
-      webhooks: { base_ms: 200, factor: 3 },
-      agencies,
-    },
-  });
+  const profile = realTimeTarget(mock);
+  const agencies = profile.agencies;
+  const harness = createHarness({ profile });
   const events: RealTimeRun['events'] = [];
   const t0 = performance.now();
   try {
