@@ -87,6 +87,12 @@ try {
       const result = await harness.run({
         onEvent: (e) => {
           if (e.type === 'plan' && e.estimateMs !== undefined) plan = ` (estimated ${Math.round(e.estimateMs / 1000)} s)`;
+          // LIVE=1: each case as it starts and ends, s from the run's start.
+          if (process.env.LIVE && (e.type === 'case-started' || e.type === 'case-finished')) {
+            const at = ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
+            console.log(e.type === 'case-started' ? `${at} s  start ${e.id}` : `${at} s  end   ${e.result.id} ${e.result.verdict}`);
+          }
+          if (process.env.LIVE && e.type === 'plan') console.log(`plan${plan}`);
         },
       });
       const wallMs = Math.round(performance.now() - t0);

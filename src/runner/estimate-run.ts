@@ -27,6 +27,8 @@ interface Estimate {
 interface PlannedRun extends Estimate {
   /** Unit ids, in the order to start them. */
   order: string[];
+  /** The units whose agencies the plan prefers in another order than given (by unit id): their bindings, best first. */
+  bindings: Map<string, number[][]>;
 }
 
 /** What one unit costs in the played schedule. */
@@ -142,7 +144,9 @@ const FRONT_PASSES = 2;
  * the shortest first (with the fillers of buckets last, or the fillers
  * longest first after the others: a filled bucket cools a window, which
  * overlaps the final rest only when the fill comes last), then improved by
- * moving each long unit (one that waits or fills a bucket) to the front
+ * preferring another of each long unit's agencies (one that waits, fills a
+ * bucket or looks through every agency: a wait on one agency may leave
+ * another to a fill), then by moving each long unit to the front
  * while that ends the schedule sooner: started first, its wait overlaps the
  * most, and no short unit takes its agency and pushes its rest back. Returns
  * it with its estimate. On the registry with 1 to 4 agencies and the
@@ -174,10 +178,25 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
       bestMs = got;
     }
   }
-  const long = units.filter((u) => u.uses.waitMs > 0 || fills(u) > 0);
+  const long = units.filter((u) => u.uses.waitMs > 0 || fills(u) > 0 || u.uses.everyAgency === true);
+  // Each long unit's agencies: another binding preferred (a wait on one agency may free another for a fill), while that helps.
+  for (const u of long) {
+    const at = best.findIndex((x) => x.id === u.id);
+    for (const b of u.bindings.slice(1)) {
+      const current = best[at]!;
+      const tried = { ...current, bindings: [b, ...current.bindings.filter((x) => x !== b)] };
+      const order = best.map((x, i) => (i === at ? tried : x));
+      const got = await ms(order);
+      if (got < bestMs) {
+        best = order;
+        bestMs = got;
+      }
+    }
+  }
   for (let pass = 0, better = true; better && pass < FRONT_PASSES; pass++) {
     better = false;
-    for (const u of long) {
+    for (const { id } of long) {
+      const u = best.find((x) => x.id === id)!;
       if (best[0] === u) continue;
       const moved = [u, ...best.filter((x) => x !== u)];
       const got = await ms(moved);
@@ -189,5 +208,10 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     }
   }
   const serial = await playSchedule(best, { ...o, maxConcurrent: 1 });
-  return { estimateMs: Math.round(bestMs), serialMs: Math.round(serial.endMs), order: best.map((u) => u.id) };
+  return {
+    estimateMs: Math.round(bestMs),
+    serialMs: Math.round(serial.endMs),
+    order: best.map((u) => u.id),
+    bindings: new Map(best.filter((u) => !units.includes(u)).map((u) => [u.id, u.bindings] as const)),
+  };
 }

@@ -24,6 +24,8 @@ export interface LeasePlannerOptions {
   limitOf?: (bucket: string) => number | undefined;
   /** Added to every window a bucket must rest, ms (clock and network slack). @defaultValue a quarter window, at most 1000 */
   marginMs?: number;
+  /** When each bucket got its last request before the schedule began (reading the target's facts), in the planner's time: it rests a window from then. */
+  usedAt?: ReadonlyMap<string, number> | undefined;
 }
 
 /** What a lease holder really sent to each bucket while it held it: how many requests counted there (0 when it only may have) and when the last went. */
@@ -61,6 +63,7 @@ export class LeasePlanner {
     this.maxConcurrent = options.maxConcurrent ?? 8;
     this.marginMs = options.marginMs ?? Math.min(1000, options.windowMs / 4);
     this.limitOf = options.limitOf ?? (() => undefined);
+    for (const [b, at] of options.usedAt ?? []) this.quietUntil.set(b, at + this.windowMs + this.marginMs);
   }
 
   /** True when `lease` may start at `now`. */

@@ -142,6 +142,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
       emit,
       bodies: executor.bodies,
       startedAt: t0,
+      lastRequestAt: (bucket) => meter.lastRequestAt(bucket),
+      now: () => clock.now(),
     });
     if (plan.note) notes.push(plan.note);
     const { results, partCases } = await executor.execute(plan);

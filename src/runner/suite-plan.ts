@@ -34,6 +34,10 @@ interface PlanInput {
   };
   /** When the run started (performance.now()): the estimate counts what reading and planning took. */
   startedAt: number;
+  /** When a bucket (`<agency>:read`) last got a request, on the run's clock; undefined when never. */
+  lastRequestAt?: ((bucket: string) => number | undefined) | undefined;
+  /** The run's clock now. */
+  now?: (() => number) | undefined;
 }
 
 /** The plan of a run. */
@@ -59,7 +63,15 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
     const l = facts.agencies[Number(a)]?.limits;
     return l === undefined ? undefined : kind === 'read' ? l.read : l.write;
   };
-  const planner: LeasePlannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: facts.isolated ? 1 : input.maxConcurrent, limitOf };
+  // In real time, the buckets the facts were read from rest a window from then, in the run as in its estimate.
+  const usedAt = new Map<string, number>();
+  if (facts.realTime && input.lastRequestAt)
+    for (let i = 0; i < agencies.length; i++)
+      for (const kind of ['read', 'write']) {
+        const at = input.lastRequestAt(`${i}:${kind}`);
+        if (at !== undefined) usedAt.set(`${i}:${kind}`, at);
+      }
+  const planner: LeasePlannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: facts.isolated ? 1 : input.maxConcurrent, limitOf, usedAt };
   const unitsFrom = (list: readonly Check[]): ScheduleUnit[] =>
     unitsOf(list, {
       profile,
@@ -115,14 +127,27 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
       ]
     : [];
   const runnable = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target))), ...parts];
-  const { order, ...est } = await planRun(runnable, { ...planner, agencyCount: agencies.length, roundTripMs: facts.roundTripMs });
+  // The estimate's clock starts at 0 now.
+  const planNow = input.now?.() ?? 0;
+  const played = {
+    ...planner,
+    usedAt: new Map([...usedAt].map(([b, at]) => [b, at - planNow] as const)),
+    agencyCount: agencies.length,
+    roundTripMs: facts.roundTripMs,
+  };
+  const { order, bindings, ...est } = await planRun(runnable, played);
+  /** A unit with the agencies the plan prefers for it. */
+  const preferred = (u: ScheduleUnit): ScheduleUnit => {
+    const b = bindings.get(u.id);
+    return b ? { ...u, bindings: b } : u;
+  };
   // The estimate is of the whole run: what reading the target and planning took already counts.
   const spent = Math.round(performance.now() - input.startedAt);
   est.estimateMs += spent;
   est.serialMs += spent;
   emit({ ...common, mode: 'real-time', ...est });
   return {
-    units: inOrder([...unitsFrom(input.checks), ...parts], order),
+    units: inOrder([...unitsFrom(input.checks), ...parts].map(preferred), order),
     regular,
     last,
     partList,

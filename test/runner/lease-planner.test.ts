@@ -42,6 +42,16 @@ describe('LeasePlanner', () => {
     expect(p.restedAt()).toBe(161_000);
   });
 
+  it('starts a filler only a window after the last request a bucket got before the schedule (the facts read at the start)', () => {
+    const p = new LeasePlanner({ windowMs: 60_000, marginMs: 1000, usedAt: new Map([['0:read', 500]]) });
+    const fillsRead = lease('F', ['0:read'], ['0:read']);
+    expect(p.canStart(fillsRead, 61_499)).toBe(false);
+    expect(p.canStart(fillsRead, 61_500)).toBe(true);
+    // a bucket nothing was sent to may be filled at once, and one that is only read from may be used
+    expect(p.canStart(lease('G', ['0:write'], ['0:write']), 0)).toBe(true);
+    expect(p.canStart(lease('R', ['0:read']), 0)).toBe(true);
+  });
+
   it('keeps the checks that do not fill a bucket within 90% of its limit over a window', () => {
     const p = new LeasePlanner({ windowMs: 10_000, marginMs: 0, limitOf: (b) => (b === '0:write' ? 20 : undefined) });
     const first = lease('A', ['0:write'], [], 10);
