@@ -1,5 +1,5 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { FixtureAgency, Product, RateLimits } from '../fixture/fixture-types.js';
+import { HmacKey } from './hmac-key.js';
 
 /** An agency as the running mock holds it: fixture data plus its mutable webhook endpoint. */
 export interface Agency {
@@ -7,8 +7,8 @@ export interface Agency {
   readonly name: string;
   readonly keyId: string;
   readonly secret: string;
-  /** The secret as an HMAC key, prepared once: a string key is imported again on every request. */
-  readonly signingKey: KeyObject;
+  /** The secret as an HMAC key, prepared once (its padded blocks), for the request signatures. */
+  readonly signingKey: HmacKey;
   readonly webhookSecret: string;
   readonly products: ReadonlySet<Product>;
   readonly currency: string;
@@ -25,7 +25,7 @@ export function agencyFromFixture(f: FixtureAgency): Agency {
     name: f.name,
     keyId: f.key_id,
     secret: f.secret,
-    signingKey: createSecretKey(Buffer.from(f.secret, 'utf8')),
+    signingKey: new HmacKey(Buffer.from(f.secret, 'utf8')),
     webhookSecret: f.webhook_secret,
     products: new Set(f.products),
     currency: f.currency,

@@ -1,4 +1,4 @@
-import { buildStringToSign, computeSignature, parseAuthorization } from '../../protocol/index.js';
+import { buildStringToSign, parseAuthorization } from '../../protocol/index.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { Agency } from './agency.js';
 import { ApiError } from './api-error.js';
@@ -72,7 +72,7 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
     timestamp: Number(input.timestamp),
     nonce: input.nonce,
   });
-  const signatureOk = sameSignature(computeSignature(agency.signingKey, stringToSign), parsed.signature);
+  const signatureOk = sameSignature(agency.signingKey.hex(stringToSign), parsed.signature);
   // Recording a refused request's nonce lets a forged request use up a real client's nonce.
   if (!signatureOk && defects.has('nonce-recorded-early') && !nonces.has(agency.keyId, input.nonce, now)) nonces.record(agency.keyId, input.nonce, now);
   if (!signatureOk && !defects.has('signature-unchecked')) {

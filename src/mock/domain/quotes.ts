@@ -1,6 +1,7 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isProduct, type Product } from '../fixture/fixture-types.js';
 import { idSource } from './fast-id.js';
+import { HmacKey } from './hmac-key.js';
 
 const nextQuoteId = idSource('');
 
@@ -48,7 +49,7 @@ interface FixedPayload {
  * redemptions are stored, until their quote expires.
  */
 export class QuoteBook {
-  private key: KeyObject = createSecretKey(randomBytes(32));
+  private key = new HmacKey(randomBytes(32));
   /**
    * The payload's JSON around its id and expiry, per offers' price list (one
    * list per cached search, see `search-answers.ts`), with what it was written
@@ -139,11 +140,11 @@ export class QuoteBook {
   /** Forgets redemptions and renews the key, so that every earlier token becomes unknown. */
   reset(): void {
     this.redeemed.clear();
-    this.key = createSecretKey(randomBytes(32));
+    this.key = new HmacKey(randomBytes(32));
   }
 
   private tag(payload: string): string {
-    return createHmac('sha256', this.key).update(payload).digest('base64url').slice(0, 27);
+    return this.key.base64url(payload).slice(0, 27);
   }
 
   private prune(now: number): void {
