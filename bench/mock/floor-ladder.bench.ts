@@ -151,6 +151,12 @@ try {
       `${s.label}: ${c.map((x) => x.toFixed(1)).join(', ')} µs/req (mean ${(sum(c) / c.length).toFixed(1)}); /F per round ${ratios.map((x) => x.toFixed(2)).join(', ')}; /F ${(sum(c) / sum(cpu[0]!)).toFixed(2)} (all rounds), ${median(ratios).toFixed(2)} (median of rounds)`,
     );
   }
+  const mean = (i: number): number => sum(cpu[i]!) / ROUNDS;
+  console.log(
+    `rungs (µs/req, means): auth − F ${(mean(1) - mean(0)).toFixed(1)}; work − auth ${(mean(2) - mean(1)).toFixed(1)}; ${mocks
+      .map((m, i) => `${m.label} − F+auth+work ${(mean(3 + i) - mean(2)).toFixed(1)}`)
+      .join('; ')}`,
+  );
   for (const [i, m] of mocks.entries()) {
     const c = cpu[3 + i]!;
     const ratios = c.map((x, r) => x / cpu[2]![r]!);
