@@ -46,3 +46,14 @@ test("the key is copied: changing the caller's buffer afterwards changes nothing
   expect(key.hex('m'.repeat(2000))).toBe(before);
   expect(before).toBe(createHmac('sha256', Buffer.alloc(100, 7)).update('m'.repeat(2000)).digest('hex'));
 });
+
+test("keys used in turn do not mix: each MAC is its own key's", () => {
+  const a = randomBytes(32);
+  const b = randomBytes(80);
+  const ka = new HmacKey(a);
+  const kb = new HmacKey(b);
+  for (const message of ['one', 'x'.repeat(300), 'two']) {
+    expect(ka.hex(message)).toBe(createHmac('sha256', a).update(message).digest('hex'));
+    expect(kb.hex(message)).toBe(createHmac('sha256', b).update(message).digest('hex'));
+  }
+});
