@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MockClock } from '../../src/clock/mock-clock.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { AdminClockDriver } from '../../src/clock/admin-clock-driver.js';
@@ -57,9 +58,24 @@ describe('MockClockDriver (in-process mock)', () => {
   });
 });
 
+/*
+ * The fake and the driver share this process: when the machine is busy, a
+ * timer of either fires late, and a move sent by amount lands that much later
+ * than the driver could foresee. Each bound below is strict but for the delay
+ * this process's event loop really saw during the test (`late()`, ms), near 0
+ * on a quiet machine.
+ */
 describe('AdminClockDriver across a network (fake admin API that answers late)', () => {
   let fake: FakeAdminClock | undefined;
+  let loop: IntervalHistogram | undefined;
+  /** The longest delay the event loop saw since the test began, ms. */
+  const late = (): number => (loop ? loop.max / 1e6 : 0);
+  beforeEach(() => {
+    loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+  });
   afterEach(async () => {
+    loop?.disable();
     await fake?.close();
     fake = undefined;
   });
@@ -77,11 +93,11 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
         await driver.waitUntil(instant);
         const reached = f.now();
         expect(reached).toBeGreaterThanOrEqual(instant);
-        expect(reached - instant).toBeLessThan(2 * rtt + 60);
-        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant);
+        expect(reached - instant).toBeLessThan(2 * rtt + 60 + late());
+        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant + late());
         // One move, at most a second to correct; never a step per second of the wait.
         expect(f.moves.length - movesBefore).toBeLessThanOrEqual(2);
-        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30);
+        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30 + late());
       }
     });
   }
@@ -99,15 +115,15 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
         await driver.waitUntil(instant);
         const reached = f.now();
         expect(reached).toBeGreaterThanOrEqual(instant);
-        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant);
+        for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant + late());
         // The first move finds out that the mock moves to an instant; from then on a wait is one move that lands on its instant.
         if (movesBefore > 0) {
           expect(f.moves.length - movesBefore).toBe(1);
           expect(f.landings.at(-1)).toBe(instant);
         } else expect(f.moves.length - movesBefore).toBeLessThanOrEqual(2);
         // What the clock ran on its own is the round trips, not a real-time wait after the move.
-        expect(reached - startedAt - f.moves.slice(movesBefore).reduce((a, b) => a + b, 0)).toBeLessThan(3 * rtt + 40);
-        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30);
+        expect(reached - startedAt - f.moves.slice(movesBefore).reduce((a, b) => a + b, 0)).toBeLessThan(3 * rtt + 40 + late());
+        expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30 + late());
       }
     });
   }
@@ -119,7 +135,7 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
       const instant = driver.now() + ms;
       await driver.waitUntil(instant);
       expect(f.now()).toBeGreaterThanOrEqual(instant);
-      expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+      expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant + late());
     }
     // Every move it accepted was one by amount: the refused one moved nothing.
     expect(f.moves.length).toBeGreaterThanOrEqual(2);
@@ -135,7 +151,7 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
     await driver.waitUntil(instant);
     const moves = f.moves.slice(movesBefore);
     expect(f.now()).toBeGreaterThanOrEqual(instant);
-    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant + late());
     expect(moves.filter((m) => m <= 1000).length).toBeGreaterThanOrEqual(4);
     expect(moves.every((m) => m <= 1000 || m === moves.at(-1))).toBe(true);
     expect(moves.length).toBeLessThanOrEqual(7);
@@ -150,7 +166,7 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
     const instant = driver.now() + 30_000;
     await driver.waitUntil(instant);
     expect(f.now()).toBeGreaterThanOrEqual(instant);
-    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant);
+    expect(Math.max(...f.landings)).toBeLessThanOrEqual(instant + late());
     const fine = f.moves.filter((m) => m <= 1000).length;
     expect(fine).toBeGreaterThanOrEqual(4);
     expect(f.moves.length).toBeLessThanOrEqual(fine + 2);
