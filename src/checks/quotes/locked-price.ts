@@ -64,7 +64,14 @@ export function judgeLockedPrice(obs: LockedPriceObservations, profile: Profile)
 }
 
 /** Books the first search's offer `index`, whose price moved in `again`, reading the wallet before and after (the booking is cancelled after). */
-async function bookMoved(ctx: CheckContext, api: TargetApi, product: string, first: SearchAnswer, again: SearchAnswer, index: number): Promise<MovedPriceBooking> {
+async function bookMoved(
+  ctx: CheckContext,
+  api: TargetApi,
+  product: string,
+  first: SearchAnswer,
+  again: SearchAnswer,
+  index: number,
+): Promise<MovedPriceBooking> {
   const offer = first.offers[index]!;
   const before = await snapshotWallet(ctx, api, 'before');
   const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'booking of the first quote');
@@ -140,7 +147,8 @@ export const lockedPriceCheck: Check = {
       const lateMs = ctx.clock.now() + t.offsetMs - plan.searchBy;
       if (lateMs > 0) {
         const why = `it took its lease back ${Math.ceil(lateMs / 1000)} s too late to ${beforeTurn ? "search before the clock minute's turn" : 'book its quote before it expired'}`;
-        if (startedOver) return skipped(`${why}, after starting over once: no price move seen within a quote's life of ${lifetimeS} s`, ...earlier, first, ...later);
+        if (startedOver)
+          return skipped(`${why}, after starting over once: no price move seen within a quote's life of ${lifetimeS} s`, ...earlier, first, ...later);
         startedOver = true;
         ctx.log(`${ctx.checkId}: ${why}; starting over with a new search`);
       }
@@ -159,7 +167,8 @@ export const lockedPriceCheck: Check = {
       }
       if (later.length >= MAX_TURNS) break;
     }
-    if (later.length === 0) return skipped(`no clock minute's turn came early enough in a quote's life of ${lifetimeS} s to search across it`, ...earlier, first);
+    if (later.length === 0)
+      return skipped(`no clock minute's turn came early enough in a quote's life of ${lifetimeS} s to search across it`, ...earlier, first);
     return judgeLockedPrice({ first, later, earlier }, ctx.profile);
   },
 };

@@ -6,7 +6,7 @@
 import type { ApiResponse, Offer } from '../../api/types.js';
 
 /** A clock minute, ms. */
-export const MINUTE_MS = 60_000;
+const MINUTE_MS = 60_000;
 
 /**
  * Room on either side of a minute's turn, and before a quote's expiry, ms:
@@ -69,7 +69,7 @@ export function targetTime(search: Pick<ApiResponse, 'headers' | 'exchange'> & {
 }
 
 /** How a quote meets the next minute's turn: search again once it turned, first come close to it and search anew, or no turn fits. */
-export type TurnPlan =
+type TurnPlan =
   /** The quote outlives the turn with time to book it: search again at `searchAt` (target time), no later than `searchBy`. */
   | { kind: 'after-turn'; turn: number; searchAt: number; searchBy: number }
   /** The turn comes too late in the quote's life: search anew at `searchAt`, just before the turn, no later than `searchBy`. */
