@@ -1,33 +1,34 @@
-import type { Offer } from '../../api/types.js';
+import type { Offer, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
-import type { Check, CheckOutcome } from '../types.js';
+import type { Check, CheckContext, CheckOutcome } from '../types.js';
+import { answeredAt, EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime } from './minute-turn.js';
 
-/** How long to wait for the next clock minute, ms. */
-const MINUTE_STEP_MS = 61_000;
+type SearchAnswer = Answer & { offers: Offer[] };
+
+/** The booking of the first quote after the live price moved, with the wallet around it. */
+interface MovedPriceBooking {
+  /** Index of the offer whose price moved. */
+  index: number;
+  lockedPrice: number;
+  livePrice: number;
+  before: WalletSnapshot;
+  booking: Answer & { bookingId?: string; chargedAmount?: number };
+  after: WalletSnapshot;
+}
 
 /** What QT-03 saw: a quote, a later search of the same criteria, and (if the price moved) the booking of the first quote. */
 interface LockedPriceObservations {
-  first: Answer & { offers: Offer[] };
-  later: Array<Answer & { offers: Offer[] }>;
-  /** Index of the offer whose price moved, and what was booked; absent when no price moved. */
-  moved?: {
-    index: number;
-    lockedPrice: number;
-    livePrice: number;
-    before: WalletSnapshot;
-    booking: Answer & { bookingId?: string; chargedAmount?: number };
-    after: WalletSnapshot;
-  };
-}
-
-/** Clock minutes (at most 2) a quote of `lifetimeS` outlives with time to book it: each wait must leave the first quote valid. */
-function minuteSteps(lifetimeS: number): number {
-  return Math.max(0, Math.min(2, Math.floor((lifetimeS * 1000 - 10_000) / MINUTE_STEP_MS)));
+  first: SearchAnswer;
+  later: SearchAnswer[];
+  /** Searches before `first` whose quotes it could not use (their minute's turn came too late in their life, or it resumed too late). */
+  earlier?: SearchAnswer[];
+  /** Absent when no price moved. */
+  moved?: MovedPriceBooking;
 }
 
 /** The first offer index whose price differs between two searches of the same criteria. */
@@ -43,11 +44,11 @@ export function movedIndex(a: readonly Offer[], b: readonly Offer[]): number | u
 /** Judges QT-03: a booking is charged the locked price of its quote, not the live one. */
 export function judgeLockedPrice(obs: LockedPriceObservations, profile: Profile): CheckOutcome {
   const f = new Findings();
-  f.see(obs.first, ...obs.later);
+  f.see(...(obs.earlier ?? []), obs.first, ...obs.later);
   const m = obs.moved;
   if (!m) {
     f.warn(
-      `could not observe a price move: ${obs.later.length + 1} searches of the same criteria over ${obs.later.length} minute(s) gave the same prices`,
+      `could not observe a price move: ${obs.later.length + 1} searches of the same criteria across ${obs.later.length} clock minute turn(s) gave the same prices`,
       obs.first,
       ...obs.later,
     );
@@ -62,6 +63,42 @@ export function judgeLockedPrice(obs: LockedPriceObservations, profile: Profile)
   return f.outcome(`the quote's locked price ${m.lockedPrice} was charged though the live price had moved to ${m.livePrice}`);
 }
 
+/** Books the first search's offer `index`, whose price moved in `again`, reading the wallet before and after (the booking is cancelled after). */
+async function bookMoved(
+  ctx: CheckContext,
+  api: TargetApi,
+  product: string,
+  first: SearchAnswer,
+  again: SearchAnswer,
+  index: number,
+): Promise<MovedPriceBooking> {
+  const offer = first.offers[index]!;
+  const before = await snapshotWallet(ctx, api, 'before');
+  const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'booking of the first quote');
+  const after = await snapshotWallet(ctx, api, 'after');
+  await cancelQuietly(ctx, api, product, booking.bookingId);
+  return { index, lockedPrice: offer.priceAmount!, livePrice: again.offers[index]!.priceAmount!, before, booking, after };
+}
+
+/** Waits until harness instant `until` holding nothing of its lease, and takes the lease back (at once where the check runs alone). */
+async function waitLeaseFree(ctx: CheckContext, until: number, why: string): Promise<void> {
+  if (until <= ctx.clock.now()) return;
+  ctx.narrowLease?.([]);
+  await ctx.clock.waitUntil(until, why);
+  await ctx.widenLease?.();
+}
+
+/** Minute turns it searches across at most while the prices stay the same. */
+const MAX_TURNS = 2;
+
+/** Waits it makes at most: a search just before a turn, a start over, and the turns. */
+const MAX_WAITS = 2 + 2 * MAX_TURNS;
+
+/** Target time QT-03 waits for a quote of `lifetimeS`, ms: the expected wait across a minute's turn, none when the quote is too short. */
+function lockWaitMs(lifetimeS: number): number {
+  return lifetimeS >= SHORTEST_TURN_LIFETIME_S ? EXPECTED_TURN_WAIT_MS : 0;
+}
+
 /** QT-03: the locked price is charged though the live price moved. */
 export const lockedPriceCheck: Check = {
   id: 'QT-03',
@@ -69,33 +106,69 @@ export const lockedPriceCheck: Check = {
   area: 'quotes',
   clause: 'SPEC §1: the quote_token locks the price until quote_expires_at; clients must not cache prices / REF §6',
   needs: ['open-product'],
-  uses: { requests: { read: 9, write: 2 }, wait: { ms: (p, learned) => minuteSteps(learned?.quoteLifetimeS ?? p.quotes.lifetime_s) * MINUTE_STEP_MS } },
+  uses: {
+    requests: { read: 9, write: 2 },
+    wait: {
+      ms: (p, learned) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s),
+      // It holds nothing while the target's clock minute turns, and takes its lease back to search and book.
+      holds: [],
+      resumes: true,
+    },
+  },
+  /**
+   * From a first search, it waits for the next turn of the target's clock
+   * minute when the quote outlives it with time to book (else it waits to
+   * search anew just before the turn), searches again and books the first
+   * quote once a price moved. When its lease comes back too late for that
+   * (the quote ran out meanwhile), it starts over once.
+   */
   async run(ctx) {
     // The lifetime the service gives its quotes, when the run learned it: waiting past it would see an expired quote, not a locked price.
     const lifetimeS = ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s;
-    const maxSteps = minuteSteps(lifetimeS);
-    if (maxSteps < 1) return skipped(`the quote lifetime of ${lifetimeS} s is too short to see the next clock minute within it`);
+    if (lifetimeS < SHORTEST_TURN_LIFETIME_S)
+      return skipped(`the quote lifetime of ${lifetimeS} s is too short to search on both sides of a clock minute's turn and book within it`);
     const products = await productsToSearch(ctx, 0);
     const product = products[0];
     if (product === undefined) return skipped('the primary agency has no open product with search criteria in the profile');
     const api = ctx.api(0);
-    const first = await searchProduct(ctx, api, product, 'first search');
-    if (first.offers.length === 0) return skipped('the search gave no quote', first);
-    const obs: LockedPriceObservations = { first, later: [] };
-    for (let step = 0; step < maxSteps; step++) {
-      await ctx.clock.wait(MINUTE_STEP_MS, 'the next clock minute');
-      const again = await searchProduct(ctx, api, product, `same search ${step + 1} minute(s) later`);
-      obs.later.push(again);
+    const driven = ctx.clock.kind === 'mock';
+    const earlier: SearchAnswer[] = [];
+    let first = await searchProduct(ctx, api, product, 'first search');
+    let later: SearchAnswer[] = [];
+    let startedOver = false;
+    for (let waits = 0; waits < MAX_WAITS; waits++) {
+      if (first.offers.length === 0) return skipped('the search gave no quote', ...earlier, first);
+      const t = targetTime(first, lifetimeS, driven);
+      const last = later.at(-1);
+      const plan = planTurn(t, last && answeredAt(last) + t.offsetMs);
+      if (plan.kind === 'none') break;
+      const beforeTurn = plan.kind === 'before-turn';
+      await waitLeaseFree(ctx, plan.searchAt - t.offsetMs, beforeTurn ? 'close to the next clock minute' : 'the next clock minute');
+      const lateMs = ctx.clock.now() + t.offsetMs - plan.searchBy;
+      if (lateMs > 0) {
+        const why = `it took its lease back ${Math.ceil(lateMs / 1000)} s too late to ${beforeTurn ? "search before the clock minute's turn" : 'book its quote before it expired'}`;
+        if (startedOver)
+          return skipped(`${why}, after starting over once: no price move seen within a quote's life of ${lifetimeS} s`, ...earlier, first, ...later);
+        startedOver = true;
+        ctx.log(`${ctx.checkId}: ${why}; starting over with a new search`);
+      }
+      if (lateMs > 0 || beforeTurn) {
+        earlier.push(first, ...later);
+        later = [];
+        first = await searchProduct(ctx, api, product, lateMs > 0 ? 'first search again' : "search just before the clock minute's turn");
+        continue;
+      }
+      const again = await searchProduct(ctx, api, product, `same search after clock minute turn ${later.length + 1}`);
+      later.push(again);
       const index = movedIndex(first.offers, again.offers);
-      if (index === undefined) continue;
-      const offer = first.offers[index]!;
-      const before = await snapshotWallet(ctx, api, 'before');
-      const booking = await bookFresh(ctx, api, product, offer.quoteToken, 'booking of the first quote');
-      const after = await snapshotWallet(ctx, api, 'after');
-      obs.moved = { index, lockedPrice: offer.priceAmount!, livePrice: again.offers[index]!.priceAmount!, before, booking, after };
-      await cancelQuietly(ctx, api, product, booking.bookingId);
-      break;
+      if (index !== undefined) {
+        const moved = await bookMoved(ctx, api, product, first, again, index);
+        return judgeLockedPrice({ first, later, earlier, moved }, ctx.profile);
+      }
+      if (later.length >= MAX_TURNS) break;
     }
-    return judgeLockedPrice(obs, ctx.profile);
+    if (later.length === 0)
+      return skipped(`no clock minute's turn came early enough in a quote's life of ${lifetimeS} s to search across it`, ...earlier, first);
+    return judgeLockedPrice({ first, later, earlier }, ctx.profile);
   },
 };
