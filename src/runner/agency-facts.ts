@@ -18,6 +18,8 @@ export interface AgencyFacts {
   offerPrice?: number | undefined;
   /** Quote lifetime the service answered, s (`quote_expires_at` minus the time of the answer). */
   quoteLifetimeS?: number | undefined;
+  /** The target's clock minus the harness clock, ms, from the `Date` of its search answer (the middle of that second). */
+  clockOffsetMs?: number | undefined;
 }
 
 /** What to read of each agency. */
@@ -74,6 +76,8 @@ export async function readAgencyFacts(
       if (prices.length > 0) facts.offerPrice = Math.max(...prices);
       const lifetimes = search.offers.map((o) => lifetimeOf(o.quoteExpiresAt, search.exchange, now())).filter((s): s is number => s !== undefined);
       if (lifetimes.length > 0) facts.quoteLifetimeS = Math.min(...lifetimes);
+      const date = Date.parse(search.headers['date'] ?? '');
+      if (Number.isFinite(date)) facts.clockOffsetMs = date + 500 - (search.exchange.startedAt + search.exchange.durationMs / 2);
     }
   } catch {
     // Balance and price only steer agency binding; an agency without them is simply not chosen for bookings.

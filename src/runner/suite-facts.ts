@@ -51,7 +51,11 @@ export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
   const isolated = input.clock.kind === 'mock';
   const agencies = await gatherFacts(input, isolated);
   const target = targetFacts(input, agencies[0]);
-  const learned: LearnedTarget = { quoteLifetimeS: agencies.find((f) => f.quoteLifetimeS !== undefined)?.quoteLifetimeS };
+  const offset = agencies.find((f) => f.clockOffsetMs !== undefined)?.clockOffsetMs;
+  const learned: LearnedTarget = {
+    quoteLifetimeS: agencies.find((f) => f.quoteLifetimeS !== undefined)?.quoteLifetimeS,
+    ...(offset !== undefined ? { targetAt: input.clock.now() + offset } : {}),
+  };
   return {
     isolated,
     realTime: !isolated && target.clock === 'real',

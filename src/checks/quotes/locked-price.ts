@@ -6,7 +6,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
-import { answeredAt, EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime } from './minute-turn.js';
+import { answeredAt, EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime, TURN_MARGIN_MS } from './minute-turn.js';
 
 type SearchAnswer = Answer & { offers: Offer[] };
 
@@ -94,9 +94,20 @@ const MAX_TURNS = 2;
 /** Waits it makes at most: a search just before a turn, a start over, and the turns. */
 const MAX_WAITS = 2 + 2 * MAX_TURNS;
 
-/** Target time QT-03 waits for a quote of `lifetimeS`, ms: the expected wait across a minute's turn, none when the quote is too short. */
-function lockWaitMs(lifetimeS: number): number {
-  return lifetimeS >= SHORTEST_TURN_LIFETIME_S ? EXPECTED_TURN_WAIT_MS : 0;
+/**
+ * Target time QT-03 waits for a quote of `lifetimeS`, ms: none when the quote
+ * is too short; when the target's time at the start of the run is known
+ * (`targetAt`), the wait its turn plan makes from a search then (it starts
+ * among the first checks); else the expected wait across a minute's turn.
+ */
+export function lockWaitMs(lifetimeS: number, targetAt?: number): number {
+  if (lifetimeS < SHORTEST_TURN_LIFETIME_S) return 0;
+  if (targetAt === undefined) return EXPECTED_TURN_WAIT_MS;
+  const plan = planTurn({ offsetMs: 0, answeredAt: targetAt, expiresAt: targetAt + lifetimeS * 1000, roundTripMs: 0, source: 'clock' });
+  if (plan.kind === 'after-turn') return plan.searchAt - targetAt;
+  // A fresh search just before the turn, then across it.
+  if (plan.kind === 'before-turn') return plan.searchAt - targetAt + 3 * TURN_MARGIN_MS;
+  return EXPECTED_TURN_WAIT_MS;
 }
 
 /** QT-03: the locked price is charged though the live price moved. */
@@ -109,7 +120,7 @@ export const lockedPriceCheck: Check = {
   uses: {
     requests: { read: 9, write: 2 },
     wait: {
-      ms: (p, learned) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s),
+      ms: (p, learned) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s, learned?.targetAt),
       // It holds nothing while the target's clock minute turns, and takes its lease back to search and book.
       holds: [],
       resumes: true,

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { planTurn, targetTime, TURN_MARGIN_MS, type TargetTime } from '../../../src/checks/quotes/minute-turn.js';
+import { lockWaitMs } from '../../../src/checks/quotes/locked-price.js';
+import {
+  EXPECTED_TURN_WAIT_MS,
+  planTurn,
+  SHORTEST_TURN_LIFETIME_S,
+  targetTime,
+  TURN_MARGIN_MS,
+  type TargetTime,
+} from '../../../src/checks/quotes/minute-turn.js';
 import { searchAnswer } from '../_fixtures.js';
 
 /** A minute's turn on the target's clock. */
@@ -71,5 +79,21 @@ describe("QT-03's view of the target's clock minutes", () => {
     const t = time(TURN - 20_000, 150);
     expect(planTurn(t, TURN + 3_000)).toMatchObject({ kind: 'after-turn', turn: TURN + 60_000 });
     expect(planTurn(time(TURN - 20_000, 60), TURN + 3_000).kind).toBe('none');
+  });
+});
+
+describe('the wait QT-03 announces to the plan', () => {
+  test('is the wait its turn plan makes from a search at the target time the run planned at, for quotes living a minute', () => {
+    // 30 s before a turn: it searches again a margin after the turn
+    expect(lockWaitMs(60, TURN - 30_000)).toBe(30_000 + TURN_MARGIN_MS);
+    // 10 s after a turn: the next one comes 50 s later, still within the quote's life
+    expect(lockWaitMs(60, TURN + 10_000)).toBe(50_000 + TURN_MARGIN_MS);
+    // 1.5 s before a turn: that turn is too close to tell, the next too late for the quote; it searches anew two margins before it, then across it
+    expect(lockWaitMs(60, TURN - 1_500)).toBe(61_500 - 2 * TURN_MARGIN_MS + 3 * TURN_MARGIN_MS);
+  });
+
+  test('is the expected half minute and a margin without the target time, and nothing for quotes too short to outlive a turn', () => {
+    expect(lockWaitMs(60)).toBe(EXPECTED_TURN_WAIT_MS);
+    expect(lockWaitMs(SHORTEST_TURN_LIFETIME_S - 1, TURN)).toBe(0);
   });
 });
