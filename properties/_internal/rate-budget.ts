@@ -1,6 +1,9 @@
 import type { ApiResponse } from '../../src/api/types.js';
 import type { ClockDriver } from '../../src/clock/clock-driver.js';
 
+/** How soon a slot must free for {@link RateBudget.room} to wait for it rather than a whole window, ms. */
+const SOON_MS = 5_000;
+
 /** A rate-limit bucket of one agency. */
 export type Bucket = 'read' | 'write';
 
@@ -13,6 +16,8 @@ export type Bucket = 'read' | 'write';
  */
 export class RateBudget {
   private readonly used: Record<Bucket, number>;
+  /** When the target said a slot of each bucket frees next (its reset), on the clock; undefined when it did not. */
+  private readonly freesAt: Record<Bucket, number | undefined> = { read: undefined, write: undefined };
 
   constructor(
     private readonly clock: ClockDriver,
@@ -30,6 +35,7 @@ export class RateBudget {
     const named = res.rateLimit.resource === this.names.read ? 'read' : res.rateLimit.resource === this.names.write ? 'write' : bucket;
     if (res.rateLimit.remaining !== undefined) this.used[named] = Math.max(0, this.limits[named] - res.rateLimit.remaining);
     else this.used[named] += 1;
+    this.freesAt[named] = res.rateLimit.resetS !== undefined ? this.clock.now() + res.rateLimit.resetS * 1000 : undefined;
   }
 
   /** Marks a bucket as empty (nothing was sent to it for a whole window). */
@@ -61,6 +67,26 @@ export class RateBudget {
   async ensure(need: Partial<Record<Bucket, number>>): Promise<void> {
     const short = (Object.keys(need) as Bucket[]).some((b) => !this.fits(b, need[b] ?? 0));
     if (short) await this.waitWindow();
+  }
+
+  /**
+   * Waits until the requests `need` fits: where the target said a slot frees
+   * within a few seconds (requests just leaving the window), it waits for
+   * that and measures the bucket again (`measure`, at most three times);
+   * else, or when still short, a whole window. True when a whole window passed.
+   */
+  async room(need: Partial<Record<Bucket, number>>, measure: (bucket: Bucket) => Promise<void>): Promise<boolean> {
+    const short = (): Bucket[] => (Object.keys(need) as Bucket[]).filter((b) => !this.fits(b, need[b] ?? 0));
+    for (let tries = 0; tries < 3 && short().length > 0; tries++) {
+      const bucket = short()[0]!;
+      const at = this.freesAt[bucket];
+      if (at === undefined || at - this.clock.now() > SOON_MS) break;
+      await this.clock.wait(Math.max(0, at - this.clock.now()) + 250, 'a slot of the window to free');
+      await measure(bucket);
+    }
+    if (short().length === 0) return false;
+    await this.waitWindow();
+    return true;
   }
 
   /** Lets a whole window pass: both buckets are empty afterwards. */

@@ -90,6 +90,20 @@ export class LeasePlanner {
     return true;
   }
 
+  /**
+   * When `lease` could start if nothing else changed: the end of the rests and
+   * cooling it waits for (its budget share aside); undefined while another
+   * holder has one of its resources.
+   */
+  dueAt(lease: Lease, now: number): number | undefined {
+    if (lease.resources.some((r) => this.held.has(r))) return undefined;
+    const ends = [
+      ...lease.resources.map((r) => this.coolUntil.get(r) ?? 0),
+      ...[...lease.fills, ...(lease.rested ?? [])].map((b) => this.quietUntil.get(b) ?? 0),
+    ];
+    return Math.max(now, ...ends);
+  }
+
   /** Takes the lease (call after `canStart`). */
   start(lease: Lease): void {
     this.take(lease);

@@ -71,12 +71,18 @@ function firstFree(unit: ScheduleUnit, planner: LeasePlanner, agencyCount: numbe
   return undefined;
 }
 
+/** How soon a blocked unit must be due to start for the units after it to leave it its lease, ms. */
+const DUE_SOON_MS = 2_000;
+
 /**
  * Starts, in list order, every pending unit whose lease may start at `now`
  * (removing it from `pending`); with `strict`, only the first. A unit that
  * waits for buckets to rest (a filler, or the scenarios and properties) on its
  * only binding keeps those buckets from the units after it: one of them using
- * a bucket would push its rest back a window, again and again.
+ * a bucket would push its rest back a window, again and again. A unit due to
+ * start within a moment (its rests end then, nothing of its lease is held)
+ * keeps its whole lease from them, so that a few milliseconds either way do
+ * not hand its agencies to a unit the plan put after it.
  */
 function startInOrder(
   pending: ScheduleUnit[],
@@ -95,9 +101,16 @@ function startInOrder(
       start(unit, free);
       continue;
     }
-    if (!free && unit.bindings.length === 1) {
-      const lease = leaseFor(unit.uses, unit.bindings[0]!, agencyCount);
-      for (const b of [...lease.fills, ...(lease.rested ?? [])]) reserved.add(b);
+    if (!free) {
+      // About to start (only a rest or a cooling ends within a moment): its whole lease is kept from the units after it, which would otherwise take it by a few milliseconds.
+      const due = unit.bindings
+        .map((binding) => leaseFor(unit.uses, binding, agencyCount))
+        .find((lease) => (planner.dueAt(lease, now) ?? Infinity) <= now + DUE_SOON_MS);
+      if (due) for (const r of due.resources) reserved.add(r);
+      else if (unit.bindings.length === 1) {
+        const lease = leaseFor(unit.uses, unit.bindings[0]!, agencyCount);
+        for (const b of [...lease.fills, ...(lease.rested ?? [])]) reserved.add(b);
+      }
     }
     i++;
   }

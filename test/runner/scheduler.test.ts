@@ -280,6 +280,20 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     expect(planned.estimateMs).toBe(100 + 20_000);
   });
 
+  it('keeps the whole lease of a unit due to start within a moment from the units after it, and only then', async () => {
+    // agency 0's read bucket was read at -9 s: with a 10 s window it rests until 1 s
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, usedAt: new Map([['0:read', -9_000]]) };
+    const fill = mk('F', { uses: { touches: ['0:read', '1:read'], fills: ['0:read'], requests: 1, wait: { ms: () => 3_000 } } });
+    const short = mk('S', { uses: { touches: ['0:read'], requests: 1, wait: { ms: () => 5_000 } } });
+    const { slots } = await playSchedule([item(fill, [[0, 1]]), item(short, [[1]])], o);
+    // S would take agency 1 at once and hold it 5 s; F, due at 1 s, keeps it
+    expect(slots.find((x) => x.id === 'F')!.startAt).toBe(1_000);
+    expect(slots.find((x) => x.id === 'S')!.startAt).toBeGreaterThanOrEqual(slots.find((x) => x.id === 'F')!.endAt);
+    // due only in 5 s, F leaves agency 1 to S meanwhile
+    const later = await playSchedule([item(fill, [[0, 1]]), item(short, [[1]])], { ...o, usedAt: new Map([['0:read', -5_000]]) });
+    expect(later.slots.find((x) => x.id === 'S')!.startAt).toBe(0);
+  });
+
   it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     const expiring = mk('Q', { uses: { touches: ['0:read', '0:write', '0:wallet'], requests: 1, wait: { ms: () => 5_000, holds: [], resumes: true } } });
