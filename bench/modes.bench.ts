@@ -12,8 +12,9 @@
  *             handled `LATENCY_MS` (default 25) ms late, like a staging
  *             service in another region;
  * - `real`    no clock control: real time, reference limits (60 s window,
- *             quotes living `QUOTE_LIFETIME_S`, default 60 s), `AGENCIES`
- *             agencies of the fixture (default 3, at most 4). Takes minutes a run.
+ *             quotes living `QUOTE_LIFETIME_S`, default 60 s). Takes minutes a run.
+ *
+ * Every mode names `AGENCIES` agencies of the fixture (default 3, at most 4).
  *
  * The mock runs from `dist/` when built (`MOCK_ENTRY` names another entry),
  * otherwise from the sources through tsx.
@@ -42,8 +43,8 @@ if (!['local', 'latency', 'real'].includes(mode) || !Number.isInteger(runs) || r
 }
 const latencyMs = Number(process.env.LATENCY_MS ?? 25);
 const quoteLifetimeS = Number(process.env.QUOTE_LIFETIME_S ?? 60);
-/** Agencies of the mock's fixture the real-time profile names (the fixture has four). */
-const realAgencies = Number(process.env.AGENCIES ?? 3);
+/** Agencies of the mock's fixture the profile names, in every mode (the fixture has four). */
+const agencyCount = Number(process.env.AGENCIES ?? 3);
 
 function startMock(): Promise<{ child: ChildProcess; line: MockLine }> {
   const entry = process.env.MOCK_ENTRY ?? (existsSync('dist/src/cli/main.js') ? 'dist/src/cli/main.js' : undefined);
@@ -65,7 +66,7 @@ function startMock(): Promise<{ child: ChildProcess; line: MockLine }> {
 }
 
 function profileFor(line: MockLine): Record<string, unknown> {
-  const agencies = line.agencies.slice(0, mode === 'real' ? realAgencies : 2).map((a) => agencyFromMock(a));
+  const agencies = line.agencies.slice(0, agencyCount).map((a) => agencyFromMock(a));
   return {
     base_url: line.base_url,
     hotel_base_url: line.hotel_base_url,
@@ -101,7 +102,7 @@ try {
       const summary = `${s.PASS} pass, ${s.FAIL} fail, ${s.ERROR} error, ${s.WARN} warn, ${s.SKIP} skip`;
       rows.push({ wallMs, falseAlarms, summary });
       console.log(`run ${i}/${runs}: ${(wallMs / 1000).toFixed(1)} s${plan}, ${summary}, load average ${loadavg()[0]!.toFixed(2)}`);
-      for (const c of result.cases) if (c.verdict === 'FAIL' || c.verdict === 'ERROR') console.log(`  ${c.id} ${c.verdict}: ${c.message.slice(0, 300)}`);
+      for (const c of result.cases) if (c.verdict !== 'PASS') console.log(`  ${c.id} ${c.verdict}: ${c.message.slice(0, 300)}`);
       if (process.env.TIMELINE) {
         // Each case's start and end, s from the run's start (target time, which is real time here).
         const start = Date.parse(result.startedAt);
