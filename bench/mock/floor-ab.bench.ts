@@ -14,33 +14,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
-import { runAutocannonLoad } from '../../src/load/generate/autocannon-load.js';
-import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
-import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
-import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import { cpuSeconds } from '../_internal/cpu-seconds.js';
 import { firstLine } from '../_internal/first-line.js';
+import { cpuPerSearch, signedSearch, type BenchAgency, type BenchServer } from '../_internal/signed-search.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const ENTRIES = process.argv.length > 5 ? process.argv.slice(5) : ['dist/src/cli/main.js'];
 
-interface Server {
-  label: string;
-  child: ChildProcess;
-  baseUrl: string;
-}
+type Server = BenchServer;
 
 const fixture = join(tmpdir(), `bench-floor-ab-fixture-${process.pid}.json`);
 await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(1, { limits: { read: 1_000_000, write: 1_000_000 } }) }));
 const mockFlags = (process.env.MOCK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const mocks: Server[] = [];
 const children: ChildProcess[] = [];
-let agency: { id: string; keyId: string; secret: string; limits: { read: number; write: number } } | undefined;
+let agency: BenchAgency | undefined;
 try {
   for (const entry of ENTRIES) {
     const child = spawn(process.execPath, [...mockFlags, entry, 'mock', '--port', '0', '--hotel-port', '0', '--json', '--fixture', fixture], {
@@ -55,26 +45,9 @@ try {
     agency = { id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: 1e9, write: 1e6 } };
     mocks.push({ label: entry, child, baseUrl: info.base_url });
   }
-  const criteria = JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights });
-  const searchPath = `${new URL(mocks[0]!.baseUrl).pathname}/flights/search`;
-  const probe = await request(`${new URL(mocks[0]!.baseUrl).origin}${searchPath}`, {
-    method: 'POST',
-    body: criteria,
-    headers: {
-      'content-type': 'application/json',
-      ...signRequest({
-        method: 'POST',
-        path: searchPath,
-        body: criteria,
-        keyId: agency!.keyId,
-        secret: agency!.secret,
-        timestamp: Math.floor(Date.now() / 1000),
-        nonce: freshNonce(),
-      }).headers,
-    },
-  });
-  const answer = await probe.body.text();
-  if (probe.statusCode !== 200) throw new Error(`probe search answered ${probe.statusCode}: ${answer}`);
+  const probe = await signedSearch(mocks[0]!.baseUrl, agency!);
+  const answer = probe.text;
+  if (probe.status !== 200) throw new Error(`probe search answered ${probe.status}: ${answer}`);
   const answerFile = join(tmpdir(), `bench-floor-ab-answer-${process.pid}.json`);
   await writeFile(answerFile, answer);
   const floorChild = spawn(process.execPath, ['bench/mock/fastify-floor.mjs', '--fixture', fixture, '--answer', answerFile], {
@@ -88,23 +61,7 @@ try {
   };
 
   /** Server CPU µs per signed search of one arm. */
-  const run = async (server: Server): Promise<number> => {
-    const recorder = new LoadRecorder();
-    const cpu0 = cpuSeconds(server.child.pid!);
-    await runAutocannonLoad({
-      profile: { ...DEFAULT_PROFILE, base_url: server.baseUrl },
-      agencies: [agency!],
-      connections: CONNECTIONS,
-      durationS: SECONDS,
-      search: { product: 'flights' },
-      recorder,
-      wallet: new WalletTally(),
-      now: Date.now,
-    });
-    const op = Object.values(recorder.figures().operations)[0]!;
-    if (op.ok !== op.count) throw new Error(`${server.label}: ${op.count - op.ok} of ${op.count} searches failed`);
-    return ((cpuSeconds(server.child.pid!) - cpu0) * 1e6) / Math.max(1, op.count);
-  };
+  const run = (server: Server): Promise<number> => cpuPerSearch(server, agency!, SECONDS, CONNECTIONS);
 
   const arms = [floor, ...mocks];
   for (const s of arms) await run(s); // warm-up

@@ -21,33 +21,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
-import { runAutocannonLoad } from '../../src/load/generate/autocannon-load.js';
-import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
-import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
-import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
-import { cpuSeconds } from '../_internal/cpu-seconds.js';
 import { firstLine } from '../_internal/first-line.js';
+import { cpuPerSearch, signedSearch, type BenchAgency, type BenchServer } from '../_internal/signed-search.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const ENTRIES = process.argv.length > 5 ? process.argv.slice(5) : ['dist/src/cli/main.js'];
 
-interface Server {
-  label: string;
-  child: ChildProcess;
-  baseUrl: string;
-}
-
-interface Agency {
-  id: string;
-  keyId: string;
-  secret: string;
-  limits: { read: number; write: number };
-}
+type Server = BenchServer;
+type Agency = BenchAgency;
 
 const children: ChildProcess[] = [];
 
@@ -63,29 +47,8 @@ async function start(label: string, args: string[]): Promise<Server & { agency: 
   return { label, child, baseUrl: info.base_url, agency: { id: a.agency_id, keyId: a.key_id, secret: a.secret, limits: { read: 1e9, write: 1e6 } } };
 }
 
-const criteria = JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights });
-
 /** One signed search: its status and answer. */
-async function search(server: Server, agency: Agency): Promise<{ status: number; text: string }> {
-  const path = `${new URL(server.baseUrl).pathname}/flights/search`;
-  const res = await request(`${new URL(server.baseUrl).origin}${path}`, {
-    method: 'POST',
-    body: criteria,
-    headers: {
-      'content-type': 'application/json',
-      ...signRequest({
-        method: 'POST',
-        path,
-        body: criteria,
-        keyId: agency.keyId,
-        secret: agency.secret,
-        timestamp: Math.floor(Date.now() / 1000),
-        nonce: freshNonce(),
-      }).headers,
-    },
-  });
-  return { status: res.statusCode, text: await res.body.text() };
-}
+const search = (server: Server, agency: Agency): Promise<{ status: number; text: string }> => signedSearch(server.baseUrl, agency);
 
 try {
   const fixture = join(tmpdir(), `bench-floor-ladder-fixture-${process.pid}.json`);
@@ -114,23 +77,7 @@ try {
   }
 
   /** Server CPU µs per signed search of one arm. */
-  const run = async (server: Server): Promise<number> => {
-    const recorder = new LoadRecorder();
-    const cpu0 = cpuSeconds(server.child.pid!);
-    await runAutocannonLoad({
-      profile: { ...DEFAULT_PROFILE, base_url: server.baseUrl },
-      agencies: [agency!],
-      connections: CONNECTIONS,
-      durationS: SECONDS,
-      search: { product: 'flights' },
-      recorder,
-      wallet: new WalletTally(),
-      now: Date.now,
-    });
-    const op = Object.values(recorder.figures().operations)[0]!;
-    if (op.ok !== op.count) throw new Error(`${server.label}: ${op.count - op.ok} of ${op.count} searches failed`);
-    return ((cpuSeconds(server.child.pid!) - cpu0) * 1e6) / Math.max(1, op.count);
-  };
+  const run = (server: Server): Promise<number> => cpuPerSearch(server, agency!, SECONDS, CONNECTIONS);
 
   for (const s of arms) await run(s); // warm-up
   const load0 = loadavg()[0]!;

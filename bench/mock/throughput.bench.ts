@@ -22,8 +22,6 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { request } from 'undici';
-import { freshNonce, signRequest } from '../../src/protocol/request-signature.js';
 import { runAutocannonLoad } from '../../src/load/generate/autocannon-load.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import { WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
@@ -31,6 +29,7 @@ import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import { cpuSeconds } from '../_internal/cpu-seconds.js';
 import { firstLine } from '../_internal/first-line.js';
+import { signedSearch } from '../_internal/signed-search.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
@@ -80,25 +79,9 @@ const agency = { id: info.agencies[0]!.agency_id, keyId: info.agencies[0]!.key_i
 const criteria = JSON.stringify({ criteria: DEFAULT_PROFILE.search_criteria.flights });
 
 // The mock's own answer to this search, served verbatim by a second bare server.
-const searchPath = `${new URL(info.base_url).pathname}/flights/search`;
-const probe = await request(`${new URL(info.base_url).origin}${searchPath}`, {
-  method: 'POST',
-  body: criteria,
-  headers: {
-    'content-type': 'application/json',
-    ...signRequest({
-      method: 'POST',
-      path: searchPath,
-      body: criteria,
-      keyId: agency.keyId,
-      secret: agency.secret,
-      timestamp: Math.floor(Date.now() / 1000),
-      nonce: freshNonce(),
-    }).headers,
-  },
-});
-const mockBody = await probe.body.text();
-if (probe.statusCode !== 200) throw new Error(`probe search answered ${probe.statusCode}: ${mockBody}`);
+const probe = await signedSearch(info.base_url, agency);
+const mockBody = probe.text;
+if (probe.status !== 200) throw new Error(`probe search answered ${probe.status}: ${mockBody}`);
 const sameBytes = spawn(
   process.execPath,
   [
