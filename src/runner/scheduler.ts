@@ -62,13 +62,9 @@ export async function runSchedule(units: readonly ScheduleUnit[], o: ScheduleOpt
   for (const unit of units.filter((u) => u.phase === 'last')) await runUnits([unit], o);
 }
 
-/** The first binding of `unit` whose lease may start at `now`, with that lease. */
-function firstFree(unit: ScheduleUnit, planner: LeasePlanner, agencyCount: number, now: number): { binding: number[]; lease: Lease } | undefined {
-  for (const binding of unit.bindings) {
-    const lease = leaseFor(unit.uses, binding, agencyCount);
-    if (planner.canStart(lease, now)) return { binding, lease };
-  }
-  return undefined;
+/** Each binding of `unit`, best first, with its lease. */
+function leasesOf(unit: ScheduleUnit, agencyCount: number): Array<{ binding: number[]; lease: Lease }> {
+  return unit.bindings.map((binding) => ({ binding, lease: leaseFor(unit.uses, binding, agencyCount) }));
 }
 
 /** How soon a blocked unit must be due to start for the units after it to leave it its lease, ms. */
@@ -95,7 +91,8 @@ function startInOrder(
   const reserved = new Set<string>();
   for (let i = 0; i < pending.length && !(strict && i > 0);) {
     const unit = pending[i]!;
-    const free = firstFree(unit, planner, agencyCount, now);
+    const leases = leasesOf(unit, agencyCount);
+    const free = leases.find(({ lease }) => planner.canStart(lease, now));
     if (free && !free.lease.resources.some((r) => reserved.has(r))) {
       pending.splice(i, 1);
       start(unit, free);
@@ -103,14 +100,9 @@ function startInOrder(
     }
     if (!free) {
       // About to start (only a rest or a cooling ends within a moment): its whole lease is kept from the units after it, which would otherwise take it by a few milliseconds.
-      const due = unit.bindings
-        .map((binding) => leaseFor(unit.uses, binding, agencyCount))
-        .find((lease) => (planner.dueAt(lease, now) ?? Infinity) <= now + DUE_SOON_MS);
-      if (due) for (const r of due.resources) reserved.add(r);
-      else if (unit.bindings.length === 1) {
-        const lease = leaseFor(unit.uses, unit.bindings[0]!, agencyCount);
-        for (const b of [...lease.fills, ...(lease.rested ?? [])]) reserved.add(b);
-      }
+      const due = leases.find(({ lease }) => (planner.dueAt(lease, now) ?? Infinity) <= now + DUE_SOON_MS);
+      if (due) for (const r of due.lease.resources) reserved.add(r);
+      else if (leases.length === 1) for (const b of [...leases[0]!.lease.fills, ...(leases[0]!.lease.rested ?? [])]) reserved.add(b);
     }
     i++;
   }
