@@ -1,3 +1,4 @@
+import { dateOffsetMs } from '../api/answer-time.js';
 import { getNumber } from '../api/fields.js';
 import type { TargetApi } from '../api/types.js';
 import type { Exchange } from '../client/exchange.js';
@@ -76,8 +77,7 @@ export async function readAgencyFacts(
       if (prices.length > 0) facts.offerPrice = Math.max(...prices);
       const lifetimes = search.offers.map((o) => lifetimeOf(o.quoteExpiresAt, search.exchange, now())).filter((s): s is number => s !== undefined);
       if (lifetimes.length > 0) facts.quoteLifetimeS = Math.min(...lifetimes);
-      const date = Date.parse(search.headers['date'] ?? '');
-      if (Number.isFinite(date)) facts.clockOffsetMs = date + 500 - (search.exchange.startedAt + search.exchange.durationMs / 2);
+      facts.clockOffsetMs = dateOffsetMs(search);
     }
   } catch {
     // Balance and price only steer agency binding; an agency without them is simply not chosen for bookings.

@@ -1,3 +1,4 @@
+import { answeredAt } from '../../api/answer-time.js';
 import type { Offer, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh } from '../_internal/booking-steps.js';
@@ -6,7 +7,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
-import { answeredAt, EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime, TURN_MARGIN_MS } from './minute-turn.js';
+import { EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime, TURN_MARGIN_MS } from './minute-turn.js';
 
 type SearchAnswer = Answer & { offers: Offer[] };
 

@@ -3,6 +3,7 @@
  * where the next minute turns on the target's clock, and whether a quote
  * outlives that turn with time left to book it.
  */
+import { answeredAt, dateOffsetMs } from '../../api/answer-time.js';
 import type { ApiResponse, Offer } from '../../api/types.js';
 
 /** A clock minute, ms. */
@@ -32,18 +33,6 @@ export interface TargetTime {
   source: 'clock' | 'date-header' | 'quote-expiry';
 }
 
-/** The `Date` header of an answer, ms since epoch, or undefined. */
-function dateHeader(headers: Record<string, string>): number | undefined {
-  const value = headers['date'] ?? headers['Date'];
-  const at = value === undefined ? NaN : Date.parse(value);
-  return Number.isFinite(at) ? at : undefined;
-}
-
-/** Harness instant a search was answered: halfway through its round trip. */
-export function answeredAt(search: Pick<ApiResponse, 'exchange'>): number {
-  return search.exchange.startedAt + Math.max(0, search.exchange.durationMs) / 2;
-}
-
 /**
  * Reads the target's time off a search answer. Where the harness drives the
  * target's clock (`driven`), its clock is the target's; else the answer's
@@ -54,11 +43,11 @@ export function targetTime(search: Pick<ApiResponse, 'headers' | 'exchange'> & {
   const localAt = answeredAt(search);
   const expiries = search.offers.map((o) => (o.quoteExpiresAt === undefined ? NaN : Date.parse(o.quoteExpiresAt))).filter((t) => Number.isFinite(t));
   const quoteExpiry = expiries.length > 0 ? Math.min(...expiries) : undefined;
-  const date = dateHeader(search.headers);
+  const dateOffset = dateOffsetMs(search);
   let offsetMs = 0;
   let source: TargetTime['source'] = 'clock';
-  if (!driven && date !== undefined) {
-    offsetMs = date + 500 - localAt;
+  if (!driven && dateOffset !== undefined) {
+    offsetMs = dateOffset;
     source = 'date-header';
   } else if (!driven && quoteExpiry !== undefined) {
     offsetMs = quoteExpiry - lifetimeS * 1000 - localAt;
