@@ -334,9 +334,10 @@ export const idempotencyModel: PropertyDef = {
       replay,
     );
   },
-  // In real time the runs spread over the agencies given, as many as their write buckets take in one window (less what quote-lock after it needs).
+  // In real time the runs spread over the agencies given, as many as their write buckets have free in this window (less what quote-lock after it needs).
   realTime({ envs, numRuns, reservedWrites, replayPath }) {
-    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.limits.write - 2 - reservedWrites), 0);
+    // What each write bucket has free now (measured as the agency was learned), not its whole limit: the writes still in the window would leave the last run no room.
+    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.free('write') - reservedWrites), 0);
     const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / (WRITES_PER_RUN + 1))));
     const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write - reservedWrites)));
     const spanMs = envs[0]!.budget.windowSpanMs;
