@@ -1,13 +1,20 @@
 import { hash } from 'node:crypto';
 import type { Product } from '../fixture/fixture-types.js';
 
-/** Price band of each product in minor units: [lowest base, spread]. */
-const BANDS: Readonly<Record<Product, [number, number]>> = {
-  flights: [4_900, 60_000],
-  transfers: [1_900, 9_000],
-  activities: [900, 12_000],
-  cars: [2_900, 40_000],
+/** Price band of each product in minor units: [lowest base, spread, move a minute]. */
+const BANDS: Readonly<Record<Product, [number, number, number]>> = {
+  flights: [4_900, 60_000, 100],
+  transfers: [1_900, 9_000, 100],
+  activities: [900, 12_000, 100],
+  cars: [2_900, 40_000, 10],
 };
+
+/**
+ * Spread of a car search's first offer, its economy class, in minor units:
+ * with the band's lowest base and its moves, it stays between 29.00 and
+ * 48.59, so a small wallet (the reference fixture's USD 50.00) can rent a car.
+ */
+const CAR_ECONOMY_SPREAD = 1_000;
 
 /** One priced offer of a search, before a quote is attached. */
 interface Offer {
@@ -38,9 +45,9 @@ function offerCount(digest: string): number {
  * 97), so a price never stays the same from one minute to the next.
  */
 export function priceAt(product: Product, digest: string, index: number, minute: number): number {
-  const [low, spread] = BANDS[product];
-  const base = low + (seed(digest, index) % spread);
-  const drift = ((minute * 62 + seed(digest, index + 7)) % 97) * 100;
+  const [low, spread, move] = BANDS[product];
+  const base = low + (seed(digest, index) % (product === 'cars' && index === 0 ? CAR_ECONOMY_SPREAD : spread));
+  const drift = ((minute * 62 + seed(digest, index + 7)) % 97) * move;
   return base + drift;
 }
 
