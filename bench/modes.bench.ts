@@ -15,6 +15,8 @@
  *             quotes living `QUOTE_LIFETIME_S`, default 60 s). Takes minutes a run.
  *
  * Every mode names `AGENCIES` agencies of the fixture (default 3, at most 4).
+ * `TIMELINE=1` prints each case's start and end, and the plan's slots;
+ * `PLAN_ONLY=1` (real time) prints the plan and its estimate and stops there.
  *
  * The mock runs from `dist/` when built (`MOCK_ENTRY` names another entry),
  * otherwise from the sources through tsx.
@@ -82,12 +84,24 @@ const loadBefore = loadavg()[0]!;
 try {
   for (let i = 1; i <= runs; i++) {
     const harness = createHarness({ profile: profileFor(line) });
+    const stop = new AbortController();
     const t0 = performance.now();
     let plan = '';
+    let slots: Array<{ id: string; agencies: number[]; startMs: number; endMs: number }> = [];
     try {
       const result = await harness.run({
+        signal: stop.signal,
         onEvent: (e) => {
           if (e.type === 'plan' && e.estimateMs !== undefined) plan = ` (estimated ${Math.round(e.estimateMs / 1000)} s)`;
+          if (e.type === 'plan') slots = e.slots ?? [];
+          if (e.type === 'plan' && process.env.PLAN_ONLY) {
+            console.log(`plan${plan}`);
+            for (const p of [...slots].sort((a, b) => a.startMs - b.startMs))
+              console.log(
+                `  plan ${(p.startMs / 1000).toFixed(1).padStart(6)} → ${(p.endMs / 1000).toFixed(1).padStart(6)} s  ${p.id} on ${p.agencies.join(',')}`,
+              );
+            stop.abort();
+          }
           // LIVE=1: each case as it starts and ends, s from the run's start.
           if (process.env.LIVE && (e.type === 'case-started' || e.type === 'case-finished')) {
             const at = ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
@@ -96,6 +110,7 @@ try {
           if (process.env.LIVE && e.type === 'plan') console.log(`plan${plan}`);
         },
       });
+      if (stop.signal.aborted) continue;
       const wallMs = Math.round(performance.now() - t0);
       const s = result.summary;
       const falseAlarms = s.FAIL + s.ERROR;
@@ -104,6 +119,9 @@ try {
       console.log(`run ${i}/${runs}: ${(wallMs / 1000).toFixed(1)} s${plan}, ${summary}, load average ${loadavg()[0]!.toFixed(2)}`);
       for (const c of result.cases) if (c.verdict !== 'PASS') console.log(`  ${c.id} ${c.verdict}: ${c.message.slice(0, 300)}`);
       if (process.env.TIMELINE) {
+        // The plan: each unit's slot as the estimate played it, and the agencies it played with.
+        for (const p of [...slots].sort((a, b) => a.startMs - b.startMs))
+          console.log(`  plan ${(p.startMs / 1000).toFixed(1).padStart(6)} → ${(p.endMs / 1000).toFixed(1).padStart(6)} s  ${p.id} on ${p.agencies.join(',')}`);
         // Each case's start and end, s from the run's start (target time, which is real time here).
         const start = Date.parse(result.startedAt);
         for (const c of [...result.cases].sort((a, b) => a.startedAt - b.startedAt)) {
@@ -121,6 +139,7 @@ try {
 } finally {
   child.kill('SIGTERM');
 }
+if (rows.length === 0) process.exit(0);
 const walls = rows.map((r) => r.wallMs).sort((a, b) => a - b);
 const alarms = rows.reduce((n, r) => n + r.falseAlarms, 0);
 console.log(

@@ -11,6 +11,8 @@ export type RunEvent =
       /** Real-time runs: the estimated duration (critical path of the checks' waits) and the serial sum. */
       estimateMs?: number;
       serialMs?: number;
+      /** Real-time runs: each unit's slot in the played plan, ms from the run's start, and the agencies (profile indexes) it plays with. */
+      slots?: Array<{ id: string; agencies: number[]; startMs: number; endMs: number }>;
     }
   | { type: 'case-started'; id: string; kind: CaseResult['kind']; title: string }
   | { type: 'case-finished'; result: CaseResult }

@@ -135,7 +135,7 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
     agencyCount: agencies.length,
     roundTripMs: facts.roundTripMs,
   };
-  const { order, bindings, ...est } = await planRun(runnable, played);
+  const { order, bindings, slots, ...est } = await planRun(runnable, played);
   /** A unit with the agencies the plan prefers for it. */
   const preferred = (u: ScheduleUnit): ScheduleUnit => {
     const b = bindings.get(u.id);
@@ -145,7 +145,12 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
   const spent = Math.round(performance.now() - input.startedAt);
   est.estimateMs += spent;
   est.serialMs += spent;
-  emit({ ...common, mode: 'real-time', ...est });
+  emit({
+    ...common,
+    mode: 'real-time',
+    ...est,
+    slots: slots.map((s) => ({ id: s.id, agencies: s.binding, startMs: Math.round(s.startAt + spent), endMs: Math.round(s.endAt + spent) })),
+  });
   return {
     units: inOrder([...unitsFrom(input.checks), ...parts].map(preferred), order),
     regular,

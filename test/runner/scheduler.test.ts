@@ -357,6 +357,10 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     );
     expect(endMs).toBe(planned.estimateMs);
     expect(overlaps(slots)).toEqual([]);
+    // the run is handed each filler on the agencies it played with, and no other: taking another a moment early would leave the plan
+    const fillers = items.filter((i) => (i.uses.fills?.length ?? 0) > 0 && i.bindings.length > 1);
+    expect(fillers.length).toBeGreaterThan(0);
+    for (const u of fillers) expect(planned.bindings.get(u.id), u.id).toEqual([planned.slots.find((x) => x.id === u.id)!.binding]);
     // the rate-limit episode fills its first agency's write bucket from an empty window: nobody used it in the window before, nor while it cools
     const episode = slots.find((x) => x.id === 'RL-01')!;
     const filled = `${episode.binding[0]}:write`;
