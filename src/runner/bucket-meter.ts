@@ -24,7 +24,8 @@ function pathRegex(template: string): RegExp {
 /**
  * A meter over the run's exchanges. A request is put in an agency's bucket as
  * the reference API counts it (GET and search are reads, the rest writes; a
- * search marks the write bucket too, as a service may count it there),
+ * search whose answer does not name its bucket marks the write bucket too,
+ * as a service may count it there),
  * the agency known by the key id its signature names; unsigned requests and
  * the hotel API count nowhere. In real time a lease holds its buckets alone,
  * so what a bucket received during a lease is what the holder sent.
@@ -36,6 +37,9 @@ export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>,
   const auth = profile.headers.authorization.toLowerCase();
   const search = pathRegex(profile.operations.search.path);
   const searchMethod = profile.operations.search.method.toUpperCase();
+  const resource = profile.headers.ratelimit_resource.toLowerCase();
+  const readName = profile.values.bucket_read;
+  const writeName = profile.values.bucket_write;
   /** The bucket a request counts in, and a bucket it may count in at a service that counts otherwise. */
   const bucketsOf = (x: Exchange): { counts?: string; touches?: string } => {
     const signature = x.request.headers[auth];
@@ -46,8 +50,13 @@ export function bucketMeter(inner: ExchangeRecorder, profile: Readonly<Profile>,
     const method = x.request.method.toUpperCase();
     const path = x.request.url.split('?')[0]!;
     if (method === 'GET' || method === 'HEAD') return { counts: `${agency}:read` };
-    // The reference counts a search as a read; a service that counts it as a write must not see a "quiet" write bucket that is not.
-    if (method === searchMethod && search.test(path)) return { counts: `${agency}:read`, touches: `${agency}:write` };
+    if (method === searchMethod && search.test(path)) {
+      // The reference counts a search as a read; a service that counts it as a write must not see a "quiet" write bucket that is not. An answer naming its bucket settles it.
+      const named = x.response?.headers[resource];
+      if (named === readName) return { counts: `${agency}:read` };
+      if (named === writeName) return { counts: `${agency}:write` };
+      return { counts: `${agency}:read`, touches: `${agency}:write` };
+    }
     return { counts: `${agency}:write` };
   };
   return {

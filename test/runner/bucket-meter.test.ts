@@ -51,6 +51,22 @@ describe('bucketMeter', () => {
     });
   });
 
+  it('counts a search only in the bucket its answer names', () => {
+    const meter = bucketMeter(new MemoryRecorder(), profile, agencies, () => 1000);
+    const answered = (keyId: string, resource: string): Exchange => ({
+      ...x('POST', '/flights/search', keyId),
+      response: { status: 200, headers: { 'x-ratelimit-resource': resource }, body: '{}' },
+    });
+    const mark = meter.mark(['0:read', '0:write', '1:read', '1:write']);
+    meter.recorder.record(answered('ka', 'read'));
+    meter.recorder.record(answered('kb', 'write'));
+    expect(Object.fromEntries(meter.usedSince(mark, ['0:read', '0:write', '1:read', '1:write']))).toEqual({
+      '0:read': { n: 1, lastAt: 1000 },
+      '1:write': { n: 1, lastAt: 1000 },
+    });
+    expect([meter.lastRequestAt('0:write'), meter.lastRequestAt('1:read')]).toEqual([undefined, undefined]);
+  });
+
   it('says when a bucket last got a request, and forgets it once the target is reset', () => {
     let now = 1000;
     const meter = bucketMeter(new MemoryRecorder(), profile, agencies, () => now);
