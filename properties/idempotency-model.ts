@@ -260,9 +260,11 @@ function modelProperty(
   maxCommands: number,
   pick: (need: { write: number; read: number }) => Promise<PropertyEnv>,
   replay: { replayPath?: string } | undefined,
+  /** Writes a run may send at most, its cleanup included (unbounded when absent). */
+  maxWrites?: number,
 ): BuiltProperty<Iterable<Cmd>> {
   const key = fc.integer({ min: 0, max: POOL - 1 });
-  const commands = fc.commands<Model, Real, false>(
+  const generated = fc.commands<Model, Real, false>(
     [
       key.map((k) => new Book(k)),
       fc.tuple(key, fc.boolean()).map(([k, o]) => new Replay(k, o)),
@@ -272,6 +274,7 @@ function modelProperty(
     // Shrunk command lists replay from seed and path only with fast-check's replay path of the commands.
     { maxCommands, ...(replay?.replayPath ? { replayPath: replay.replayPath } : {}) },
   );
+  const commands = maxWrites === undefined ? generated : generated.filter((cmds) => writesOfRun(cmds) <= maxWrites);
   const property = fc.asyncProperty(commands, async (cmds) => {
     const env = await pick({ write: writesOfRun(cmds), read: maxCommands * 3 + POOL + 12 });
     env.evidence = [];
@@ -308,6 +311,9 @@ function commandsFor(writeLimit: number): number {
   return Math.max(2, Math.min(8, Math.floor((writeLimit - POOL - 2) / 4)));
 }
 
+/** Writes a run may send at least in real time, its cleanup included: room for several commands, bursts among them, once the pool's keys are booked. */
+const RUN_WRITES = 12;
+
 /** Writes one run sends on average (measured: about 170 writes in 25 runs). */
 const WRITES_PER_RUN = 7;
 
@@ -338,7 +344,9 @@ export const idempotencyModel: PropertyDef = {
   realTime({ envs, numRuns, reservedWrites, replayPath }) {
     // What each write bucket has free now (measured as the agency was learned), not its whole limit: the writes still in the window would leave the last run no room.
     const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.free('write') - reservedWrites), 0);
-    const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / (WRITES_PER_RUN + 1))));
+    // Each run's share of them, at least RUN_WRITES: the runs fit together whatever commands they draw, so none waits for a window.
+    const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / RUN_WRITES)));
+    const maxWrites = Math.max(RUN_WRITES, Math.floor(perWindow / runs));
     const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write - reservedWrites)));
     const spanMs = envs[0]!.budget.windowSpanMs;
     const pick = async (need: { write: number; read: number }): Promise<PropertyEnv> => {
@@ -356,10 +364,10 @@ export const idempotencyModel: PropertyDef = {
     };
     const agencies = envs.map((e) => e.ctx.agencies[e.agency]?.id ?? `#${e.agency}`).join(', ');
     return {
-      built: modelProperty(maxCommands, pick, replayPath ? { replayPath } : undefined),
+      built: modelProperty(maxCommands, pick, replayPath ? { replayPath } : undefined, maxWrites),
       fcRuns: runs,
       runs,
-      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them${reservedWrites ? ` (${reservedWrites} kept for quote-lock's bookings after it)` : ''}, about ${WRITES_PER_RUN + 1} a run`,
+      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them${reservedWrites ? ` (${reservedWrites} kept for quote-lock's bookings after it)` : ''}, at most ${maxWrites} a run`,
       timeLimitMs: spanMs + 60_000,
     };
   },
