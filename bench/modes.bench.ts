@@ -118,6 +118,9 @@ try {
       rows.push({ wallMs, falseAlarms, summary });
       console.log(`run ${i}/${runs}: ${(wallMs / 1000).toFixed(1)} s${plan}, ${summary}, load average ${loadavg()[0]!.toFixed(2)}`);
       for (const c of result.cases) if (c.verdict !== 'PASS') console.log(`  ${c.id} ${c.verdict}: ${c.message.slice(0, 300)}`);
+      // With TIMELINE, what each property says of its runs.
+      if (process.env.TIMELINE)
+        for (const c of result.cases) if (c.kind === 'property' && c.verdict === 'PASS') console.log(`  ${c.id}: ${c.message.slice(0, 300)}`);
       if (process.env.TIMELINE) {
         // The plan: each unit's slot as the estimate played it, and the agencies it played with.
         for (const p of [...slots].sort((a, b) => a.startMs - b.startMs))

@@ -24,8 +24,8 @@ export type BucketRef = `${number}:${'read' | 'write'}`;
 
 /** A check's wait on target time, and what it holds meanwhile (to plan real-time runs). */
 export interface CheckWait {
-  /** Target time it waits, roughly, ms. */
-  ms: (profile: Profile, learned?: LearnedTarget) => number;
+  /** Target time it waits, roughly, ms; `startMs`: when it starts, ms after the run's start (a wait anchored to the target's clock depends on it). */
+  ms: (profile: Profile, learned?: LearnedTarget, startMs?: number) => number;
   /**
    * What it still holds through its wait, after calling `ctx.narrowLease` with
    * it: the rest of its lease is free meanwhile. Absent: it holds its whole lease.

@@ -23,7 +23,7 @@ export function totalRequests(check: Pick<UnitDemand, 'requests'>): number {
 /** A booking check runs only on an agency whose wallet pays this many of the dearest offer seen. */
 const WALLET_COVERS = 20;
 
-type Planned = Pick<UnitDemand, 'id' | 'needs' | 'fills' | 'rests' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
+type Planned = Pick<UnitDemand, 'id' | 'needs' | 'fills' | 'tops' | 'touches' | 'pinned' | 'everyAgency' | 'requests' | 'charges'>;
 
 /** How many agencies a check plays with: 2 when it needs a second agency. */
 export function rolesOf(check: Pick<UnitDemand, 'needs'>): number {
@@ -60,7 +60,7 @@ export function resourcesOf(check: Pick<UnitDemand, 'everyAgency'>, refs: readon
 export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
   const resources = resourcesOf(check, touchesOf(check), binding, agencyCount);
   const lease: Lease = { holder: check.id, resources, fills: resourcesOf(check, check.fills ?? [], binding, agencyCount), requests: requestCount(check) };
-  if (check.rests) lease.rested = resourcesOf(check, check.rests, binding, agencyCount);
+  if (check.tops) lease.tops = resourcesOf(check, check.tops, binding, agencyCount);
   const split = check.requests;
   if (typeof split === 'object')
     lease.perBucket = Object.fromEntries(

@@ -48,12 +48,12 @@ interface Cost {
  * fills (`fills`, as bound: their limits count) likewise, and its wait, paid
  * once per shared wait (a unit that judges a wait another paid sends nothing).
  */
-function costOf(uses: UnitDemand, o: EstimateOptions, paid: Set<string>, fills: readonly string[]): Cost {
+function costOf(uses: UnitDemand, o: EstimateOptions, paid: Set<string>, fills: readonly string[], waitMs = uses.waitMs): Cost {
   const overhead = o.checkOverheadMs ?? 100;
   if (uses.waitKey !== undefined && paid.has(uses.waitKey)) return { busyMs: overhead, waitMs: 0, sends: false };
   if (uses.waitKey !== undefined) paid.add(uses.waitKey);
   const fillRequests = fills.reduce((sum, b) => sum + (o.limitOf?.(b) ?? 60) + 1, 0);
-  return { busyMs: overhead + (totalRequests(uses) + fillRequests) * o.roundTripMs, waitMs: uses.waitMs, sends: true };
+  return { busyMs: overhead + (totalRequests(uses) + fillRequests) * o.roundTripMs, waitMs, sends: true };
 }
 
 /**
@@ -93,7 +93,8 @@ function standIn(unit: ScheduleUnit, o: EstimateOptions, paid: Set<string>, cloc
   const uses = unit.uses;
   return async (binding, change) => {
     const lease = leaseFor(uses, binding, o.agencyCount);
-    const cost = costOf(uses, o, paid, lease.fills);
+    // A wait anchored to the target's clock depends on when the unit starts.
+    const cost = costOf(uses, o, paid, lease.fills, uses.waitAt?.(clock.now()) ?? uses.waitMs);
     const send = (): void => {
       if (cost.sends) meter.sent(lease, clock.now());
     };
@@ -165,7 +166,8 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     const c = costOf(u.uses, o, new Set(), u.uses.fills ?? []);
     return c.busyMs + c.waitMs;
   };
-  const fills = (u: ScheduleUnit): number => ((u.uses.fills?.length ?? 0) > 0 ? 1 : 0);
+  // A unit that leaves a bucket full (fills it, or tops it up) makes its next user wait a window.
+  const fills = (u: ScheduleUnit): number => ((u.uses.fills?.length ?? 0) + (u.uses.tops?.length ?? 0) > 0 ? 1 : 0);
   const shortest = [...units].sort((a, b) => alone(a) - alone(b));
   const longest = [...units].sort((a, b) => alone(b) - alone(a));
   const candidates = [

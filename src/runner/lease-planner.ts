@@ -6,8 +6,8 @@ export interface Lease {
   resources: readonly string[];
   /** Buckets (`<agency>:read`, `<agency>:write`) it fills on purpose. */
   fills: readonly string[];
-  /** Buckets that must have rested a window before it starts, though it does not fill them. */
-  rested?: readonly string[] | undefined;
+  /** Buckets it fills up from whatever they hold: they need no rest before it, and cool a window after it like `fills`. */
+  tops?: readonly string[] | undefined;
   /** Requests it sends to each bucket it touches without filling it (a rough count, for the bucket budget). */
   requests: number;
   /** Requests it sends to some buckets, where they differ from `requests`. */
@@ -32,6 +32,9 @@ export interface LeasePlannerOptions {
 export type BucketUse = ReadonlyMap<string, { n: number; lastAt: number }>;
 
 const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
+
+/** True when `lease` leaves bucket `b` full (it fills it from empty, or tops it up). */
+const filledBy = (lease: Lease, b: string): boolean => lease.fills.includes(b) || (lease.tops?.includes(b) ?? false);
 
 /** Requests `lease` declares for bucket `b`. */
 export const requestsTo = (lease: Lease, b: string): number => lease.perBucket?.[b] ?? lease.requests;
@@ -78,9 +81,9 @@ export class LeasePlanner {
       if (this.held.has(r)) return false;
       if ((this.coolUntil.get(r) ?? 0) > now) return false;
     }
-    for (const b of [...lease.fills, ...(lease.rested ?? [])]) if ((this.quietUntil.get(b) ?? 0) > now) return false;
+    for (const b of lease.fills) if ((this.quietUntil.get(b) ?? 0) > now) return false;
     for (const b of lease.resources.filter(isBucket)) {
-      if (lease.fills.includes(b) || lease.rested?.includes(b)) continue;
+      if (filledBy(lease, b)) continue;
       const limit = this.limitOf(b);
       if (limit === undefined) continue;
       const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
@@ -97,10 +100,7 @@ export class LeasePlanner {
    */
   dueAt(lease: Lease, now: number): number | undefined {
     if (lease.resources.some((r) => this.held.has(r))) return undefined;
-    const ends = [
-      ...lease.resources.map((r) => this.coolUntil.get(r) ?? 0),
-      ...[...lease.fills, ...(lease.rested ?? [])].map((b) => this.quietUntil.get(b) ?? 0),
-    ];
+    const ends = [...lease.resources.map((r) => this.coolUntil.get(r) ?? 0), ...lease.fills.map((b) => this.quietUntil.get(b) ?? 0)];
     return Math.max(now, ...ends);
   }
 
@@ -115,7 +115,7 @@ export class LeasePlanner {
     for (const r of lease.resources) this.held.set(r, lease.holder);
     for (const b of lease.resources.filter(isBucket)) {
       const list = this.spent.get(b) ?? [];
-      list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : requestsTo(lease, b), until: Infinity });
+      list.push({ holder: lease.holder, n: filledBy(lease, b) ? 0 : requestsTo(lease, b), until: Infinity });
       this.spent.set(b, list);
     }
   }
@@ -143,13 +143,13 @@ export class LeasePlanner {
       now,
       used,
     );
-    return { ...lease, resources: kept, fills: lease.fills.filter((b) => kept.includes(b)) };
+    return { ...lease, resources: kept, fills: lease.fills.filter((b) => kept.includes(b)), tops: lease.tops?.filter((b) => kept.includes(b)) };
   }
 
   private free(lease: Lease, resources: readonly string[], now: number, used: BucketUse | undefined): void {
     for (const r of resources) if (this.held.get(r) === lease.holder) this.held.delete(r);
     for (const b of resources.filter(isBucket)) {
-      const filled = lease.fills.includes(b);
+      const filled = filledBy(lease, b);
       const use = used === undefined || filled ? { n: filled ? 0 : requestsTo(lease, b), lastAt: now } : used.get(b);
       const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || (u.holder === lease.holder && u.until === Infinity));
       const mine = list.find((u) => u.holder === lease.holder && u.until === Infinity);

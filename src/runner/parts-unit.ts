@@ -29,8 +29,9 @@ interface PartsPlan {
  * run one case after another, each as the agency it picks; when every pick
  * can be told from the facts read at the start, the unit holds only those
  * agencies (as role 0 the properties' agency, else the one most scenarios
- * pick; its buckets must have rested a window: a scenario may open with a
- * rest, and the properties fill its write bucket), else every agency. Their time:
+ * pick; the properties leave its write bucket full), else every agency. They
+ * need no rested bucket: a scenario waits out a refusal as a client would, and
+ * the properties measure what each bucket has free. Their time:
  * the waits and rate-limit pacing the parts announce, their round trips and
  * a little local work.
  */
@@ -75,9 +76,8 @@ export async function planParts(
     ...(uses ? { pinned: true, touches: binding.flatMap((_, role) => roleResources(role)) } : { everyAgency: true, touches: roleResources(0) }),
     // Once the cases on the other agencies are done, it holds only its main agency through its waits.
     ...(binding.length > 1 ? { waitTouches: roleResources(0) } : {}),
-    rests: ['0:read', '0:write'],
-    // The properties are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
-    ...(list.includes('properties') ? { fills: ['0:write'] } : {}),
+    // The properties measure the buckets they use and are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
+    ...(list.includes('properties') ? { tops: ['0:write'] } : {}),
     requests: 0,
     waitMs: ms,
   };

@@ -16,7 +16,7 @@ export interface LeaseChange {
 /**
  * What a unit asks of a real-time schedule: the resources it leases (as roles),
  * its requests and its wait. A check's comes from its `uses` (see `CheckUses`
- * for each field); `rests` only the scenarios and properties ask for.
+ * for each field); `tops` only the scenarios and properties ask for.
  */
 export interface UnitDemand {
   /** The lease holder: the unit's id. */
@@ -24,8 +24,8 @@ export interface UnitDemand {
   needs: Need[];
   touches?: ResourceRef[];
   fills?: BucketRef[];
-  /** Buckets that must have rested a window before it starts (it needs them empty), though it does not fill them on purpose: nobody waits for them to cool after it. */
-  rests?: BucketRef[];
+  /** Buckets it fills up from whatever they hold (it measures them itself): no rest before it, but a window's cooling after. */
+  tops?: BucketRef[];
   /** Its role 0 is always the profile's first agency. */
   pinned?: boolean;
   /** Its role 0 is every agency of the run. */
@@ -40,6 +40,8 @@ export interface UnitDemand {
   waitKey?: string;
   /** Target time it waits, ms. */
   waitMs: number;
+  /** Target time it waits when it starts `startMs` after the run's start, ms (a wait anchored to the target's clock), where that differs from `waitMs`. */
+  waitAt?: (startMs: number) => number;
 }
 
 /** How a unit runs once leased: role i played by agency `binding[i]`, its lease changed through `lease`. */
@@ -72,8 +74,8 @@ export function splitLast(checks: readonly Check[]): { regular: Check[]; last: C
 }
 
 /** A check's wait, ms (0 when it names none or an impossible one). */
-function waitOf(check: Check, profile: Readonly<Profile>, learned: LearnedTarget | undefined): number {
-  const ms = check.uses?.wait?.ms(profile, learned) ?? 0;
+function waitOf(check: Check, profile: Readonly<Profile>, learned: LearnedTarget | undefined, startMs?: number): number {
+  const ms = check.uses?.wait?.ms(profile, learned, startMs) ?? 0;
   return Number.isFinite(ms) ? Math.max(0, ms) : 0;
 }
 
@@ -128,6 +130,7 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
       waitMs: waitOf(c, o.profile, o.learned),
     }));
     const uses = demandOf(check, members[0]!.waitMs);
+    if (check.uses?.wait) uses.waitAt = (startMs) => waitOf(check, o.profile, o.learned, startMs);
     if (members.length > 1) {
       const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
         const all = members.flatMap((m) => [...(pick(m.check) ?? [])]);

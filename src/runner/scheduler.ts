@@ -72,13 +72,17 @@ const DUE_SOON_MS = 2_000;
 
 /**
  * Starts, in list order, every pending unit whose lease may start at `now`
- * (removing it from `pending`); with `strict`, only the first. A unit that
- * waits for buckets to rest (a filler, or the scenarios and properties) on its
- * only binding keeps those buckets from the units after it: one of them using
- * a bucket would push its rest back a window, again and again. A unit due to
- * start within a moment (its rests end then, nothing of its lease is held)
- * keeps its whole lease from them, so that a few milliseconds either way do
- * not hand its agencies to a unit the plan put after it.
+ * (removing it from `pending`); with `strict`, only the first. Units listed
+ * later do not take what an earlier one waits for:
+ * - a filler waiting for its buckets to rest on its only binding keeps those
+ *   buckets (one of them used would push its rest back a window, again and again);
+ * - a unit due to start within a moment (its rests end then, nothing of its
+ *   lease is held) keeps its whole lease, so that a few milliseconds either
+ *   way do not hand its agencies to a unit the plan put after it;
+ * - a unit waiting on its only binding for another unit to give part of its
+ *   lease back keeps the rest of it (that may come at any moment);
+ * - a unit away for a wait it comes back from (`away`, ranked by list order)
+ *   keeps the lease it comes back for.
  */
 function startInOrder(
   pending: ScheduleUnit[],
@@ -87,10 +91,14 @@ function startInOrder(
   now: number,
   strict: boolean,
   start: (unit: ScheduleUnit, free: { binding: number[]; lease: Lease }) => void,
+  away: ReadonlyArray<{ rank: number; resources: readonly string[] }> = [],
+  rankOf: (unit: ScheduleUnit) => number = () => 0,
 ): void {
   const reserved = new Set<string>();
   for (let i = 0; i < pending.length && !(strict && i > 0);) {
     const unit = pending[i]!;
+    // A unit away for a wait it comes back from keeps its lease from the units listed after it.
+    for (const a of away) if (a.rank < rankOf(unit)) for (const r of a.resources) reserved.add(r);
     const leases = leasesOf(unit, agencyCount);
     const free = leases.find(({ lease }) => planner.canStart(lease, now));
     if (free && !free.lease.resources.some((r) => reserved.has(r))) {
@@ -101,8 +109,12 @@ function startInOrder(
     if (!free) {
       // About to start (only a rest or a cooling ends within a moment): its whole lease is kept from the units after it, which would otherwise take it by a few milliseconds.
       const due = leases.find(({ lease }) => (planner.dueAt(lease, now) ?? Infinity) <= now + DUE_SOON_MS);
+      const only = leases.length === 1 ? leases[0]!.lease : undefined;
       if (due) for (const r of due.lease.resources) reserved.add(r);
-      else if (leases.length === 1) for (const b of [...leases[0]!.lease.fills, ...(leases[0]!.lease.rested ?? [])]) reserved.add(b);
+      // On its only agencies, held in part by a unit that may give them back at any moment: the rest of its lease is kept from the units after it.
+      else if (only && planner.dueAt(only, now) === undefined) for (const r of only.resources) reserved.add(r);
+      // Waiting there for buckets to rest: those buckets, which a unit after it would keep from resting.
+      else if (only) for (const b of only.fills) reserved.add(b);
     }
     i++;
   }
@@ -124,6 +136,10 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
   const running = new Set<Promise<void>>();
   let wake: () => void = () => undefined;
   const resuming: Array<{ lease: Lease; resolve: () => void }> = [];
+  const rank = new Map(list.map((u, i) => [u, i] as const));
+  const rankOf = (u: ScheduleUnit): number => rank.get(u) ?? 0;
+  /** Units that gave their lease back for a wait they come back from. */
+  const away = new Map<ScheduleUnit, { rank: number; resources: readonly string[] }>();
   const launch = (unit: ScheduleUnit, binding: number[], first: Lease): Promise<void> => {
     let lease = first;
     let mark = meter?.mark(lease.resources);
@@ -136,6 +152,7 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
         // What the kept buckets got so far still counts when they are given back: the mark stays.
         lease = planner.release(lease, kept, clock.now(), used());
         if (slot.narrowAt === undefined) Object.assign(slot, { narrowAt: clock.now(), keep: [...lease.resources] });
+        if (unit.uses.resumes) away.set(unit, { rank: rankOf(unit), resources: first.resources.filter((r) => !kept.includes(r)) });
         wake();
       },
       async widen() {
@@ -147,11 +164,13 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
           wake();
         });
         lease = first;
+        away.delete(unit);
         mark = meter?.mark(lease.resources);
       },
     };
     planner.start(lease);
     return unit.run(binding, change).finally(() => {
+      away.delete(unit);
       planner.finish(lease, clock.now(), used());
       slot.endAt = clock.now();
     });
@@ -183,10 +202,19 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
       planner.take(r.lease);
       r.resolve();
     }
-    startInOrder(pending, planner, agencyCount, now, o.serial !== undefined, (unit, free) => {
-      const p: Promise<void> = launch(unit, free.binding, free.lease).finally(() => running.delete(p));
-      running.add(p);
-    });
+    startInOrder(
+      pending,
+      planner,
+      agencyCount,
+      now,
+      o.serial !== undefined,
+      (unit, free) => {
+        const p: Promise<void> = launch(unit, free.binding, free.lease).finally(() => running.delete(p));
+        running.add(p);
+      },
+      [...away.values()],
+      rankOf,
+    );
     if (pending.length === 0 && running.size === 0) break;
     const change = planner.nextChangeAt(now);
     const woken = new Promise<void>((resolve) => (wake = resolve));

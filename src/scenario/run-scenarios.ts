@@ -19,7 +19,7 @@ interface RunScenariosOptions {
 /**
  * Loads (validating every file first: an invalid one throws
  * `E_SCENARIO_INVALID`) and runs scenarios one after the other (in
- * {@link runOrder}: those opening with a `rest` first), one
+ * {@link runOrder}: those that wait after the others), one
  * CaseResult per scenario. With the runner's context (`reset`, `onCase`),
  * the target is reset before each scenario and each result is reported as
  * it finishes.

@@ -7,28 +7,29 @@ import type { Profile } from '../profile/index.js';
 import { ANY_WITH_PRODUCT, type Scenario, type Step } from './types.js';
 import { interpolate, readPath } from './values.js';
 
-/** True when the scenario's first step is a `rest`: started on rested buckets, it waits for nothing. */
-function opensWithRest(s: Pick<Scenario, 'steps'>): boolean {
-  return s.steps[0]?.action === 'rest';
+/** True when a step of `steps` (a repeated one too) waits: a `wait` or a `rest`. */
+function waits(steps: readonly Step[]): boolean {
+  return steps.some((s) => s.action === 'wait' || s.action === 'rest' || (s.action === 'repeat' && waits(s.steps ?? [])));
 }
 
 /**
- * The order scenarios run in: those opening with a `rest` step first (the
- * run gives them buckets that rested already, so their rest costs nothing),
- * then the others; file order within each group.
+ * The order scenarios run in: those that wait (a `wait` or `rest` step) after
+ * the others, file order kept within each group. Their waits then let the
+ * requests of the scenarios before them leave the rate-limit window before
+ * what runs next (the properties, in a suite run).
  */
 export function runOrder<T extends Pick<Scenario, 'steps'>>(list: readonly T[]): T[] {
-  return [...list.filter(opensWithRest), ...list.filter((s) => !opensWithRest(s))];
+  return [...list.filter((s) => !waits(s.steps)), ...list.filter((s) => waits(s.steps))];
 }
 
 /**
- * Target time the `wait` and `rest` steps of `scenarios` take, ms, when they
- * run in {@link runOrder} from rested buckets (to plan real-time runs). A
+ * Target time the `wait` and `rest` steps of `scenarios` take, ms, at most
+ * (to plan real-time runs). A
  * duration naming the profile (`{{profile.limits.window_s}}`) is read from it;
  * one naming the quote lifetime takes the lifetime the service answered when
  * known. A duration that depends on values saved at run time counts as 0. A
- * rest counts a window, but the opening rest of the first scenario: nothing
- * was sent before it.
+ * rest counts a window: the buckets rest a window after the last request
+ * they got.
  */
 export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
   const view = quoteLifetimeS === undefined ? profile : { ...profile, quotes: { ...profile.quotes, lifetime_s: quoteLifetimeS } };
@@ -52,10 +53,7 @@ export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonl
       if (!Number.isFinite(n) || n < 0) return sum;
       return sum + (par.ms !== undefined ? n : n * 1000);
     }, 0);
-  const ordered = runOrder(scenarios);
-  const first = ordered[0];
-  const freeRest = first !== undefined && opensWithRest(first) ? windowMs : 0;
-  return ordered.reduce((sum, s) => sum + of(s.steps), 0) - freeRest;
+  return scenarios.reduce((sum, s) => sum + of(s.steps), 0);
 }
 
 /** What is known of one agency when a scenario picks its agency: the products open for it (undefined: unknown) and its balance. */

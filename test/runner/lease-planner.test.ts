@@ -23,6 +23,21 @@ describe('LeasePlanner', () => {
     expect(p.canStart(lease('C', ['0:wallet', '1:wallet']), 10)).toBe(true);
   });
 
+  it('starts a unit that tops a bucket up on a bucket used a moment ago, and cools the bucket a window after it like a fill', () => {
+    const p = new LeasePlanner({ windowMs: 60_000, marginMs: 1000, limitOf: () => 60 });
+    const light = lease('L', ['0:write'], [], 10);
+    p.start(light);
+    p.finish(light, 1_000);
+    // a filler waits for the light user's request to leave the window; a unit topping the bucket up does not
+    expect(p.canStart(lease('F', ['0:write'], ['0:write']), 2_000)).toBe(false);
+    const topper = { ...lease('T', ['0:write', '0:wallet'], [], 0), tops: ['0:write'] };
+    expect(p.canStart(topper, 2_000)).toBe(true);
+    p.start(topper);
+    p.finish(topper, 50_000);
+    expect(p.canStart(lease('M', ['0:write'], [], 1), 100_000)).toBe(false);
+    expect(p.canStart(lease('M', ['0:write'], [], 1), 111_000)).toBe(true);
+  });
+
   it('cools a filled bucket one window (plus margin) for everyone, and starts a filler only on a bucket nobody used for a window', () => {
     const p = new LeasePlanner({ windowMs: 60_000, marginMs: 1000 });
     const filler = lease('F', ['0:read', '0:write'], ['0:write']);

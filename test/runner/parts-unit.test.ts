@@ -24,18 +24,18 @@ function parts(uses: { scenarios?: Array<number | null> | undefined; properties?
 }
 
 describe('the scenarios and properties as a unit of a real-time schedule', () => {
-  it('leases only the agencies its cases pick, the most used one as its main agency, whose buckets rest and whose write bucket the properties fill', async () => {
+  it('leases only the agencies its cases pick, the most used one as its main agency, whose write bucket the properties top up, with no rest before', async () => {
     const plan = await planParts(parts({ scenarios: [2, 0, null, 2, 2], properties: [1, null] }), ['scenarios', 'properties'], input, facts, limitOf);
     // the properties' agency is the main one, though the scenarios pick gamma more often
     expect(plan.binding).toEqual([1, 0, 2]);
     expect(plan.unit).toMatchObject({
       pinned: true,
       touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet', '2:read', '2:write', '2:wallet'],
-      rests: ['0:read', '0:write'],
-      fills: ['0:write'],
+      tops: ['0:write'],
       waitTouches: ['0:read', '0:write', '0:wallet'],
     });
     expect(plan.unit.everyAgency).toBeUndefined();
+    expect(plan.unit.fills).toBeUndefined();
     // the announced waits, plus round trips and local work
     expect(plan.unit.waitMs).toBeGreaterThan(180_000);
   });
@@ -47,7 +47,7 @@ describe('the scenarios and properties as a unit of a real-time schedule', () =>
     expect(unknown.unit).toMatchObject({ everyAgency: true, touches: ['0:read', '0:write', '0:wallet'] });
     const scenariosOnly = await planParts(parts({ scenarios: [2, 1, 1] }), ['scenarios'], input, facts, limitOf);
     expect(scenariosOnly.binding).toEqual([1, 2]);
-    expect(scenariosOnly.unit.fills).toBeUndefined();
+    expect([scenariosOnly.unit.fills, scenariosOnly.unit.tops]).toEqual([undefined, undefined]);
     const one = await planParts(parts({ scenarios: [1, null] }), ['scenarios'], input, facts, limitOf);
     expect(one.binding).toEqual([1]);
     expect(one.unit.waitTouches).toBeUndefined();

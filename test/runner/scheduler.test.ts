@@ -294,26 +294,56 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     expect(later.slots.find((x) => x.id === 'S')!.startAt).toBe(0);
   });
 
-  it('plays a check that gives its lease back through its wait and takes it back after, behind the check that used it meanwhile', async () => {
+  it('plays a check that gives its lease back through its wait: a check listed before it uses the lease meanwhile, one listed after it waits', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     const expiring = mk('Q', { uses: { touches: ['0:read', '0:write', '0:wallet'], requests: 1, wait: { ms: () => 5_000, holds: [], resumes: true } } });
     const long = mk('L', { uses: { touches: ['0:wallet'], requests: 1, wait: { ms: () => 8_000 } } });
-    const { slots, endMs } = await playSchedule([item(expiring, [[0]]), item(long, [[0]])], o);
-    const q = slots.find((x) => x.id === 'Q')!;
-    const l = slots.find((x) => x.id === 'L')!;
-    // L takes the wallet while Q waits (Q sent half its requests first) …
-    expect(l.startAt).toBe(50);
-    // … and Q books once L gave it back
-    expect(q.endAt).toBe(l.endAt + 50);
-    expect(endMs).toBe(q.endAt);
+    const short = mk('S', { uses: { touches: ['0:read'], requests: 1 } });
+    // listed before Q, L takes the wallet while Q waits (Q sent half its requests first), and Q books once L gave it back
+    const before = await playSchedule([item(long, [[0]]), item(expiring, [[0]])], o);
+    const [l, q] = ['L', 'Q'].map((id) => before.slots.find((x) => x.id === id)!);
+    expect(q!.startAt).toBe(l!.endAt);
+    const first = await playSchedule([item(expiring, [[0]]), item(long, [[0]])], o);
+    const [q1, l1] = ['Q', 'L'].map((id) => first.slots.find((x) => x.id === id)!);
+    // listed after it, L does not take what Q comes back for: Q books on time, then L starts
+    expect(q1!.endAt).toBe(50 + 5_000 + 50);
+    expect(l1!.startAt).toBe(q1!.endAt);
+    // a check on resources Q does not come back for is not held up
+    const beside = await playSchedule([item(expiring, [[0]]), item(mk('R', { uses: { touches: ['0:webhook'], requests: 1 } }), [[0]]), item(short, [[0]])], o);
+    expect(beside.slots.find((x) => x.id === 'R')!.startAt).toBe(0);
+  });
+
+  it('keeps the lease of a unit waiting for another to give part of it back from the units listed after it', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    // two webhook checks: each books, then holds only its endpoint while deliveries come
+    const hook = (id: string, ms: number) =>
+      mk(id, { uses: { touches: ['0:write', '0:wallet', '0:webhook'], requests: 1, wait: { ms: () => ms, holds: ['0:webhook'] } } });
+    const long = mk('P', { uses: { touches: ['0:write', '0:wallet'], requests: 1, wait: { ms: () => 30_000 } } });
+    const { slots } = await playSchedule([item(hook('W1', 5_000), [[0]]), item(hook('W2', 5_000), [[0]]), item(long, [[0]])], o);
+    // W2 waits for W1's endpoint; P, listed after W2, does not take the wallet meanwhile
+    expect(slots.find((x) => x.id === 'W2')!.startAt).toBe(5_100);
+    expect(slots.find((x) => x.id === 'P')!.startAt).toBe(5_200);
+    // listed before W2, P takes the wallet as soon as W1 gives it back
+    const before = await playSchedule([item(hook('W1', 5_000), [[0]]), item(long, [[0]]), item(hook('W2', 5_000), [[0]])], o);
+    expect(before.slots.find((x) => x.id === 'P')!.startAt).toBe(100);
+  });
+
+  it('plays a wait anchored to the target clock from the instant the unit starts', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    // waits until the next whole 30 s of the run, as QT-03 waits for the target's next minute
+    const anchored = item(mk('T', { uses: { touches: ['0:wallet'], requests: 1, wait: { ms: (_p, _l, start = 0) => 30_000 - (start % 30_000) } } }), [[0]]);
+    const first = mk('F', { uses: { touches: ['0:wallet'], requests: 1, wait: { ms: () => 20_000 } } });
+    const { slots } = await playSchedule([item(first, [[0]]), anchored], o);
+    // T starts when F ends (20.1 s) and waits to 30 s, not 30 s more
+    expect(slots.find((x) => x.id === 'T')!.startAt).toBe(20_100);
+    expect(slots.find((x) => x.id === 'T')!.endAt).toBe(30_000 + 100);
   });
 
   it('keeps the buckets a waiting filler needs rested from the checks listed after it, so that they cannot push its start back again and again', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     const user = (id: string, waitMs = 0) => mk(id, { uses: { touches: ['0:write'], requests: 1, wait: { ms: () => waitMs } } });
-    // a unit that needs its bucket rested, as the scenarios and properties do
-    const p = item(mk('P', { uses: { touches: ['0:write'], requests: 0, wait: { ms: () => 10_000 } } }), [[0]]);
-    const parts = { ...p, uses: { ...p.uses, rests: ['0:write' as const] } };
+    // a unit that fills its bucket, so needs it rested
+    const parts = item(mk('P', { uses: { touches: ['0:write'], fills: ['0:write'], requests: 0, wait: { ms: () => 10_000 } } }), [[0]]);
     const { slots } = await playSchedule([item(user('A'), [[0]]), parts, item(user('B1', 9_000), [[0]]), item(user('B2', 9_000), [[0]])], o);
     // P starts one window after A's request, not after B1's and B2's
     expect(slots.find((x) => x.id === 'P')!.startAt).toBe(100 + 10_000);

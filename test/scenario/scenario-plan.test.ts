@@ -42,16 +42,22 @@ describe('real-time plan of the suite parts', () => {
       profile,
     );
 
-  it('runs the scenarios opening with a rest first, file order kept within each group', () => {
-    const list = [scenario('a', 'search:'), scenario('b', 'rest: write'), scenario('c', 'search:'), scenario('d', 'rest: [read, write]')];
-    expect(runOrder(list).map((s) => s.name)).toEqual(['b', 'd', 'a', 'c']);
+  it('runs the scenarios that wait after the others, file order kept within each group', () => {
+    const list = [
+      scenario('a', 'search:'),
+      scenario('b', 'rest: write'),
+      scenario('c', 'search:'),
+      scenario('d', 'search:', '  - wait: { s: 1 }'),
+      scenario('e', 'search:'),
+    ];
+    expect(runOrder(list).map((s) => s.name)).toEqual(['a', 'c', 'e', 'b', 'd']);
   });
 
-  it('counts a rest as a window, but the opening rest of the first scenario to run: the run starts it on rested buckets', () => {
+  it('counts every rest as a window: the buckets rest a window after the last request they got', () => {
     const opens = scenario('opens', 'rest: write', '  - rest: read');
     const later = scenario('later', 'search:', '  - rest: write');
-    // 2 s window: the opening rest is free, the two others a window each
-    expect(scenarioWaitsMs([later, opens], profile)).toBe(2 * 2000);
+    // 2 s window
+    expect(scenarioWaitsMs([later, opens], profile)).toBe(3 * 2000);
     expect(scenarioWaitsMs([later], profile)).toBe(2000);
   });
 

@@ -98,12 +98,13 @@ const MAX_WAITS = 2 + 2 * MAX_TURNS;
 /**
  * Target time QT-03 waits for a quote of `lifetimeS`, ms: none when the quote
  * is too short; when the target's time at the start of the run is known
- * (`targetAt`), the wait its turn plan makes from a search then (it starts
- * among the first checks); else the expected wait across a minute's turn.
+ * (`targetAt`), the wait its turn plan makes from a search `startMs` later;
+ * else the expected wait across a minute's turn.
  */
-export function lockWaitMs(lifetimeS: number, targetAt?: number): number {
+export function lockWaitMs(lifetimeS: number, targetAt?: number, startMs = 0): number {
   if (lifetimeS < SHORTEST_TURN_LIFETIME_S) return 0;
   if (targetAt === undefined) return EXPECTED_TURN_WAIT_MS;
+  targetAt += startMs;
   const plan = planTurn({ offsetMs: 0, answeredAt: targetAt, expiresAt: targetAt + lifetimeS * 1000, roundTripMs: 0, source: 'clock' });
   if (plan.kind === 'after-turn') return plan.searchAt - targetAt;
   // A fresh search just before the turn, then across it.
@@ -121,7 +122,7 @@ export const lockedPriceCheck: Check = {
   uses: {
     requests: { read: 9, write: 2 },
     wait: {
-      ms: (p, learned) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s, learned?.targetAt),
+      ms: (p, learned, startMs) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s, learned?.targetAt, startMs),
       // It holds nothing while the target's clock minute turns, and takes its lease back to search and book.
       holds: [],
       resumes: true,

@@ -92,6 +92,12 @@ describe('the wait QT-03 announces to the plan', () => {
     expect(lockWaitMs(60, TURN - 1_500)).toBe(61_500 - 2 * TURN_MARGIN_MS + 3 * TURN_MARGIN_MS);
   });
 
+  test('depends on when it starts: planned to start 20 s into the run, 30 s before a turn, it waits 10 s', () => {
+    expect(lockWaitMs(60, TURN - 30_000, 20_000)).toBe(10_000 + TURN_MARGIN_MS);
+    // started 35 s in, the turn has passed: the next one is 55 s away
+    expect(lockWaitMs(60, TURN - 30_000, 35_000)).toBe(55_000 + TURN_MARGIN_MS);
+  });
+
   test('is the expected half minute and a margin without the target time, and nothing for quotes too short to outlive a turn', () => {
     expect(lockWaitMs(60)).toBe(EXPECTED_TURN_WAIT_MS);
     expect(lockWaitMs(SHORTEST_TURN_LIFETIME_S - 1, TURN)).toBe(0);
