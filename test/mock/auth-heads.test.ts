@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'vitest';
+import { signRequest } from '../../src/protocol/index.js';
+import { DefectSet } from '../../src/mock/defects/defect-set.js';
+import { agencyFromFixture } from '../../src/mock/domain/agency.js';
+import { ApiError } from '../../src/mock/domain/api-error.js';
+import { authenticate } from '../../src/mock/domain/auth.js';
+import { NonceCache } from '../../src/mock/domain/nonce-cache.js';
+import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
+
+const agency = agencyFromFixture(generateAgencies(1)[0]!);
+const byKey = new Map([[agency.keyId, agency]]);
+const NOW = 1_800_000_000_000;
+let n = 0;
+
+/** A signed search's authentication input, with its `Authorization` value passed through `edit`. */
+function request(edit: (authorization: string) => string = (a) => a): Parameters<typeof authenticate>[0] {
+  const nonce = `nonce_${String(n++).padStart(12, '0')}`;
+  const timestamp = NOW / 1000;
+  const body = '{"criteria":{}}';
+  const signed = signRequest({ method: 'POST', path: '/v1/flights/search', body, keyId: agency.keyId, secret: agency.secret, timestamp, nonce });
+  return {
+    method: 'POST',
+    path: '/v1/flights/search',
+    query: '',
+    body: Buffer.from(body),
+    authorization: edit(signed.headers.authorization!),
+    timestamp: String(timestamp),
+    nonce,
+  };
+}
+
+/** The error code `authenticate` answers, or 'ok'. */
+function verdict(input: Parameters<typeof authenticate>[0], nonces = new NonceCache()): string {
+  try {
+    authenticate(input, byKey, nonces, NOW, new DefectSet());
+    return 'ok';
+  } catch (err) {
+    return (err as ApiError).code;
+  }
+}
+
+describe('authentication by the head of Authorization (values that differ only in their signature)', () => {
+  test('every request of one client passes, each judged on its own signature', () => {
+    const nonces = new NonceCache();
+    for (let i = 0; i < 20; i++) expect(verdict(request(), nonces)).toBe('ok');
+    // The same head with another well-formed signature: refused on the signature, not the layout.
+    for (let i = 0; i < 5; i++)
+      expect(
+        verdict(
+          request((a) => a.slice(0, -1) + (a.endsWith('0') ? '1' : '0')),
+          nonces,
+        ),
+      ).toBe('SIGNATURE_INVALID');
+  });
+
+  test.each([
+    ['white space around the value', (a: string) => ` ${a}  `, 'ok'],
+    ['a tab after the value', (a: string) => `${a}\t`, 'ok'],
+    ['an upper-case signature', (a: string) => a.slice(0, -64) + a.slice(-64).toUpperCase(), 'UNAUTHENTICATED'],
+    ['a signature one character short', (a: string) => a.slice(0, -65) + a.slice(-63), 'UNAUTHENTICATED'],
+    ['a signature one character long', (a: string) => `${a}0`, 'UNAUTHENTICATED'],
+    ['no space after a comma', (a: string) => a.replace(', SignedHeaders', ',SignedHeaders'), 'ok'],
+    ['the timestamp not signed', (a: string) => a.replace('SignedHeaders=x-svc-nonce;x-svc-timestamp', 'SignedHeaders=x-svc-nonce'), 'UNAUTHENTICATED'],
+    ['signed headers in upper case', (a: string) => a.replace('x-svc-nonce;x-svc-timestamp', 'X-SVC-Nonce;X-SVC-TIMESTAMP'), 'ok'],
+    ['another key id', (a: string) => a.replace(`Credential=${agency.keyId}`, 'Credential=key_nobody'), 'UNAUTHENTICATED'],
+    ['another scheme', (a: string) => a.replace('SVC-HMAC-SHA256', 'SVC-HMAC-SHA1'), 'UNAUTHENTICATED'],
+    ['only a signature', (a: string) => a.slice(-64), 'UNAUTHENTICATED'],
+  ])('%s: judged as the whole value is, seen first and seen again', (_name, edit, expected) => {
+    // Twice: the first time the head is new, the second time it is known (when well-formed).
+    expect(verdict(request(edit))).toBe(expected);
+    expect(verdict(request(edit))).toBe(expected);
+  });
+});
