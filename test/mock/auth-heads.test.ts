@@ -63,6 +63,11 @@ describe('authentication by the head of Authorization (values that differ only i
     ['the timestamp not signed', (a: string) => a.replace('SignedHeaders=x-svc-nonce;x-svc-timestamp', 'SignedHeaders=x-svc-nonce'), 'UNAUTHENTICATED'],
     ['signed headers in upper case', (a: string) => a.replace('x-svc-nonce;x-svc-timestamp', 'X-SVC-Nonce;X-SVC-TIMESTAMP'), 'ok'],
     ['another key id', (a: string) => a.replace(`Credential=${agency.keyId}`, 'Credential=key_nobody'), 'UNAUTHENTICATED'],
+    [
+      'another key id of the same length',
+      (a: string) => a.replace(`Credential=${agency.keyId}`, `Credential=${'k'.repeat(agency.keyId.length)}`),
+      'UNAUTHENTICATED',
+    ],
     ['another scheme', (a: string) => a.replace('SVC-HMAC-SHA256', 'SVC-HMAC-SHA1'), 'UNAUTHENTICATED'],
     ['only a signature', (a: string) => a.slice(-64), 'UNAUTHENTICATED'],
   ])('%s: judged as the whole value is, seen first and seen again', (_name, edit, expected) => {

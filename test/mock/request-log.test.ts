@@ -93,6 +93,20 @@ describe('request log bounds (issue 11 item 4)', () => {
     expect(log.size).toBe(texts.reduce((a, b) => a + b, 0));
   });
 
+  test('entries written over released chunks read back as written (chunks are reused)', () => {
+    const log = new RequestLog({ entries: 700, bodyBytes: 4096 });
+    const bodyOf = (i: number): Buffer => Buffer.alloc(1000 + (i % 3000), 0x61 + (i % 26));
+    for (let i = 0; i < 12_000; i++) log.add({ ...entry(i, bodyOf(i)), headers: { 'x-i': String(i) } });
+    const listed = log.list();
+    expect(listed.map((e) => e.request_id)).toEqual(Array.from({ length: 700 }, (_, k) => `req_${11_300 + k}`));
+    for (const e of listed) {
+      const i = e.at_ms;
+      expect(e.headers).toEqual({ 'x-i': String(i) });
+      expect(e.body).toBe(bodyOf(i).toString('utf8'));
+      expect(e.body_bytes).toBe(bodyOf(i).length);
+    }
+  });
+
   test('headers list and count as their JSON, plain or not (quotes, backslash, tab, DEL, Latin-1, absent values, number-like names)', () => {
     const cases: Array<RawLoggedRequest['headers']> = [
       {},

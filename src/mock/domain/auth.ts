@@ -68,6 +68,10 @@ const KNOWN_HEADS = 1024;
  */
 const knownHeads = new Map<string, AuthorizationHead>();
 
+/** The head found last, and its text: a run of one client's requests is judged without a lookup. */
+let lastHead: AuthorizationHead | undefined;
+let lastHeadText = '';
+
 function endsInSignature(value: string): boolean {
   if (value.length <= SIGNATURE_CHARS) return false;
   for (let i = value.length - SIGNATURE_CHARS; i < value.length; i++) {
@@ -87,14 +91,18 @@ function authorizationHead(value: string | undefined): AuthorizationHead | undef
     const parsed = parseAuthorization(value);
     return parsed && headOf(parsed);
   }
+  if (lastHead !== undefined && value.length === lastHeadText.length + SIGNATURE_CHARS && value.startsWith(lastHeadText)) return lastHead;
   const text = value.slice(0, value.length - SIGNATURE_CHARS);
-  const known = knownHeads.get(text);
-  if (known !== undefined) return known;
-  const parsed = parseAuthorization(value);
-  if (!parsed) return undefined;
-  const head = headOf(parsed);
-  if (knownHeads.size >= KNOWN_HEADS) knownHeads.clear();
-  knownHeads.set(text, head);
+  let head = knownHeads.get(text);
+  if (head === undefined) {
+    const parsed = parseAuthorization(value);
+    if (!parsed) return undefined;
+    head = headOf(parsed);
+    if (knownHeads.size >= KNOWN_HEADS) knownHeads.clear();
+    knownHeads.set(text, head);
+  }
+  lastHead = head;
+  lastHeadText = text;
   return head;
 }
 
