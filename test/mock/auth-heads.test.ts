@@ -76,3 +76,49 @@ describe('authentication by the head of Authorization (values that differ only i
     expect(verdict(request(edit))).toBe(expected);
   });
 });
+
+describe('the string to sign, with body hashes looked up', () => {
+  /** A request signed by the protocol's signer, as the mock sees it; `bodyText` as the pipeline makes it. */
+  function signed(o: { method?: string; path?: string; query?: string; body?: string; timestampText?: (t: string) => string; keyed?: boolean }) {
+    const nonce = `nonce_${String(n++).padStart(12, '0')}`;
+    const timestamp = NOW / 1000;
+    const body = Buffer.from(o.body ?? '');
+    const method = o.method ?? 'POST';
+    const path = o.path ?? '/v1/flights/search';
+    const s = signRequest({ method, path, query: o.query ?? '', body, keyId: agency.keyId, secret: agency.secret, timestamp, nonce });
+    return {
+      method,
+      path,
+      query: o.query ?? '',
+      body,
+      bodyText: o.keyed === false || body.length === 0 ? undefined : body.toString('latin1'),
+      authorization: s.headers.authorization!,
+      timestamp: (o.timestampText ?? ((t) => t))(String(timestamp)),
+      nonce,
+    };
+  }
+
+  test.each([
+    ['a search body', { body: '{"criteria":{"origin":"LHR"}}' }],
+    ['the same body again', { body: '{"criteria":{"origin":"LHR"}}' }],
+    ['the same body, not keyed', { body: '{"criteria":{"origin":"LHR"}}', keyed: false }],
+    ['a non-ASCII body', { body: '{"ville":"Zürich → Genève"}' }],
+    ['no body', { method: 'GET', path: '/v1/account' }],
+    ['a query', { method: 'GET', path: '/v1/wallet/statement', query: 'to=2026-01-02&from=2026-01-01&x=a%20b' }],
+    ['a lower-case method', { method: 'post', body: '{}' }],
+    ['an empty path', { method: 'GET', path: '' }],
+    ['a timestamp with leading zeros', { body: '{}', timestampText: (t: string) => `000${t}` }],
+  ])('%s passes', (_name, o) => {
+    expect(verdict(signed(o))).toBe('ok');
+  });
+
+  test('a body changed after signing is refused, whether or not its hash is known', () => {
+    const first = signed({ body: '{"a":1}' });
+    expect(verdict(first)).toBe('ok');
+    const other = signed({ body: '{"a":1}' });
+    const changed = Buffer.from('{"a":2}');
+    expect(verdict({ ...other, body: changed, bodyText: changed.toString('latin1') })).toBe('SIGNATURE_INVALID');
+    const again = signed({ body: '{"a":2}' });
+    expect(verdict({ ...again, body: Buffer.from('{"a":1}'), bodyText: '{"a":1}' })).toBe('SIGNATURE_INVALID');
+  });
+});

@@ -1,4 +1,4 @@
-import { buildStringToSign, parseAuthorization, type ParsedAuthorization } from '../../protocol/index.js';
+import { bodyHash, canonicalQuery, parseAuthorization, SIGNING_SCHEME, type ParsedAuthorization } from '../../protocol/index.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { Agency } from './agency.js';
 import { ApiError } from './api-error.js';
@@ -12,6 +12,8 @@ interface AuthInput {
   /** Raw query without `?`. */
   query: string;
   body: Uint8Array;
+  /** The body's bytes as Latin-1 text (one character a byte), when the caller has made it: the body's hash is then looked up by it. */
+  bodyText?: string | undefined;
   authorization: string | undefined;
   timestamp: string | undefined;
   nonce: string | undefined;
@@ -106,6 +108,40 @@ function authorizationHead(value: string | undefined): AuthorizationHead | undef
   return head;
 }
 
+/** Most body hashes remembered (all are forgotten at once beyond it). */
+const KNOWN_BODIES = 256;
+
+/**
+ * SHA-256 of recent bodies, by their bytes as Latin-1 text (a text per byte
+ * string, so the same text means the same bytes): a load repeats its bodies,
+ * and a lookup costs less than a hash in the server.
+ */
+const bodyHashes = new Map<string, string>();
+
+function hashOfBody(input: AuthInput): string {
+  const text = input.bodyText;
+  if (text === undefined) return bodyHash(input.body);
+  let sha = bodyHashes.get(text);
+  if (sha === undefined) {
+    sha = bodyHash(input.body);
+    if (bodyHashes.size >= KNOWN_BODIES) bodyHashes.clear();
+    bodyHashes.set(text, sha);
+  }
+  return sha;
+}
+
+/**
+ * The string to sign of REFERENCE-API.md section 3 (`buildStringToSign` of
+ * the protocol, line for line), with the body's hash looked up.
+ */
+function stringToSign(input: AuthInput): string {
+  // Integer Unix seconds as the signer wrote them: up to 15 digits are exact as a number, so only leading zeros change.
+  const t = input.timestamp!;
+  const timestamp = t.length > 1 && t.charCodeAt(0) === 48 ? String(Number(t)) : t;
+  const path = input.path === '' ? '/' : input.path;
+  return `${SIGNING_SCHEME}\n${timestamp}\n${input.nonce!}\n${input.method.toUpperCase()}\n${path}\n${canonicalQuery(input.query)}\n${hashOfBody(input)}`;
+}
+
 /**
  * Judges SVC-HMAC-SHA256 in the order of REFERENCE-API.md section 3: form and
  * key id, signature (constant time), timestamp, nonce; the nonce is recorded
@@ -124,16 +160,9 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
     throw unauthenticated('unknown key id');
   }
 
-  const stringToSign = buildStringToSign({
-    method: input.method,
-    path: input.path,
-    query: input.query,
-    body: input.body,
-    timestamp: Number(input.timestamp),
-    nonce: input.nonce,
-  });
+  const signed = stringToSign(input);
   // A well-formed value ends in its signature (after any trailing white space, which the layout allows).
-  const signatureOk = sameSignature(agency.signingKey.hex(stringToSign), authorization!.trimEnd().slice(-SIGNATURE_CHARS));
+  const signatureOk = sameSignature(agency.signingKey.hex(signed), authorization!.trimEnd().slice(-SIGNATURE_CHARS));
   // Recording a refused request's nonce lets a forged request use up a real client's nonce.
   if (!signatureOk && defects.has('nonce-recorded-early') && !nonces.has(agency.keyId, input.nonce, now)) nonces.record(agency.keyId, input.nonce, now);
   if (!signatureOk && !defects.has('signature-unchecked')) {

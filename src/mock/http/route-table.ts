@@ -150,6 +150,17 @@ const RATES_PATH = fixedPath([RATES], {});
 const SEARCH_PATHS = new Map(PRODUCTS.map((product) => [product, fixedPath([SEARCH], { product })]));
 const BOOKINGS_PATHS = new Map(PRODUCTS.map((product) => [product, fixedPath([BOOK], { product })]));
 
+/** Every path that names no booking, with its matches: such a path is looked up whole rather than split. */
+const FIXED_PATHS = new Map<string, (method: string) => RouteMatch>([
+  ['/v1/account', ACCOUNT_PATH],
+  ['/v1/webhook-endpoint', WEBHOOK_PATH],
+  ['/v1/wallet/balance', BALANCE_PATH],
+  ['/v1/wallet/statement', STATEMENT_PATH],
+  ['/v1/wallet/rates', RATES_PATH],
+  ...PRODUCTS.map((product) => [`/v1/${product}/search`, SEARCH_PATHS.get(product)!] as const),
+  ...PRODUCTS.map((product) => [`/v1/${product}/bookings`, BOOKINGS_PATHS.get(product)!] as const),
+]);
+
 function decodeSegment(s: string): string | undefined {
   try {
     return decodeURIComponent(s);
@@ -160,6 +171,8 @@ function decodeSegment(s: string): string | undefined {
 
 /** Step 4 of the judging order: which route a method and path name (REFERENCE-API.md section 5). */
 export function matchRoute(method: string, path: string): RouteMatch {
+  const fixed = FIXED_PATHS.get(path);
+  if (fixed !== undefined) return fixed(method);
   const seg = path.split('/');
   if (seg[0] !== '' || seg[1] !== 'v1') return undefined;
   const n = seg.length;
