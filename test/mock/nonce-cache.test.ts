@@ -32,7 +32,7 @@ describe('nonce cache held outside the heap, against a map of every pair', () =>
       const want = at !== undefined && now - at < retention;
       expect(cache.has(key, nonce, now)).toBe(want);
       if (rnd() < 0.9) {
-        cache.record(key, nonce, now, want);
+        cache.record(key, nonce, now);
         model.set(`${key}\n${nonce}`, now);
         let live = 0;
         for (const t of model.values()) if (now - t < retention) live += 1;

@@ -48,12 +48,9 @@ export class NonceCache {
   /**
    * Records the pair at `now`, first dropping pairs that have expired; a pair
    * held already (expired or not) is moved to the end with the new time.
-   * `held` is the caller's word on whether the pair may be held: the record
-   * looks it up either way, so it changes nothing.
    * @throws RangeError for a nonce over 64 characters or outside Latin-1, which authentication has already refused
    */
-  record(keyId: string, nonce: string, now: number, held = true): void {
-    void held;
+  record(keyId: string, nonce: string, now: number): void {
     if (nonce.length > MAX_NONCE_CHARS) throw new RangeError(`a nonce is at most ${MAX_NONCE_CHARS} characters`);
     for (let i = 0; i < nonce.length; i++) if (nonce.charCodeAt(i) > 0xff) throw new RangeError('a nonce is Latin-1 text');
     this.prune(now);
