@@ -32,8 +32,18 @@ export class NonceCache {
   private hashOf = new Int32Array(0);
   private lengthOf = new Uint8Array(0);
   private chars = new Uint8Array(0);
-  /** Open addressing, linear probing: position + 1 of a held record, 0 when free; twice the room. */
+  /**
+   * Open addressing, linear probing, twice as many slots as the room: slot
+   * `s` holds the position + 1 of a held record at `2s` (0 when free) and its
+   * hash at `2s + 1`, so a probe reads the records' arrays only on a match.
+   */
   private table = new Int32Array(0);
+  /** Slots of the table, less one (a power of two, less one). */
+  private mask = 0;
+  /** The pair hashed last and its hash: `has` then `record` of one request hash it once. */
+  private lastNonce = '';
+  private lastKey = -1;
+  private lastHash = 0;
 
   constructor(private readonly retentionMs = 600_000) {}
 
@@ -41,8 +51,8 @@ export class NonceCache {
   has(keyId: string, nonce: string, now: number): boolean {
     const key = this.keyNumbers.get(keyId);
     if (key === undefined || this.room === 0) return false;
-    const slot = this.find(key, nonce, hash(key, nonce));
-    return slot >= 0 && now - this.at[this.table[slot]! - 1]! < this.retentionMs;
+    const slot = this.find(key, nonce, this.hash(key, nonce));
+    return slot >= 0 && now - this.at[this.table[2 * slot]! - 1]! < this.retentionMs;
   }
 
   /**
@@ -59,11 +69,11 @@ export class NonceCache {
       key = this.keyNumbers.size;
       this.keyNumbers.set(keyId, key);
     }
-    const h = hash(key, nonce);
+    const h = this.hash(key, nonce);
     if (this.room !== 0) {
       const slot = this.find(key, nonce, h);
       if (slot >= 0) {
-        this.at[this.table[slot]! - 1] = Number.NaN;
+        this.at[this.table[2 * slot]! - 1] = Number.NaN;
         this.held -= 1;
         this.free(slot);
       }
@@ -94,11 +104,23 @@ export class NonceCache {
     this.lengthOf = new Uint8Array(0);
     this.chars = new Uint8Array(0);
     this.table = new Int32Array(0);
+    this.mask = 0;
+    this.lastNonce = '';
+    this.lastKey = -1;
   }
 
   /** Number of pairs held. */
   get size(): number {
     return this.held;
+  }
+
+  private hash(key: number, nonce: string): number {
+    if (nonce !== this.lastNonce || key !== this.lastKey) {
+      this.lastHash = hash(key, nonce);
+      this.lastNonce = nonce;
+      this.lastKey = key;
+    }
+    return this.lastHash;
   }
 
   /** Drops expired records from the front, and halves the room once it is mostly empty. */
@@ -120,13 +142,14 @@ export class NonceCache {
   /** The table slot of the held pair, or -1. */
   private find(key: number, nonce: string, h: number): number {
     const table = this.table;
-    const mask = table.length - 1;
+    const mask = this.mask;
     const n = nonce.length;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[slot]!;
+      const entry = table[2 * slot]!;
       if (entry === 0) return -1;
+      if (table[2 * slot + 1] !== h) continue;
       const pos = entry - 1;
-      if (this.hashOf[pos] !== h || this.keyOf[pos] !== key || this.lengthOf[pos] !== n) continue;
+      if (this.keyOf[pos] !== key || this.lengthOf[pos] !== n) continue;
       const base = pos * MAX_NONCE_CHARS;
       let same = true;
       for (let i = 0; i < n; i++) {
@@ -142,36 +165,39 @@ export class NonceCache {
   /** The table slot that holds record position `pos`. */
   private slotOf(pos: number): number {
     const table = this.table;
-    const mask = table.length - 1;
+    const mask = this.mask;
     let slot = this.hashOf[pos]! & mask;
-    while (table[slot] !== pos + 1) slot = (slot + 1) & mask;
+    while (table[2 * slot] !== pos + 1) slot = (slot + 1) & mask;
     return slot;
   }
 
   /** Puts record position `pos` in the table. */
   private place(pos: number): void {
     const table = this.table;
-    const mask = table.length - 1;
-    let slot = this.hashOf[pos]! & mask;
-    while (table[slot] !== 0) slot = (slot + 1) & mask;
-    table[slot] = pos + 1;
+    const mask = this.mask;
+    const h = this.hashOf[pos]!;
+    let slot = h & mask;
+    while (table[2 * slot] !== 0) slot = (slot + 1) & mask;
+    table[2 * slot] = pos + 1;
+    table[2 * slot + 1] = h;
   }
 
   /** Empties a table slot, moving back the entries after it that would no longer be found (linear probing). */
   private free(slot: number): void {
     const table = this.table;
-    const mask = table.length - 1;
+    const mask = this.mask;
     let hole = slot;
-    for (let j = (slot + 1) & mask; table[j] !== 0; j = (j + 1) & mask) {
-      const home = this.hashOf[table[j]! - 1]! & mask;
+    for (let j = (slot + 1) & mask; table[2 * j] !== 0; j = (j + 1) & mask) {
+      const home = table[2 * j + 1]! & mask;
       // The entry at j stays unless its home lies cyclically outside (hole, j].
       const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (!stays) {
-        table[hole] = table[j]!;
+        table[2 * hole] = table[2 * j]!;
+        table[2 * hole + 1] = table[2 * j + 1]!;
         hole = j;
       }
     }
-    table[hole] = 0;
+    table[2 * hole] = 0;
   }
 
   /** Moves the held records, in order, into a room of (the power of two at or above) `wanted`. */
@@ -204,7 +230,8 @@ export class NonceCache {
     this.chars = chars;
     this.first = 0;
     this.next = n;
-    this.table = new Int32Array(room * 2);
+    this.table = new Int32Array(room * 4);
+    this.mask = room * 2 - 1;
     for (let pos = 0; pos < n; pos++) this.place(pos);
   }
 }
