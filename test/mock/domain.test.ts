@@ -32,16 +32,16 @@ describe('domain pieces, without HTTP', () => {
     expect(c.size).toBe(1);
   });
 
-  test('nonce cache: a nonce recorded again once expired is held once, from then on', () => {
+  test('nonce cache: a nonce recorded again once expired (told it is not held) is held once, from then on', () => {
     const c = new NonceCache();
     c.record('k', 'a', 0);
     c.record('k', 'b', 100_000);
     expect(c.has('k', 'a', 600_000)).toBe(false);
-    c.record('k', 'a', 600_000);
+    c.record('k', 'a', 600_000, false);
     expect(c.size).toBe(2);
     expect(c.has('k', 'a', 1_199_999)).toBe(true);
     expect(c.has('k', 'b', 1_199_999)).toBe(false);
-    c.record('k', 'c', 1_199_999);
+    c.record('k', 'c', 1_199_999, false);
     expect([c.has('k', 'a', 1_199_999), c.size]).toEqual([true, 2]);
   });
 

@@ -180,6 +180,6 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
   if (replayed && !defects.has('nonce-unchecked')) {
     throw new ApiError(401, 'NONCE_REPLAYED', 'this nonce was already used in the last 600 s');
   }
-  nonces.record(agency.keyId, input.nonce, now);
+  nonces.record(agency.keyId, input.nonce, now, replayed);
   return agency;
 }
