@@ -1,4 +1,4 @@
-import { bodyHash, canonicalQuery, parseAuthorization, SIGNING_SCHEME, type ParsedAuthorization } from '../../protocol/index.js';
+import { bodyHash, buildStringToSign, parseAuthorization, type ParsedAuthorization } from '../../protocol/index.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { Agency } from './agency.js';
 import { ApiError } from './api-error.js';
@@ -131,18 +131,6 @@ function hashOfBody(input: AuthInput): string {
 }
 
 /**
- * The string to sign of REFERENCE-API.md section 3 (`buildStringToSign` of
- * the protocol, line for line), with the body's hash looked up.
- */
-function stringToSign(input: AuthInput): string {
-  // Integer Unix seconds as the signer wrote them: up to 15 digits are exact as a number, so only leading zeros change.
-  const t = input.timestamp!;
-  const timestamp = t.length > 1 && t.charCodeAt(0) === 48 ? String(Number(t)) : t;
-  const path = input.path === '' ? '/' : input.path;
-  return `${SIGNING_SCHEME}\n${timestamp}\n${input.nonce!}\n${input.method.toUpperCase()}\n${path}\n${canonicalQuery(input.query)}\n${hashOfBody(input)}`;
-}
-
-/**
  * Judges SVC-HMAC-SHA256 in the order of REFERENCE-API.md section 3: form and
  * key id, signature (constant time), timestamp, nonce; the nonce is recorded
  * only once signature and timestamp have passed.
@@ -160,7 +148,15 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
     throw unauthenticated('unknown key id');
   }
 
-  const signed = stringToSign(input);
+  const signed = buildStringToSign({
+    method: input.method,
+    path: input.path,
+    query: input.query,
+    body: input.body,
+    bodySha256: hashOfBody(input),
+    timestamp: Number(input.timestamp),
+    nonce: input.nonce,
+  });
   // A well-formed value ends in its signature (after any trailing white space, which the layout allows).
   const signatureOk = sameSignature(agency.signingKey.hex(signed), authorization!.trimEnd().slice(-SIGNATURE_CHARS));
   // Recording a refused request's nonce lets a forged request use up a real client's nonce.
