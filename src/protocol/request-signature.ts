@@ -79,17 +79,10 @@ export function bodyHash(body: Uint8Array | string | undefined): string {
   return hash('sha256', body ?? '', 'hex');
 }
 
-/** The string to sign, lines joined by `\n`, no trailing newline. */
-export function buildStringToSign(input: Omit<SignInput, 'keyId' | 'secret'>): string {
-  return [
-    SIGNING_SCHEME,
-    String(input.timestamp),
-    input.nonce,
-    input.method.toUpperCase(),
-    input.path === '' ? '/' : input.path,
-    canonicalQuery(input.query),
-    bodyHash(input.body),
-  ].join('\n');
+/** The string to sign, lines joined by `\n`, no trailing newline; `bodySha256`, the body's {@link bodyHash} when the caller has it already. */
+export function buildStringToSign(input: Omit<SignInput, 'keyId' | 'secret'> & { bodySha256?: string | undefined }): string {
+  const path = input.path === '' ? '/' : input.path;
+  return `${SIGNING_SCHEME}\n${input.timestamp}\n${input.nonce}\n${input.method.toUpperCase()}\n${path}\n${canonicalQuery(input.query)}\n${input.bodySha256 ?? bodyHash(input.body)}`;
 }
 
 /**

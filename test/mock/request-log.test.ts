@@ -93,6 +93,44 @@ describe('request log bounds (issue 11 item 4)', () => {
     expect(log.size).toBe(texts.reduce((a, b) => a + b, 0));
   });
 
+  test('entries written over released chunks read back as written (chunks are reused)', () => {
+    const log = new RequestLog({ entries: 700, bodyBytes: 4096 });
+    const bodyOf = (i: number): Buffer => Buffer.alloc(1000 + (i % 3000), 0x61 + (i % 26));
+    for (let i = 0; i < 12_000; i++) log.add({ ...entry(i, bodyOf(i)), headers: { 'x-i': String(i) } });
+    const listed = log.list();
+    expect(listed.map((e) => e.request_id)).toEqual(Array.from({ length: 700 }, (_, k) => `req_${11_300 + k}`));
+    for (const e of listed) {
+      const i = e.at_ms;
+      expect(e.headers).toEqual({ 'x-i': String(i) });
+      expect(e.body).toBe(bodyOf(i).toString('utf8'));
+      expect(e.body_bytes).toBe(bodyOf(i).length);
+    }
+  });
+
+  test('headers list and count as their JSON, plain or not (quotes, backslash, tab, DEL, Latin-1, absent values, number-like names)', () => {
+    const cases: Array<RawLoggedRequest['headers']> = [
+      {},
+      { host: '127.0.0.1:80', 'x-svc-nonce': 'abc_DEF-123', authorization: 'SVC-HMAC-SHA256 Credential=k, SignedHeaders=a;b, Signature=00' },
+      { 'x-quote': 'say "hi"', after: 'x' },
+      { 'x-back': 'a\\b' },
+      { 'x-tab': 'a\tb', 'x-del': 'a\x7fb' },
+      { 'x-latin': 'caf\xe9 \xff' },
+      { gone: undefined, kept: 'v', 'also-gone': undefined },
+      { gone: undefined },
+      { 'x-b': '2', '10': 'ten', 'x-a': '1', '2': 'two' },
+      { 'set-cookie': ['a=1', 'b=2'], plain: 'p' },
+      { '': 'empty name', 'x-empty': '' },
+    ];
+    const log = new RequestLog();
+    let size = 0;
+    for (const [i, headers] of cases.entries()) {
+      log.add({ ...entry(i, Buffer.from('{}')), headers });
+      size += 200 + 2 * (JSON.stringify(headers).length + 2 + '/v1/flights/bookings'.length);
+    }
+    expect(log.list().map((e) => JSON.stringify(e.headers))).toEqual(cases.map((h) => JSON.stringify(h)));
+    expect(log.size).toBe(size);
+  });
+
   test('over HTTP: 40 unsigned 1 MiB POSTs leave a listing within the budget, each with its hash', async () => {
     const { mock, alpha } = await startMock({ requestLogBytes: 256 * 1024 });
     try {

@@ -1,4 +1,4 @@
-import { buildStringToSign, parseAuthorization } from '../../protocol/index.js';
+import { bodyHash, buildStringToSign, parseAuthorization, type ParsedAuthorization } from '../../protocol/index.js';
 import type { DefectSet } from '../defects/defect-set.js';
 import type { Agency } from './agency.js';
 import { ApiError } from './api-error.js';
@@ -12,6 +12,8 @@ interface AuthInput {
   /** Raw query without `?`. */
   query: string;
   body: Uint8Array;
+  /** The body's bytes as Latin-1 text (one character a byte), when the caller has made it: the body's hash is then looked up by it. */
+  bodyText?: string | undefined;
   authorization: string | undefined;
   timestamp: string | undefined;
   nonce: string | undefined;
@@ -45,17 +47,99 @@ function unauthenticated(message: string): ApiError {
   return new ApiError(401, 'UNAUTHENTICATED', message);
 }
 
+/** What an `Authorization` value says before its signature: the key id, and whether both required headers are signed. */
+interface AuthorizationHead {
+  keyId: string;
+  signsRequired: boolean;
+}
+
+/** Hex characters of a signature, the end of every well-formed `Authorization` value. */
+const SIGNATURE_CHARS = 64;
+
+/** Most distinct heads remembered (all are forgotten at once beyond it). */
+const KNOWN_HEADS = 1024;
+
+/**
+ * The heads (an `Authorization` value without its last 64 characters) of
+ * well-formed values seen before. A client's values differ only in their
+ * signature, so its head is parsed once, not matched, split and compared per
+ * request. Exact: when a value ends in 64 lower-case hex characters, whether
+ * it fits the layout and what it names depend on its head alone (the
+ * signature group is exactly those characters), and the head's meaning is
+ * taken from `parseAuthorization` itself.
+ */
+const knownHeads = new Map<string, AuthorizationHead>();
+
+/** The head found last, and its text: a run of one client's requests is judged without a lookup. */
+let lastHead: AuthorizationHead | undefined;
+let lastHeadText = '';
+
+function endsInSignature(value: string): boolean {
+  if (value.length <= SIGNATURE_CHARS) return false;
+  for (let i = value.length - SIGNATURE_CHARS; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+function headOf(parsed: ParsedAuthorization): AuthorizationHead {
+  return { keyId: parsed.keyId, signsRequired: signsHeader(parsed.signedHeaders, 'x-svc-nonce') && signsHeader(parsed.signedHeaders, 'x-svc-timestamp') };
+}
+
+/** The head of a well-formed `Authorization` value, or undefined when it does not fit the layout. */
+function authorizationHead(value: string | undefined): AuthorizationHead | undefined {
+  if (value === undefined || !endsInSignature(value)) {
+    const parsed = parseAuthorization(value);
+    return parsed && headOf(parsed);
+  }
+  if (lastHead !== undefined && value.length === lastHeadText.length + SIGNATURE_CHARS && value.startsWith(lastHeadText)) return lastHead;
+  const text = value.slice(0, value.length - SIGNATURE_CHARS);
+  let head = knownHeads.get(text);
+  if (head === undefined) {
+    const parsed = parseAuthorization(value);
+    if (!parsed) return undefined;
+    head = headOf(parsed);
+    if (knownHeads.size >= KNOWN_HEADS) knownHeads.clear();
+    knownHeads.set(text, head);
+  }
+  lastHead = head;
+  lastHeadText = text;
+  return head;
+}
+
+/** Most body hashes remembered (all are forgotten at once beyond it). */
+const KNOWN_BODIES = 256;
+
+/**
+ * SHA-256 of recent bodies, by their bytes as Latin-1 text (a text per byte
+ * string, so the same text means the same bytes): a load repeats its bodies,
+ * and a lookup costs less than a hash in the server.
+ */
+const bodyHashes = new Map<string, string>();
+
+function hashOfBody(input: AuthInput): string {
+  const text = input.bodyText;
+  if (text === undefined) return bodyHash(input.body);
+  let sha = bodyHashes.get(text);
+  if (sha === undefined) {
+    sha = bodyHash(input.body);
+    if (bodyHashes.size >= KNOWN_BODIES) bodyHashes.clear();
+    bodyHashes.set(text, sha);
+  }
+  return sha;
+}
+
 /**
  * Judges SVC-HMAC-SHA256 in the order of REFERENCE-API.md section 3: form and
  * key id, signature (constant time), timestamp, nonce; the nonce is recorded
  * only once signature and timestamp have passed.
  */
 export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, Agency>, nonces: NonceCache, now: number, defects: DefectSet): Agency {
-  const parsed = parseAuthorization(input.authorization);
+  const authorization = input.authorization;
+  const parsed = authorizationHead(authorization);
   if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
-  if (!signsHeader(parsed.signedHeaders, 'x-svc-nonce') || !signsHeader(parsed.signedHeaders, 'x-svc-timestamp')) {
-    throw unauthenticated('SignedHeaders must list x-svc-nonce and x-svc-timestamp');
-  }
+  if (!parsed.signsRequired) throw unauthenticated('SignedHeaders must list x-svc-nonce and x-svc-timestamp');
   if (input.timestamp === undefined || !TIMESTAMP_RE.test(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');
   if (input.nonce === undefined || !NONCE_RE.test(input.nonce)) throw unauthenticated('X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]');
   const agency = agencyByKey.get(parsed.keyId);
@@ -64,15 +148,17 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
     throw unauthenticated('unknown key id');
   }
 
-  const stringToSign = buildStringToSign({
+  const signed = buildStringToSign({
     method: input.method,
     path: input.path,
     query: input.query,
     body: input.body,
+    bodySha256: hashOfBody(input),
     timestamp: Number(input.timestamp),
     nonce: input.nonce,
   });
-  const signatureOk = sameSignature(agency.signingKey.hex(stringToSign), parsed.signature);
+  // A well-formed value ends in its signature (after any trailing white space, which the layout allows).
+  const signatureOk = sameSignature(agency.signingKey.hex(signed), authorization!.trimEnd().slice(-SIGNATURE_CHARS));
   // Recording a refused request's nonce lets a forged request use up a real client's nonce.
   if (!signatureOk && defects.has('nonce-recorded-early') && !nonces.has(agency.keyId, input.nonce, now)) nonces.record(agency.keyId, input.nonce, now);
   if (!signatureOk && !defects.has('signature-unchecked')) {

@@ -56,6 +56,9 @@ export class QuoteBook {
    * for: a search then writes only the id and the expiry.
    */
   private readonly fixedJson = new WeakMap<readonly number[], FixedPayload>();
+  /** The expiry written last, and its text: the searches of one millisecond share it. */
+  private expiresAt = Number.NaN;
+  private expiresText = 'null';
   /** quote id → booking id (or '' while a booking holds it). */
   private readonly redeemed = new Map<string, { bookingId: string; expiresAt: number }>();
 
@@ -79,7 +82,11 @@ export class QuoteBook {
       this.fixedJson.set(s.amounts, fixed);
     }
     // `JSON.stringify([id, agencyId, product, currency, expiresAt, digest, amounts])`: the id is base64url and base-36 characters.
-    const json = `["${nextQuoteId()}"${fixed.head}${Number.isFinite(s.expiresAt) ? String(s.expiresAt) : 'null'}${fixed.tail}`;
+    if (s.expiresAt !== this.expiresAt) {
+      this.expiresAt = s.expiresAt;
+      this.expiresText = Number.isFinite(s.expiresAt) ? String(s.expiresAt) : 'null';
+    }
+    const json = `["${nextQuoteId()}"${fixed.head}${this.expiresText}${fixed.tail}`;
     const payload = Buffer.from(json).toString('base64url');
     const tag = this.tag(payload);
     return s.amounts.map((_, i) => `qt_${payload}.${i}.${tag}`);

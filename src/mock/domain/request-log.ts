@@ -64,6 +64,28 @@ const FIELDS = 8;
 /** The entry slots first made; doubled as needed up to the entry limit. */
 const FIRST_SLOTS = 1024;
 
+/** A header name or value JSON writes as it is, between quotes: printable ASCII without `"` or `\\`. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * `JSON.stringify(headers)`, written by hand when every value is a string and
+ * every name and value plain (a client's usual headers), else by
+ * `JSON.stringify`: the same text either way.
+ */
+function headersText(headers: RawLoggedRequest['headers']): string {
+  let text = '{';
+  // Every name and value, joined: judged plain by one pattern test rather than one per name and value.
+  let all = '';
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return JSON.stringify(headers);
+    text += `${text.length === 1 ? '' : ','}"${name}":"${value}"`;
+    all += name + value;
+  }
+  return PLAIN.test(all) ? `${text}}` : JSON.stringify(headers);
+}
+
 /**
  * The most recent client requests, bounded in entries and in bytes, so that
  * neither a load test nor a flood of large bodies can exhaust the mock's memory
@@ -97,6 +119,12 @@ export class RequestLog {
   private lengths: Int32Array = new Int32Array(0);
   /** Live chunks, the first being chunk number `firstChunk`; writing goes on at `used` in the last. */
   private chunks: Buffer[] = [];
+  /**
+   * The last chunk released, kept to be written again: a fresh 1 MiB chunk
+   * is memory the system maps, faults in page by page and unmaps once
+   * released, which showed in the server's profile as page faults.
+   */
+  private spare: Buffer | undefined;
   private firstChunk = 0;
   private used = 0;
 
@@ -119,14 +147,12 @@ export class RequestLog {
     const kept = truncated ? raw.subarray(0, this.bodyBytes) : raw;
     // The body's length as text (UTF-16 code units), which the byte budget counts.
     const bodyChars = isAscii(kept) ? kept.length : kept.toString('utf8').length;
-    const headersJson = JSON.stringify(entry.headers);
+    const headersJson = headersText(entry.headers);
     const sha = truncated ? createHash('sha256').update(raw).digest('hex') : undefined;
-    const agency = entry.agency_id;
-    const injected = entry.injected;
     if (this.next - this.first === this.slots) this.grow();
     const slot = this.next % this.slots;
     const size = ENTRY_OVERHEAD_BYTES + 2 * (headersJson.length + bodyChars + entry.path.length);
-    this.write(slot, [entry.request_id, entry.method, entry.path, headersJson, agency ?? undefined, injected, sha], kept);
+    this.write(slot, entry.request_id, entry.method, entry.path, headersJson, entry.agency_id ?? undefined, entry.injected, sha, kept);
     this.atMs[slot] = entry.at_ms;
     this.bodyLength[slot] = raw.length;
     this.sizes[slot] = size;
@@ -186,44 +212,64 @@ export class RequestLog {
     this.next = 0;
     this.bytes = 0;
     this.chunks = [];
+    this.spare = undefined;
     this.firstChunk = 0;
     this.used = 0;
   }
 
   /**
    * Writes an entry's texts (`undefined`: absent) then its body bytes at the
-   * end of the last chunk, or of a new one when they might not fit.
+   * end of the last chunk, or of a new one when they might not fit. The texts
+   * are its fields in `FIELDS` order, as arguments rather than an array made
+   * per entry.
    */
-  private write(slot: number, texts: Array<string | undefined>, body: Buffer): void {
-    let joined = '';
-    for (const t of texts) if (t !== undefined) joined += t;
+  private write(
+    slot: number,
+    id: string,
+    method: string,
+    path: string,
+    headers: string,
+    agency: string | undefined,
+    injected: string | undefined,
+    sha: string | undefined,
+    body: Buffer,
+  ): void {
+    const joined = id + method + path + headers + (agency ?? '') + (injected ?? '') + (sha ?? '');
     // A UTF-16 code unit takes at most 3 bytes in UTF-8.
     const room = 3 * joined.length + body.length;
-    let chunk = this.chunks.at(-1);
+    let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || chunk.length - this.used < room) {
-      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
+      const spare = this.spare;
+      this.spare = undefined;
+      chunk = spare !== undefined && spare.length >= room ? spare : Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
       this.chunks.push(chunk);
       this.used = 0;
     }
     const start = this.used;
     const base = slot * FIELDS;
+    const lengths = this.lengths;
     // One write for all the texts when they are ASCII (then bytes = characters), else one per field.
-    const written = chunk.write(joined, start);
-    if (written === joined.length) {
-      for (let f = 0; f < texts.length; f++) this.lengths[base + f] = texts[f] === undefined ? -1 : texts[f]!.length;
+    let end = start + chunk.write(joined, start);
+    if (end - start === joined.length) {
+      lengths[base + REQUEST_ID] = id.length;
+      lengths[base + METHOD] = method.length;
+      lengths[base + PATH] = path.length;
+      lengths[base + HEADERS] = headers.length;
+      lengths[base + AGENCY] = agency === undefined ? -1 : agency.length;
+      lengths[base + INJECTED] = injected === undefined ? -1 : injected.length;
+      lengths[base + SHA] = sha === undefined ? -1 : sha.length;
     } else {
-      let at = start;
+      const texts = [id, method, path, headers, agency, injected, sha];
+      end = start;
       for (let f = 0; f < texts.length; f++) {
         const t = texts[f];
-        const n = t === undefined ? -1 : chunk.write(t, at);
-        this.lengths[base + f] = n;
-        if (n > 0) at += n;
+        const n = t === undefined ? -1 : chunk.write(t, end);
+        lengths[base + f] = n;
+        if (n > 0) end += n;
       }
     }
-    let end = start;
-    for (let f = 0; f < texts.length; f++) end += Math.max(0, this.lengths[base + f]!);
-    body.copy(chunk, end);
-    this.lengths[base + BODY] = body.length;
+    chunk.set(body, end);
+    lengths[base + BODY] = body.length;
     this.chunkOf[slot] = this.firstChunk + this.chunks.length - 1;
     this.offset[slot] = start;
     this.used = end + body.length;
@@ -233,8 +279,11 @@ export class RequestLog {
   private releaseChunks(): void {
     const keepFrom = this.first < this.next ? this.chunkOf[this.first % this.slots]! : this.firstChunk + this.chunks.length - 1;
     if (keepFrom > this.firstChunk) {
-      this.chunks.splice(0, keepFrom - this.firstChunk);
+      const released = this.chunks.splice(0, keepFrom - this.firstChunk);
       this.firstChunk = keepFrom;
+      // Only a chunk of the usual size is kept: one made for a single large entry may be far larger.
+      const last = released[released.length - 1]!;
+      if (last.length === CHUNK_BYTES) this.spare = last;
     }
   }
 

@@ -19,6 +19,12 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** Most validated bodies kept for reuse (all are dropped at once beyond it). */
 const REUSED_INPUTS = 256;
 
+/**
+ * Longest body whose Latin-1 text is made up front, for the lookups of its
+ * hash (authentication) and of its validated input (a search's criteria).
+ */
+const KEYED_BODY_BYTES = 4096;
+
 /** An input validated from a body text, and the product its path named. */
 interface ValidatedInput {
   product: string | undefined;
@@ -38,7 +44,7 @@ function header(req: WireRequest, name: string): string | undefined {
  * operation. The first failure answers.
  */
 export class ServicePipeline {
-  /** Body text → input, for routes whose input is `reusableInput`. */
+  /** Body bytes (as Latin-1 text) → input, for routes whose input is `reusableInput`. */
   private readonly validated = new Map<string, ValidatedInput>();
 
   constructor(
@@ -58,6 +64,7 @@ export class ServicePipeline {
     const s = this.service;
     const now = s.clock.now();
     const { path, query } = splitPathQuery(req.url);
+    const bodyText = req.body.length > 0 && req.body.length <= KEYED_BODY_BYTES ? req.body.toString('latin1') : undefined;
     let agency: Agency | undefined;
     let rl: RateDecision | undefined;
     let res: WireResponse | Promise<WireResponse>;
@@ -68,6 +75,7 @@ export class ServicePipeline {
           path,
           query,
           body: req.body,
+          bodyText,
           authorization: header(req, 'authorization'),
           timestamp: header(req, 'x-svc-timestamp'),
           nonce: header(req, 'x-svc-nonce'),
@@ -79,7 +87,7 @@ export class ServicePipeline {
       );
       if (this.interceptor?.before) return this.handleIntercepted(req, requestId, now, path, query, agency);
       rl = this.take(agency, req.method, path, now);
-      res = rl.admitted ? this.judge(agency, req, path, query, requestId) : this.refuse(agency, req, path, query, rl);
+      res = rl.admitted ? this.judge(agency, req, path, query, requestId, bodyText) : this.refuse(agency, req, path, query, rl);
     } catch (err) {
       res = errorResponse(err, requestId, s.defects);
     }
@@ -179,7 +187,7 @@ export class ServicePipeline {
   }
 
   /** Steps 3 to 7 for an authenticated, admitted request; throws the first failure. */
-  private judge(agency: Agency, req: WireRequest, path: string, query: string, requestId: string): WireResponse | Promise<WireResponse> {
+  private judge(agency: Agency, req: WireRequest, path: string, query: string, requestId: string, bodyText?: string): WireResponse | Promise<WireResponse> {
     const s = this.service;
     // Step 3: contract.
     const product = productOfPath(path);
@@ -204,7 +212,7 @@ export class ServicePipeline {
     let input: unknown;
     if (route.body === 'none') input = route.validate(undefined, params);
     else if (req.body.length === 0 && route.body === 'json-or-empty') input = route.validate({}, params);
-    else if (route.reusableInput) input = this.reusedInput(route, params, decodeUtf8(req.body));
+    else if (route.reusableInput) input = this.reusedInput(route, params, req.body, bodyText);
     else input = route.validate(parseJson(decodeUtf8(req.body)), params);
     // Step 6: idempotency.
     if (!route.idempotent) {
@@ -214,13 +222,18 @@ export class ServicePipeline {
     return this.idempotent(route, params, input, agency, req, path, query, requestId);
   }
 
-  /** The input of a body text validated before for the same product, else the body parsed and validated (and kept). */
-  private reusedInput(route: Route, params: RouteParams, text: string): unknown {
-    const known = this.validated.get(text);
+  /**
+   * The input of a body validated before for the same product, else the body
+   * parsed and validated (and kept). Bodies are known by their bytes as
+   * Latin-1 text (the same text, the same bytes), so a known one is not
+   * decoded again.
+   */
+  private reusedInput(route: Route, params: RouteParams, body: Buffer, bodyText = body.toString('latin1')): unknown {
+    const known = this.validated.get(bodyText);
     if (known !== undefined && known.product === params.product) return known.input;
-    const input = route.validate(parseJson(text), params);
+    const input = route.validate(parseJson(decodeUtf8(body)), params);
     if (this.validated.size >= REUSED_INPUTS) this.validated.clear();
-    this.validated.set(text, { product: params.product, input });
+    this.validated.set(bodyText, { product: params.product, input });
     return input;
   }
 

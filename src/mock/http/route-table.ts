@@ -2,7 +2,7 @@ import type { Agency } from '../domain/agency.js';
 import { validateBookingBody, validateCancellationBody, validateWebhookBody } from '../domain/booking-input.js';
 import type { MockService, OpResult } from '../domain/mock-service.js';
 import { validateSearch } from '../domain/search-criteria.js';
-import { isProduct, type Product } from '../fixture/fixture-types.js';
+import { isProduct, PRODUCTS, type Product } from '../fixture/fixture-types.js';
 
 /** How a route reads its body. */
 export type BodyKind = 'none' | 'json' | 'json-or-empty';
@@ -132,6 +132,35 @@ function pick(method: string, routes: Route[], params: RouteParams): RouteMatch 
   return route ? { route, params } : { allow: routes.map((r) => r.method) };
 }
 
+/**
+ * The matches of a path that names no booking, made once per method: a
+ * search then costs no match object, params or route list per request. Its
+ * params are shared, which nothing changes.
+ */
+function fixedPath(routes: Route[], params: RouteParams): (method: string) => RouteMatch {
+  const found = new Map(routes.map((r) => [r.method, { route: r, params }]));
+  return (method) => found.get(method) ?? pick(method, routes, params);
+}
+
+const ACCOUNT_PATH = fixedPath([ACCOUNT], {});
+const WEBHOOK_PATH = fixedPath([WEBHOOK_GET, WEBHOOK_PUT], {});
+const BALANCE_PATH = fixedPath([BALANCE], {});
+const STATEMENT_PATH = fixedPath([STATEMENT], {});
+const RATES_PATH = fixedPath([RATES], {});
+const SEARCH_PATHS = new Map(PRODUCTS.map((product) => [product, fixedPath([SEARCH], { product })]));
+const BOOKINGS_PATHS = new Map(PRODUCTS.map((product) => [product, fixedPath([BOOK], { product })]));
+
+/** Every path that names no booking, with its matches: such a path is looked up whole rather than split. */
+const FIXED_PATHS = new Map<string, (method: string) => RouteMatch>([
+  ['/v1/account', ACCOUNT_PATH],
+  ['/v1/webhook-endpoint', WEBHOOK_PATH],
+  ['/v1/wallet/balance', BALANCE_PATH],
+  ['/v1/wallet/statement', STATEMENT_PATH],
+  ['/v1/wallet/rates', RATES_PATH],
+  ...PRODUCTS.map((product) => [`/v1/${product}/search`, SEARCH_PATHS.get(product)!] as const),
+  ...PRODUCTS.map((product) => [`/v1/${product}/bookings`, BOOKINGS_PATHS.get(product)!] as const),
+]);
+
 function decodeSegment(s: string): string | undefined {
   try {
     return decodeURIComponent(s);
@@ -142,28 +171,30 @@ function decodeSegment(s: string): string | undefined {
 
 /** Step 4 of the judging order: which route a method and path name (REFERENCE-API.md section 5). */
 export function matchRoute(method: string, path: string): RouteMatch {
+  const fixed = FIXED_PATHS.get(path);
+  if (fixed !== undefined) return fixed(method);
   const seg = path.split('/');
   if (seg[0] !== '' || seg[1] !== 'v1') return undefined;
   const n = seg.length;
   const a = seg[2];
   if (a === undefined) return undefined;
   if (n === 3) {
-    if (a === 'account') return pick(method, [ACCOUNT], {});
-    if (a === 'webhook-endpoint') return pick(method, [WEBHOOK_GET, WEBHOOK_PUT], {});
+    if (a === 'account') return ACCOUNT_PATH(method);
+    if (a === 'webhook-endpoint') return WEBHOOK_PATH(method);
     return undefined;
   }
   if (a === 'wallet' && n === 4) {
     const b = seg[3];
-    if (b === 'balance') return pick(method, [BALANCE], {});
-    if (b === 'statement') return pick(method, [STATEMENT], {});
-    if (b === 'rates') return pick(method, [RATES], {});
+    if (b === 'balance') return BALANCE_PATH(method);
+    if (b === 'statement') return STATEMENT_PATH(method);
+    if (b === 'rates') return RATES_PATH(method);
     return undefined;
   }
   if (!isProduct(a) || seg[3] === undefined) return undefined;
   const product = a;
   if (n === 4) {
-    if (seg[3] === 'search') return pick(method, [SEARCH], { product });
-    if (seg[3] === 'bookings') return pick(method, [BOOK], { product });
+    if (seg[3] === 'search') return SEARCH_PATHS.get(product)!(method);
+    if (seg[3] === 'bookings') return BOOKINGS_PATHS.get(product)!(method);
     return undefined;
   }
   if (seg[3] !== 'bookings' || seg[4] === '' || n > 6) return undefined;

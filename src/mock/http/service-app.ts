@@ -23,6 +23,9 @@ const SENT_TYPE = Symbol('svc.sentContentType');
 
 type RawServiceRequest = IncomingMessage & { [SENT_TYPE]?: string };
 
+/** The content type fastify is shown for every request that sends one (the pipeline sees the one sent). */
+const NEUTRAL_TYPE = 'application/octet-stream';
+
 /** The body of every request without one; shared, since the request log keeps a reference per request. */
 const NO_BODY = Buffer.alloc(0);
 
@@ -72,7 +75,7 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, 
         const sent = req.headers['content-type'];
         if (sent !== undefined) {
           req[SENT_TYPE] = sent;
-          req.headers['content-type'] = 'application/octet-stream';
+          req.headers['content-type'] = NEUTRAL_TYPE;
         }
         handle(req, res);
       });
@@ -91,7 +94,11 @@ export function createServiceApp(pipeline: ServicePipeline, defects: DefectSet, 
   });
   // The signature covers the raw bytes, so every content type stays a Buffer; JSON is parsed by the pipeline.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  const keepBytes = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void): void => done(null, body);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, keepBytes);
+  // The neutral type every request with a body is given (above) named as well: fastify caches the parser
+  // of a named type, while the catch-all one it finds again (parsing the type) on every request.
+  app.addContentTypeParser(NEUTRAL_TYPE, { parseAs: 'buffer' }, keepBytes);
   addLatency(app, limits.latencyMs);
 
   // Not async: the pipeline answers most requests synchronously, and then no promise is made per request.
