@@ -22,8 +22,27 @@ interface AuthInput {
 /** Accepted clock skew of `X-SVC-Timestamp`, in seconds. */
 const TIMESTAMP_TOLERANCE_S = 300;
 
-const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
-const TIMESTAMP_RE = /^\d{1,15}$/;
+/** `/^\d{1,15}$/` without a pattern match per request. */
+function isTimestampText(value: string): boolean {
+  const n = value.length;
+  if (n < 1 || n > 15) return false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** `/^[A-Za-z0-9_-]{16,64}$/` without a pattern match per request. */
+function isNonceText(value: string): boolean {
+  const n = value.length;
+  if (n < 16 || n > 64) return false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
 
 /** True when `signed` names `lowerName`, in any case (no lower-cased copy of the list per request). */
 function signsHeader(signed: readonly string[], lowerName: string): boolean {
@@ -140,21 +159,22 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
   const parsed = authorizationHead(authorization);
   if (!parsed) throw unauthenticated('Authorization header missing or not of the form "SVC-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…"');
   if (!parsed.signsRequired) throw unauthenticated('SignedHeaders must list x-svc-nonce and x-svc-timestamp');
-  if (input.timestamp === undefined || !TIMESTAMP_RE.test(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');
-  if (input.nonce === undefined || !NONCE_RE.test(input.nonce)) throw unauthenticated('X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]');
+  if (input.timestamp === undefined || !isTimestampText(input.timestamp)) throw unauthenticated('X-SVC-Timestamp missing or not integer Unix seconds');
+  if (input.nonce === undefined || !isNonceText(input.nonce)) throw unauthenticated('X-SVC-Nonce missing or not 16 to 64 characters of [A-Za-z0-9_-]');
   const agency = agencyByKey.get(parsed.keyId);
   if (!agency) {
     if (defects.has('unknown-key-signature-invalid')) throw new ApiError(401, 'SIGNATURE_INVALID', 'signature does not match the request');
     throw unauthenticated('unknown key id');
   }
 
+  const timestamp = Number(input.timestamp);
   const signed = buildStringToSign({
     method: input.method,
     path: input.path,
     query: input.query,
     body: input.body,
     bodySha256: hashOfBody(input),
-    timestamp: Number(input.timestamp),
+    timestamp,
     nonce: input.nonce,
   });
   // A well-formed value ends in its signature (after any trailing white space, which the layout allows).
@@ -165,7 +185,7 @@ export function authenticate(input: AuthInput, agencyByKey: ReadonlyMap<string, 
     throw new ApiError(401, 'SIGNATURE_INVALID', 'signature does not match the request');
   }
 
-  const skewS = Math.abs(now / 1000 - Number(input.timestamp));
+  const skewS = Math.abs(now / 1000 - timestamp);
   if (skewS > TIMESTAMP_TOLERANCE_S && !defects.has('timestamp-unchecked')) {
     throw new ApiError(401, 'TIMESTAMP_SKEW', `X-SVC-Timestamp is more than ${TIMESTAMP_TOLERANCE_S} s from the server clock`, {
       server_time: Math.floor(now / 1000),

@@ -11,6 +11,22 @@ const INNER = Buffer.alloc(BLOCK + MAX_MESSAGE_BYTES);
 const OUTER = Buffer.alloc(BLOCK + 32);
 
 /**
+ * `INNER`'s first `BLOCK + n` bytes, per message length `n`, made once: a
+ * view made per MAC was a typed array allocated on every call (two MACs per
+ * signed search).
+ */
+const innerViews: Buffer[] = [];
+
+function innerView(n: number): Buffer {
+  let view = innerViews[n];
+  if (view === undefined) {
+    view = INNER.subarray(0, BLOCK + n);
+    innerViews[n] = view;
+  }
+  return view;
+}
+
+/**
  * An HMAC-SHA256 key prepared for many MACs on the hot path (RFC 2104):
  * `H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ m))` as two one-shot `crypto.hash` calls
  * over the padded key blocks, computed once, with the message (then the
@@ -53,7 +69,7 @@ export class HmacKey {
     const n = INNER.write(message, BLOCK, 'utf8');
     OUTER.set(this.opad);
     // The inner digest as a 'binary' (latin1) string: its 32 bytes one per character, written back as the same bytes.
-    OUTER.write(hash('sha256', INNER.subarray(0, BLOCK + n), 'binary'), BLOCK, 'binary');
+    OUTER.write(hash('sha256', innerView(n), 'binary'), BLOCK, 'binary');
     return hash('sha256', OUTER, encoding);
   }
 }

@@ -20,6 +20,13 @@ export interface RateDecision {
   retryAfterS: number;
 }
 
+/** The bucket keys of one agency key (an agency id, or `*` when buckets are shared). */
+interface BucketKeys {
+  read: string;
+  write: string;
+  all: string;
+}
+
 interface FixedWindow {
   start: number;
   count: number;
@@ -34,6 +41,11 @@ interface FixedWindow {
 export class RateLimiter {
   private readonly rings = new Map<string, TimestampRing>();
   private readonly fixed = new Map<string, FixedWindow>();
+  /**
+   * Each agency key's bucket keys, made once: a key joined per request was a
+   * fresh string, flattened and hashed again by every lookup of its bucket.
+   */
+  private readonly keys = new Map<string, BucketKeys>();
 
   constructor(
     private readonly defects: DefectSet,
@@ -45,7 +57,12 @@ export class RateLimiter {
   take(agencyId: string, resource: Resource, limit: number, now: number): RateDecision {
     const d = this.defects;
     const agencyKey = d.has('shared-buckets') ? '*' : agencyId;
-    const bucketKey = d.has('single-bucket') ? `${agencyKey}\nall` : `${agencyKey}\n${resource}`;
+    let keys = this.keys.get(agencyKey);
+    if (keys === undefined) {
+      keys = { read: `${agencyKey}\nread`, write: `${agencyKey}\nwrite`, all: `${agencyKey}\nall` };
+      this.keys.set(agencyKey, keys);
+    }
+    const bucketKey = d.has('single-bucket') ? keys.all : keys[resource];
     const effective = d.has('limit-plus-one')
       ? limit + 1
       : d.has('early-throttle')
@@ -104,5 +121,6 @@ export class RateLimiter {
   clear(): void {
     this.rings.clear();
     this.fixed.clear();
+    this.keys.clear();
   }
 }
