@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offersFor } from '../../src/mock/domain/pricing.js';
+import { quoteToken } from '../../src/mock/domain/quotes.js';
 import { SearchAnswers, searchAnswerJson } from '../../src/mock/domain/search-answers.js';
 
 const CASES: Array<[Parameters<typeof offersFor>[0], Record<string, string | number>]> = [
@@ -14,7 +15,7 @@ describe('cached search answers', () => {
     const answers = new SearchAnswers();
     const priced = answers.priced(product, criteria, 'EUR', 29_000_000);
     const offers = offersFor(product, criteria, 29_000_000);
-    const tokens = offers.map((_, i) => `qt_token-${i}_AbC`);
+    const tokens = { payload: 'eyJhIjoiYiJ9-_AbC', tag: 'T4g_x-Y', count: offers.length };
     const expires = '2026-11-21T10:15:00.000Z';
     const expected = JSON.stringify({
       results: offers.map((o, i) => ({
@@ -22,12 +23,24 @@ describe('cached search answers', () => {
         product,
         summary: o.summary,
         price: { amount: o.amount, currency: 'EUR' },
-        quote_token: tokens[i],
+        quote_token: quoteToken(tokens, i),
         quote_expires_at: expires,
       })),
     });
     expect(searchAnswerJson(priced, tokens, expires).utf8.toString('utf8')).toBe(expected);
     expect(priced.amounts).toEqual(offers.map((o) => o.amount));
+  });
+
+  it('write every offer its own token index, ten offers and more included', () => {
+    const summaries = Array.from({ length: 12 }, (_, i) => `offer ${i} → "é"`);
+    const heads = summaries.map((summary, i) => Buffer.from(`${JSON.stringify({ result_id: `r${i}`, summary }).slice(0, -1)},"quote_token":"`));
+    const priced = { digest: 'd', amounts: summaries.map((_, i) => i), heads };
+    const tokens = { payload: 'WyJhIl0', tag: 'tag_-9', count: 12 };
+    const expires = '2027-01-02T03:04:05.006Z';
+    const expected = JSON.stringify({
+      results: summaries.map((summary, i) => ({ result_id: `r${i}`, summary, quote_token: quoteToken(tokens, i), quote_expires_at: expires })),
+    });
+    expect(searchAnswerJson(priced, tokens, expires).utf8.toString('utf8')).toBe(expected);
   });
 
   it('price one criteria object again for another currency or product', () => {
@@ -36,13 +49,7 @@ describe('cached search answers', () => {
     const eur = answers.priced(product, criteria, 'EUR', 100);
     const usd = answers.priced(product, criteria, 'USD', 100);
     expect(usd).not.toBe(eur);
-    expect(
-      searchAnswerJson(
-        usd,
-        usd.amounts.map(() => 't'),
-        'x',
-      ).utf8.toString('utf8'),
-    ).toContain('"currency":"USD"');
+    expect(searchAnswerJson(usd, { payload: 'p', tag: 't', count: usd.amounts.length }, 'x').utf8.toString('utf8')).toContain('"currency":"USD"');
     expect(answers.priced(product, criteria, 'EUR', 100)).toBe(eur);
     expect(answers.priced('transfers', criteria, 'EUR', 100)).not.toBe(eur);
     expect(answers.priced(product, { ...criteria }, 'EUR', 100)).toBe(eur);

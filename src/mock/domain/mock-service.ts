@@ -141,7 +141,14 @@ export class MockService {
     const now = this.clock.now();
     const expiresAt = now + this.options.quoteLifetimeMs * (this.defects.has('quote-lifetime-long') ? 2 : 1);
     const priced = this.searchAnswers.priced(product, criteria, agency.currency, Math.floor(now / 60_000));
-    const tokens = this.quotes.issue({ agencyId: agency.id, product, currency: agency.currency, expiresAt, digest: priced.digest, amounts: priced.amounts });
+    const tokens = this.quotes.issueTokens({
+      agencyId: agency.id,
+      product,
+      currency: agency.currency,
+      expiresAt,
+      digest: priced.digest,
+      amounts: priced.amounts,
+    });
     const answer = searchAnswerJson(priced, tokens, iso(expiresAt));
     if (this.defects.has('price-amount-as-string'))
       return { status: 200, body: amountsAsStrings(answer.toJSON() as { results: { price: { amount: unknown } }[] }) };

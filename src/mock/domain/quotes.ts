@@ -5,6 +5,34 @@ import { HmacKey } from './hmac-key.js';
 
 const nextQuoteId = idSource('');
 
+/** Where a payload's JSON is written to be encoded: no buffer made per search (a longer payload gets its own). */
+const SCRATCH = Buffer.alloc(4096);
+
+/** base64url of `text`'s UTF-8 bytes. */
+function base64url(text: string): string {
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes.
+  if (text.length * 3 > SCRATCH.length) return Buffer.from(text).toString('base64url');
+  return SCRATCH.toString('base64url', 0, SCRATCH.write(text, 0));
+}
+
+/**
+ * The quote tokens of one search's offers: offer `i`'s token is
+ * `qt_<payload>.<i>.<tag>` ({@link quoteToken}), the payload being the
+ * base64url of the quote's JSON and the tag its MAC, both base64url
+ * characters.
+ */
+export interface SearchTokens {
+  payload: string;
+  tag: string;
+  /** Number of offers, and of tokens. */
+  count: number;
+}
+
+/** Offer `index`'s token of a search. */
+export function quoteToken(t: SearchTokens, index: number): string {
+  return `qt_${t.payload}.${index}.${t.tag}`;
+}
+
 /** What a quote token locks: decoded only from a token whose tag verifies. */
 interface Quote {
   /** Unique id of the quote: its search's id and its index. */
@@ -63,12 +91,12 @@ export class QuoteBook {
   private readonly redeemed = new Map<string, { bookingId: string; expiresAt: number }>();
 
   /**
-   * Fresh tokens for the offers of one search, in offer order. The search's
+   * Fresh tokens for the offers of one search, in offer order (see {@link SearchTokens}). The search's
    * quotes share one payload and one tag (one HMAC per search, not per offer,
    * which the search profile showed); a token adds its offer's index, so
    * changing the index only yields another token this search issued.
    */
-  issue(s: QuoteSearch): string[] {
+  issueTokens(s: QuoteSearch): SearchTokens {
     let fixed = this.fixedJson.get(s.amounts);
     if (fixed === undefined || fixed.agencyId !== s.agencyId || fixed.product !== s.product || fixed.currency !== s.currency || fixed.digest !== s.digest) {
       fixed = {
@@ -87,9 +115,16 @@ export class QuoteBook {
       this.expiresText = Number.isFinite(s.expiresAt) ? String(s.expiresAt) : 'null';
     }
     const json = `["${nextQuoteId()}"${fixed.head}${this.expiresText}${fixed.tail}`;
-    const payload = Buffer.from(json).toString('base64url');
-    const tag = this.tag(payload);
-    return s.amounts.map((_, i) => `qt_${payload}.${i}.${tag}`);
+    const payload = base64url(json);
+    return { payload, tag: this.tag(payload), count: s.amounts.length };
+  }
+
+  /** Fresh tokens for the offers of one search, in offer order, as texts. */
+  issue(s: QuoteSearch): string[] {
+    const t = this.issueTokens(s);
+    const tokens = new Array<string>(t.count);
+    for (let i = 0; i < t.count; i++) tokens[i] = quoteToken(t, i);
+    return tokens;
   }
 
   /** The quote a token stands for, or undefined when it is unknown, malformed or (when `verify`) tampered with. */

@@ -1,6 +1,7 @@
 import type { Product } from '../fixture/fixture-types.js';
 import { JsonText } from './json-text.js';
 import { criteriaDigest, offersFor } from './pricing.js';
+import type { SearchTokens } from './quotes.js';
 
 /** The part of a search's answer that is fixed for one clock minute: everything but tokens and expiry. */
 interface PricedSearch {
@@ -11,13 +12,10 @@ interface PricedSearch {
   /**
    * Each offer's JSON up to the opening quote of its `quote_token` value
    * (`{"result_id":…,"product":…,"summary":…,"price":{…},"quote_token":"`),
-   * as its UTF-8 bytes held one per latin1 character. Not the text itself: a
-   * summary holds "→", which makes a JS string two-byte and cost a UTF-16 to
-   * UTF-8 conversion on every write (seen in the profile); a one-byte string
-   * of the bytes lets the whole answer be joined as a string and copied out
-   * in one `Buffer.from`, instead of a native write per piece.
+   * as UTF-8 bytes (views of one buffer): an answer copies them as they are,
+   * with no text joined and flattened per search (seen in the profile).
    */
-  heads: readonly string[];
+  heads: readonly Buffer[];
 }
 
 /** A criteria object's JSON, and the entry key it last had (for a product and currency). */
@@ -29,9 +27,16 @@ interface KnownCriteria {
 }
 
 /** What follows an offer's quote token: `","quote_expires_at":"` + instant + `"}`. */
-const EXPIRES_KEY = '","quote_expires_at":"';
-const OPEN = '{"results":[';
-const CLOSE = ']}';
+const EXPIRES_KEY = Buffer.from('","quote_expires_at":"', 'latin1');
+const OPEN = Buffer.from('{"results":[', 'latin1');
+const CLOSE = Buffer.from(']}', 'latin1');
+const TOKEN_PREFIX = Buffer.from('qt_', 'latin1');
+
+const COMMA = 0x2c;
+const DOT = 0x2e;
+const QUOTE = 0x22;
+const CLOSE_BRACE = 0x7d;
+const ZERO = 0x30;
 
 /**
  * The priced offers of recent searches, per criteria, currency and clock
@@ -86,23 +91,78 @@ export class SearchAnswers {
 function price(product: Product, criteria: Record<string, string | number>, criteriaJson: string, currency: string, minute: number): PricedSearch {
   const digest = criteriaDigest(product, criteria, criteriaJson);
   const offers = offersFor(product, criteria, minute, digest);
-  const heads = offers.map((o) => {
+  const texts = offers.map((o) => {
     const known = JSON.stringify({ result_id: o.resultId, product, summary: o.summary, price: { amount: o.amount, currency } });
-    return Buffer.from(`${known.slice(0, -1)},"quote_token":"`, 'utf8').toString('latin1');
+    return `${known.slice(0, -1)},"quote_token":"`;
   });
+  const bytes = Buffer.from(texts.join(''), 'utf8');
+  const heads: Buffer[] = [];
+  let at = 0;
+  for (const text of texts) {
+    const n = Buffer.byteLength(text, 'utf8');
+    heads.push(bytes.subarray(at, at + n));
+    at += n;
+  }
   return { digest, amounts: offers.map((o) => o.amount), heads };
 }
 
 /**
  * The answer `{"results":[…]}` of a search, as UTF-8 bytes: each offer's
- * cached head, its token and the expiry. Tokens and ISO instants are ASCII
- * and hold no character JSON escapes, so the bytes equal `JSON.stringify` of
- * the same results.
+ * cached head, its token and the expiry, copied into one buffer. The tokens
+ * and the ISO instant are ASCII and hold no character JSON escapes, so the
+ * bytes equal `JSON.stringify` of the same results; the first offer's token
+ * and expiry are written as text, the others' copied from it within the buffer.
  */
-export function searchAnswerJson(priced: PricedSearch, tokens: readonly string[], expiresIso: string): JsonText {
-  const tail = `${EXPIRES_KEY}${expiresIso}"}`;
-  const n = priced.heads.length;
-  let text = OPEN;
-  for (let i = 0; i < n; i++) text += `${i > 0 ? ',' : ''}${priced.heads[i]!}${tokens[i]!}${tail}`;
-  return new JsonText(Buffer.from(text + CLOSE, 'latin1'));
+export function searchAnswerJson(priced: PricedSearch, tokens: SearchTokens, expiresIso: string): JsonText {
+  const heads = priced.heads;
+  const n = heads.length;
+  const payloadLength = tokens.payload.length;
+  const tagLength = tokens.tag.length;
+  const tailLength = EXPIRES_KEY.length + expiresIso.length + 2;
+  let total = OPEN.length + CLOSE.length;
+  for (let i = 0; i < n; i++) total += (i > 0 ? 1 : 0) + heads[i]!.length + TOKEN_PREFIX.length + payloadLength + 2 + indexLength(i) + tagLength + tailLength;
+  const out = Buffer.allocUnsafe(total);
+  out.set(OPEN, 0);
+  let at = OPEN.length;
+  // Where the first offer's payload and its tag with the tail are, to be copied for the others.
+  let payloadAt = 0;
+  let tagAt = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out[at++] = COMMA;
+    const head = heads[i]!;
+    out.set(head, at);
+    at += head.length;
+    out.set(TOKEN_PREFIX, at);
+    at += TOKEN_PREFIX.length;
+    if (i === 0) {
+      payloadAt = at;
+      at += out.write(tokens.payload, at, 'latin1');
+    } else {
+      out.copyWithin(at, payloadAt, payloadAt + payloadLength);
+      at += payloadLength;
+    }
+    out[at++] = DOT;
+    if (i < 10) out[at++] = ZERO + i;
+    else at += out.write(String(i), at, 'latin1');
+    out[at++] = DOT;
+    if (i === 0) {
+      tagAt = at;
+      at += out.write(tokens.tag, at, 'latin1');
+      out.set(EXPIRES_KEY, at);
+      at += EXPIRES_KEY.length;
+      at += out.write(expiresIso, at, 'latin1');
+      out[at++] = QUOTE;
+      out[at++] = CLOSE_BRACE;
+    } else {
+      out.copyWithin(at, tagAt, tagAt + tagLength + tailLength);
+      at += tagLength + tailLength;
+    }
+  }
+  out.set(CLOSE, at);
+  return new JsonText(out);
+}
+
+/** Characters of a decimal offer index. */
+function indexLength(i: number): number {
+  return i < 10 ? 1 : String(i).length;
 }
