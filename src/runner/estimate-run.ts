@@ -216,9 +216,10 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
   }
   // The run keeps each long unit on the agencies it played with: another binding, taken a moment early, hands a filler's agency to a unit the plan put after it.
   const { slots: bestSlots } = await playSchedule(best, o);
+  const longIds = new Set(long.map((u) => u.id));
   const kept = best.map((u) => {
     const played = bestSlots.find((s) => s.id === u.id)?.binding;
-    return played && long.includes(units.find((x) => x.id === u.id)!) && u.bindings.length > 1 ? { ...u, bindings: [played] } : u;
+    return played && longIds.has(u.id) && u.bindings.length > 1 ? { ...u, bindings: [played] } : u;
   });
   const keptPlay = await playSchedule(kept, o);
   let slots = bestSlots;
