@@ -15,7 +15,9 @@
  *             quotes living `QUOTE_LIFETIME_S`, default 60 s). Takes minutes a run.
  *
  * Every mode names `AGENCIES` agencies of the fixture (default 3, at most 4).
- * `TIMELINE=1` prints each case's start and end, and the plan's slots;
+ * `TIMELINE=1` prints each case's start and end, and the plan's slots; `LIVE=1`
+ * prints each case as it starts (a check with its agencies) and ends, what the
+ * checks log, and the run's waits;
  * `PLAN_ONLY=1` (real time) prints the plan and its estimate and stops there.
  *
  * The mock runs from `dist/` when built (`MOCK_ENTRY` names another entry),
@@ -105,7 +107,16 @@ try {
           // LIVE=1: each case as it starts and ends, s from the run's start.
           if (process.env.LIVE && (e.type === 'case-started' || e.type === 'case-finished')) {
             const at = ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
-            console.log(e.type === 'case-started' ? `${at} s  start ${e.id}` : `${at} s  end   ${e.result.id} ${e.result.verdict}`);
+            console.log(
+              e.type === 'case-started'
+                ? `${at} s  start ${e.id}${e.agencies ? ` on ${e.agencies.join(',')}` : ''}`
+                : `${at} s  end   ${e.result.id} ${e.result.verdict}`,
+            );
+          }
+          // LIVE=1: what the checks say as they work, and the run's waits.
+          if (process.env.LIVE && (e.type === 'log' || e.type === 'waiting')) {
+            const at = ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
+            console.log(e.type === 'log' ? `${at} s  log   ${e.id}: ${e.message}` : `${at} s  wait  ${Math.round(e.ms)} ms: ${e.reason}`);
           }
           if (process.env.LIVE && e.type === 'plan') console.log(`plan${plan}`);
         },

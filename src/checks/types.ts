@@ -33,6 +33,8 @@ export interface CheckWait {
   holds?: ResourceRef[];
   /** After its wait it takes its whole lease back (`ctx.widenLease`) for its last requests. */
   resumes?: boolean;
+  /** Taking its lease back later than its wait ends changes nothing it judges (an expired quote stays expired): nothing is kept free for it meanwhile. */
+  resumesLate?: boolean;
   /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
   sharedKey?: string;
 }
@@ -111,9 +113,11 @@ export interface CheckContext {
    * In real time, gives back every resource of the check's lease but `keep`
    * (refs as the check sees them, e.g. `0:webhook`): call it before a long wait
    * that touches nothing else, so that other checks may use the rest meanwhile.
-   * Absent, or a no-op, where the check runs alone.
+   * Absent, or a no-op, where the check runs alone. `backAt` (this clock):
+   * when it means to take the lease back (`widenLease`), if it does; units
+   * that would still hold the lease then are kept off it meanwhile.
    */
-  narrowLease?: ((keep: readonly ResourceRef[]) => void) | undefined;
+  narrowLease?: ((keep: readonly ResourceRef[], backAt?: number) => void) | undefined;
   /** After `narrowLease`, takes the whole lease back, once the runner can grant it again (at once where the check runs alone). */
   widenLease?: (() => Promise<void>) | undefined;
   /**

@@ -5,7 +5,7 @@
 import { leaseFor, totalRequests } from './agency-binding.js';
 import { LeasePlanner, requestsTo, type Lease, type LeasePlannerOptions } from './lease-planner.js';
 import { runSchedule, type LeaseMeter, type PlayedSlot } from './scheduler.js';
-import type { ScheduleUnit, UnitBody, UnitDemand } from './schedule-unit.js';
+import type { ScheduleUnit, UnitBody, UnitDemand, UnitSpan } from './schedule-unit.js';
 import { VirtualClockDriver } from '../clock/virtual-clock-driver.js';
 
 /** What the estimate plays the schedule with. */
@@ -84,35 +84,65 @@ function standInMeter(): LeaseMeter & { sent(lease: Lease, at: number): void } {
 }
 
 /**
- * The stand-in body of a unit: busy sending for its requests, then its wait
+ * A unit's planned time from `startMs` (ms from the run's start) as spans:
+ * busy sending for its requests holding its whole lease, then its wait
  * (through which it holds only its `waitTouches`, when it names them); one
  * that `resumes` sends half its requests before its wait and half after,
- * holding its whole lease again.
+ * holding its whole lease again; one with `awayMs` is away that long first,
+ * holding nothing, then holds its `waitTouches` through the rest. `paid`:
+ * the shared waits already paid (read, not changed).
+ */
+export function spansOf(uses: UnitDemand, o: EstimateOptions, paid: ReadonlySet<string>, fills: readonly string[], startMs: number): UnitSpan[] {
+  const cost = costOf(uses, o, new Set(paid), fills, uses.waitAt?.(startMs) ?? uses.waitMs);
+  if (uses.waitTouches === undefined || cost.waitMs <= 0) return [{ ms: cost.busyMs + cost.waitMs, holds: 'all' }];
+  const away = Math.min(uses.awayMs ?? 0, cost.waitMs);
+  if (away > 0)
+    return [
+      { ms: cost.busyMs, holds: 'all' },
+      { ms: away, holds: 'away' },
+      { ms: cost.waitMs - away, holds: uses.waitTouches },
+    ];
+  if (uses.resumes)
+    return [
+      { ms: cost.busyMs / 2, holds: 'all' },
+      { ms: cost.waitMs, holds: uses.waitTouches.length === 0 ? 'away' : uses.waitTouches },
+      { ms: cost.busyMs / 2, holds: 'all' },
+    ];
+  return [
+    { ms: cost.busyMs, holds: 'all' },
+    { ms: cost.waitMs, holds: uses.waitTouches },
+  ];
+}
+
+/**
+ * The stand-in body of a unit: its spans (`spansOf`) one after the other. It
+ * sends its requests at the end of each span holding its whole lease, gives
+ * back what a span does not hold, and away, gives back everything until it
+ * takes back what it held before.
  */
 function standIn(unit: ScheduleUnit, o: EstimateOptions, paid: Set<string>, clock: VirtualClockDriver, meter: ReturnType<typeof standInMeter>): UnitBody {
   const uses = unit.uses;
   return async (binding, change) => {
     const lease = leaseFor(uses, binding, o.agencyCount);
-    // A wait anchored to the target's clock depends on when the unit starts.
-    const cost = costOf(uses, o, paid, lease.fills, uses.waitAt?.(clock.now()) ?? uses.waitMs);
-    const send = (): void => {
-      if (cost.sends) meter.sent(lease, clock.now());
-    };
-    const narrows = uses.waitTouches !== undefined && cost.waitMs > 0;
-    if (!narrows) {
-      await clock.wait(cost.busyMs + cost.waitMs);
-      send();
-      return;
+    const spans = spansOf(uses, o, paid, lease.fills, clock.now());
+    const sends = costOf(uses, o, paid, lease.fills).sends;
+    let narrowed = false;
+    for (const [i, span] of spans.entries()) {
+      if (span.holds === 'away') {
+        // What it takes back: the holds of the span after, when that is only part of its lease.
+        const next = spans[i + 1]?.holds;
+        if (Array.isArray(next)) change.narrow(next);
+        change.narrow([], uses.resumesLate ? undefined : clock.now() + span.ms);
+        await clock.wait(span.ms);
+        await change.widen();
+        continue;
+      }
+      if (span.holds !== 'all') change.narrow(span.holds);
+      else if (narrowed) await change.widen();
+      narrowed = span.holds !== 'all';
+      await clock.wait(span.ms);
+      if (span.holds === 'all' && sends) meter.sent(lease, clock.now());
     }
-    const before = uses.resumes ? cost.busyMs / 2 : cost.busyMs;
-    await clock.wait(before);
-    send();
-    change.narrow(uses.waitTouches ?? []);
-    await clock.wait(cost.waitMs);
-    if (!uses.resumes) return;
-    await change.widen();
-    await clock.wait(cost.busyMs - before);
-    send();
   };
 }
 
@@ -124,7 +154,9 @@ export async function playSchedule(units: readonly ScheduleUnit[], o: EstimateOp
   const slots: PlayedSlot[] = [];
   const played = units.map((u) => ({ ...u, run: standIn(u, o, paid, clock, meter) }));
   try {
-    await runSchedule(played, { planner: new LeasePlanner(o), agencyCount: o.agencyCount, clock, meter, slots });
+    const spans = (u: ScheduleUnit, binding: readonly number[], at: number): UnitSpan[] =>
+      spansOf(u.uses, o, paid, leaseFor(u.uses, binding, o.agencyCount).fills, at);
+    await runSchedule(played, { planner: new LeasePlanner(o), agencyCount: o.agencyCount, clock, meter, slots, spansOf: spans });
     return { endMs: clock.now(), slots };
   } finally {
     clock.stop();
@@ -139,6 +171,9 @@ export async function estimateRun(units: readonly ScheduleUnit[], o: EstimateOpt
 
 /** Passes of moving each long unit to the front of the best order found. */
 const FRONT_PASSES = 2;
+
+/** Rounds of preferring other agencies and moving units to the front, at most. */
+const SEARCH_ROUNDS = 3;
 
 /** How much later the played schedule may end with each long unit kept on its played agencies, ms: a run that follows its plan is worth a moment. */
 const KEPT_SLACK_MS = 1_000;
@@ -186,33 +221,51 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     }
   }
   const long = units.filter((u) => u.uses.waitMs > 0 || fills(u) > 0 || u.uses.everyAgency === true);
-  // Each long unit's agencies: another binding preferred (a wait on one agency may free another for a fill), while that helps.
-  for (const u of long) {
-    const at = best.findIndex((x) => x.id === u.id);
-    for (const b of u.bindings.slice(1)) {
-      const current = best[at]!;
-      const tried = { ...current, bindings: [b, ...current.bindings.filter((x) => x !== b)] };
-      const order = best.map((x, i) => (i === at ? tried : x));
-      const got = await ms(order);
-      if (got < bestMs) {
-        best = order;
-        bestMs = got;
+  /** Each long unit's agencies: another binding preferred (a wait on one agency may free another for a fill), while that helps. */
+  const preferBindings = async (): Promise<boolean> => {
+    let better = false;
+    for (const u of long) {
+      const at = best.findIndex((x) => x.id === u.id);
+      for (const b of u.bindings) {
+        const current = best[at]!;
+        if (current.bindings[0] === b) continue;
+        const tried = { ...current, bindings: [b, ...current.bindings.filter((x) => x !== b)] };
+        const order = best.map((x, i) => (i === at ? tried : x));
+        const got = await ms(order);
+        if (got < bestMs) {
+          best = order;
+          bestMs = got;
+          better = true;
+        }
       }
     }
-  }
-  for (let pass = 0, better = true; better && pass < FRONT_PASSES; pass++) {
-    better = false;
-    for (const { id } of long) {
-      const u = best.find((x) => x.id === id)!;
-      if (best[0] === u) continue;
-      const moved = [u, ...best.filter((x) => x !== u)];
-      const got = await ms(moved);
-      if (got < bestMs) {
-        best = moved;
-        bestMs = got;
-        better = true;
+    return better;
+  };
+  /** Each long unit moved to the front, while that ends the schedule sooner. */
+  const moveToFront = async (): Promise<boolean> => {
+    let improved = false;
+    for (let pass = 0, better = true; better && pass < FRONT_PASSES; pass++) {
+      better = false;
+      for (const { id } of long) {
+        const u = best.find((x) => x.id === id)!;
+        if (best[0] === u) continue;
+        const moved = [u, ...best.filter((x) => x !== u)];
+        const got = await ms(moved);
+        if (got < bestMs) {
+          best = moved;
+          bestMs = got;
+          better = true;
+          improved = true;
+        }
       }
     }
+    return improved;
+  };
+  // A unit moved to the front may want other agencies than before, and the other way round: a few rounds of both.
+  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+    const bound = await preferBindings();
+    const moved = await moveToFront();
+    if (!bound && !moved) break;
   }
   // The run keeps each long unit on the agencies it played with: another binding, taken a moment early, hands a filler's agency to a unit the plan put after it.
   const { slots: bestSlots } = await playSchedule(best, o);

@@ -33,9 +33,6 @@ export type BucketUse = ReadonlyMap<string, { n: number; lastAt: number }>;
 
 const isBucket = (r: string): boolean => r.endsWith(':read') || r.endsWith(':write');
 
-/** True when `lease` leaves bucket `b` full (it fills it from empty, or tops it up). */
-const filledBy = (lease: Lease, b: string): boolean => lease.fills.includes(b) || (lease.tops?.includes(b) ?? false);
-
 /** Requests `lease` declares for bucket `b`. */
 export const requestsTo = (lease: Lease, b: string): number => lease.perBucket?.[b] ?? lease.requests;
 
@@ -83,7 +80,8 @@ export class LeasePlanner {
     }
     for (const b of lease.fills) if ((this.quietUntil.get(b) ?? 0) > now) return false;
     for (const b of lease.resources.filter(isBucket)) {
-      if (filledBy(lease, b)) continue;
+      // A bucket filled from empty needs its rest, not room; one topped up needs room for what is sent before the top-up.
+      if (lease.fills.includes(b)) continue;
       const limit = this.limitOf(b);
       if (limit === undefined) continue;
       const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
@@ -115,7 +113,7 @@ export class LeasePlanner {
     for (const r of lease.resources) this.held.set(r, lease.holder);
     for (const b of lease.resources.filter(isBucket)) {
       const list = this.spent.get(b) ?? [];
-      list.push({ holder: lease.holder, n: filledBy(lease, b) ? 0 : requestsTo(lease, b), until: Infinity });
+      list.push({ holder: lease.holder, n: lease.fills.includes(b) ? 0 : requestsTo(lease, b), until: Infinity });
       this.spent.set(b, list);
     }
   }
@@ -126,7 +124,7 @@ export class LeasePlanner {
    * holder sent nothing to is free at once, and its budget counts what was sent.
    */
   finish(lease: Lease, now: number, used?: BucketUse): void {
-    this.free(lease, lease.resources, now, used);
+    this.free(lease, lease.resources, now, used, true);
     this.running -= 1;
   }
 
@@ -146,10 +144,11 @@ export class LeasePlanner {
     return { ...lease, resources: kept, fills: lease.fills.filter((b) => kept.includes(b)), tops: lease.tops?.filter((b) => kept.includes(b)) };
   }
 
-  private free(lease: Lease, resources: readonly string[], now: number, used: BucketUse | undefined): void {
+  private free(lease: Lease, resources: readonly string[], now: number, used: BucketUse | undefined, ends = false): void {
     for (const r of resources) if (this.held.get(r) === lease.holder) this.held.delete(r);
     for (const b of resources.filter(isBucket)) {
-      const filled = filledBy(lease, b);
+      // A bucket it tops up is full only once it ends (it tops it up last); one it fills, from its fill on.
+      const filled = lease.fills.includes(b) || (ends && (lease.tops?.includes(b) ?? false));
       const use = used === undefined || filled ? { n: filled ? 0 : requestsTo(lease, b), lastAt: now } : used.get(b);
       const list = (this.spent.get(b) ?? []).filter((u) => u.until > now || (u.holder === lease.holder && u.until === Infinity));
       const mine = list.find((u) => u.holder === lease.holder && u.until === Infinity);

@@ -13,7 +13,7 @@ export function logEvents(log: Logger): RunListener {
         log.debug({ case: event.id }, event.message);
         break;
       case 'case-started':
-        log.debug({ case: event.id, kind: event.kind }, `started: ${event.title}`);
+        log.debug({ case: event.id, kind: event.kind, ...(event.agencies ? { agencies: event.agencies } : {}) }, `started: ${event.title}`);
         break;
       case 'case-finished': {
         const r = event.result;

@@ -66,10 +66,26 @@ export async function planParts(
   const binding = uses ? [primary, ...byUse.filter((a) => a !== primary).sort((a, b) => a - b)] : [0];
   const writeLimit = limitOf(`${primary}:write`);
   let ms = 0;
+  let awayMs = 0;
   for (const name of list) {
     const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit }).catch(() => 0) : 0;
     ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
+    // The first part's waits away come before any wait holding the lease (the scenarios run first).
+    if (name === list[0] && parts.awayMs) awayMs = Math.min(announced, await parts.awayMs(name, input).catch(() => 0));
   }
+  // What the cases send to the buckets of their agencies, by agency: the busiest agency's counts stand for every leased one.
+  const sent = new Map<number, { read: number; write: number }>();
+  for (const name of list) {
+    const counts = parts.requestsOf ? await parts.requestsOf(name, input).catch(() => []) : [];
+    const agencies = uses?.get(name);
+    for (const [i, c] of counts.entries()) {
+      const a = agencies ? agencies[i] : primary;
+      if (a === null || a === undefined) continue;
+      const n = sent.get(a) ?? { read: 0, write: 0 };
+      sent.set(a, { read: n.read + c.read, write: n.write + c.write });
+    }
+  }
+  const busiest = [...sent.values()].reduce((m, c) => ({ read: Math.max(m.read, c.read), write: Math.max(m.write, c.write) }), { read: 0, write: 0 });
   const unit: UnitDemand = {
     id: PARTS_UNIT_ID,
     needs: [],
@@ -78,8 +94,11 @@ export async function planParts(
     ...(binding.length > 1 ? { waitTouches: roleResources(0) } : {}),
     // The properties measure the buckets they use and are paced by the write limit: they leave the main agency's write bucket full, to cool before its next user.
     ...(list.includes('properties') ? { tops: ['0:write'] } : {}),
-    requests: 0,
+    // The scenarios' requests need room in the buckets they start on, or they wait out refusals; the properties measure what is free.
+    requests: busiest,
     waitMs: ms,
+    // Through the scenarios' waits it holds nothing: other checks use its agencies meanwhile.
+    ...(awayMs > 0 ? { awayMs } : {}),
   };
   return { unit, binding, uses };
 }

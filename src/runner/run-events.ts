@@ -14,7 +14,8 @@ export type RunEvent =
       /** Real-time runs: each unit's slot in the played plan, ms from the run's start, and the agencies (profile indexes) it plays with. */
       slots?: Array<{ id: string; agencies: number[]; startMs: number; endMs: number }>;
     }
-  | { type: 'case-started'; id: string; kind: CaseResult['kind']; title: string }
+  /** `agencies`: a check's agencies (profile indexes, its roles in order), where the run leases them. */
+  | { type: 'case-started'; id: string; kind: CaseResult['kind']; title: string; agencies?: number[] }
   | { type: 'case-finished'; result: CaseResult }
   | { type: 'part-started'; part: 'scenarios' | 'properties' }
   | { type: 'waiting'; ms: number; reason: string }

@@ -7,10 +7,21 @@ import type { BucketRef, Check, LearnedTarget, Need, ResourceRef } from '../chec
 import type { Profile } from '../profile/index.js';
 import { BASELINE_CHECK_ID } from './run-verdict.js';
 
-/** How a running unit may change its lease: give back all but some resources (refs as its checks see them), and take it all back later. */
+/**
+ * How a running unit may change its lease: give back all but some resources
+ * (refs as its checks see them), and take back what it held before that.
+ * `backAt` (the run's clock) says when it means to take them back: the units
+ * due to hold them then are kept off them meanwhile.
+ */
 export interface LeaseChange {
-  narrow(keep: readonly string[]): void;
+  narrow(keep: readonly string[], backAt?: number): void;
   widen(): Promise<void>;
+}
+
+/** One stretch of a unit's planned time: holding its whole lease, only some of it (refs as its checks see them), or nothing, away until it takes its lease back. */
+export interface UnitSpan {
+  ms: number;
+  holds: 'all' | 'away' | readonly ResourceRef[];
 }
 
 /**
@@ -36,10 +47,14 @@ export interface UnitDemand {
   waitTouches?: ResourceRef[];
   /** It takes its whole lease back after its wait. */
   resumes?: boolean;
+  /** It may take its lease back later than its wait ends: nothing is kept free for it. */
+  resumesLate?: boolean;
   /** Units with the same key share one wait: only the first pays it. */
   waitKey?: string;
   /** Target time it waits, ms. */
   waitMs: number;
+  /** Of `waitMs`, the time it spends away first, holding nothing (the scenarios' waits), before it holds `waitTouches` through the rest. */
+  awayMs?: number;
   /** Target time it waits when it starts `startMs` after the run's start, ms (a wait anchored to the target's clock), where that differs from `waitMs`. */
   waitAt?: (startMs: number) => number;
 }
@@ -91,6 +106,7 @@ export function demandOf(check: Pick<Check, 'id' | 'needs' | 'uses'>, waitMs = 0
     charges,
     waitTouches: wait?.holds,
     resumes: wait?.resumes,
+    resumesLate: wait?.resumesLate,
     waitKey: wait?.sharedKey,
   };
   return { id: check.id, needs: check.needs, ...Object.fromEntries(Object.entries(declared).filter(([, v]) => v !== undefined)), waitMs };

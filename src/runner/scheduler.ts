@@ -6,7 +6,7 @@ import { leaseFor, resourcesOf } from './agency-binding.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
 import type { BucketUse, Lease, LeasePlanner } from './lease-planner.js';
 import type { RunListener } from './run-events.js';
-import type { LeaseChange, ScheduleUnit } from './schedule-unit.js';
+import type { LeaseChange, ScheduleUnit, UnitSpan } from './schedule-unit.js';
 
 /** What the scheduler measures the buckets with (see `bucketMeter`); without it, a lease counts as using its buckets fully. */
 export interface LeaseMeter {
@@ -42,6 +42,50 @@ interface ScheduleOptions {
   signal?: AbortSignal | undefined;
   /** Each unit's slot is pushed here as it starts, and completed as it narrows and ends. */
   slots?: PlayedSlot[] | undefined;
+  /** A unit's planned time when it starts at `at` on `binding` (the estimate's `spansOf`); without it, a unit counts as holding its whole lease until it ends. */
+  spansOf?: ((unit: ScheduleUnit, binding: readonly number[], at: number) => UnitSpan[]) | undefined;
+}
+
+/** A unit away for a wait it comes back from: what it takes back, from when (`from`, the run's clock) and until when it then holds it (`until`). */
+interface Away {
+  unit: ScheduleUnit;
+  resources: readonly string[];
+  from: number;
+  until: number;
+}
+
+/** Room on either side of an away unit's planned return that others keep off its resources, ms: plans are estimates. */
+const AWAY_MARGIN_MS = 1_000;
+
+/** When a unit starting at `now` on `binding` is planned to hold each resource of `lease`: [from, to) intervals; without spans, from now on. */
+function plannedHolds(unit: ScheduleUnit, binding: readonly number[], lease: Lease, now: number, agencyCount: number, spans: readonly UnitSpan[] | undefined) {
+  const held = new Map<string, Array<[number, number]>>(lease.resources.map((r) => [r, []]));
+  if (!spans) {
+    for (const list of held.values()) list.push([now, Infinity]);
+    return held;
+  }
+  let at = now;
+  for (const span of spans) {
+    const holds = span.holds === 'all' ? lease.resources : span.holds === 'away' ? [] : resourcesOf(unit.uses, span.holds, binding, agencyCount);
+    for (const r of holds) held.get(r)?.push([at, at + span.ms]);
+    at += span.ms;
+  }
+  return held;
+}
+
+/** True when `unit`, started now with `lease`, is planned to hold a resource an away unit takes back while that one holds it (with a margin). */
+function crossesAway(
+  unit: ScheduleUnit,
+  binding: readonly number[],
+  lease: Lease,
+  now: number,
+  o: Pick<ScheduleOptions, 'agencyCount' | 'spansOf'>,
+  away: readonly Away[],
+): boolean {
+  const others = away.filter((a) => a.unit !== unit && a.resources.some((r) => lease.resources.includes(r)));
+  if (others.length === 0) return false;
+  const held = plannedHolds(unit, binding, lease, now, o.agencyCount, o.spansOf?.(unit, binding, now));
+  return others.some((a) => a.resources.some((r) => (held.get(r) ?? []).some(([from, to]) => from < a.until + AWAY_MARGIN_MS && to > a.from - AWAY_MARGIN_MS)));
 }
 
 /**
@@ -80,28 +124,25 @@ const DUE_SOON_MS = 2_000;
  *   lease is held) keeps its whole lease, so that a few milliseconds either
  *   way do not hand its agencies to a unit the plan put after it;
  * - a unit waiting on its only binding for another unit to give part of its
- *   lease back keeps the rest of it (that may come at any moment);
- * - a unit away for a wait it comes back from (`away`, ranked by list order)
- *   keeps the lease it comes back for.
+ *   lease back keeps the rest of it (that may come at any moment).
+ * No unit takes what a unit away for a wait (`away`) comes back for, if it
+ * would still hold it, by its plan, when that one comes back.
  */
 function startInOrder(
   pending: ScheduleUnit[],
-  planner: LeasePlanner,
-  agencyCount: number,
+  o: Pick<ScheduleOptions, 'planner' | 'agencyCount' | 'spansOf'>,
   now: number,
   strict: boolean,
   start: (unit: ScheduleUnit, free: { binding: number[]; lease: Lease }) => void,
-  away: ReadonlyArray<{ rank: number; resources: readonly string[] }> = [],
-  rankOf: (unit: ScheduleUnit) => number = () => 0,
+  away: readonly Away[] = [],
 ): void {
+  const { planner, agencyCount } = o;
   const reserved = new Set<string>();
   for (let i = 0; i < pending.length && !(strict && i > 0);) {
     const unit = pending[i]!;
-    // A unit away for a wait it comes back from keeps its lease from the units listed after it.
-    for (const a of away) if (a.rank < rankOf(unit)) for (const r of a.resources) reserved.add(r);
     const leases = leasesOf(unit, agencyCount);
     const free = leases.find(({ lease }) => planner.canStart(lease, now));
-    if (free && !free.lease.resources.some((r) => reserved.has(r))) {
+    if (free && !free.lease.resources.some((r) => reserved.has(r)) && !crossesAway(unit, free.binding, free.lease, now, o, away)) {
       pending.splice(i, 1);
       start(unit, free);
       continue;
@@ -136,34 +177,48 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
   const running = new Set<Promise<void>>();
   let wake: () => void = () => undefined;
   const resuming: Array<{ lease: Lease; resolve: () => void }> = [];
-  const rank = new Map(list.map((u, i) => [u, i] as const));
-  const rankOf = (u: ScheduleUnit): number => rank.get(u) ?? 0;
   /** Units that gave their lease back for a wait they come back from. */
-  const away = new Map<ScheduleUnit, { rank: number; resources: readonly string[] }>();
+  const away = new Map<ScheduleUnit, Away>();
   const launch = (unit: ScheduleUnit, binding: number[], first: Lease): Promise<void> => {
     let lease = first;
     let mark = meter?.mark(lease.resources);
     const used = (): BucketUse | undefined => (meter && mark ? meter.usedSince(mark, lease.resources) : undefined);
     const slot: PlayedSlot = { id: unit.id, binding, resources: [...first.resources], startAt: clock.now(), endAt: clock.now() };
     o.slots?.push(slot);
+    const planned = o.spansOf?.(unit, binding, slot.startAt);
+    let aways = 0;
+    /** What it held before it last gave part of its lease back for a wait it comes back from. */
+    let comeBack: Lease | undefined;
     const change: LeaseChange = {
-      narrow(keep) {
+      narrow(keep, backAt) {
+        const before = lease;
         const kept = resourcesOf(unit.uses, keep, binding, agencyCount);
         // What the kept buckets got so far still counts when they are given back: the mark stays.
         lease = planner.release(lease, kept, clock.now(), used());
         if (slot.narrowAt === undefined) Object.assign(slot, { narrowAt: clock.now(), keep: [...lease.resources] });
-        if (unit.uses.resumes) away.set(unit, { rank: rankOf(unit), resources: first.resources.filter((r) => !kept.includes(r)) });
+        if (backAt !== undefined || unit.uses.resumes) comeBack = before;
+        if (backAt !== undefined) {
+          // Back at `backAt`, it holds what it took back for the rest of its plan after this wait.
+          const spans = planned ?? [];
+          const awayAt = spans.map((s, i) => (s.holds === 'away' ? i : -1)).filter((i) => i >= 0);
+          const index = awayAt[Math.min(aways, awayAt.length - 1)];
+          aways += 1;
+          const rest = index === undefined ? Infinity : spans.slice(index + 1).reduce((sum, s) => sum + s.ms, 0);
+          away.set(unit, { unit, resources: before.resources.filter((r) => !kept.includes(r)), from: backAt, until: backAt + rest });
+        }
         wake();
       },
       async widen() {
-        if (lease.resources.length === first.resources.length) return;
+        const target = comeBack ?? first;
+        comeBack = undefined;
+        if (lease.resources.length === target.resources.length) return;
         planner.release(lease, [], clock.now(), used());
         lease = { ...lease, resources: [] };
         await new Promise<void>((resolve) => {
-          resuming.push({ lease: first, resolve });
+          resuming.push({ lease: target, resolve });
           wake();
         });
-        lease = first;
+        lease = target;
         away.delete(unit);
         mark = meter?.mark(lease.resources);
       },
@@ -204,8 +259,7 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     }
     startInOrder(
       pending,
-      planner,
-      agencyCount,
+      o,
       now,
       o.serial !== undefined,
       (unit, free) => {
@@ -213,7 +267,6 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
         running.add(p);
       },
       [...away.values()],
-      rankOf,
     );
     if (pending.length === 0 && running.size === 0) break;
     const change = planner.nextChangeAt(now);

@@ -53,7 +53,7 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
   const runOne = async (member: ScheduleUnit['members'][number], binding: number[], lease: LeaseChange): Promise<void> => {
     const { check, waitMs } = member;
     const reason = skipReason(check, facts.target);
-    emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title });
+    emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title, ...(facts.realTime ? { agencies: binding } : {}) });
     let result: CaseResult;
     if (reason) result = skippedCase(check, reason, clock.now());
     else if (signal?.aborted) result = skippedCase(check, NOT_RUN_CASE, clock.now());
@@ -97,7 +97,14 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
         release?.caseDone(name);
       };
       const got = await withRoundTrips(trips, () =>
-        runPart(name, x.parts![name]!, { ...x.contextFor(name, [0], facts.learned), reset: isolated, onCase, usableAgencies: release?.usable }, clock, signal),
+        // In real time a part may give its lease back through a wait (a scenario's) and take back what it held.
+        runPart(
+          name,
+          x.parts![name]!,
+          { ...x.contextFor(name, [0], facts.learned, facts.realTime ? lease : undefined), reset: isolated, onCase, usableAgencies: release?.usable },
+          clock,
+          signal,
+        ),
       );
       if (got === 'interrupted') {
         // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
@@ -137,6 +144,7 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
       meter: facts.realTime ? x.meter : undefined,
       serial: facts.isolated ? { reset: x.reset } : undefined,
       signal,
+      spansOf: plan.spansOf,
     };
     try {
       await runSchedule(plan.units, options, () => {

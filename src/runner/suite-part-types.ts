@@ -23,6 +23,10 @@ export interface SuiteParts {
   properties?: SuitePart;
   /** Target time a part waits or is paced by the rate limit against a target whose clock cannot be moved, ms (to plan the run). */
   realTimeMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
+  /** Requests each case of a part sends to its agency's buckets at least, in the order `agenciesOf` lists them (the properties measure their own: none). */
+  requestsOf?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<Array<{ read: number; write: number }>>;
+  /** Of that time, how much a part spends away, holding nothing of its lease (the scenarios' waits), ms. */
+  awayMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
   /**
    * The agency index each case of a part runs as, in the order the cases
    * run (null: it sends nothing); undefined when it cannot be told from

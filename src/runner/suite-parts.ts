@@ -4,7 +4,7 @@ import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-t
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
   const [
-    { runScenarios, loadScenarios, scenarioWaitsMs, runOrder, chooseAgency },
+    { runScenarios, loadScenarios, scenarioWaitsMs, scenarioAwayMs, scenarioRequests, runOrder, chooseAgency },
     { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits },
   ] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
@@ -29,6 +29,12 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
         });
       }
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
+    },
+    async requestsOf(part, input) {
+      return part === 'scenarios' ? runOrder(await chosenScenarios(input.profile)).map((s) => scenarioRequests([s])) : [];
+    },
+    async awayMs(part, input) {
+      return part === 'scenarios' ? scenarioAwayMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS) : 0;
     },
     async agenciesOf(part, input, agencies) {
       if (part === 'properties') {

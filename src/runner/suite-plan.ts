@@ -4,12 +4,12 @@
  */
 import type { Check } from '../checks/types.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
-import { bindingsOf, rolesOf } from './agency-binding.js';
-import { planRun } from './estimate-run.js';
+import { bindingsOf, leaseFor, rolesOf } from './agency-binding.js';
+import { planRun, spansOf } from './estimate-run.js';
 import type { LeasePlannerOptions } from './lease-planner.js';
 import { planParts } from './parts-unit.js';
 import type { RunListener } from './run-events.js';
-import { inOrder, PARTS_UNIT_ID, splitLast, unitsOf, type ScheduleUnit, type UnitBody } from './schedule-unit.js';
+import { inOrder, PARTS_UNIT_ID, splitLast, unitsOf, type ScheduleUnit, type UnitBody, type UnitSpan } from './schedule-unit.js';
 import type { SuiteFacts } from './suite-facts.js';
 import type { SuiteParts } from './suite-part-types.js';
 import { skipReason } from './target-facts.js';
@@ -49,6 +49,8 @@ export interface SuitePlan {
   last: Check[];
   partList: PartName[];
   planner: LeasePlannerOptions;
+  /** In real time, a unit's planned time when it starts at `at` (the run's clock) on `binding`, as the estimate plays it. */
+  spansOf?: ((unit: ScheduleUnit, binding: readonly number[], at: number) => UnitSpan[]) | undefined;
   /** A note for the top of the reports, if any. */
   note?: string | undefined;
 }
@@ -157,6 +159,7 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
     last,
     partList,
     planner,
+    spansOf: (u, binding, at) => spansOf(u.uses, played, new Set(), leaseFor(u.uses, binding, agencies.length).fills, at - planNow),
     note: `The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`,
   };
 }

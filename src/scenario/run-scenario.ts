@@ -8,7 +8,7 @@ import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
-import { chooseAgency, type AgencyView } from './scenario-plan.js';
+import { AWAY_MIN_MS, chooseAgency, type AgencyView } from './scenario-plan.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
 /** A step's expectation failed: the scenario fails, naming the step. */
@@ -40,6 +40,8 @@ class ScenarioRun {
   readonly values = new Map<string, unknown>();
   readonly kept = new Map<string, ApiResponse>();
   readonly evidence: string[] = [];
+  /** Concurrent repeats it is inside of now: a wait there is one branch's, the others may be sending. */
+  private concurrent = 0;
 
   constructor(
     private readonly ctx: CheckContext,
@@ -227,7 +229,12 @@ class ScenarioRun {
         const raw = par.ms !== undefined ? this.value(par.ms) : this.value(par.s);
         const n = Number(raw);
         if (!Number.isFinite(n) || n < 0) throw new StepFailed(at, `wait needs a duration ≥ 0, got ${JSON.stringify(raw)}`, []);
-        await this.ctx.clock.wait(par.ms !== undefined ? n : n * 1000, 'a wait step');
+        const ms = par.ms !== undefined ? n : n * 1000;
+        // In a real-time suite run, a wait made alone holds nothing of the run's lease: other checks use the agencies meanwhile.
+        const away = this.concurrent === 0 && ms >= AWAY_MIN_MS ? this.ctx.narrowLease : undefined;
+        away?.([], this.ctx.clock.now() + ms);
+        await this.ctx.clock.wait(ms, 'a wait step');
+        if (away) await this.ctx.widenLease?.();
         return { evidence: [] };
       }
       case 'rest': {
@@ -243,7 +250,10 @@ class ScenarioRun {
         const inner = step.steps ?? [];
         const it = (i: number): string => `${iteration ?? ''} iteration ${i + 1}/${count}`;
         if (par.concurrent === true) {
-          const settled = await Promise.allSettled(Array.from({ length: count }, (_, i) => this.steps(inner, it(i))));
+          this.concurrent += 1;
+          const settled = await Promise.allSettled(Array.from({ length: count }, (_, i) => this.steps(inner, it(i)))).finally(() => {
+            this.concurrent -= 1;
+          });
           const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
           if (failed) throw failed.reason;
         } else {

@@ -32,6 +32,28 @@ export function runOrder<T extends Pick<Scenario, 'steps'>>(list: readonly T[]):
  * they got.
  */
 export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
+  return waitsMs(scenarios, profile, quoteLifetimeS, { rests: true, concurrent: true });
+}
+
+/** Shortest `wait` step through which a scenario in a real-time suite run gives the run's lease back, ms. */
+export const AWAY_MIN_MS = 1_000;
+
+/**
+ * Of {@link scenarioWaitsMs}, the `wait` steps a scenario makes alone (not
+ * within a concurrent repeat) of at least {@link AWAY_MIN_MS}: in a real-time suite run
+ * the scenarios hold nothing of their lease through them. A `rest` keeps its
+ * buckets: others using them would push its rest back.
+ */
+export function scenarioAwayMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
+  return waitsMs(scenarios, profile, quoteLifetimeS, { rests: false, concurrent: false, minMs: AWAY_MIN_MS });
+}
+
+function waitsMs(
+  scenarios: readonly Scenario[],
+  profile: Readonly<Profile>,
+  quoteLifetimeS: number | undefined,
+  o: { rests: boolean; concurrent: boolean; minMs?: number },
+): number {
   const view = quoteLifetimeS === undefined ? profile : { ...profile, quotes: { ...profile.quotes, lifetime_s: quoteLifetimeS } };
   const resolve = (name: string): unknown => (name.startsWith('profile.') ? readPath(view, name.slice('profile.'.length)) : undefined);
   const windowMs = profile.limits.window_s * 1000;
@@ -39,10 +61,10 @@ export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonl
     steps.reduce((sum, step) => {
       const par = step.params;
       if (step.action === 'repeat') {
-        const inner = of(step.steps ?? []);
-        return sum + (par.concurrent === true ? inner : inner * Number(par.count ?? 1));
+        if (par.concurrent === true) return o.concurrent ? sum + of(step.steps ?? []) : sum;
+        return sum + of(step.steps ?? []) * Number(par.count ?? 1);
       }
-      if (step.action === 'rest') return sum + windowMs;
+      if (step.action === 'rest') return o.rests ? sum + windowMs : sum;
       if (step.action !== 'wait') return sum;
       let n = NaN;
       try {
@@ -51,9 +73,43 @@ export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonl
         // a value saved at run time: unknown here
       }
       if (!Number.isFinite(n) || n < 0) return sum;
-      return sum + (par.ms !== undefined ? n : n * 1000);
+      const ms = par.ms !== undefined ? n : n * 1000;
+      return ms >= (o.minMs ?? 0) ? sum + ms : sum;
     }, 0);
   return scenarios.reduce((sum, s) => sum + of(s.steps), 0);
+}
+
+/** Actions that send one request into the write bucket; the others that send one, into the read bucket. */
+const WRITES: ReadonlySet<string> = new Set(['book', 'cancel']);
+const READS: ReadonlySet<string> = new Set(['account', 'search', 'get_booking', 'balance', 'statement', 'rates']);
+
+/**
+ * Requests the steps of `scenarios` send to the buckets of the agency they
+ * run as, at least (to plan real-time runs): a step's own request, and the
+ * wallet read before and after a step that expects a balance change. Picking
+ * an agency and a refusal waited out send more.
+ */
+export function scenarioRequests(scenarios: readonly Scenario[]): { read: number; write: number } {
+  const of = (steps: readonly Step[]): { read: number; write: number } =>
+    steps.reduce(
+      (n, step) => {
+        if (step.action === 'repeat') {
+          const inner = of(step.steps ?? []);
+          const count = Number(step.params.count ?? 1);
+          return { read: n.read + inner.read * count, write: n.write + inner.write * count };
+        }
+        const deltas = step.expect?.balance_delta !== undefined ? 2 : 0;
+        return { read: n.read + (READS.has(step.action) ? 1 : 0) + deltas, write: n.write + (WRITES.has(step.action) ? 1 : 0) };
+      },
+      { read: 0, write: 0 },
+    );
+  return scenarios.reduce(
+    (n, s) => {
+      const m = of(s.steps);
+      return { read: n.read + m.read, write: n.write + m.write };
+    },
+    { read: 0, write: 0 },
+  );
 }
 
 /** What is known of one agency when a scenario picks its agency: the products open for it (undefined: unknown) and its balance. */

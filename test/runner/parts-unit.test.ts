@@ -19,6 +19,7 @@ function parts(uses: { scenarios?: Array<number | null> | undefined; properties?
     scenarios: () => Promise.resolve([]),
     properties: () => Promise.resolve([]),
     realTimeMs: (part) => Promise.resolve(part === 'scenarios' ? 60_000 : 120_000),
+    awayMs: (part) => Promise.resolve(part === 'scenarios' ? 50_000 : 7_000),
     agenciesOf: (part) => Promise.resolve(uses[part]),
   };
 }
@@ -36,8 +37,11 @@ describe('the scenarios and properties as a unit of a real-time schedule', () =>
     });
     expect(plan.unit.everyAgency).toBeUndefined();
     expect(plan.unit.fills).toBeUndefined();
-    // the announced waits, plus round trips and local work
+    // the announced waits, plus round trips and local work; away through the scenarios' waits, which come first
     expect(plan.unit.waitMs).toBeGreaterThan(180_000);
+    expect(plan.unit.awayMs).toBe(50_000);
+    const propertiesOnly = await planParts(parts({ properties: [1] }), ['properties'], input, facts, limitOf);
+    expect(propertiesOnly.unit.awayMs).toBe(7_000);
   });
 
   it('holds every agency when a pick cannot be told, and fills nothing without the properties', async () => {

@@ -313,6 +313,60 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     expect(beside.slots.find((x) => x.id === 'R')!.startAt).toBe(0);
   });
 
+  it('lends what a unit away comes back for only to units its plan has done with it before then; one that may come back late is not waited for', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const expiring = (resumesLate?: boolean) =>
+      mk('Q', {
+        uses: {
+          touches: ['0:read', '0:write', '0:wallet'],
+          requests: 1,
+          wait: { ms: () => 20_000, holds: [], resumes: true, ...(resumesLate ? { resumesLate } : {}) },
+        },
+      });
+    const held = (id: string, ms: number) => mk(id, { uses: { touches: ['0:wallet'], requests: 1, wait: { ms: () => ms } } });
+    // Q is away from 50 ms to 20.05 s: S (5 s) fits before, L (30 s) would still hold the wallet then
+    const { slots } = await playSchedule([item(expiring(), [[0]]), item(held('S', 5_000), [[0]]), item(held('L', 30_000), [[0]])], o);
+    const at = (id: string, list = slots) => list.find((x) => x.id === id)!;
+    expect(at('S').startAt).toBe(50);
+    expect(at('Q').endAt).toBe(50 + 20_000 + 50);
+    expect(at('L').startAt).toBe(at('Q').endAt);
+    // listed first, L takes the wallet before Q starts, and Q waits for it
+    const first = await playSchedule([item(held('L', 30_000), [[0]]), item(expiring(), [[0]])], o);
+    expect(at('Q', first.slots).startAt).toBe(at('L', first.slots).endAt);
+    // a unit that may come back late holds nothing for its return: L takes the wallet at once, and Q books after it
+    const late = await playSchedule([item(expiring(true), [[0]]), item(held('L', 30_000), [[0]])], o);
+    expect(at('L', late.slots).startAt).toBe(50);
+    expect(at('Q', late.slots).endAt).toBe(at('L', late.slots).endAt + 50);
+  });
+
+  it('plays a unit away for its first wait: others use its agencies meanwhile, and it takes back only what it holds after', async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: () => 100 };
+    // the scenarios and properties: away 30 s, then 40 s holding agency 0 (role 0) only
+    const parts = unitOf(mk('P'), [[0, 1]]);
+    parts.uses = {
+      id: 'P',
+      needs: [],
+      pinned: true,
+      touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet'],
+      waitTouches: ['0:read', '0:write', '0:wallet'],
+      tops: ['0:write'],
+      awayMs: 30_000,
+      requests: 0,
+      waitMs: 70_000,
+    };
+    const short = item(mk('S', { uses: { touches: ['0:write', '0:wallet'], requests: 1, wait: { ms: () => 10_000 } } }), [[0]]);
+    const other = item(mk('R', { uses: { touches: ['0:write', '0:wallet'], requests: 1, wait: { ms: () => 10_000 } } }), [[1]]);
+    const { slots, endMs } = await playSchedule([parts, short, other], o);
+    const at = (id: string) => slots.find((x) => x.id === id)!;
+    // S runs on agency 0 while P is away; R on agency 1, which P gave back for good
+    expect(at('S').startAt).toBe(100);
+    expect(at('S').endAt).toBeLessThanOrEqual(100 + 30_000);
+    expect(at('R').startAt).toBe(100);
+    expect(at('P').endAt).toBe(100 + 70_000);
+    // P's write bucket cools a window once it ends (it tops it up last), not when it went away
+    expect(endMs).toBe(100 + 70_000);
+  });
+
   it('keeps the lease of a unit waiting for another to give part of it back from the units listed after it', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     // two webhook checks: each books, then holds only its endpoint while deliveries come

@@ -89,3 +89,30 @@ describe('the agencies a scenario may use', () => {
     expect(keyIdsOf(t).has(ids[3]!)).toBe(false);
   });
 });
+
+describe('the wait step in a real-time suite run', () => {
+  it("gives the run's lease back through a wait it makes alone, saying when it comes back, and takes it back after; not within a concurrent repeat, nor for under a second", async () => {
+    t = await startContext();
+    const calls: string[] = [];
+    const start = t.ctx.clock.now();
+    const leased = {
+      ...t.ctx,
+      narrowLease: (keep: readonly string[], backAt?: number) =>
+        void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - start) / 100) * 100}`),
+      widenLease: () => (calls.push('widen'), Promise.resolve()),
+    };
+    const s = parse(t, [
+      '  - wait: {ms: 1500}',
+      '  - wait: {ms: 200}',
+      '  - repeat:',
+      '      count: 2',
+      '      concurrent: true',
+      '      steps:',
+      '        - wait: {ms: 1200}',
+    ]);
+    const r = await runScenario(leased, s);
+    expect(r, r.message).toMatchObject({ verdict: 'PASS' });
+    // the scenario's first wait only: the short one and the branches' waits keep the lease
+    expect(calls).toEqual(['narrow [] back +1500', 'widen']);
+  });
+});

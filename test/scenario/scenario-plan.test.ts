@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
-import { chooseAgency, parseScenario, runOrder, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
+import { chooseAgency, parseScenario, runOrder, scenarioAwayMs, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
 
 const profile = resolveProfile({
   base_url: 'http://127.0.0.1:1/v1',
@@ -33,6 +33,35 @@ describe('real-time plan of the suite parts', () => {
     expect(scenarioWaitsMs([s], profile)).toBe(2000 + 5000 + 250 + 300);
     // the lifetime the service answered, not the profile's
     expect(scenarioWaitsMs([s], profile, 7)).toBe(2000 + 7000 + 250 + 300);
+  });
+
+  it('counts, of those, the waits a scenario makes alone of a second or more: no rest, none within a concurrent repeat', () => {
+    const s = parseScenario(
+      [
+        'name: away',
+        'description: d',
+        'clause: c',
+        'steps:',
+        '  - wait: {s: "{{profile.quotes.lifetime_s}}"}',
+        '  - rest: write',
+        '  - wait: {ms: 250}',
+        '  - repeat:',
+        '      count: 2',
+        '      steps:',
+        '        - wait: {ms: 1000}',
+        '  - repeat:',
+        '      count: 3',
+        '      concurrent: true',
+        '      steps:',
+        '        - wait: {ms: 4000}',
+      ].join('\n'),
+      'away.yaml',
+      profile,
+    );
+    expect(scenarioAwayMs([s], profile)).toBe(5000 + 2000);
+    expect(scenarioAwayMs([s], profile, 7)).toBe(7000 + 2000);
+    // every wait and rest counts in the time the scenarios take
+    expect(scenarioWaitsMs([s], profile)).toBe(5000 + 2000 + 250 + 2000 + 4000);
   });
 
   const scenario = (name: string, first: string, extra = ''): ReturnType<typeof parseScenario> =>

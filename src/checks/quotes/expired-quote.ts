@@ -47,6 +47,8 @@ export const expiredQuoteCheck: Check = {
       // It holds nothing while its quote expires, and takes its lease back to book.
       holds: [],
       resumes: true,
+      // Booked later, the quote is as expired: nothing waits for it.
+      resumesLate: true,
     },
   },
   async run(ctx) {

@@ -84,7 +84,7 @@ async function bookMoved(
 /** Waits until harness instant `until` holding nothing of its lease, and takes the lease back (at once where the check runs alone). */
 async function waitLeaseFree(ctx: CheckContext, until: number, why: string): Promise<void> {
   if (until <= ctx.clock.now()) return;
-  ctx.narrowLease?.([]);
+  ctx.narrowLease?.([], until);
   await ctx.clock.waitUntil(until, why);
   await ctx.widenLease?.();
 }
