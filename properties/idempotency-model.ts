@@ -340,17 +340,17 @@ export const idempotencyModel: PropertyDef = {
       replay,
     );
   },
-  // In real time the runs spread over the agencies given, as many as their write buckets have free in this window (less what quote-lock after it needs).
-  realTime({ envs, numRuns, reservedWrites, replayPath }) {
+  // In real time the runs spread over the agencies given, as many as their write buckets have free in this window.
+  realTime({ envs, numRuns, replayPath }) {
     // What each write bucket has free now (measured as the agency was learned), not its whole limit: the writes still in the window would leave the last run no room.
-    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.free('write') - reservedWrites), 0);
+    const perWindow = envs.reduce((n, env) => n + Math.max(0, env.budget.free('write')), 0);
     // Each run's share of them, at least RUN_WRITES: the runs fit together whatever commands they draw, so none waits for a window.
     const runs = Math.max(1, Math.min(numRuns, Math.floor(perWindow / RUN_WRITES)));
     const maxWrites = Math.max(RUN_WRITES, Math.floor(perWindow / runs));
-    const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write - reservedWrites)));
+    const maxCommands = commandsFor(Math.max(...envs.map((e) => e.budget.limits.write)));
     const spanMs = envs[0]!.budget.windowSpanMs;
     const pick = async (need: { write: number; read: number }): Promise<PropertyEnv> => {
-      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write + reservedWrites) && env.budget.fits('read', need.read);
+      const room = (env: PropertyEnv): boolean => env.budget.fits('write', need.write) && env.budget.fits('read', need.read);
       const found = envs.find(room);
       if (found) return found;
       // None has room: the first makes room (requests about to leave its window, else one window later every bucket is empty).
@@ -359,7 +359,7 @@ export const idempotencyModel: PropertyDef = {
         if (bucket === 'write') await first.noOpWrite('how full is the write bucket');
         else await first.balance('how full is the read bucket');
       };
-      if (await first.budget.room({ write: need.write + reservedWrites, read: need.read }, measure)) for (const env of envs.slice(1)) env.budget.waited(spanMs);
+      if (await first.budget.room({ write: need.write, read: need.read }, measure)) for (const env of envs.slice(1)) env.budget.waited(spanMs);
       return envs.find(room) ?? first;
     };
     const agencies = envs.map((e) => e.ctx.agencies[e.agency]?.id ?? `#${e.agency}`).join(', ');
@@ -367,7 +367,7 @@ export const idempotencyModel: PropertyDef = {
       built: modelProperty(maxCommands, pick, replayPath ? { replayPath } : undefined, maxWrites),
       fcRuns: runs,
       runs,
-      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them${reservedWrites ? ` (${reservedWrites} kept for quote-lock's bookings after it)` : ''}, at most ${maxWrites} a run`,
+      why: `${runs} runs over ${envs.length > 1 ? 'agencies' : 'agency'} ${agencies}: ${perWindow} writes of a window free for them, at most ${maxWrites} a run`,
       timeLimitMs: spanMs + 60_000,
     };
   },

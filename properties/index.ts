@@ -1,3 +1,11 @@
 /** fast-check properties run against the live target. */
-export { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits, PROPERTIES, type RunPropertiesOptions } from './run-properties.js';
+export {
+  runProperties,
+  propertiesRealTimeMs,
+  propertiesAgencies,
+  propertiesRequests,
+  propertiesWriteLimits,
+  PROPERTIES,
+  type RunPropertiesOptions,
+} from './run-properties.js';
 export type { PropertyDef, BuiltProperty } from './property-types.js';

@@ -135,6 +135,7 @@ export const noChargeOn429AndFailure: PropertyDef = {
   clause: 'SPEC §1, §7: a request answered with 429 charges nothing; a failed booking charges nothing',
   needs: [],
   defaultNumRuns: 10,
+  fills: true,
   build(env): BuiltProperty<Refusal[]> {
     const kinds: Refusal[] = env.ctx.profile.failure_trigger ? ['limited', 'failing'] : ['limited'];
     const property = fc.asyncProperty(fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 4 }), async (ops) => {

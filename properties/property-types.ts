@@ -22,6 +22,8 @@ export interface PropertyDef {
   defaultNumRuns: number;
   /** Writes one run sends, roughly (to plan real-time runs: the write limit paces them). @defaultValue 0 */
   writesPerRun?: number;
+  /** It leaves a rate-limit bucket full on purpose: in real time it runs after the others, never beside a scenario's wait. */
+  fills?: boolean;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type; one list holds them all
   build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any>;
   /**
@@ -38,8 +40,6 @@ export interface RealTimeInput {
   envs: readonly PropertyEnv[];
   /** Runs asked for (the caller's, else the property's default). */
   numRuns: number;
-  /** Writes of the window to leave free for a property that books with the same agency right after it. */
-  reservedWrites: number;
   /** fast-check's replay path of a shrunk command list (model-based properties). */
   replayPath?: string | undefined;
 }

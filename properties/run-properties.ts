@@ -6,7 +6,7 @@ import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/results/model.js';
 import type { SuitePartContext } from '../src/checks/suite-part.js';
 import { PropertyEnv } from './_internal/property-env.js';
-import { quoteBatchMs, quoteRuns, quoteWritesNow } from './_internal/quote-batch.js';
+import { plannedBefore, quoteBatchMs, quoteRuns, quoteWritesNow } from './_internal/quote-batch.js';
 import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/real-time-plan.js';
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';
@@ -163,6 +163,8 @@ async function runOne(
  */
 export function propertiesRealTimeMs(input: {
   only?: readonly string[] | undefined;
+  /** Only those that run beside a scenario's wait (true), or only the others (false); absent, all. */
+  besideWait?: boolean | undefined;
   windowMs: number;
   writeLimit: number | undefined;
   requestMs: number;
@@ -171,9 +173,14 @@ export function propertiesRealTimeMs(input: {
   /** Write limit of each agency the properties may use, by index; absent: one agency with `writeLimit`. */
   agencies?: readonly PlanAgency[] | undefined;
 }): number {
-  const chosen = chosenProperties(input.only).map((d) => d.name);
+  const all = chosenProperties(input.only);
   const agencies = input.agencies?.length ? input.agencies : [{ index: 0, writeLimit: input.writeLimit }];
-  const plan = realTimeAgencies(agencies, chosen);
+  // The agencies are shared out among every chosen property, as the run does; the time is of those asked for.
+  const plan = realTimeAgencies(
+    agencies,
+    all.map((d) => d.name),
+  );
+  const chosen = all.filter((d) => input.besideWait === undefined || input.besideWait === !d.fills).map((d) => d.name);
   const limitOf = (i: number): number => agencies.find((a) => a.index === i)?.writeLimit ?? input.writeLimit ?? 10;
   const lifetimeS = input.quoteLifetimeS ?? 900;
   const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
@@ -183,13 +190,36 @@ export function propertiesRealTimeMs(input: {
     : 0;
   let modelMs = 0;
   if (chosen.includes('idempotency-model')) {
-    const reserved = plan.quoteLockAfter ? quoteWritesNow(quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock)), lifetimeS * 1000, input.windowMs) : 0;
-    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - reserved), 0);
+    // After quote-lock on its agency, its bookings and cancellations take part of the window.
+    const taken =
+      chosen.includes('quote-lock') && plan.idempotency[0] === plan.quoteLock ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock)) : 0;
+    const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? taken : 0)), 0);
     const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor(perWindow / ((idempotencyModel.writesPerRun ?? 7) + 1))));
     // About twenty requests a run, one after the other.
     modelMs = runs * 20 * input.requestMs;
   }
   return modelMs + quoteMs + chargeMs;
+}
+
+/**
+ * Requests each chosen property needs free in its agency's buckets when it
+ * starts in real time, in the order they run (see {@link realTimeAgencies}):
+ * quote-lock its quotes and the bookings before their expiry it is planned
+ * with; the others measure what is free and size their runs to it.
+ */
+export function propertiesRequests(input: {
+  only?: readonly string[] | undefined;
+  writeLimit: number | undefined;
+  windowMs: number;
+  quoteLifetimeS: number;
+}): Array<{ name: string; read: number; write: number }> {
+  const chosen = chosenProperties(input.only).map((d) => d.name);
+  const plan = realTimeAgencies([{ index: 0, writeLimit: input.writeLimit }], chosen);
+  return plan.order.map((name) => {
+    if (name !== 'quote-lock') return { name, read: 0, write: 0 };
+    const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10);
+    return { name, read: runs + 4, write: quoteWritesNow(plannedBefore(runs), runs, input.quoteLifetimeS * 1000, input.windowMs) };
+  });
 }
 
 /**
@@ -242,7 +272,7 @@ function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOpti
  * after the other in the plan's order.
  */
 async function runRealTime(
-  ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies'>>,
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'onCase' | 'usableAgencies' | 'besideWait'>>,
   chosen: readonly PropertyDef[],
   opts: RunPropertiesOptions,
 ): Promise<CaseResult[]> {
@@ -272,26 +302,22 @@ async function runRealTime(
     return env;
   };
   const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
-  const lifetimeMs = (ctx.learned?.quoteLifetimeS ?? ctx.profile.quotes.lifetime_s) * 1000;
   const prepare =
     (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
     async () => {
       const agencies = def === idempotencyModel ? plan.idempotency : [plannedAgency(plan, def.name)];
-      // Before quote-lock on its agency, idempotency-model leaves it the writes of its bookings.
-      const before = plan.quoteLockAfter && def === idempotencyModel;
       const got = await Promise.all(agencies.map(envOf));
       const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
       if (ready.length === 0) return got[0] as { skip: string };
-      const limit = ready[0]!.budget.limits.write;
-      const reservedWrites = before ? quoteWritesNow(quoteRuns(numRuns(quoteLock), limit), lifetimeMs, ctx.profile.limits.window_s * 1000) : 0;
-      const input = { envs: ready, numRuns: numRuns(def), reservedWrites, replayPath: opts.replayPath };
+      const input = { envs: ready, numRuns: numRuns(def), replayPath: opts.replayPath };
       const real = def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
       if (real) return { ...real, agencies: names, envs: ready };
       return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def), envs: ready };
     };
-  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!);
+  // Beside a scenario's wait, only those that leave the buckets usable; after it, the others.
+  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!).filter((d) => ctx.besideWait === undefined || ctx.besideWait === !d.fills);
   const out: CaseResult[] = [];
   for (const def of order) {
     const result = await runOne(ctx, def, opts, prepare(def));
@@ -310,7 +336,7 @@ async function runRealTime(
  * made and why. An unknown name in `only` is a usage error.
  */
 export async function runProperties(
-  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies' | 'besideWait'>>,
   options: Partial<RunPropertiesOptions> = {},
 ): Promise<CaseResult[]> {
   const opts: RunPropertiesOptions = { ...options, seed: options.seed ?? ctx.seed };

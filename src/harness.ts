@@ -208,8 +208,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
       if (selection.properties && found.properties) parts.properties = found.properties;
       if (found.realTimeMs) parts.realTimeMs = found.realTimeMs;
-      if (found.awayMs) parts.awayMs = found.awayMs;
-      if (found.requestsOf) parts.requestsOf = found.requestsOf;
+      if (found.scenarioWaits) parts.scenarioWaits = found.scenarioWaits;
+      if (found.casesOf) parts.casesOf = found.casesOf;
       if (found.agenciesOf) parts.agenciesOf = found.agenciesOf;
 
       try {

@@ -28,9 +28,21 @@ export function quoteRuns(numRuns: number, writeLimit: number): number {
   return Math.max(1, Math.min(numRuns, Math.floor((writeLimit - 2) / 2)));
 }
 
-/** Writes a batch of `runs` takes from its window at once: the bookings, and the cancellations unless they come a whole window later. */
-export function quoteWritesNow(runs: number, lifetimeMs: number, windowMs: number): number {
-  return (lifetimeMs >= windowMs ? 1 : 2) * runs;
+/**
+ * Writes a batch of `runs` redemptions, `before` of them before the expiry,
+ * needs free in its window when it takes its quotes. When the quotes live a
+ * window or more, only the bookings before the expiry: the writes in the
+ * window now have left it by the expiry, and the bookings after it and the
+ * cancellations (2 × runs at most, within the limit) share a later window
+ * with those before it alone. Else every booking and cancellation.
+ */
+export function quoteWritesNow(before: number, runs: number, lifetimeMs: number, windowMs: number): number {
+  return lifetimeMs >= windowMs ? before : 2 * runs;
+}
+
+/** Bookings before the expiry a batch of `runs` is planned with: half, each side being drawn evenly, and one more (a batch with more waits for slots to free). */
+export function plannedBefore(runs: number): number {
+  return Math.min(runs, Math.ceil(runs / 2) + 1);
 }
 
 interface Quote {
@@ -71,7 +83,13 @@ export async function redeemAroundExpiry(env: PropertyEnv, list: readonly Redemp
   env.evidence = [];
   const clock = env.ctx.clock;
   // The cancellations come a quote lifetime later: when that is a whole window, the bucket has rolled over by then.
-  await env.budget.ensure({ read: list.length + 4, write: quoteWritesNow(list.length, lifetimeMs, env.ctx.profile.limits.window_s * 1000) });
+  const before = list.filter(([side]) => side === 'before').length;
+  // Short of room, it waits for slots about to free (requests leaving the window), measuring again, else a window.
+  const measure = async (bucket: 'read' | 'write'): Promise<void> => {
+    if (bucket === 'write') await env.noOpWrite('how full is the write bucket');
+    else await env.balance('how full is the read bucket');
+  };
+  await env.budget.room({ read: list.length + 4, write: quoteWritesNow(before, list.length, lifetimeMs, env.ctx.profile.limits.window_s * 1000) }, measure);
   const sentAt = clock.now();
   const searched = await Promise.all(list.map((_, i) => env.api.search(env.product, undefined, { label: env.label(`#${i + 1}: quote`) })));
   const answeredAt = clock.now();

@@ -2,10 +2,11 @@
  * Against a target whose clock cannot be moved, the properties run on one
  * agency (its wallet is theirs, one property at a time), so that the runner
  * keeps every other agency for other work, and none waits a window:
- * idempotency-model books with what the write bucket leaves free of
- * quote-lock's bookings, quote-lock waits one quote lifetime for all its
- * runs, and the no-charge property fills the bucket last, so that its rest
- * is the runner's to overlap. The same rules serve the plan (`agenciesOf`)
+ * quote-lock waits one quote lifetime for all its runs, idempotency-model
+ * books with what the write bucket has free after it, and the no-charge
+ * property fills the bucket last, so that its rest is the runner's to
+ * overlap. The first two leave the buckets usable: in a suite they may run
+ * beside a scenario's long wait. The same rules serve the plan (`agenciesOf`)
  * and the run.
  */
 
@@ -24,14 +25,12 @@ interface RealTimeAgencies {
   idempotency: number[];
   /** The agency quote-lock takes its quotes and books with. */
   quoteLock: number;
-  /** Writes of a window idempotency-model leaves free for quote-lock after it on the same agency. */
-  quoteLockAfter: boolean;
   /** The order the properties' cases are reported in (the runner follows it to give agencies back). */
   order: readonly string[];
 }
 
-/** idempotency-model first (it leaves quote-lock its writes), the fill last (its rest is left to whatever runs next). */
-const ORDER = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'] as const;
+/** quote-lock first (its bookings before the expiry need the writes free when it takes its quotes), idempotency-model with what it leaves, the fill last (its rest is left to whatever runs next). */
+const ORDER = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'] as const;
 
 /**
  * Shares `agencies` (those the properties may use, at least one) out among
@@ -50,7 +49,6 @@ export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readon
     noCharge: main.index,
     quoteLock: main.index,
     idempotency: alone ? agencies.map((a) => a.index) : [main.index],
-    quoteLockAfter: has('quote-lock') && !alone,
     order: ORDER.filter(has),
   };
 }

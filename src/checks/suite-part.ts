@@ -20,6 +20,17 @@ export interface SuitePartContext extends CheckContext {
    * as the runner gives agencies back); absent: every agency.
    */
   usableAgencies?: ReadonlySet<number> | undefined;
+  /**
+   * In real time, a suite's scenarios and properties overlap: `waitBeside`
+   * (given to the scenarios) waits a scenario's long wait out while the
+   * properties that leave the buckets usable run, and resolves once both are
+   * done; `besideWait` (given to the properties) runs only those (true) or
+   * only the others (false). Absent: one part after the other.
+   */
+  waitBeside?: ((ms: number) => Promise<void>) | undefined;
+  besideWait?: boolean | undefined;
+  /** The scenarios to run, by name (in real time some run apart, as units of their own); absent: all. */
+  scenarioFilter?: ((name: string) => boolean) | undefined;
 }
 
 /** A part of the suite beyond checks: returns one case per scenario or property. */

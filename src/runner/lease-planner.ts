@@ -85,8 +85,9 @@ export class LeasePlanner {
       const limit = this.limitOf(b);
       if (limit === undefined) continue;
       const used = (this.spent.get(b) ?? []).filter((u) => u.until > now).reduce((sum, u) => sum + u.n, 0);
-      // A lone check may always start on a rested bucket, even when its rough count is above the share.
-      if (used > 0 && used + requestsTo(lease, b) > limit * BUDGET_SHARE) return false;
+      // A lone check may always start on a rested bucket, even when its rough count is above the share; one that tops the bucket up may use it all.
+      const share = lease.tops?.includes(b) ? 1 : BUDGET_SHARE;
+      if (used > 0 && used + requestsTo(lease, b) > limit * share) return false;
     }
     return true;
   }

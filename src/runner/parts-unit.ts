@@ -1,13 +1,14 @@
 /*
- * The scenarios and properties as one unit of a real-time schedule: what it
- * leases, how long it takes, and giving agencies back as its cases finish.
+ * The scenarios and properties as one unit of a real-time schedule (and the
+ * scenarios run apart as units of their own): what it leases, how long it
+ * takes, and giving agencies back as its cases finish.
  */
 import type { ResourceRef } from '../checks/types.js';
 import type { AgencyFacts } from './agency-facts.js';
 import { PART_OVERHEAD_MS, PROPERTY_REQUESTS, SCENARIO_REQUESTS } from './run-notes.js';
 import { PARTS_UNIT_ID, type UnitDemand } from './schedule-unit.js';
 import type { LeaseChange } from './schedule-unit.js';
-import type { PartPlanInput, SuiteParts } from './suite-part-types.js';
+import type { PartCase, PartPlanInput, SuiteParts } from './suite-part-types.js';
 
 /** What the parts hold of the agency playing `role`: its buckets and its wallet. */
 function roleResources(role: number): ResourceRef[] {
@@ -17,11 +18,19 @@ function roleResources(role: number): ResourceRef[] {
 /** A part of the suite beyond checks. */
 type PartName = 'scenarios' | 'properties';
 
-/** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known. */
+/** A scenario run as a unit of its own, on one agency. */
+interface AsideScenario {
+  name: string;
+  agency: number;
+  unit: UnitDemand;
+}
+
+/** The scenarios and properties as one unit of a real-time schedule: the unit, its agencies (role order), and the agency of each case when known; and the scenarios run aside, each as a unit. */
 interface PartsPlan {
   unit: UnitDemand;
   binding: number[];
   uses: Map<PartName, Array<number | null>> | undefined;
+  aside: AsideScenario[];
 }
 
 /**
@@ -31,9 +40,12 @@ interface PartsPlan {
  * agencies (as role 0 the properties' agency, else the one most scenarios
  * pick; the properties leave its write bucket full), else every agency. They
  * need no rested bucket: a scenario waits out a refusal as a client would, and
- * the properties measure what each bucket has free. Their time:
- * the waits and rate-limit pacing the parts announce, their round trips and
- * a little local work.
+ * the properties measure what each bucket has free; they need room there for
+ * the requests their cases send first. Their time: the waits and rate-limit
+ * pacing the parts announce (the properties that leave the buckets usable
+ * beside the scenarios' first long wait), their round trips and a little
+ * local work. A scenario that makes no wait, on an agency no property uses,
+ * is planned apart (`aside`): a unit of its own on that agency.
  */
 export async function planParts(
   parts: SuiteParts,
@@ -60,25 +72,66 @@ export async function planParts(
   }
   const count = new Map<number, number>();
   for (const a of [...(uses?.values() ?? [])].flat()) if (a !== null) count.set(a, (count.get(a) ?? 0) + 1);
-  const byUse = [...count.entries()].sort(([a, n], [b, m]) => m - n || a - b).map(([a]) => a);
   // The main agency: the properties' (they take longest and fill its write bucket), else the one most scenarios pick.
-  const primary = uses?.get('properties')?.find((a) => a !== null) ?? byUse[0] ?? 0;
-  const binding = uses ? [primary, ...byUse.filter((a) => a !== primary).sort((a, b) => a - b)] : [0];
-  const writeLimit = limitOf(`${primary}:write`);
-  let ms = 0;
-  let awayMs = 0;
-  for (const name of list) {
-    const announced = parts.realTimeMs ? await parts.realTimeMs(name, { ...input, writeLimit }).catch(() => 0) : 0;
-    ms += announced + (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
-    // The first part's waits away come before any wait holding the lease (the scenarios run first).
-    if (name === list[0] && parts.awayMs) awayMs = Math.min(announced, await parts.awayMs(name, input).catch(() => 0));
+  const primary = uses?.get('properties')?.find((a) => a !== null) ?? [...count.entries()].sort(([a, n], [b, m]) => m - n || a - b)[0]?.[0] ?? 0;
+  const cases = new Map<PartName, PartCase[]>();
+  for (const name of list)
+    cases.set(name, parts.casesOf ? await parts.casesOf(name, { ...input, writeLimit: limitOf(`${primary}:write`) }).catch(() => []) : []);
+  // A scenario that makes no wait, planned on an agency no property uses, runs as a unit of its own on that agency alone.
+  const aside: AsideScenario[] = [];
+  const picks = uses?.get('scenarios');
+  if (uses && picks && list.includes('scenarios')) {
+    const byProperties = new Set(uses.get('properties') ?? []);
+    const listed = cases.get('scenarios') ?? [];
+    const kept: Array<number | null> = [];
+    const keptCases: PartCase[] = [];
+    for (const [i, a] of picks.entries()) {
+      const c = listed[i];
+      if (c && a !== null && a !== primary && !byProperties.has(a) && !c.waits)
+        aside.push({
+          name: c.name,
+          agency: a,
+          unit: {
+            id: `scenario:${c.name}`,
+            needs: [],
+            pinned: true,
+            touches: roleResources(0),
+            requests: { read: c.read, write: c.write },
+            waitMs: SCENARIO_REQUESTS * input.roundTripMs,
+          },
+        });
+      else {
+        kept.push(a);
+        if (c) keptCases.push(c);
+      }
+    }
+    uses.set('scenarios', kept);
+    cases.set('scenarios', keptCases);
   }
+  const used = new Set([...(uses?.values() ?? [])].flat().filter((a): a is number => a !== null));
+  const binding = uses ? [primary, ...[...used].filter((a) => a !== primary).sort((a, b) => a - b)] : [0];
+  const writeLimit = limitOf(`${primary}:write`);
+  const withLimit = { ...input, writeLimit };
+  const announced = async (name: PartName, besideWait?: boolean): Promise<number> =>
+    parts.realTimeMs ? await parts.realTimeMs(name, besideWait === undefined ? withLimit : { ...withLimit, besideWait }).catch(() => 0) : 0;
+  const local = (name: PartName): number => (name === 'scenarios' ? SCENARIO_REQUESTS : PROPERTY_REQUESTS) * input.roundTripMs + PART_OVERHEAD_MS;
+  // The scenarios' waits: the first long one has the properties beside it, the others of a second or more are spent away.
+  const waits =
+    list[0] === 'scenarios' && parts.scenarioWaits ? await parts.scenarioWaits(withLimit, list.includes('properties')).catch(() => undefined) : undefined;
+  let ms = 0;
+  for (const name of list) ms += (await announced(name)) + local(name);
+  if (waits && waits.beside > 0) {
+    // Beside the long wait: the properties that leave the buckets usable; the wait ends once they have.
+    const beside = (await announced('properties', true)) + local('properties');
+    ms -= (await announced('properties')) + local('properties');
+    ms += Math.max(0, beside - waits.beside) + (await announced('properties', false));
+  }
+  const awayMs = waits?.away ?? 0;
   // What the cases send to the buckets of their agencies, by agency: the busiest agency's counts stand for every leased one.
   const sent = new Map<number, { read: number; write: number }>();
   for (const name of list) {
-    const counts = parts.requestsOf ? await parts.requestsOf(name, input).catch(() => []) : [];
     const agencies = uses?.get(name);
-    for (const [i, c] of counts.entries()) {
+    for (const [i, c] of (cases.get(name) ?? []).entries()) {
       const a = agencies ? agencies[i] : primary;
       if (a === null || a === undefined) continue;
       const n = sent.get(a) ?? { read: 0, write: 0 };
@@ -100,7 +153,7 @@ export async function planParts(
     // Through the scenarios' waits it holds nothing: other checks use its agencies meanwhile.
     ...(awayMs > 0 ? { awayMs } : {}),
   };
-  return { unit, binding, uses };
+  return { unit, binding, uses, aside };
 }
 
 /**

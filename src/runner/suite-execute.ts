@@ -71,16 +71,27 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
     emit({ type: 'case-finished', result });
   };
 
-  /** The parts one after the other; in real time each sends only to the agencies leased to it, and gives each back once no case left needs it. */
-  const runParts = async (uses: Map<PartName, Array<number | null>> | undefined, binding: number[], lease: LeaseChange): Promise<void> => {
+  /**
+   * The parts one after the other; in real time each sends only to the
+   * agencies leased to it, and gives each back once no case left needs it.
+   * In real time the properties that leave the buckets usable run beside the
+   * scenarios' first long wait (`waitBeside`), the others after the scenarios.
+   */
+  const runParts = async (
+    uses: Map<PartName, Array<number | null>> | undefined,
+    binding: number[],
+    lease: LeaseChange,
+    aside: readonly string[] = [],
+  ): Promise<void> => {
     const release = uses ? agencyReleaser(binding, uses, lease) : undefined;
     const isolated = facts.isolated ? x.reset : undefined;
-    for (const name of partList) {
+    /** Runs part `name` (only the properties beside a wait, or only the others, with `besideWait`); false when it was interrupted. */
+    const runOne = async (name: PartName, extra: Pick<SuitePartContext, 'waitBeside' | 'besideWait' | 'scenarioFilter'> = {}): Promise<boolean> => {
       if (signal?.aborted) {
         finishPart(name, NOT_RUN_CASE);
-        continue;
+        return false;
       }
-      emit({ type: 'part-started', part: name });
+      if (extra.besideWait !== false) emit({ type: 'part-started', part: name });
       if (isolated) await isolated();
       const streamed: CaseResult[] = [];
       // The part's cases run one after another: each is given what was sent since the one before it.
@@ -101,7 +112,13 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
         runPart(
           name,
           x.parts![name]!,
-          { ...x.contextFor(name, [0], facts.learned, facts.realTime ? lease : undefined), reset: isolated, onCase, usableAgencies: release?.usable },
+          {
+            ...x.contextFor(name, [0], facts.learned, facts.realTime ? lease : undefined),
+            reset: isolated,
+            onCase,
+            usableAgencies: release?.usable,
+            ...extra,
+          },
           clock,
           signal,
         ),
@@ -110,11 +127,29 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
         // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
         partCases.push(...streamed);
         finishPart(name, INTERRUPTED_CASE);
-        continue;
+        return false;
       }
       for (const result of got) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
-      release?.partDone(name);
       partCases.push(...got);
+      return true;
+    };
+    /** The properties beside the scenarios' first long wait, once started. */
+    let beside: Promise<boolean> | undefined;
+    const overlap = facts.realTime && partList[0] === 'scenarios' && partList.includes('properties');
+    const waitBeside = async (ms: number): Promise<void> => {
+      const first = beside === undefined;
+      beside ??= runOne('properties', { besideWait: true });
+      await Promise.all([clock.wait(ms, 'a wait step'), first ? beside : undefined]);
+    };
+    for (const name of partList) {
+      if (name === 'properties' && beside !== undefined) {
+        // Beside the wait ran those that leave the buckets usable: the others now, unless it was interrupted.
+        if ((await beside) && !(await runOne(name, { besideWait: false }))) continue;
+      } else if (name === 'scenarios') {
+        const only = aside.length > 0 ? { scenarioFilter: (n: string) => !aside.includes(n) } : {};
+        if (!(await runOne(name, overlap ? { waitBeside, ...only } : only))) continue;
+      } else if (!(await runOne(name))) continue;
+      release?.partDone(name);
     }
   };
 
@@ -126,9 +161,47 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
         for (const member of members) await runOne(member, binding, lease);
       },
     parts:
-      (uses: Map<PartName, Array<number | null>> | undefined, binding: number[]): UnitBody =>
+      (uses: Map<PartName, Array<number | null>> | undefined, binding: number[], aside?: readonly string[]): UnitBody =>
       (_binding, lease) =>
-        runParts(uses, binding, lease),
+        runParts(uses, binding, lease, aside),
+    aside:
+      (name: string, agency: number): UnitBody =>
+      async () => {
+        const id = `scenario:${name}`;
+        if (signal?.aborted) {
+          const result = { ...skippedPart('scenarios', NOT_RUN_CASE, clock.now()), id, title: name };
+          partCases.push(result);
+          emit({ type: 'case-finished', result });
+          return;
+        }
+        const trips = new RoundTripMeter();
+        const streamed: CaseResult[] = [];
+        const onCase = (result: CaseResult): void => {
+          if (signal?.aborted) return;
+          const now = trips.read();
+          if (result.roundTrips === undefined) Object.assign(result, now);
+          streamed.push(result);
+          emit({ type: 'case-finished', result });
+        };
+        const got = await withRoundTrips(trips, () =>
+          runPart(
+            'scenarios',
+            x.parts!.scenarios!,
+            {
+              ...x.contextFor(id, [0], facts.learned),
+              reset: undefined,
+              onCase,
+              usableAgencies: new Set([agency]),
+              scenarioFilter: (n) => n === name,
+            },
+            clock,
+            signal,
+          ),
+        );
+        const cases = got === 'interrupted' ? streamed : got;
+        for (const result of cases) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
+        partCases.push(...cases);
+      },
   };
 
   /** Runs the plan: the baseline first, alone (when a correctly signed request is refused, every other verdict would be about access), then the rest. */

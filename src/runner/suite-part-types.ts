@@ -15,6 +15,16 @@ export interface PartPlanInput {
   writeLimit?: number | undefined;
   /** Round trip of one request, ms. */
   roundTripMs: number;
+  /** The properties only: those that run beside a scenario's wait (true), or the others (false); absent, all. */
+  besideWait?: boolean | undefined;
+}
+
+/** One case of a part, as the plan sees it (see `SuiteParts.casesOf`). */
+export interface PartCase {
+  name: string;
+  read: number;
+  write: number;
+  waits: boolean;
 }
 
 /** The suite's parts beyond checks: `runScenarios` of `src/scenario/` and `runProperties` of `properties/`. */
@@ -23,10 +33,14 @@ export interface SuiteParts {
   properties?: SuitePart;
   /** Target time a part waits or is paced by the rate limit against a target whose clock cannot be moved, ms (to plan the run). */
   realTimeMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
-  /** Requests each case of a part sends to its agency's buckets at least, in the order `agenciesOf` lists them (the properties measure their own: none). */
-  requestsOf?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<Array<{ read: number; write: number }>>;
-  /** Of that time, how much a part spends away, holding nothing of its lease (the scenarios' waits), ms. */
-  awayMs?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<number>;
+  /**
+   * Each case of a part in the order `agenciesOf` lists them: its name, the
+   * requests it needs free in its agency's buckets when it starts, and
+   * whether it waits (a scenario's `wait` or `rest`).
+   */
+  casesOf?: (part: 'scenarios' | 'properties', input: PartPlanInput) => Promise<PartCase[]>;
+  /** How the scenarios' waits spend the run (`beside`: the properties may run beside a long one), ms; see `scenarioWaitPlan`. */
+  scenarioWaits?: (input: PartPlanInput, beside: boolean) => Promise<{ beside: number; away: number }>;
   /**
    * The agency index each case of a part runs as, in the order the cases
    * run (null: it sends nothing); undefined when it cannot be told from

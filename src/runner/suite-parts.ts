@@ -4,8 +4,8 @@ import type { PartPlanInput, SuitePartOptions, SuiteParts } from './suite-part-t
 export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<SuiteParts> {
   // Loaded on demand: a run that selects neither never pays for fast-check or the scenario files.
   const [
-    { runScenarios, loadScenarios, scenarioWaitsMs, scenarioAwayMs, scenarioRequests, runOrder, chooseAgency },
-    { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesWriteLimits },
+    { runScenarios, loadScenarios, scenarioWaitsMs, scenarioWaitPlan, scenarioRequests, scenarioWaits, runOrder, chooseAgency },
+    { runProperties, propertiesRealTimeMs, propertiesAgencies, propertiesRequests, propertiesWriteLimits },
   ] = await Promise.all([import('../scenario/index.js'), import('../../properties/index.js')]);
   const scenarioNames = (opts.scenarioNames ?? []).map((n) => n.replace(/^scenario:/, ''));
   // Read and validated once per profile: the plan asks for the scenarios' waits and for their agencies.
@@ -21,6 +21,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
       if (part === 'properties') {
         return propertiesRealTimeMs({
           only: opts.propertyNames,
+          besideWait: input.besideWait,
           windowMs: input.profile.limits.window_s * 1000,
           writeLimit: input.writeLimit,
           requestMs: input.roundTripMs,
@@ -30,11 +31,18 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
       }
       return scenarioWaitsMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS);
     },
-    async requestsOf(part, input) {
-      return part === 'scenarios' ? runOrder(await chosenScenarios(input.profile)).map((s) => scenarioRequests([s])) : [];
+    async casesOf(part, input) {
+      if (part === 'properties')
+        return propertiesRequests({
+          only: opts.propertyNames,
+          writeLimit: input.writeLimit,
+          windowMs: input.profile.limits.window_s * 1000,
+          quoteLifetimeS: input.quoteLifetimeS ?? input.profile.quotes.lifetime_s,
+        }).map((c) => ({ ...c, waits: true }));
+      return runOrder(await chosenScenarios(input.profile)).map((s) => ({ name: s.name, ...scenarioRequests([s]), waits: scenarioWaits(s) }));
     },
-    async awayMs(part, input) {
-      return part === 'scenarios' ? scenarioAwayMs(await chosenScenarios(input.profile), input.profile, input.quoteLifetimeS) : 0;
+    async scenarioWaits(input, beside) {
+      return scenarioWaitPlan(runOrder(await chosenScenarios(input.profile)), input.profile, input.quoteLifetimeS, beside);
     },
     async agenciesOf(part, input, agencies) {
       if (part === 'properties') {

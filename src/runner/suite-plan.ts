@@ -30,7 +30,9 @@ interface PlanInput {
   /** Bodies of the units: the checks of a unit one after the other; the scenarios and properties (the agencies they use, when known, in real time). */
   bodies: {
     checks(members: ScheduleUnit['members']): UnitBody;
-    parts(uses: Map<PartName, Array<number | null>> | undefined, binding: number[]): UnitBody;
+    parts(uses: Map<PartName, Array<number | null>> | undefined, binding: number[], aside?: readonly string[]): UnitBody;
+    /** A scenario run apart, as a unit of its own on one agency. */
+    aside(name: string, agency: number): UnitBody;
   };
   /** When the run started (performance.now()): the estimate counts what reading and planning took. */
   startedAt: number;
@@ -124,8 +126,21 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
           bindings: [partsPlan.binding],
           phase: 'main',
           members: [],
-          run: input.bodies.parts(partsPlan.uses, partsPlan.binding),
+          run: input.bodies.parts(
+            partsPlan.uses,
+            partsPlan.binding,
+            partsPlan.aside.map((a) => a.name),
+          ),
         },
+        ...partsPlan.aside.map((a): ScheduleUnit => ({
+          kind: 'parts',
+          id: a.unit.id,
+          uses: a.unit,
+          bindings: [[a.agency]],
+          phase: 'main',
+          members: [],
+          run: input.bodies.aside(a.name, a.agency),
+        })),
       ]
     : [];
   const runnable = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target))), ...parts];

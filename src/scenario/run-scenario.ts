@@ -2,13 +2,14 @@ import { performance } from 'node:perf_hooks';
 import { getField } from '../api/fields.js';
 import type { ApiResponse, TargetApi } from '../api/types.js';
 import { checkContext } from '../checks/check-context.js';
+import type { SuitePartContext } from '../checks/suite-part.js';
 import type { CheckContext } from '../checks/types.js';
 import { waitOutRefusals } from '../checks/wait-out-refusals.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
-import { AWAY_MIN_MS, chooseAgency, type AgencyView } from './scenario-plan.js';
+import { AWAY_MIN_MS, chooseAgency, longWaitMs, type AgencyView } from './scenario-plan.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
 /** A step's expectation failed: the scenario fails, naming the step. */
@@ -44,7 +45,7 @@ class ScenarioRun {
   private concurrent = 0;
 
   constructor(
-    private readonly ctx: CheckContext,
+    private readonly ctx: CheckContext & Partial<Pick<SuitePartContext, 'waitBeside'>>,
     private readonly api: TargetApi,
     private readonly scenario: Scenario,
     /** Index of the agency it runs as, in `ctx.agencies`. */
@@ -230,7 +231,12 @@ class ScenarioRun {
         const n = Number(raw);
         if (!Number.isFinite(n) || n < 0) throw new StepFailed(at, `wait needs a duration ≥ 0, got ${JSON.stringify(raw)}`, []);
         const ms = par.ms !== undefined ? n : n * 1000;
-        // In a real-time suite run, a wait made alone holds nothing of the run's lease: other checks use the agencies meanwhile.
+        // In a real-time suite run, a long wait made alone may run long: the suite's properties run meanwhile, and it ends once they have.
+        if (this.concurrent === 0 && this.ctx.waitBeside && ms >= longWaitMs(this.ctx.profile, this.ctx.learned?.quoteLifetimeS)) {
+          await this.ctx.waitBeside(ms);
+          return { evidence: [] };
+        }
+        // Another wait made alone holds nothing of the run's lease: other checks use the agencies meanwhile.
         const away = this.concurrent === 0 && ms >= AWAY_MIN_MS ? this.ctx.narrowLease : undefined;
         away?.([], this.ctx.clock.now() + ms);
         await this.ctx.clock.wait(ms, 'a wait step');
@@ -311,7 +317,11 @@ async function pickAgency(ctx: CheckContext, s: Scenario, usable?: ReadonlySet<n
 }
 
 /** Runs one scenario (as an agency among `usable`, all when absent); the result names the failing step. Never throws for a failed or skipped scenario. */
-export async function runScenario(partCtx: CheckContext, scenario: Scenario, usable?: ReadonlySet<number>): Promise<CaseResult> {
+export async function runScenario(
+  partCtx: CheckContext & Partial<Pick<SuitePartContext, 'waitBeside'>>,
+  scenario: Scenario,
+  usable?: ReadonlySet<number>,
+): Promise<CaseResult> {
   const id = `scenario:${scenario.name}`;
   // The case's own context: its exchange labels start with its id, as a check's do.
   const ctx = checkContext(partCtx, id);

@@ -25,7 +25,7 @@ interface RunScenariosOptions {
  * it finishes.
  */
 export async function runScenarios(
-  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies'>>,
+  ctx: CheckContext & Partial<Pick<SuitePartContext, 'reset' | 'onCase' | 'usableAgencies' | 'waitBeside' | 'scenarioFilter'>>,
   opts: RunScenariosOptions = {},
 ): Promise<CaseResult[]> {
   const loaded = await loadScenarios(opts, ctx.profile);
@@ -34,7 +34,7 @@ export async function runScenarios(
   if (unknown.length > 0) {
     throw new HarnessError('E_USAGE', `unknown scenario ${unknown.join(', ')}; known: ${loaded.map((s) => s.name).join(', ')}`);
   }
-  const scenarios = runOrder(names.length > 0 ? loaded.filter((s) => names.includes(s.name)) : loaded);
+  const scenarios = runOrder(names.length > 0 ? loaded.filter((s) => names.includes(s.name)) : loaded).filter((s) => ctx.scenarioFilter?.(s.name) ?? true);
   const out: CaseResult[] = [];
   for (const s of scenarios) {
     // Against a resettable target (the mock) each scenario starts from the fixture.

@@ -12,6 +12,11 @@ function waits(steps: readonly Step[]): boolean {
   return steps.some((s) => s.action === 'wait' || s.action === 'rest' || (s.action === 'repeat' && waits(s.steps ?? [])));
 }
 
+/** True when scenario `s` waits (a `wait` or `rest` step). */
+export function scenarioWaits(s: Pick<Scenario, 'steps'>): boolean {
+  return waits(s.steps);
+}
+
 /**
  * The order scenarios run in: those that wait (a `wait` or `rest` step) after
  * the others, file order kept within each group. Their waits then let the
@@ -32,49 +37,97 @@ export function runOrder<T extends Pick<Scenario, 'steps'>>(list: readonly T[]):
  * they got.
  */
 export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
-  return waitsMs(scenarios, profile, quoteLifetimeS, { rests: true, concurrent: true });
+  return waitsMs(scenarios, profile, quoteLifetimeS);
 }
 
 /** Shortest `wait` step through which a scenario in a real-time suite run gives the run's lease back, ms. */
 export const AWAY_MIN_MS = 1_000;
 
 /**
- * Of {@link scenarioWaitsMs}, the `wait` steps a scenario makes alone (not
- * within a concurrent repeat) of at least {@link AWAY_MIN_MS}: in a real-time suite run
- * the scenarios hold nothing of their lease through them. A `rest` keeps its
- * buckets: others using them would push its rest back.
+ * Shortest wait that may run long, ms: at least a quote's lifetime (the
+ * learned one when known) and a rate-limit window. Every quote taken before
+ * it has expired by its end, and every request before it has left the
+ * window; neither comes back, so a scenario that waits longer sees the same.
  */
-export function scenarioAwayMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
-  return waitsMs(scenarios, profile, quoteLifetimeS, { rests: false, concurrent: false, minMs: AWAY_MIN_MS });
+export function longWaitMs(profile: Readonly<Profile>, quoteLifetimeS?: number): number {
+  return Math.max(quoteLifetimeS ?? profile.quotes.lifetime_s, profile.limits.window_s) * 1000;
 }
 
-function waitsMs(
+/** How the `wait` steps of scenarios spend a real-time suite run, ms (see {@link scenarioWaitPlan}). */
+interface ScenarioWaits {
+  /** The first long wait made alone (see {@link longWaitMs}): the properties run beside it. */
+  beside: number;
+  /** The other waits made alone of at least {@link AWAY_MIN_MS}: the scenarios hold nothing of their lease through them. */
+  away: number;
+}
+
+/**
+ * How the `wait` steps of `scenarios` spend a real-time suite run: the first
+ * long one made alone (not within a concurrent repeat) when the properties
+ * may run beside it (`beside`), and the others made alone of a second or
+ * more, away. A `rest` keeps its buckets: others using them would push its
+ * rest back.
+ */
+export function scenarioWaitPlan(
   scenarios: readonly Scenario[],
   profile: Readonly<Profile>,
   quoteLifetimeS: number | undefined,
-  o: { rests: boolean; concurrent: boolean; minMs?: number },
-): number {
+  beside: boolean,
+): ScenarioWaits {
+  const long = longWaitMs(profile, quoteLifetimeS);
+  const out = { beside: 0, away: 0 };
+  const alone = waitList(scenarios, profile, quoteLifetimeS);
+  for (const ms of alone) {
+    if (beside && out.beside === 0 && ms >= long) out.beside = ms;
+    else if (ms >= AWAY_MIN_MS) out.away += ms;
+  }
+  return out;
+}
+
+/** The durations of the `wait` steps made alone (not within a concurrent repeat), in order, each repeat's as many times as it repeats. */
+function waitList(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS: number | undefined): number[] {
+  const resolve = resolver(profile, quoteLifetimeS);
+  const of = (steps: readonly Step[]): number[] =>
+    steps.flatMap((step) => {
+      if (step.action === 'repeat')
+        return step.params.concurrent === true ? [] : Array.from({ length: Number(step.params.count ?? 1) }, () => of(step.steps ?? [])).flat();
+      if (step.action !== 'wait') return [];
+      const ms = waitStepMs(step, resolve);
+      return ms === undefined ? [] : [ms];
+    });
+  return scenarios.flatMap((s) => of(s.steps));
+}
+
+/** Reads `{{profile.…}}` values, the quote lifetime the service answered when known. */
+function resolver(profile: Readonly<Profile>, quoteLifetimeS: number | undefined): (name: string) => unknown {
   const view = quoteLifetimeS === undefined ? profile : { ...profile, quotes: { ...profile.quotes, lifetime_s: quoteLifetimeS } };
-  const resolve = (name: string): unknown => (name.startsWith('profile.') ? readPath(view, name.slice('profile.'.length)) : undefined);
+  return (name) => (name.startsWith('profile.') ? readPath(view, name.slice('profile.'.length)) : undefined);
+}
+
+/** A `wait` step's duration, ms; undefined when it depends on a value saved at run time. */
+function waitStepMs(step: Step, resolve: (name: string) => unknown): number | undefined {
+  const par = step.params;
+  let n = NaN;
+  try {
+    n = Number(interpolate(par.ms ?? par.s, resolve));
+  } catch {
+    // a value saved at run time: unknown here
+  }
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  return par.ms !== undefined ? n : n * 1000;
+}
+
+function waitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS: number | undefined): number {
+  const resolve = resolver(profile, quoteLifetimeS);
   const windowMs = profile.limits.window_s * 1000;
   const of = (steps: readonly Step[]): number =>
     steps.reduce((sum, step) => {
-      const par = step.params;
       if (step.action === 'repeat') {
-        if (par.concurrent === true) return o.concurrent ? sum + of(step.steps ?? []) : sum;
-        return sum + of(step.steps ?? []) * Number(par.count ?? 1);
+        const inner = of(step.steps ?? []);
+        return sum + (step.params.concurrent === true ? inner : inner * Number(step.params.count ?? 1));
       }
-      if (step.action === 'rest') return o.rests ? sum + windowMs : sum;
-      if (step.action !== 'wait') return sum;
-      let n = NaN;
-      try {
-        n = Number(interpolate(par.ms ?? par.s, resolve));
-      } catch {
-        // a value saved at run time: unknown here
-      }
-      if (!Number.isFinite(n) || n < 0) return sum;
-      const ms = par.ms !== undefined ? n : n * 1000;
-      return ms >= (o.minMs ?? 0) ? sum + ms : sum;
+      if (step.action === 'rest') return sum + windowMs;
+      return step.action === 'wait' ? sum + (waitStepMs(step, resolve) ?? 0) : sum;
     }, 0);
   return scenarios.reduce((sum, s) => sum + of(s.steps), 0);
 }

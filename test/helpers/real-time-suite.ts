@@ -42,15 +42,15 @@ export function realTimeTarget(mock: RunningMock) {
   };
 }
 
-/** Runs every check and the scenarios (the properties are slow in real time) with clock control none. */
-export async function runRealTimeSuite(mock: RunningMock): Promise<RealTimeRun> {
+/** Runs every check and the scenarios (the properties are slow in real time), or the cases `only` names, with clock control none. */
+export async function runRealTimeSuite(mock: RunningMock, only: readonly string[] = [...AREA_ORDER, 'scenarios']): Promise<RealTimeRun> {
   const profile = realTimeTarget(mock);
   const agencies = profile.agencies;
   const harness = createHarness({ profile });
   const events: RealTimeRun['events'] = [];
   const t0 = performance.now();
   try {
-    const result = await harness.run({ only: [...AREA_ORDER, 'scenarios'], onEvent: (e) => events.push({ ...e, at: performance.now() }) });
+    const result = await harness.run({ only: [...only], onEvent: (e) => events.push({ ...e, at: performance.now() }) });
     return { result, events, agencies, wallMs: performance.now() - t0 };
   } finally {
     await harness.close();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { propertiesAgencies, propertiesRealTimeMs } from '../../properties/index.js';
+import { propertiesAgencies, propertiesRealTimeMs, propertiesRequests } from '../../properties/index.js';
+import { plannedBefore, quoteWritesNow } from '../../properties/_internal/quote-batch.js';
 import { realTimeAgencies } from '../../properties/_internal/real-time-plan.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 
-const ALL = ['idempotency-model', 'quote-lock', 'no-charge-on-429-and-failure'];
+const ALL = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'];
 
 describe('the real-time plan of the properties', () => {
-  it('runs every property on the largest write bucket, the fill last, the other agencies left to the runner', () => {
+  it('runs every property on the largest write bucket, quote-lock first, the fill last, the other agencies left to the runner', () => {
     const plan = realTimeAgencies(
       [
         { index: 0, writeLimit: 30 },
@@ -16,7 +17,7 @@ describe('the real-time plan of the properties', () => {
       ],
       ALL,
     );
-    expect(plan).toEqual({ noCharge: 2, quoteLock: 2, idempotency: [2], quoteLockAfter: true, order: ALL });
+    expect(plan).toEqual({ noCharge: 2, quoteLock: 2, idempotency: [2], order: ALL });
   });
 
   it('spreads idempotency-model over every agency when it runs alone', () => {
@@ -29,7 +30,6 @@ describe('the real-time plan of the properties', () => {
     expect(realTimeAgencies(three, ['idempotency-model', 'no-charge-on-429-and-failure'])).toMatchObject({
       noCharge: 0,
       idempotency: [0],
-      quoteLockAfter: false,
       order: ['idempotency-model', 'no-charge-on-429-and-failure'],
     });
   });
@@ -60,9 +60,34 @@ describe('the real-time plan of the properties', () => {
     const all = propertiesRealTimeMs({ ...base, agencies });
     expect(all).toBeGreaterThan(quotes);
     expect(all).toBeLessThan(quotes + 10_000);
+    // Beside a scenario's wait, quote-lock and idempotency-model; after it, the fill.
+    const beside = propertiesRealTimeMs({ ...base, agencies, besideWait: true });
+    const after = propertiesRealTimeMs({ ...base, agencies, besideWait: false });
+    expect(beside).toBeGreaterThanOrEqual(quotes);
+    expect(after).toBeGreaterThan(0);
+    expect(after).toBeLessThan(5_000);
+    expect(beside + after).toBe(all);
     // Alone on one agency, idempotency-model makes the runs one window takes, without waiting.
     const model = propertiesRealTimeMs({ ...base, only: ['idempotency-model'], agencies: [{ index: 0, writeLimit: 60 }] });
     expect(model).toBeGreaterThan(0);
     expect(model).toBeLessThan(60_000);
+  });
+
+  it("asks room for quote-lock's quotes and its bookings before their expiry when the quotes live a window, for every booking and cancellation else; the others measure what is free", () => {
+    // each side drawn evenly: half and one more
+    expect(plannedBefore(25)).toBe(14);
+    expect(plannedBefore(1)).toBe(1);
+    expect(quoteWritesNow(11, 25, 60_000, 60_000)).toBe(11);
+    expect(quoteWritesNow(11, 25, 30_000, 60_000)).toBe(50);
+    const asked = propertiesRequests({ writeLimit: 60, windowMs: 60_000, quoteLifetimeS: 60 });
+    expect(asked).toEqual([
+      { name: 'quote-lock', read: 29, write: 14 },
+      { name: 'idempotency-model', read: 0, write: 0 },
+      { name: 'no-charge-on-429-and-failure', read: 0, write: 0 },
+    ]);
+    // with a write limit of 20, quote-lock makes 9 runs
+    expect(propertiesRequests({ only: ['quote-lock'], writeLimit: 20, windowMs: 60_000, quoteLifetimeS: 30 })).toEqual([
+      { name: 'quote-lock', read: 13, write: 18 },
+    ]);
   });
 });

@@ -67,6 +67,25 @@ describe('LeasePlanner', () => {
     expect(p.canStart(lease('R', ['0:read']), 0)).toBe(true);
   });
 
+  it('starts a unit that tops a bucket up only with room for what it sends first, up to the whole limit, and cools the bucket only once it ends', () => {
+    const p = new LeasePlanner({ windowMs: 10_000, marginMs: 0, limitOf: () => 60 });
+    const earlier = lease('A', ['0:write'], [], 20);
+    p.start(earlier);
+    p.finish(earlier, 0);
+    const topper = (n: number) => ({ ...lease('T', ['0:write', '0:wallet'], [], n), tops: ['0:write'] });
+    // 20 sent by A: room for 40 (the whole limit, not 90% of it), not 41
+    expect(p.canStart(topper(41), 1)).toBe(false);
+    expect(p.canStart(topper(40), 1)).toBe(true);
+    const t = topper(40);
+    p.start(t);
+    // given back for a wait before topping it up: the bucket is not full, others may use it
+    const kept = p.release(t, ['0:wallet'], 5_000, new Map([['0:write', { n: 30, lastAt: 4_000 }]]));
+    expect(p.canStart(lease('M', ['0:write'], [], 1), 5_001)).toBe(true);
+    p.finish(kept, 6_000);
+    // at its end it holds no bucket any more: nothing cools
+    expect(p.canStart(lease('M', ['0:write'], [], 1), 6_001)).toBe(true);
+  });
+
   it('keeps the checks that do not fill a bucket within 90% of its limit over a window', () => {
     const p = new LeasePlanner({ windowMs: 10_000, marginMs: 0, limitOf: (b) => (b === '0:write' ? 20 : undefined) });
     const first = lease('A', ['0:write'], [], 10);

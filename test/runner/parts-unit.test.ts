@@ -19,7 +19,7 @@ function parts(uses: { scenarios?: Array<number | null> | undefined; properties?
     scenarios: () => Promise.resolve([]),
     properties: () => Promise.resolve([]),
     realTimeMs: (part) => Promise.resolve(part === 'scenarios' ? 60_000 : 120_000),
-    awayMs: (part) => Promise.resolve(part === 'scenarios' ? 50_000 : 7_000),
+    scenarioWaits: () => Promise.resolve({ beside: 0, away: 50_000 }),
     agenciesOf: (part) => Promise.resolve(uses[part]),
   };
 }
@@ -40,8 +40,6 @@ describe('the scenarios and properties as a unit of a real-time schedule', () =>
     // the announced waits, plus round trips and local work; away through the scenarios' waits, which come first
     expect(plan.unit.waitMs).toBeGreaterThan(180_000);
     expect(plan.unit.awayMs).toBe(50_000);
-    const propertiesOnly = await planParts(parts({ properties: [1] }), ['properties'], input, facts, limitOf);
-    expect(propertiesOnly.unit.awayMs).toBe(7_000);
   });
 
   it('holds every agency when a pick cannot be told, and fills nothing without the properties', async () => {
@@ -76,5 +74,45 @@ describe('the scenarios and properties as a unit of a real-time schedule', () =>
     r.caseDone('properties');
     // nothing left needs an agency: what remains is finished with the lease, not narrowed to nothing
     expect(narrowed).toHaveLength(1);
+  });
+
+  it('runs a scenario that makes no wait, on an agency no property uses, as a unit of its own there, with the requests it sends', async () => {
+    const cases = (part: 'scenarios' | 'properties') =>
+      Promise.resolve(
+        part === 'scenarios'
+          ? [
+              { name: 'a', read: 5, write: 2, waits: false },
+              { name: 'cars', read: 4, write: 2, waits: false },
+              { name: 'slow', read: 3, write: 1, waits: true },
+              { name: 'b', read: 9, write: 30, waits: false },
+            ]
+          : [{ name: 'quote-lock', read: 29, write: 14, waits: true }],
+      );
+    const plan = await planParts(
+      { ...parts({ scenarios: [0, 2, 1, 0], properties: [0] }), casesOf: cases },
+      ['scenarios', 'properties'],
+      input,
+      facts,
+      limitOf,
+    );
+    // cars on gamma runs apart; slow waits, so it stays with the parts (which then hold beta too)
+    expect(plan.aside).toEqual([
+      {
+        name: 'cars',
+        agency: 2,
+        unit: {
+          id: 'scenario:cars',
+          needs: [],
+          pinned: true,
+          touches: ['0:read', '0:write', '0:wallet'],
+          requests: { read: 4, write: 2 },
+          waitMs: expect.any(Number),
+        },
+      },
+    ]);
+    expect(plan.binding).toEqual([0, 1]);
+    expect(plan.uses?.get('scenarios')).toEqual([0, 1, 0]);
+    // the parts need room on their main agency for its scenarios' requests and quote-lock's
+    expect(plan.unit.requests).toEqual({ read: 5 + 9 + 29, write: 2 + 30 + 14 });
   });
 });

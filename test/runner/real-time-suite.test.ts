@@ -31,6 +31,10 @@ describe('the suite in real time (clock control none)', () => {
       result.exchanges.filter((x) => x.label?.startsWith('scenario:')).map((x) => /Credential=([^,\s]+)/.exec(x.request.headers.authorization ?? '')?.[1]),
     );
     expect([...scenarioKeys].sort()).toEqual([keyOf('agency-alpha'), keyOf('agency-delta')].sort());
+    // happy-cars, the one scenario on delta (which no property uses), ran as a unit of its own on delta
+    const plan0 = events.find((e) => e.type === 'plan');
+    const slots = plan0?.type === 'plan' ? (plan0.slots ?? []) : [];
+    expect(slots.find((x) => x.id === 'scenario:happy-cars')?.agencies).toEqual([agencies.findIndex((a) => a.id === 'agency-delta')]);
     // checks ran side by side: at some instant two or more had started and not finished
     let open = 0;
     let most = 0;
@@ -52,5 +56,23 @@ describe('the suite in real time (clock control none)', () => {
     expect(result.notes.join('\n')).toContain(
       `waits happen in real time (estimated at ${formatMs(estimateMs!)}, ${formatMs(serialMs!)} if the checks ran one by one)`,
     );
+  }, 120_000);
+
+  it("runs the properties that leave the buckets usable beside a scenario's wait of a quote lifetime, and the fill after it", async () => {
+    const { result } = await runRealTimeSuite(mock, ['scenario:quote-expiry', 'properties']);
+    const bad = result.cases.filter((c) => c.verdict !== 'PASS').map((c) => `${c.id} ${c.verdict}: ${c.message}`);
+    expect(bad).toEqual([]);
+    const caseOf = (id: string) => result.cases.find((c) => c.id === id)!;
+    const [expiry, lock, model, fill] = [
+      'scenario:quote-expiry',
+      'property:quote-lock',
+      'property:idempotency-model',
+      'property:no-charge-on-429-and-failure',
+    ].map(caseOf);
+    const end = (c: { startedAt: number; durationMs: number }): number => c.startedAt + c.durationMs;
+    // quote-lock and idempotency-model ran while quote-expiry waited (5 s); the wait ended once they had, then the fill
+    expect(lock!.startedAt).toBeLessThan(expiry!.startedAt + 5_000);
+    expect(end(model!)).toBeLessThanOrEqual(end(expiry!));
+    expect(fill!.startedAt).toBeGreaterThanOrEqual(end(expiry!) - 5);
   }, 120_000);
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { resolveProfile } from '../../src/profile/validate-profile.js';
-import { chooseAgency, parseScenario, runOrder, scenarioAwayMs, scenarioWaitsMs, type AgencyView } from '../../src/scenario/index.js';
+import {
+  chooseAgency,
+  parseScenario,
+  runOrder,
+  scenarioRequests,
+  scenarioWaitPlan,
+  scenarioWaits,
+  scenarioWaitsMs,
+  type AgencyView,
+} from '../../src/scenario/index.js';
 
 const profile = resolveProfile({
   base_url: 'http://127.0.0.1:1/v1',
@@ -35,7 +44,7 @@ describe('real-time plan of the suite parts', () => {
     expect(scenarioWaitsMs([s], profile, 7)).toBe(2000 + 7000 + 250 + 300);
   });
 
-  it('counts, of those, the waits a scenario makes alone of a second or more: no rest, none within a concurrent repeat', () => {
+  it('spends the first long wait made alone beside the properties, and the other waits made alone of a second or more away: no rest, none within a concurrent repeat', () => {
     const s = parseScenario(
       [
         'name: away',
@@ -45,6 +54,7 @@ describe('real-time plan of the suite parts', () => {
         '  - wait: {s: "{{profile.quotes.lifetime_s}}"}',
         '  - rest: write',
         '  - wait: {ms: 250}',
+        '  - wait: {s: 6}',
         '  - repeat:',
         '      count: 2',
         '      steps:',
@@ -58,10 +68,41 @@ describe('real-time plan of the suite parts', () => {
       'away.yaml',
       profile,
     );
-    expect(scenarioAwayMs([s], profile)).toBe(5000 + 2000);
-    expect(scenarioAwayMs([s], profile, 7)).toBe(7000 + 2000);
+    // long: at least the quote lifetime (5 s, or 7 s learned) and the window (2 s)
+    expect(scenarioWaitPlan([s], profile, undefined, true)).toEqual({ beside: 5000, away: 6000 + 2000 });
+    expect(scenarioWaitPlan([s], profile, 7, true)).toEqual({ beside: 7000, away: 6000 + 2000 });
+    // a 6 s wait is not long beside a 7 s lifetime, but the first long one is taken
+    expect(scenarioWaitPlan([s], profile, 5.5, true)).toEqual({ beside: 5500, away: 6000 + 2000 });
+    // without properties to run beside it, every wait of a second or more is spent away
+    expect(scenarioWaitPlan([s], profile, undefined, false)).toEqual({ beside: 0, away: 5000 + 6000 + 2000 });
     // every wait and rest counts in the time the scenarios take
-    expect(scenarioWaitsMs([s], profile)).toBe(5000 + 2000 + 250 + 2000 + 4000);
+    expect(scenarioWaitsMs([s], profile)).toBe(5000 + 2000 + 250 + 6000 + 2000 + 4000);
+  });
+
+  it('counts the requests scenarios send to their buckets: a step its own, a balance change two wallet reads, repeats as many times', () => {
+    const s = parseScenario(
+      [
+        'name: r',
+        'description: d',
+        'clause: c',
+        'product: flights',
+        'steps:',
+        '  - search:',
+        '    save: { quote: cheapest.quote_token }',
+        '  - book: { quote: "{{quote}}" }',
+        '    expect: { balance_delta: 0 }',
+        '  - repeat:',
+        '      count: 3',
+        '      steps:',
+        '        - book: { quote: "{{quote}}" }',
+        '        - statement:',
+        '  - wait: {ms: 10}',
+      ].join('\n'),
+      'r.yaml',
+      profile,
+    );
+    expect(scenarioRequests([s])).toEqual({ read: 1 + 2 + 3, write: 1 + 3 });
+    expect(scenarioWaits(s)).toBe(true);
   });
 
   const scenario = (name: string, first: string, extra = ''): ReturnType<typeof parseScenario> =>
