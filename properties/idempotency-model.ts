@@ -312,7 +312,7 @@ function commandsFor(writeLimit: number): number {
 }
 
 /** Writes a run may send at least in real time, its cleanup included: room for several commands, bursts among them, once the pool's keys are booked. */
-const RUN_WRITES = 12;
+export const RUN_WRITES = 12;
 
 /** Writes one run sends on average (measured: about 170 writes in 25 runs). */
 const WRITES_PER_RUN = 7;

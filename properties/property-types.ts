@@ -40,6 +40,8 @@ export interface RealTimeInput {
   envs: readonly PropertyEnv[];
   /** Runs asked for (the caller's, else the property's default). */
   numRuns: number;
+  /** Writes of its window to leave free for the property that books with the same agency right after it. */
+  leaveWrites: number;
   /** fast-check's replay path of a shrunk command list (model-based properties). */
   replayPath?: string | undefined;
 }

@@ -71,13 +71,13 @@ export const quoteLock: PropertyDef = {
     return { property, render: (ms) => `wait ${ms} ms (quote lifetime ${lifetimeMs} ms)` };
   },
   // In real time one quote lifetime serves every run: the quotes are taken at once and redeemed around their shared expiry.
-  realTime({ envs: [env], numRuns }) {
+  realTime({ envs: [env], numRuns, leaveWrites }) {
     const lifetimeS = env!.ctx.learned?.quoteLifetimeS ?? env!.ctx.profile.quotes.lifetime_s;
     if (lifetimeS > MAX_REAL_LIFETIME_S)
       return { skip: `quotes live ${lifetimeS} s, longer than a real-time run waits (${MAX_REAL_LIFETIME_S} s): needs clock control to move past the expiry` };
     const lifetimeMs = lifetimeS * 1000;
     // Each redemption is a booking and, when it books, its cancellation: all in one window of the write bucket.
-    const runs = quoteRuns(numRuns, env!.budget.limits.write);
+    const runs = quoteRuns(numRuns, env!.budget.limits.write, leaveWrites);
     const position = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.constantFrom(0, 1000));
     const redemption = fc.tuple(fc.constantFrom<Redemption[0]>('before', 'after'), position);
     const property = fc.asyncProperty(fc.array(redemption, { minLength: runs, maxLength: runs }), (list) => redeemAroundExpiry(env!, list, lifetimeMs));
@@ -85,7 +85,7 @@ export const quoteLock: PropertyDef = {
       built: { property, render: (list: Redemption[]) => list.map(([side, p]) => `${side}@${p}‰`).join(',') },
       fcRuns: 1,
       runs,
-      why: `${runs} quotes taken at once and redeemed around their expiry, in one quote lifetime (${lifetimeS} s)${runs < numRuns ? `; ${runs}, not ${numRuns}: a booking and a cancellation each must fit the write limit (${env!.budget.limits.write})` : ''}`,
+      why: `${runs} quotes taken at once and redeemed around their expiry, in one quote lifetime (${lifetimeS} s)${runs < numRuns ? `; ${runs}, not ${numRuns}: a booking and a cancellation each must fit the write limit (${env!.budget.limits.write})${leaveWrites ? `, ${leaveWrites} writes of it left for idempotency-model after it` : ''}` : ''}`,
       timeLimitMs: lifetimeMs + 60_000,
     };
   },

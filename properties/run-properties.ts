@@ -11,7 +11,7 @@ import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/re
 import { replayCommand } from './_internal/replay-command.js';
 import { settledProperty } from './_internal/settled-property.js';
 import { PropertyViolation } from './_internal/violation.js';
-import { idempotencyModel } from './idempotency-model.js';
+import { idempotencyModel, RUN_WRITES } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 import { quoteLock } from './quote-lock.js';
@@ -191,14 +191,22 @@ export function propertiesRealTimeMs(input: {
   let modelMs = 0;
   if (chosen.includes('idempotency-model')) {
     // After quote-lock on its agency, its bookings and cancellations take part of the window.
+    const names = all.map((d) => d.name);
     const taken =
-      chosen.includes('quote-lock') && plan.idempotency[0] === plan.quoteLock ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock)) : 0;
+      chosen.includes('quote-lock') && plan.idempotency[0] === plan.quoteLock
+        ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock), leftForModel(plan, names))
+        : 0;
     const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? taken : 0)), 0);
     const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor(perWindow / ((idempotencyModel.writesPerRun ?? 7) + 1))));
     // About twenty requests a run, one after the other.
     modelMs = runs * 20 * input.requestMs;
   }
   return modelMs + quoteMs + chargeMs;
+}
+
+/** Writes quote-lock leaves of its window for idempotency-model, when that books with the same agency right after it: two runs' worth. */
+function leftForModel(plan: ReturnType<typeof realTimeAgencies>, chosen: readonly string[]): number {
+  return chosen.includes('quote-lock') && chosen.includes('idempotency-model') && plan.idempotency[0] === plan.quoteLock ? 2 * RUN_WRITES : 0;
 }
 
 /**
@@ -217,7 +225,7 @@ export function propertiesRequests(input: {
   const plan = realTimeAgencies([{ index: 0, writeLimit: input.writeLimit }], chosen);
   return plan.order.map((name) => {
     if (name !== 'quote-lock') return { name, read: 0, write: 0 };
-    const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10);
+    const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10, leftForModel(plan, chosen));
     return { name, read: runs + 4, write: quoteWritesNow(plannedBefore(runs), runs, input.quoteLifetimeS * 1000, input.windowMs) };
   });
 }
@@ -309,7 +317,14 @@ async function runRealTime(
       const got = await Promise.all(agencies.map(envOf));
       const ready = got.filter((e): e is PropertyEnv => !('skip' in e));
       if (ready.length === 0) return got[0] as { skip: string };
-      const input = { envs: ready, numRuns: numRuns(def), replayPath: opts.replayPath };
+      const leaveWrites =
+        def === quoteLock
+          ? leftForModel(
+              plan,
+              chosen.map((d) => d.name),
+            )
+          : 0;
+      const input = { envs: ready, numRuns: numRuns(def), leaveWrites, replayPath: opts.replayPath };
       const real = def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);

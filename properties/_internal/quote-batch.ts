@@ -23,9 +23,9 @@ export function quoteBatchMs(lifetimeMs: number, requestMs: number): number {
   return lifetimeMs + afterSpanMs(lifetimeMs) + 2_000 + 4 * requestMs;
 }
 
-/** Redemptions of one batch: as asked, as long as a booking and a cancellation each fit one window of `writeLimit`. */
-export function quoteRuns(numRuns: number, writeLimit: number): number {
-  return Math.max(1, Math.min(numRuns, Math.floor((writeLimit - 2) / 2)));
+/** Redemptions of one batch: as asked, as long as a booking and a cancellation each fit one window of `writeLimit`, `leave` writes of it left for what books after it. */
+export function quoteRuns(numRuns: number, writeLimit: number, leave = 0): number {
+  return Math.max(1, Math.min(numRuns, Math.floor((writeLimit - 2 - leave) / 2)));
 }
 
 /**

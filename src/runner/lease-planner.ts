@@ -103,6 +103,11 @@ export class LeasePlanner {
     return Math.max(now, ...ends);
   }
 
+  /** True while a holder has resource `r`. */
+  isHeld(r: string): boolean {
+    return this.held.has(r);
+  }
+
   /** Takes the lease (call after `canStart`). */
   start(lease: Lease): void {
     this.take(lease);

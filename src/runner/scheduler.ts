@@ -135,14 +135,16 @@ function startInOrder(
   strict: boolean,
   start: (unit: ScheduleUnit, free: { binding: number[]; lease: Lease }) => void,
   away: readonly Away[] = [],
+  heldUntil: (resource: string) => number = () => Infinity,
 ): void {
   const { planner, agencyCount } = o;
   const reserved = new Set<string>();
+  const keep: Away[] = [...away];
   for (let i = 0; i < pending.length && !(strict && i > 0);) {
     const unit = pending[i]!;
     const leases = leasesOf(unit, agencyCount);
     const free = leases.find(({ lease }) => planner.canStart(lease, now));
-    if (free && !free.lease.resources.some((r) => reserved.has(r)) && !crossesAway(unit, free.binding, free.lease, now, o, away)) {
+    if (free && !free.lease.resources.some((r) => reserved.has(r)) && !crossesAway(unit, free.binding, free.lease, now, o, keep)) {
       pending.splice(i, 1);
       start(unit, free);
       continue;
@@ -152,8 +154,14 @@ function startInOrder(
       const due = leases.find(({ lease }) => (planner.dueAt(lease, now) ?? Infinity) <= now + DUE_SOON_MS);
       const only = leases.length === 1 ? leases[0]!.lease : undefined;
       if (due) for (const r of due.lease.resources) reserved.add(r);
-      // On its only agencies, held in part by a unit that may give them back at any moment: the rest of its lease is kept from the units after it.
-      else if (only && planner.dueAt(only, now) === undefined) for (const r of only.resources) reserved.add(r);
+      // On its only agencies, held in part by a unit that may give them back at any moment: the rest of its lease is kept from the units after it;
+      // where the plan says when they come back, only from then on (a unit after it that is done with them before may use them meanwhile).
+      else if (only && planner.dueAt(only, now) === undefined) {
+        const from = Math.max(now, ...only.resources.filter((r) => planner.isHeld(r)).map(heldUntil));
+        const spans = Number.isFinite(from) ? o.spansOf?.(unit, leases[0]!.binding, from) : undefined;
+        if (spans) keep.push({ unit, resources: only.resources, from, until: from + spans.reduce((sum, x) => sum + x.ms, 0) });
+        else for (const r of only.resources) reserved.add(r);
+      }
       // Waiting there for buckets to rest: those buckets, which a unit after it would keep from resting.
       else if (only) for (const b of only.fills) reserved.add(b);
     }
@@ -179,6 +187,8 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
   const resuming: Array<{ lease: Lease; resolve: () => void }> = [];
   /** Units that gave their lease back for a wait they come back from. */
   const away = new Map<ScheduleUnit, Away>();
+  /** When the unit holding each resource gives it back, by its plan (Infinity: unknown). */
+  const freeAt = new Map<string, number>();
   const launch = (unit: ScheduleUnit, binding: number[], first: Lease): Promise<void> => {
     let lease = first;
     let mark = meter?.mark(lease.resources);
@@ -186,6 +196,8 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     const slot: PlayedSlot = { id: unit.id, binding, resources: [...first.resources], startAt: clock.now(), endAt: clock.now() };
     o.slots?.push(slot);
     const planned = o.spansOf?.(unit, binding, slot.startAt);
+    const holds = plannedHolds(unit, binding, first, slot.startAt, agencyCount, planned);
+    for (const r of first.resources) freeAt.set(r, Math.max(...(holds.get(r) ?? []).map(([, to]) => to), slot.startAt));
     let aways = 0;
     /** What it held before it last gave part of its lease back for a wait it comes back from. */
     let comeBack: Lease | undefined;
@@ -225,6 +237,7 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     };
     planner.start(lease);
     return unit.run(binding, change).finally(() => {
+      for (const r of lease.resources) freeAt.delete(r);
       away.delete(unit);
       planner.finish(lease, clock.now(), used());
       slot.endAt = clock.now();
@@ -267,6 +280,7 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
         running.add(p);
       },
       [...away.values()],
+      (r) => freeAt.get(r) ?? Infinity,
     );
     if (pending.length === 0 && running.size === 0) break;
     const change = planner.nextChangeAt(now);

@@ -382,6 +382,21 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     expect(before.slots.find((x) => x.id === 'P')!.startAt).toBe(100);
   });
 
+  it("keeps a waiting unit's lease from the units after it only from when its plan says the holder gives the rest back", async () => {
+    const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
+    const hook = (id: string, ms: number) =>
+      mk(id, { uses: { touches: ['0:write', '0:wallet', '0:webhook'], requests: 1, wait: { ms: () => ms, holds: ['0:webhook'] } } });
+    const held = (id: string, ms: number) => mk(id, { uses: { touches: ['0:write', '0:wallet'], requests: 1, wait: { ms: () => ms } } });
+    // W1 holds its endpoint 60 s; W2 waits for it. P (20 s) is done with the wallet long before W1 gives the endpoint back: it runs meanwhile.
+    const { slots } = await playSchedule([item(hook('W1', 60_000), [[0]]), item(hook('W2', 5_000), [[0]]), item(held('P', 20_000), [[0]])], o);
+    const at = (id: string) => slots.find((x) => x.id === id)!;
+    expect(at('P').startAt).toBe(100);
+    expect(at('W2').startAt).toBe(at('W1').endAt);
+    // L (70 s) would still hold the wallet when W2 may start: it waits for W2
+    const long = await playSchedule([item(hook('W1', 60_000), [[0]]), item(hook('W2', 5_000), [[0]]), item(held('L', 70_000), [[0]])], o);
+    expect(long.slots.find((x) => x.id === 'L')!.startAt).toBeGreaterThanOrEqual(long.slots.find((x) => x.id === 'W2')!.startAt);
+  });
+
   it('plays a wait anchored to the target clock from the instant the unit starts', async () => {
     const o = { ...base, windowMs: 10_000, marginMs: 0, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 1, limitOf: () => 100 };
     // waits until the next whole 30 s of the run, as QT-03 waits for the target's next minute
