@@ -194,7 +194,7 @@ export function propertiesRealTimeMs(input: {
     const names = all.map((d) => d.name);
     const taken =
       chosen.includes('quote-lock') && plan.idempotency[0] === plan.quoteLock
-        ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock), leftForModel(plan, names))
+        ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock), leftForModel(plan, names, limitOf(plan.quoteLock)))
         : 0;
     const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? taken : 0)), 0);
     const runs = Math.max(1, Math.min(idempotencyModel.defaultNumRuns, Math.floor(perWindow / ((idempotencyModel.writesPerRun ?? 7) + 1))));
@@ -204,9 +204,14 @@ export function propertiesRealTimeMs(input: {
   return modelMs + quoteMs + chargeMs;
 }
 
-/** Writes quote-lock leaves of its window for idempotency-model, when that books with the same agency right after it: two runs' worth. */
-function leftForModel(plan: ReturnType<typeof realTimeAgencies>, chosen: readonly string[]): number {
-  return chosen.includes('quote-lock') && chosen.includes('idempotency-model') && plan.idempotency[0] === plan.quoteLock ? 2 * RUN_WRITES : 0;
+/**
+ * Writes quote-lock leaves of its window (`writeLimit`) for idempotency-model,
+ * when that books with the same agency right after it: two runs' worth, at
+ * most half the writes a window has free.
+ */
+function leftForModel(plan: ReturnType<typeof realTimeAgencies>, chosen: readonly string[], writeLimit: number): number {
+  const after = chosen.includes('quote-lock') && chosen.includes('idempotency-model') && plan.idempotency[0] === plan.quoteLock;
+  return after ? Math.min(2 * RUN_WRITES, Math.floor((writeLimit - 2) / 2)) : 0;
 }
 
 /**
@@ -225,7 +230,7 @@ export function propertiesRequests(input: {
   const plan = realTimeAgencies([{ index: 0, writeLimit: input.writeLimit }], chosen);
   return plan.order.map((name) => {
     if (name !== 'quote-lock') return { name, read: 0, write: 0 };
-    const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10, leftForModel(plan, chosen));
+    const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10, leftForModel(plan, chosen, input.writeLimit ?? 10));
     return { name, read: runs + 4, write: quoteWritesNow(plannedBefore(runs), runs, input.quoteLifetimeS * 1000, input.windowMs) };
   });
 }
@@ -322,6 +327,7 @@ async function runRealTime(
           ? leftForModel(
               plan,
               chosen.map((d) => d.name),
+              ready[0]!.budget.limits.write,
             )
           : 0;
       const input = { envs: ready, numRuns: numRuns(def), leaveWrites, replayPath: opts.replayPath };

@@ -86,6 +86,8 @@ describe('the real-time plan of the properties', () => {
       { name: 'idempotency-model', read: 0, write: 0 },
       { name: 'no-charge-on-429-and-failure', read: 0, write: 0 },
     ]);
+    // beside idempotency-model on a write limit of 20, it leaves half the free writes: (18 - 9) / 2 = 4 runs
+    expect(propertiesRequests({ writeLimit: 20, windowMs: 60_000, quoteLifetimeS: 60 })[0]).toEqual({ name: 'quote-lock', read: 8, write: 3 });
     // alone, with a write limit of 20, quote-lock makes 9 runs
     expect(propertiesRequests({ only: ['quote-lock'], writeLimit: 60, windowMs: 60_000, quoteLifetimeS: 60 })).toEqual([
       { name: 'quote-lock', read: 29, write: 14 },
