@@ -35,10 +35,10 @@ describe('announcedClock', () => {
     ]);
   });
 
-  it('tells waits side by side for one reason once, and again only for one that ends later', async () => {
+  it('tells waits side by side for one reason once, and again only for one that ends a second or more later', async () => {
     const events: RunEvent[] = [];
     const clock = announcedClock(fakeClock('real'), 'properties', (e) => events.push(e));
-    await Promise.all([9_000, 9_000, 11_000, 6_000, 14_000, 3_000].map((ms) => clock.wait(ms, 'the quotes to near or pass their expiry')));
+    await Promise.all([9_000, 9_000, 11_000, 11_400, 6_000, 14_000, 3_000].map((ms) => clock.wait(ms, 'the quotes to near or pass their expiry')));
     await clock.wait(5_000, 'something else');
     expect(events.map((e) => (e.type === 'waiting' ? `${e.ms} ${e.reason}` : e.type))).toEqual([
       '9000 properties waits for the quotes to near or pass their expiry',
