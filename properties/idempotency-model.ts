@@ -355,11 +355,8 @@ export const idempotencyModel: PropertyDef = {
       if (found) return found;
       // None has room: the first makes room (requests about to leave its window, else one window later every bucket is empty).
       const first = envs[0]!;
-      const measure = async (bucket: 'read' | 'write'): Promise<void> => {
-        if (bucket === 'write') await first.noOpWrite('how full is the write bucket');
-        else await first.balance('how full is the read bucket');
-      };
-      if (await first.budget.room({ write: need.write, read: need.read }, measure)) for (const env of envs.slice(1)) env.budget.waited(spanMs);
+      if (await first.budget.room({ write: need.write, read: need.read }, (b) => first.measureBucket(b)))
+        for (const env of envs.slice(1)) env.budget.waited(spanMs);
       return envs.find(room) ?? first;
     };
     const agencies = envs.map((e) => e.ctx.agencies[e.agency]?.id ?? `#${e.agency}`).join(', ');

@@ -180,7 +180,7 @@ export function propertiesRealTimeMs(input: {
     agencies,
     all.map((d) => d.name),
   );
-  const chosen = all.filter((d) => input.besideWait === undefined || input.besideWait === !d.fills).map((d) => d.name);
+  const chosen = all.filter((d) => inPhase(d, input.besideWait)).map((d) => d.name);
   const limitOf = (i: number): number => agencies.find((a) => a.index === i)?.writeLimit ?? input.writeLimit ?? 10;
   const lifetimeS = input.quoteLifetimeS ?? 900;
   const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
@@ -202,6 +202,11 @@ export function propertiesRealTimeMs(input: {
     modelMs = runs * 20 * input.requestMs;
   }
   return modelMs + quoteMs + chargeMs;
+}
+
+/** True when property `def` runs in the phase `besideWait` names: beside a scenario's wait (true: those that leave the buckets usable), after it (false: the others), or either (undefined). */
+function inPhase(def: PropertyDef, besideWait: boolean | undefined): boolean {
+  return besideWait === undefined || besideWait === !def.fills;
 }
 
 /**
@@ -338,7 +343,7 @@ async function runRealTime(
       return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def), envs: ready };
     };
   // Beside a scenario's wait, only those that leave the buckets usable; after it, the others.
-  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!).filter((d) => ctx.besideWait === undefined || ctx.besideWait === !d.fills);
+  const order = plan.order.map((name) => chosen.find((d) => d.name === name)!).filter((d) => inPhase(d, ctx.besideWait));
   const out: CaseResult[] = [];
   for (const def of order) {
     const result = await runOne(ctx, def, opts, prepare(def));

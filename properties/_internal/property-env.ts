@@ -64,7 +64,13 @@ export class PropertyEnv {
     };
     if (idle('read')) this.budget.empty('read');
     if (idle('write')) this.budget.empty('write');
-    else await this.noOpWrite('how full is the write bucket');
+    else await this.measureBucket('write');
+  }
+
+  /** Reads how full `bucket` is (a write that changes nothing, or a balance read): its answer's remaining count updates the budget. */
+  async measureBucket(bucket: Bucket): Promise<void> {
+    if (bucket === 'write') await this.noOpWrite('how full is the write bucket');
+    else await this.balance('how full is the read bucket');
   }
 
   /** A booking that changes nothing (an unknown quote, no idempotency key): it only takes a place in the write bucket. */

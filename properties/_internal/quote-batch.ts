@@ -85,11 +85,9 @@ export async function redeemAroundExpiry(env: PropertyEnv, list: readonly Redemp
   // The cancellations come a quote lifetime later: when that is a whole window, the bucket has rolled over by then.
   const before = list.filter(([side]) => side === 'before').length;
   // Short of room, it waits for slots about to free (requests leaving the window), measuring again, else a window.
-  const measure = async (bucket: 'read' | 'write'): Promise<void> => {
-    if (bucket === 'write') await env.noOpWrite('how full is the write bucket');
-    else await env.balance('how full is the read bucket');
-  };
-  await env.budget.room({ read: list.length + 4, write: quoteWritesNow(before, list.length, lifetimeMs, env.ctx.profile.limits.window_s * 1000) }, measure);
+  await env.budget.room({ read: list.length + 4, write: quoteWritesNow(before, list.length, lifetimeMs, env.ctx.profile.limits.window_s * 1000) }, (b) =>
+    env.measureBucket(b),
+  );
   const sentAt = clock.now();
   const searched = await Promise.all(list.map((_, i) => env.api.search(env.product, undefined, { label: env.label(`#${i + 1}: quote`) })));
   const answeredAt = clock.now();
