@@ -119,12 +119,12 @@ export async function planParts(
   const waits =
     list[0] === 'scenarios' && parts.scenarioWaits ? await parts.scenarioWaits(withLimit, list.includes('properties')).catch(() => undefined) : undefined;
   let ms = 0;
-  for (const name of list) ms += (await announced(name)) + local(name);
-  if (waits && waits.beside > 0) {
-    // Beside the long wait: the properties that leave the buckets usable; the wait ends once they have.
-    const beside = (await announced('properties', true)) + local('properties');
-    ms -= (await announced('properties')) + local('properties');
-    ms += Math.max(0, beside - waits.beside) + (await announced('properties', false));
+  for (const name of list) {
+    // Beside the scenarios' long wait: the properties that leave the buckets usable (the wait ends once they have), then the others.
+    const beside = name === 'properties' && waits !== undefined && waits.beside > 0;
+    ms += beside
+      ? Math.max(0, (await announced(name, true)) + local(name) - waits.beside) + (await announced(name, false))
+      : (await announced(name)) + local(name);
   }
   const awayMs = waits?.away ?? 0;
   // What the cases send to the buckets of their agencies, by agency: the busiest agency's counts stand for every leased one.

@@ -198,7 +198,6 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
     const planned = o.spansOf?.(unit, binding, slot.startAt);
     const holds = plannedHolds(unit, binding, first, slot.startAt, agencyCount, planned);
     for (const r of first.resources) freeAt.set(r, Math.max(...(holds.get(r) ?? []).map(([, to]) => to), slot.startAt));
-    let aways = 0;
     /** What it held before it last gave part of its lease back for a wait it comes back from. */
     let comeBack: Lease | undefined;
     const change: LeaseChange = {
@@ -210,12 +209,9 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
         if (slot.narrowAt === undefined) Object.assign(slot, { narrowAt: clock.now(), keep: [...lease.resources] });
         if (backAt !== undefined || unit.uses.resumes) comeBack = before;
         if (backAt !== undefined) {
-          // Back at `backAt`, it holds what it took back for the rest of its plan after this wait.
-          const spans = planned ?? [];
-          const awayAt = spans.map((s, i) => (s.holds === 'away' ? i : -1)).filter((i) => i >= 0);
-          const index = awayAt[Math.min(aways, awayAt.length - 1)];
-          aways += 1;
-          const rest = index === undefined ? Infinity : spans.slice(index + 1).reduce((sum, s) => sum + s.ms, 0);
+          // Back at `backAt`, it holds what it took back for the rest of its plan after its wait away (a plan has one at most).
+          const index = planned?.findIndex((x) => x.holds === 'away') ?? -1;
+          const rest = index < 0 ? Infinity : planned!.slice(index + 1).reduce((sum, x) => sum + x.ms, 0);
           away.set(unit, { unit, resources: before.resources.filter((r) => !kept.includes(r)), from: backAt, until: backAt + rest });
         }
         wake();

@@ -72,6 +72,40 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
   };
 
   /**
+   * Runs part `name` as case `id` with `extra` in its context, each case
+   * reported as it finishes with the requests sent since the one before it
+   * (`onDone` after each): its cases, or those it finished before an
+   * interruption.
+   */
+  const runStreamed = async (
+    name: PartName,
+    id: string,
+    extra: Partial<SuitePartContext>,
+    lease: LeaseChange | undefined,
+    onDone?: () => void,
+  ): Promise<{ cases: CaseResult[]; interrupted: boolean }> => {
+    const streamed: CaseResult[] = [];
+    const trips = new RoundTripMeter();
+    let counted = trips.read();
+    const onCase = (result: CaseResult): void => {
+      if (signal?.aborted) return; // cut short: what it still reports is not a verdict
+      const now = trips.read();
+      if (result.roundTrips === undefined)
+        Object.assign(result, { requests: now.requests - counted.requests, roundTrips: now.roundTrips - counted.roundTrips });
+      counted = now;
+      streamed.push(result);
+      emit({ type: 'case-finished', result });
+      onDone?.();
+    };
+    const got = await withRoundTrips(trips, () =>
+      runPart(name, x.parts![name]!, { ...x.contextFor(id, [0], facts.learned, lease), reset: undefined, ...extra, onCase }, clock, signal),
+    );
+    if (got === 'interrupted') return { cases: streamed, interrupted: true };
+    for (const result of got) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
+    return { cases: got, interrupted: false };
+  };
+
+  /**
    * The parts one after the other; in real time each sends only to the
    * agencies leased to it, and gives each back once no case left needs it.
    * In real time the properties that leave the buckets usable run beside the
@@ -93,45 +127,14 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
       }
       if (extra.besideWait !== false) emit({ type: 'part-started', part: name });
       if (isolated) await isolated();
-      const streamed: CaseResult[] = [];
-      // The part's cases run one after another: each is given what was sent since the one before it.
-      const trips = new RoundTripMeter();
-      let counted = trips.read();
-      const onCase = (result: CaseResult): void => {
-        if (signal?.aborted) return; // cut short: what it still reports is not a verdict
-        const now = trips.read();
-        if (result.roundTrips === undefined)
-          Object.assign(result, { requests: now.requests - counted.requests, roundTrips: now.roundTrips - counted.roundTrips });
-        counted = now;
-        streamed.push(result);
-        emit({ type: 'case-finished', result });
-        release?.caseDone(name);
-      };
-      const got = await withRoundTrips(trips, () =>
-        // In real time a part may give its lease back through a wait (a scenario's) and take back what it held.
-        runPart(
-          name,
-          x.parts![name]!,
-          {
-            ...x.contextFor(name, [0], facts.learned, facts.realTime ? lease : undefined),
-            reset: isolated,
-            onCase,
-            usableAgencies: release?.usable,
-            ...extra,
-          },
-          clock,
-          signal,
-        ),
+      // In real time a part may give its lease back through a wait (a scenario's) and take back what it held.
+      const got = await runStreamed(name, name, { reset: isolated, usableAgencies: release?.usable, ...extra }, facts.realTime ? lease : undefined, () =>
+        release?.caseDone(name),
       );
-      if (got === 'interrupted') {
-        // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
-        partCases.push(...streamed);
-        finishPart(name, INTERRUPTED_CASE);
-        return false;
-      }
-      for (const result of got) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
-      partCases.push(...got);
-      return true;
+      partCases.push(...got.cases);
+      // The cases it finished keep their verdicts; the rest of the part is one case saying it did not finish.
+      if (got.interrupted) finishPart(name, INTERRUPTED_CASE);
+      return !got.interrupted;
     };
     /** The properties beside the scenarios' first long wait, once started. */
     let beside: Promise<boolean> | undefined;
@@ -174,33 +177,8 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
           emit({ type: 'case-finished', result });
           return;
         }
-        const trips = new RoundTripMeter();
-        const streamed: CaseResult[] = [];
-        const onCase = (result: CaseResult): void => {
-          if (signal?.aborted) return;
-          const now = trips.read();
-          if (result.roundTrips === undefined) Object.assign(result, now);
-          streamed.push(result);
-          emit({ type: 'case-finished', result });
-        };
-        const got = await withRoundTrips(trips, () =>
-          runPart(
-            'scenarios',
-            x.parts!.scenarios!,
-            {
-              ...x.contextFor(id, [0], facts.learned),
-              reset: undefined,
-              onCase,
-              usableAgencies: new Set([agency]),
-              scenarioFilter: (n) => n === name,
-            },
-            clock,
-            signal,
-          ),
-        );
-        const cases = got === 'interrupted' ? streamed : got;
-        for (const result of cases) if (!streamed.includes(result)) emit({ type: 'case-finished', result });
-        partCases.push(...cases);
+        const got = await runStreamed('scenarios', id, { usableAgencies: new Set([agency]), scenarioFilter: (n) => n === name }, undefined);
+        partCases.push(...got.cases);
       },
   };
 
