@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_CHECKS } from '../../src/checks/index.js';
+import { DEFAULT_FIXTURE } from '../../src/mock/fixture/default-fixture.js';
+import { PRODUCTS } from '../../src/mock/fixture/fixture-types.js';
+import { agencyFromMock } from '../../src/profile/agency-from-mock.js';
+import { resolveAgencies } from '../../src/profile/resolve-secrets.js';
+import { resolveProfile } from '../../src/profile/validate-profile.js';
+import type { AgencyFacts } from '../../src/runner/agency-facts.js';
+import type { RunEvent } from '../../src/runner/run-events.js';
+import { loadSuiteParts } from '../../src/runner/suite-parts.js';
+import { planSuite } from '../../src/runner/suite-plan.js';
+
+/*
+ * The plan of the whole suite, scenarios and properties included, in real
+ * time on the reference agencies (60 s windows and quotes), as the runner
+ * makes it from what it read of the target. Only the target's clock changes
+ * between the plans: the quote-lock check waits for a turn of the target's
+ * minute, so each second of the minute is another schedule to find.
+ */
+describe('the plan of the whole suite in real time on the three reference agencies', () => {
+  const fixture = DEFAULT_FIXTURE.agencies.slice(0, 3);
+  const profile = resolveProfile({
+    base_url: 'http://127.0.0.1:1/v1',
+    hotel_base_url: 'http://127.0.0.1:2',
+    clock: { control: 'none' },
+    limits: { window_s: 60 },
+    quotes: { lifetime_s: 60 },
+    agencies: fixture.map((a) => agencyFromMock(a)),
+  });
+  const agencies = resolveAgencies(profile, {});
+  const facts: AgencyFacts[] = fixture.map((a, index) => ({
+    index,
+    id: a.agency_id,
+    products: { open: [...a.products], closed: PRODUCTS.filter((p) => !a.products.includes(p)) },
+    limits: { ...a.limits },
+    balance: a.wallet,
+    offerPrice: 28_991,
+    quoteLifetimeS: 60,
+  }));
+  /** The estimate when the target's clock reads `second` s past a whole minute as the plan starts. */
+  const planAt = async (second: number): Promise<number> => {
+    const events: RunEvent[] = [];
+    const plan = await planSuite({
+      profile,
+      agencies,
+      checks: ALL_CHECKS,
+      parts: await loadSuiteParts(),
+      maxConcurrent: 8,
+      facts: {
+        isolated: false,
+        realTime: true,
+        agencies: facts,
+        target: { clock: 'real', agencies: 3, hotel: true, failureTrigger: true, receiver: true, products: facts[0]!.products, primaryAgency: 'agency-alpha' },
+        learned: { quoteLifetimeS: 60, targetAt: Date.UTC(2026, 10, 27, 12, 0, second) },
+        roundTripMs: 2,
+      },
+      emit: (e) => void events.push(e),
+      bodies: { checks: () => () => Promise.resolve(), parts: () => () => Promise.resolve(), aside: () => () => Promise.resolve() },
+      startedAt: performance.now(),
+      now: () => 0,
+    });
+    expect(plan.spansOf).toBeDefined();
+    const announced = events.find((e) => e.type === 'plan');
+    return announced?.type === 'plan' ? (announced.estimateMs ?? Infinity) : Infinity;
+  };
+
+  // Two windows (a fill, then its rest) and the quote-lock turn overlap in about 155 s; one search started from the agencies as given found 185 s at 0 s.
+  it.each([0, 10, 20, 30, 40, 50])('ends within 170 s at %i s past the minute', { timeout: 30_000 }, async (second) => {
+    expect(await planAt(second)).toBeLessThan(170_000);
+  });
+});
