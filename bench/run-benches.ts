@@ -1,14 +1,15 @@
 /**
  * The regression guard of the benchmarks (`npm run bench`; never a timed
- * unit test): runs the mock's throughput bench and the signed-load bench
- * briefly and the real-time suite once (its wall time against the estimate
+ * unit test): runs the mock's throughput bench, the mock against the
+ * fastify floor (`floor-ab`: paired rounds of 2 s per arm, the median of the
+ * rounds' C/F) and the signed-load bench briefly, and the real-time suite once (its wall time against the estimate
  * it announced), prints their ratios next to `bench/baseline.json`, rewrites
  * the generated section of `bench/RESULTS.md` with this run's figures and load
  * average, and exits 1 with a line starting `BENCH REGRESSION` when a ratio
  * fell more than 15% below its accepted value.
  *
- *   npm run bench                       # brief runs (3 s per arm, 3 rounds)
- *   npm run bench -- --seconds 5 --rounds 5
+ *   npm run bench                       # brief runs (3 s per arm, 3 rounds; 8 paired rounds against the floor)
+ *   npm run bench -- --seconds 5 --rounds 5 --pairs 12
  *   npm run bench -- --accept           # this run's ratios become the baseline
  *
  * Only ratios against a baseline measured in the same run are compared: the
@@ -46,6 +47,8 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
+    /** Rounds of the mock against the fastify floor (2 s per arm). */
+    pairs: { type: 'string', default: '8' },
     connections: { type: 'string', default: '10' },
     accept: { type: 'boolean', default: false },
   },
@@ -107,6 +110,8 @@ const loadBefore = load();
 console.log(`npm run bench: ${startedAt}, Node ${process.version}, load average (1/5/15 min) ${loadBefore}\n`);
 const throughput = await runBench('bench/mock/throughput.bench.ts', [values.seconds, values.connections, values.rounds]);
 console.log('');
+const againstFloor = await runBench('bench/mock/floor-ab.bench.ts', ['2', values.connections, values.pairs]);
+console.log('');
 const signedRounds: BenchFigures[] = [];
 for (let i = 0; i < Number(values.rounds); i++) {
   console.log('');
@@ -118,8 +123,8 @@ console.log('');
 const realTime = await runBench('bench/real-time-estimate.bench.ts', ['1']);
 const loadAfter = load();
 
-const ratios = { ...throughput.ratios, ...signed.ratios, ...realTime.ratios };
-const figures = { ...throughput.figures, ...signed.figures, ...realTime.figures };
+const ratios = { ...throughput.ratios, ...againstFloor.ratios, ...signed.ratios, ...realTime.ratios };
+const figures = { ...throughput.figures, ...againstFloor.figures, ...signed.figures, ...realTime.figures };
 const baseline = readBaseline();
 const rows: string[] = [];
 const regressions: string[] = [];
@@ -139,7 +144,7 @@ const section = [
   BEGIN,
   '## Latest `npm run bench`',
   '',
-  `Run ${startedAt}, ${values.seconds} s per arm, ${values.connections} connections, ${values.rounds} round(s) of each bench (throughput: rounds added up; signed load: median of rounds), Node ${process.version}.`,
+  `Run ${startedAt}, ${values.seconds} s per arm, ${values.connections} connections, ${values.rounds} round(s) of each bench (throughput: rounds added up; signed load: median of rounds), ${values.pairs} rounds of 2 s per arm against the fastify floor (median of the rounds' C/F), Node ${process.version}.`,
   `Load average (1/5/15 min): ${loadBefore} at start, ${loadAfter} at end.`,
   baseline
     ? `Baseline: \`bench/baseline.json\`, accepted ${baseline.accepted} (load average ${baseline.loadAverage}); a ratio more than ${TOLERANCE * 100}% below it fails the run.`

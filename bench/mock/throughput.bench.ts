@@ -7,13 +7,10 @@
  *  - plain autocannon against a bare server answering a small fixed body;
  *  - the same signed load generator against a bare server answering the very
  *    bytes the mock answers for this search (same client cost, same response
- *    size: the difference is the server alone);
- *  - the same signed load against the fastify floor (`fastify-floor.mjs`):
- *    fastify with the mock's catch-all route and raw-body parser answering
- *    the mock's bytes. The mock's server CPU per search over the floor's
- *    (C/F) is the figure issue 22 judges (goal ≤ 2).
+ *    size: the difference is the server alone).
  * Servers in child processes, arms alternating within each round so that the
- * machine's drift hits all alike.
+ * machine's drift hits all alike. The mock against the fastify floor (C/F)
+ * is `floor-ab.bench.ts`.
  *
  *   npm run build && node --import tsx bench/mock/throughput.bench.ts [seconds=5] [connections=10] [rounds=2]
  */
@@ -93,12 +90,6 @@ const sameBytes = spawn(
   },
 );
 const sameBytesBase = `http://127.0.0.1:${await firstLine(sameBytes)}/v1`;
-const answerFile = join(tmpdir(), `bench-mock-answer-${process.pid}.json`);
-await writeFile(answerFile, mockBody);
-const floor = spawn(process.execPath, ['bench/mock/fastify-floor.mjs', '--fixture', mockFixture, '--answer', answerFile], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const floorBase = (JSON.parse(await firstLine(floor, (line) => line.startsWith('{'))) as { base_url: string }).base_url;
 
 async function bareRun(): Promise<Figures> {
   const cpu0 = cpuSeconds(bare.pid!);
@@ -142,32 +133,27 @@ async function signedRun(baseUrl: string, server: ChildProcess): Promise<Figures
 
 const mockRun = (): Promise<Figures> => signedRun(info.base_url, mock);
 const sameBytesRun = (): Promise<Figures> => signedRun(sameBytesBase, sameBytes);
-const floorRun = (): Promise<Figures> => signedRun(floorBase, floor);
 
 try {
   // Warm-up of the servers and the client.
   await bareRun();
   await sameBytesRun();
-  await floorRun();
   await mockRun();
-  const rows: Array<{ label: string; bare: Figures; same: Figures; floor: Figures; mock: Figures }> = [];
-  for (let i = 1; i <= ROUNDS; i++)
-    rows.push({ label: `round ${i}`, bare: await bareRun(), same: await sameBytesRun(), floor: await floorRun(), mock: await mockRun() });
+  const rows: Array<{ label: string; bare: Figures; same: Figures; mock: Figures }> = [];
+  for (let i = 1; i <= ROUNDS; i++) rows.push({ label: `round ${i}`, bare: await bareRun(), same: await sameBytesRun(), mock: await mockRun() });
   const f = (x: Figures) => `${x.rps.toFixed(0)} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpuUs.toFixed(0)}`;
   console.log(`# ${SECONDS} s per run, ${CONNECTIONS} connections, Node ${process.version}, mock answer ${Buffer.byteLength(mockBody)} bytes\n`);
+  console.log("A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock's bytes; C = signed load, mock\n");
   console.log(
-    "A = plain autocannon, bare node:http, small fixed body; B = signed load, bare node:http answering the mock's bytes; F = signed load, the fastify floor answering the mock's bytes; C = signed load, mock\n",
+    '| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B |',
   );
-  console.log(
-    '| round | A rps | p50 ms | p99 ms | server CPU µs/req | B rps | p50 ms | p99 ms | server CPU µs/req | F rps | p50 ms | p99 ms | server CPU µs/req | C rps | p50 ms | p99 ms | server CPU µs/req | C/A | C/B | CPU C/F |',
-  );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.floor)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} | ${(r.mock.cpuUs / r.floor.cpuUs).toFixed(2)} |`,
+      `| ${r.label} | ${f(r.bare)} | ${f(r.same)} | ${f(r.mock)} | ${(r.mock.rps / r.bare.rps).toFixed(3)} | ${(r.mock.rps / r.same.rps).toFixed(3)} |`,
     );
   }
-  type Arm = 'bare' | 'same' | 'floor' | 'mock';
+  type Arm = 'bare' | 'same' | 'mock';
   const sum = (k: Arm, g: (x: Figures) => number = (x) => x.rps) => rows.reduce((acc, r) => acc + g(r[k]), 0);
   console.log(`\nmock signed search / plain autocannon on a bare server (C/A), all rounds: ${(sum('mock') / sum('bare')).toFixed(3)}`);
   console.log(
@@ -175,14 +161,11 @@ try {
   );
   const mean = (k: Arm, g: (x: Figures) => number): string => (sum(k, g) / rows.length).toFixed(0);
   console.log(
-    `server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, F ${mean('floor', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`,
+    `server CPU per request, mean of rounds: A ${mean('bare', (x) => x.cpuUs)} µs, B ${mean('same', (x) => x.cpuUs)} µs, C ${mean('mock', (x) => x.cpuUs)} µs`,
   );
   console.log(
-    `load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, F ${mean('floor', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`,
+    `load generator CPU per request (this process): A ${mean('bare', (x) => x.clientUs)} µs, B ${mean('same', (x) => x.clientUs)} µs, C ${mean('mock', (x) => x.clientUs)} µs`,
   );
-  // Summed over the rounds (each round weighs alike), as the rps ratios are.
-  const cpuCF = sum('mock', (x) => x.cpuUs) / sum('floor', (x) => x.cpuUs);
-  console.log(`mock server CPU per signed search / the fastify floor's, same load (C/F), all rounds: ${cpuCF.toFixed(2)} (goal ≤ 2)`);
   // One machine-readable line for `npm run bench` (bench/run-benches.ts); figures, not ratios, are informative only.
   const meanOf = (k: Arm, g: (x: Figures) => number): number => sum(k, g) / rows.length;
   console.log(
@@ -191,12 +174,9 @@ try {
         'mock signed search / plain autocannon, bare server (C/A)': sum('mock') / sum('bare'),
         'mock signed search / same signed load, bare server, same bytes (C/B)': sum('mock') / sum('same'),
         'bare server CPU / mock CPU per request, same signed load (B/C)': meanOf('same', (x) => x.cpuUs) / meanOf('mock', (x) => x.cpuUs),
-        'fastify floor CPU / mock CPU per signed search, same load (F/C; goal ≥ 0.5)': 1 / cpuCF,
       },
       figures: {
-        'mock server CPU per signed search / fastify floor (C/F; goal ≤ 2)': cpuCF,
-        'mock server CPU per signed search, µs': meanOf('mock', (x) => x.cpuUs),
-        'fastify floor server CPU per request, same signed load, µs': meanOf('floor', (x) => x.cpuUs),
+        'mock server CPU per signed search, this bench, µs': meanOf('mock', (x) => x.cpuUs),
         'bare server CPU per request, same signed load, µs': meanOf('same', (x) => x.cpuUs),
         'bare server CPU per request, plain autocannon, µs': meanOf('bare', (x) => x.cpuUs),
       },
@@ -206,5 +186,4 @@ try {
   mock.kill('SIGTERM');
   bare.kill('SIGTERM');
   sameBytes.kill('SIGTERM');
-  floor.kill('SIGTERM');
 }
