@@ -99,7 +99,8 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
       dispatcher.emit({ agencyId: agency.id, url: agency.webhookUrl, webhookSecret: agency.webhookSecret, type: event.type, data: event.data });
     },
   });
-  const log = new RequestLog({ entries: o.requestLogSize, bytes: o.requestLogBytes, bodyBytes: o.requestLogBodyBytes });
+  // Only the admin API lists the requests: without it, none is logged.
+  const log = o.admin ? new RequestLog({ entries: o.requestLogSize, bytes: o.requestLogBytes, bodyBytes: o.requestLogBodyBytes }) : undefined;
   const limits = { headersTimeoutMs: o.headersTimeoutMs, requestTimeoutMs: o.requestTimeoutMs, latencyMs: o.latencyMs };
   const serviceApp = createServiceApp(new ServicePipeline(service, log, options.interceptor), defects, limits, options.logger);
   const hotel = createHotelApp({
@@ -123,7 +124,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   };
   const reset = async (): Promise<void> => {
     service.reset();
-    log.clear();
+    log?.clear();
     dispatcher.reset();
     hotel.reset();
   };
@@ -139,7 +140,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
           reset,
           advance,
           deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
-          requests: () => log.list(),
+          requests: () => log?.list() ?? [],
         },
         options.logger,
         limits,

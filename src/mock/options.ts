@@ -32,7 +32,7 @@ export interface MockOptions {
   defects?: Iterable<string>;
   /** Real latency of the simulated supplier behind bookings and cancellations, ms. @defaultValue 5 */
   supplierLatencyMs?: number;
-  /** How many client requests the admin request log keeps. @defaultValue 10000 */
+  /** How many client requests the admin request log keeps (a mock without `admin` logs none: nothing could list them). @defaultValue 10000 */
   requestLogSize?: number;
   /** Bytes the admin request log may hold in all (bodies, headers, paths); the oldest entries go first. @defaultValue 33554432 (32 MiB) */
   requestLogBytes?: number;

@@ -60,3 +60,29 @@ describe('a search body validated before', () => {
     clock.close();
   });
 });
+
+describe('the pipeline without a request log (a mock without its admin API)', () => {
+  it('answers as one with a log, which alone keeps the requests', async () => {
+    const clock = new MockClock();
+    const service = () =>
+      new MockService({
+        clock,
+        defects: new DefectSet(),
+        fixture: { agencies: [agency!] },
+        quoteLifetimeMs: 900_000,
+        supplierLatencyMs: 1,
+        emit: () => undefined,
+      });
+    const log = new RequestLog();
+    const logged = new ServicePipeline(service(), log);
+    const unlogged = new ServicePipeline(service(), undefined);
+    const body = JSON.stringify({ criteria: { origin: 'LIS', destination: 'MAD', departure_date: '2027-03-14', adults: 2 } });
+    const forged = { ...searchRequest('flights', body), body: Buffer.from(body.replace('LIS', 'OPO')) };
+    for (const req of [searchRequest('flights', body), forged]) {
+      const [a, b] = [await logged.handle(req), await unlogged.handle({ ...req, headers: { ...req.headers } })];
+      expect(b.status).toBe(a.status);
+    }
+    expect(log.list().map((e) => e.status)).toEqual([200, 401]);
+    clock.close();
+  });
+});

@@ -49,7 +49,8 @@ export class ServicePipeline {
 
   constructor(
     private readonly service: MockService,
-    private readonly log: RequestLog,
+    /** Absent when nothing can read it (the mock without its admin API): no request is logged. */
+    private readonly log: RequestLog | undefined,
     /** Certification mode's hook; absent in normal use. */
     private readonly interceptor?: PipelineInterceptor,
   ) {}
@@ -170,9 +171,9 @@ export class ServicePipeline {
     );
   }
 
-  /** Appends the request and its final answer to the request log. */
+  /** Appends the request and its final answer to the request log, when there is one. */
   private record(req: WireRequest, res: WireResponse, requestId: string, now: number, agency: Agency | undefined): WireResponse {
-    this.log.add({
+    this.log?.add({
       request_id: requestId,
       method: req.method,
       path: req.url,
