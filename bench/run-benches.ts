@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { median } from './_internal/median.js';
 
 /** A ratio may fall this far below its accepted value before the guard fails. */
 const TOLERANCE = 0.15;
@@ -75,12 +76,6 @@ function runBench(script: string, args: string[]): Promise<BenchFigures> {
       else resolve(JSON.parse(line.slice('bench-figures '.length)) as BenchFigures);
     });
   });
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Each ratio and figure as the median of the rounds that have it. */

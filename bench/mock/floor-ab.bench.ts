@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { firstLine } from '../_internal/first-line.js';
+import { median } from '../_internal/median.js';
 import { cpuPerSearch, signedSearch, type BenchAgency, type BenchServer } from '../_internal/signed-search.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
@@ -82,11 +83,6 @@ try {
     `# ${SECONDS} s per arm, ${CONNECTIONS} connections, ${ROUNDS} rounds, Node ${process.version}, load average (1 min) ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`,
   );
   console.log(`floor: ${cpu[0]!.map((x) => x.toFixed(1)).join(', ')} µs/req`);
-  const median = (xs: readonly number[]): number => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  };
   const figures = mocks.map((m, i) => {
     const c = cpu[i + 1]!;
     const ratios = c.map((x, r) => x / cpu[0]![r]!);

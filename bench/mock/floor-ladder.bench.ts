@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { firstLine } from '../_internal/first-line.js';
+import { median } from '../_internal/median.js';
 import { cpuPerSearch, signedSearch, type BenchAgency, type BenchServer } from '../_internal/signed-search.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
@@ -84,10 +85,6 @@ try {
   const cpu: number[][] = arms.map(() => []);
   for (let r = 0; r < ROUNDS; r++) for (const [i, s] of arms.entries()) cpu[i]!.push(await run(s));
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-  const median = (xs: number[]): number => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
   console.log(
     `# ${SECONDS} s per arm, ${CONNECTIONS} connections, ${ROUNDS} rounds, Node ${process.version}, load average (1 min) ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`,
   );

@@ -24,18 +24,22 @@ function searchRequest(product: string, body: string) {
   return { method: 'POST', url: path, headers: { ...signed.headers, host: '127.0.0.1', 'content-type': 'application/json' }, body: Buffer.from(body) };
 }
 
+/** A service of the one agency on `clock`, quotes living 15 minutes. */
+function newService(clock: MockClock): MockService {
+  return new MockService({
+    clock,
+    defects: new DefectSet(),
+    fixture: { agencies: [agency!] },
+    quoteLifetimeMs: 900_000,
+    supplierLatencyMs: 1,
+    emit: () => undefined,
+  });
+}
+
 describe('a search body validated before', () => {
   it('answers as the first time: the same offers, fresh tokens, and the other product judges it anew', async () => {
     const clock = new MockClock();
-    const service = new MockService({
-      clock,
-      defects: new DefectSet(),
-      fixture: { agencies: [agency!] },
-      quoteLifetimeMs: 900_000,
-      supplierLatencyMs: 1,
-      emit: () => undefined,
-    });
-    const pipeline = new ServicePipeline(service, new RequestLog());
+    const pipeline = new ServicePipeline(newService(clock), new RequestLog());
     const answer = async (
       product: string,
       body: string,
@@ -64,18 +68,9 @@ describe('a search body validated before', () => {
 describe('the pipeline without a request log (a mock without its admin API)', () => {
   it('answers as one with a log, which alone keeps the requests', async () => {
     const clock = new MockClock();
-    const service = () =>
-      new MockService({
-        clock,
-        defects: new DefectSet(),
-        fixture: { agencies: [agency!] },
-        quoteLifetimeMs: 900_000,
-        supplierLatencyMs: 1,
-        emit: () => undefined,
-      });
     const log = new RequestLog();
-    const logged = new ServicePipeline(service(), log);
-    const unlogged = new ServicePipeline(service(), undefined);
+    const logged = new ServicePipeline(newService(clock), log);
+    const unlogged = new ServicePipeline(newService(clock), undefined);
     const body = JSON.stringify({ criteria: { origin: 'LIS', destination: 'MAD', departure_date: '2027-03-14', adults: 2 } });
     const forged = { ...searchRequest('flights', body), body: Buffer.from(body.replace('LIS', 'OPO')) };
     for (const req of [searchRequest('flights', body), forged]) {
