@@ -70,6 +70,9 @@ const E2E = [
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // The usual output, and the results as JSON for `.ci/print-failures.mjs` to summarise a failed run at the end of the log.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-output/vitest-results.json' },
     hookTimeout: 120_000,
     pool: 'forks',
     sequence: { sequencer: TierSequencer },
