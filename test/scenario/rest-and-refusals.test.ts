@@ -93,12 +93,13 @@ describe('the agencies a scenario may use', () => {
 describe('the wait step in a real-time suite run', () => {
   it("gives the run's lease back through a wait it makes alone, saying when it comes back, and takes it back after; not within a concurrent repeat, nor for under a second", async () => {
     t = await startContext();
+    const { clock } = t.ctx;
     const calls: string[] = [];
     const leased = {
       ...t.ctx,
       // When it comes back, from the moment it says so (the scenario's steps before the wait take their own time).
       narrowLease: (keep: readonly string[], backAt?: number) =>
-        void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - t.ctx.clock.now()) / 100) * 100}`),
+        void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - clock.now()) / 100) * 100}`),
       widenLease: () => (calls.push('widen'), Promise.resolve()),
     };
     const s = parse(t, [
