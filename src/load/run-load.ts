@@ -2,6 +2,7 @@ import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { createTargetApi, type ClosableTargetApi } from '../api/index.js';
 import type { Profile } from '../profile/index.js';
 import type { LoadResult, LoadVerdict } from '../results/load-result.js';
+import type { RegressionLimits } from './gate/regression-rule.js';
 import type { LoadRunResult } from '../results/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
@@ -57,7 +58,7 @@ interface LoadRunOptions {
   /** Which part of the agencies this process takes: agency k when k mod count = index − 1. */
   shard?: { index: number; count: number } | undefined;
   thresholds: Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number } | undefined;
+  baseline?: { result: LoadResult; limits: RegressionLimits } | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Command line, for the report. */
