@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +74,31 @@ describe('one regression rule for report compare and load --baseline, against a 
     expect(worse.stdout).toMatch(/^ {2}search\.p50: /m);
     // Neither command judges the harness's own wallet reads around the load.
     expect(slow.run.stdout + worse.stdout).not.toMatch(/setup\.(balance|statement)\.p\d+[^\n]*(beyond|regression)/);
+  }, 120_000);
+});
+
+describe('errors are the service’s errors: two scenario shards merged, against a mock in another process', () => {
+  let where: string;
+  let mock: MockProcess | undefined;
+  afterAll(async () => {
+    await mock?.stop();
+    await rm(where, { recursive: true, force: true });
+  });
+
+  it('wallets of 50.00 that the load would drain: no 402, the merge passes errors.rate<0.00001, and the load says what it did instead', async () => {
+    where = await mkdtemp(join(tmpdir(), 'own-refusals-'));
+    mock = await startMockProcess(where, { agencies: 2, limits: { read: 1_000_000, write: 1_000_000 }, wallet: 5000 });
+    const profile = await mock.profile(where, 60);
+    const shards = await Promise.all(
+      [1, 2].map((i) =>
+        cli(['load', '--target', profile, '--duration', '3', '--connections', '4', '--shard', `${i}/2`, '--report-dir', join(where, `shard-${i}`), '--json']),
+      ),
+    );
+    for (const r of shards) expect(r.code, said(r)).toBe(0);
+    const reports = shards.map((r) => join((JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { report_dir: string }).report_dir, 'report.json'));
+    const merged = await cli(['report', 'merge', ...reports, '-o', join(where, 'merged'), '--threshold', 'errors.rate<0.00001']);
+    expect(merged.code, said(merged)).toBe(0);
+    const notes = (await Promise.all(reports.map(async (f) => (JSON.parse(await readFile(f, 'utf8')) as { load: { notes: string[] } }).load.notes))).flat();
+    expect(notes.join('\n')).toMatch(/booking\(s\) sent as searches instead, since they would have overdrawn its wallet \(50\.00 EUR at the start\)/);
   }, 120_000);
 });
