@@ -34,6 +34,8 @@ const E2E = [
   'test/load/run-load-defects.test.ts',
   'test/load/run-load.test.ts',
   'test/load/target-dies.test.ts',
+  // Back-to-back loads against mocks in other processes, compared and gated.
+  'test/cli/regression-gates.test.ts',
   // The report pages in Chromium (each page from a real run of the CLI).
   'test/browser/**/*.test.ts',
   // The packed package installed in an empty folder.

@@ -1,4 +1,5 @@
 import { terminalSafe } from '../log/terminal-safe.js';
+import { breakdownText, gateBreakdown } from '../results/error-breakdown.js';
 import { gateSentence } from '../results/gate-units.js';
 import type { CaseResult } from '../results/model.js';
 import type { LoadRunResult } from '../results/run-result.js';
@@ -35,7 +36,10 @@ function outcomeLatencyLines(op: OperationFigures | undefined): string[] {
 
 /** One line per gate: `✓ search.p95<200ms: search.p95 measured 11.3 ms, bound < 200 ms`. */
 function gateLines(load: LoadResult): string[] {
-  return load.gates.map((g) => `  ${g.passed ? '✓' : '✗'} ${g.source}: ${gateSentence(g)}`);
+  return load.gates.flatMap((g) => {
+    const behind = g.passed ? undefined : gateBreakdown(load, g);
+    return [`  ${g.passed ? '✓' : '✗'} ${g.source}: ${gateSentence(g)}`, ...(behind ? [`      ${terminalSafe(behind)}`] : [])];
+  });
 }
 
 /** One line for the wallets: how many reconcile, and how their balances moved, in their currencies. */
@@ -64,8 +68,10 @@ export function caseCountsLine(cases: readonly CaseResult[]): string {
 /** The summary lines of a load result: headline, latency by outcome, wallets, gates. */
 export function loadSummaryLines(load: LoadResult): string[] {
   const all = load.operations.all;
+  const errorsBy = breakdownText(all?.errorsBy);
+  const expectedBy = breakdownText(all?.expectedBy);
   const lines = [
-    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose)` : ''}${load.totals.cutOff ? `, ${formatDecimal(load.totals.cutOff, 0)} cut off at the stop (not errors)` : ''}` +
+    `load: ${formatDecimal(load.totals.requests, 0)} requests in ${load.durationS.toFixed(1)} s (${formatDecimal(load.rps, 0)} rps), 429 ${(load.rateLimitedRate * 100).toFixed(1)}%, errors ${(load.errorRate * 100).toFixed(2)}%${errorsBy ? ` (${errorsBy})` : ''}${load.totals.expected ? ` (and ${load.totals.expected} refusals provoked on purpose${expectedBy ? `: ${expectedBy}` : ''})` : ''}${load.totals.cutOff ? `, ${formatDecimal(load.totals.cutOff, 0)} cut off at the stop (not errors)` : ''}` +
       (all ? `, latency p50 ${groupThousands(all.latency.p50.toFixed(2))} ms p99 ${groupThousands(all.latency.p99.toFixed(2))} ms` : ''),
     ...outcomeLatencyLines(all),
   ];

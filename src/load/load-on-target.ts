@@ -5,6 +5,7 @@ import type { LoadRunResult } from '../results/run-result.js';
 import { loadScenarios } from '../scenario/index.js';
 import type { Threshold } from './gate/gates.js';
 import type { LoadResult } from '../results/load-result.js';
+import type { RegressionLimits } from './gate/regression-rule.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import type { LoadProgress } from './drive-load.js';
 import { loadAgencies, runLoad } from './run-load.js';
@@ -27,7 +28,7 @@ export interface LoadOptions {
   /** Which part of the agencies this process takes. */
   shard?: { index: number; count: number };
   thresholds?: Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number };
+  baseline?: { result: LoadResult; limits: RegressionLimits };
   /** Aborting ends the load early; the result still covers what ran. */
   signal?: AbortSignal;
   onProgress?: (p: LoadProgress) => void;

@@ -2,6 +2,7 @@ import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { createTargetApi, type ClosableTargetApi } from '../api/index.js';
 import type { Profile } from '../profile/index.js';
 import type { LoadResult, LoadVerdict } from '../results/load-result.js';
+import type { RegressionLimits } from './gate/regression-rule.js';
 import type { LoadRunResult } from '../results/run-result.js';
 import type { Scenario } from '../scenario/types.js';
 import { driveLoad, type LoadProgress } from './drive-load.js';
@@ -57,7 +58,7 @@ interface LoadRunOptions {
   /** Which part of the agencies this process takes: agency k when k mod count = index − 1. */
   shard?: { index: number; count: number } | undefined;
   thresholds: Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number } | undefined;
+  baseline?: { result: LoadResult; limits: RegressionLimits } | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((p: LoadProgress) => void) | undefined;
   /** Command line, for the report. */
@@ -127,6 +128,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       agencies.map((a) => a.id),
       noteAdmission,
     );
+    for (const [id, w] of opening) if (w.ok && w.balance !== undefined) tally.spending.open(id, w.balance, w.currency);
     const plan = planLoad(profile, o, agencies.length);
     const span = await driveLoad({
       ...o,
@@ -140,6 +142,10 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       runStartedMs: t0,
       gracefulStopS: o.gracefulStopS ?? GRACEFUL_STOP_S,
     });
+    // A refusal the load's own traffic made correct (its bookings spent the wallet, or redeemed the quote) is no error of the service.
+    const errs = profile.errors;
+    const explained = tally.spending.explained({ insufficientFunds: errs.insufficient_funds, quoteAlreadyRedeemed: errs.quote_already_redeemed });
+    for (const e of explained) recorder.explain(e.op, e.receivedAt, e.status, e.code);
     // Verdicts from what was recorded, before any request after the load.
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
     const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
@@ -152,6 +158,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const notes = [
       ...plan.notes,
       ...span.notes,
+      ...tally.spending.notes(explained),
       ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : []),
     ];
     const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });

@@ -62,6 +62,10 @@ export interface OperationFigures {
   expected?: number;
   /** Requests still in flight when the load stopped and its grace period ran out: no answer, never an error. Absent when none. */
   cutOff?: number;
+  /** `errors` by status and `error.code`: `402 INSUFFICIENT_FUNDS`, `500` (no code), `none` (no answer), most first. Absent when none. */
+  errorsBy?: Record<string, number>;
+  /** `expected` by status and `error.code`, as `errorsBy`. Absent when none. */
+  expectedBy?: Record<string, number>;
   /** Responses by status code. */
   statuses: Record<string, number>;
   /** Latency percentiles in ms (HDR, from the encoded histogram). */

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +52,20 @@ describe('examples/ci', () => {
     expect(job.artifacts.when).toBe('always');
     expect(job.artifacts.reports.junit).toMatch(/junit\.xml$/);
     expect(job.artifacts.paths).toContain('reports/');
+  });
+
+  it("GitLab: the suite still runs after a gate fails, as on GitHub, and the job still fails with the load's status", () => {
+    const job = Object.values(parse(read('examples/ci/gitlab-ci.yml')) as Record<string, { script: string[] }>)[0]!;
+    const from = job.script.findIndex((l) => / load /.test(l));
+    // GitLab runs the lines in one shell that stops at the first failing one (set -e); node stands in for the harness: its load breaks a gate.
+    const script = [
+      'set -eo pipefail',
+      'node() { case "$2" in load) echo load; return 99;; run) echo suite; return 0;; esac; }',
+      ...job.script.slice(from),
+    ].join('\n');
+    const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+    expect(r.stdout.trim().split('\n')).toEqual(['load', 'suite']);
+    expect(r.status).toBe(99);
   });
 
   it('mock-env.mjs turns `mock --json` into every variable the reference profile reads', () => {

@@ -15,12 +15,16 @@ export interface MockProcess {
 
 /**
  * Starts `svc-harness mock --admin --json` on free ports in a child process,
- * with `agencies` generated agencies of the given limits (a fixture file in
- * `dir`) and the extra mock options given; resolves once its JSON line came.
+ * with `agencies` generated agencies of the given limits and wallet (minor
+ * units; a fixture file in `dir`) and the extra mock options given; resolves once its JSON line came.
  */
-export async function startMockProcess(dir: string, o: { agencies: number; limits: { read: number; write: number }; args?: string[] }): Promise<MockProcess> {
+export async function startMockProcess(
+  dir: string,
+  o: { agencies: number; limits: { read: number; write: number }; args?: string[]; wallet?: number },
+): Promise<MockProcess> {
   const fixture = join(dir, 'fixture.json');
-  await writeFile(fixture, JSON.stringify({ agencies: generateAgencies(o.agencies, { limits: o.limits }) }));
+  const agencies = generateAgencies(o.agencies, { limits: o.limits }).map((a) => (o.wallet === undefined ? a : { ...a, wallet: o.wallet }));
+  await writeFile(fixture, JSON.stringify({ agencies }));
   const child: ChildProcess = spawn(
     process.execPath,
     [...cliArgs(), 'mock', '--admin', '--json', '--port', '0', '--hotel-port', '0', '--admin-port', '0', '--fixture', fixture, ...(o.args ?? [])],

@@ -1,3 +1,4 @@
+import type { RegressionLimits } from '../../load/gate/regression-rule.js';
 import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
@@ -36,8 +37,8 @@ export interface LoadCommandArgs {
   threshold?: string[] | undefined;
   thresholds?: string | undefined;
   baseline?: string | undefined;
-  /** Already parsed: the fraction a metric may get worse than the baseline. */
-  'max-regression': number;
+  /** Already parsed: how much worse than the baseline each kind of metric may get. */
+  'max-regression': RegressionLimits;
   'report-dir': string;
   /** YAML list of failures known and excused until a date. */
   'known-issues'?: string | undefined;
@@ -51,7 +52,7 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
   const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
-  const baseline = args.baseline ? { result: await readLoadReport(args.baseline), maxRegression: args['max-regression'] } : undefined;
+  const baseline = args.baseline ? { result: await readLoadReport(args.baseline), limits: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
       ? { targetFile: args.target }

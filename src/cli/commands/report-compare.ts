@@ -5,7 +5,7 @@ import { readThresholds } from '../../load/merge/read-load-inputs.js';
 import { compareJson } from '../../report/compare/compare-json.js';
 import { compareRuns } from '../../report/compare/compare-runs.js';
 import { readRun } from '../../report/compare/read-run.js';
-import { parseRegressionLimits } from '../../report/compare/regression-limits.js';
+import { parseRegressionLimits } from '../../load/gate/regression-limits.js';
 import { renderCompareHtml } from '../../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../../report/compare/render-compare-text.js';

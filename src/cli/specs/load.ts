@@ -1,4 +1,4 @@
-import { parseRegression } from '../../load/gate/gates.js';
+import { parseRegressionLimits } from '../../load/gate/regression-limits.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { defineCommand } from '../command-spec.js';
 import type { LoadCommandArgs } from '../commands/load.js';
@@ -69,7 +69,14 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('threshold', { type: 'string', array: true, describe: 'gate, e.g. search.p95<200ms, errors.rate<0.01, rps>=500 (repeatable)' })
       .option('thresholds', { type: 'string', describe: 'file of gates, one per line (# comments)' })
       .option('baseline', { type: 'string', describe: 'report.json of an earlier load run to compare with' })
-      .option('max-regression', { type: 'string', default: '10%', coerce: parseRegression, describe: 'how much worse than the baseline a metric may get' })
+      .option('max-regression', {
+        type: 'string',
+        array: true,
+        default: ['10%'],
+        coerce: parseRegressionLimits,
+        describe:
+          'how much worse than the baseline a metric may get, as for report compare: latency=10%,rps=10% (relative), errors=1%,429=5% (percentage points), or one value for latency and rps; a regression must also lie outside the noise of both runs',
+      })
       .option('known-issues', {
         type: 'string',
         describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)',

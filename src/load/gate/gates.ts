@@ -1,5 +1,5 @@
 import { HarnessError } from '../../errors/harness-error.js';
-import { formatGateValue, gateSentence } from '../../results/gate-units.js';
+import { gateSentence } from '../../results/gate-units.js';
 import type { GateResult } from '../../results/load-result.js';
 
 /** A comparison in a threshold. */
@@ -77,47 +77,4 @@ export function evaluateThresholds(thresholds: readonly Threshold[], lookup: Met
     gate.message = `${gateSentence(gate)}: ${passed ? 'held' : 'broken'}`;
     return gate;
   });
-}
-
-/** Which direction is worse for a metric: latencies and error rates up, throughput down. */
-function higherIsWorse(metric: string): boolean {
-  return !/(^|\.)rps$/.test(metric);
-}
-
-/**
- * Compares metrics against a baseline: a metric that got worse by more than
- * `maxRegression` (a fraction: 0.1 = 10%) fails. Metrics absent from either
- * side are not compared.
- */
-export function compareWithBaseline(metrics: readonly string[], current: MetricLookup, baseline: MetricLookup, maxRegression: number): GateResult[] {
-  const out: GateResult[] = [];
-  for (const metric of metrics) {
-    const now = current(metric);
-    const before = baseline(metric);
-    if (now === undefined || before === undefined || before === 0) continue;
-    const change = (now - before) / before;
-    const worse = higherIsWorse(metric) ? change : -change;
-    const passed = worse <= maxRegression;
-    out.push({
-      id: `gate:baseline:${metric}`,
-      source: `baseline ${metric}`,
-      passed,
-      actual: now,
-      expected: `within ${round(maxRegression * 100)}% of ${formatGateValue(metric, before)}`,
-      message: `${metric} ${formatGateValue(metric, before)} → ${formatGateValue(metric, now)} (${change >= 0 ? '+' : ''}${round(change * 100)}%, ${passed ? 'within' : 'beyond'} ${round(maxRegression * 100)}%)`,
-    });
-  }
-  return out;
-}
-
-/** Parses `10%` or `0.1` into a fraction. */
-export function parseRegression(text: string): number {
-  const m = /^\s*([0-9]*\.?[0-9]+)\s*(%)?\s*$/.exec(text);
-  if (!m) throw new HarnessError('E_USAGE', `--max-regression must be a percentage like 10% or a fraction like 0.1, got "${text}"`);
-  const v = Number(m[1]);
-  return m[2] ? v / 100 : v;
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
 }

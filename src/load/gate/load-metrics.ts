@@ -1,5 +1,7 @@
 import type { GateResult, LoadResult, OperationFigures } from '../../results/load-result.js';
-import { compareWithBaseline, evaluateThresholds, type MetricLookup, type Threshold } from './gates.js';
+import { formatGateValue } from '../../results/gate-units.js';
+import { evaluateThresholds, type MetricLookup, type Threshold } from './gates.js';
+import { judgeLoadMetrics, type MetricDelta, type RegressionLimits } from './regression-rule.js';
 import { OPERATION_METRICS, RUN_METRICS, splitGateMetric, type OperationMetric } from './gate-metrics.js';
 
 const LATENCY_KEYS = ['min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const;
@@ -70,25 +72,59 @@ function knownLoadMetrics(result: LoadResult): string[] {
   return out;
 }
 
+/** Keys every baseline gate names when the rule judges them (a JUnit case each, so CI history follows them); any other regression is added. */
+const BASELINE_KEYS: ReadonlySet<string> = new Set(['p50', 'p99', 'errors.rate']);
+
+function fractionText(v: number): string {
+  return `${Math.round(v * 10_000) / 100}%`;
+}
+
+/** One judged metric as a baseline gate: `gate:baseline:search.p99`, broken when the rule calls it a regression. */
+function baselineGate(d: MetricDelta, limits: RegressionLimits): GateResult {
+  const value = (v: number | undefined): string => (v === undefined ? 'not measured' : formatGateValue(d.metric, v));
+  const points = d.kind === 'errors' || d.kind === '429';
+  const limit = points ? `+${fractionText(limits[d.kind]).replace('%', ' pt')}` : fractionText(limits[d.kind]);
+  const change =
+    d.change === undefined
+      ? ''
+      : points
+        ? ` (${d.change >= 0 ? '+' : ''}${fractionText(d.change).replace('%', ' pt')})`
+        : d.relative !== undefined
+          ? ` (${d.relative >= 0 ? '+' : ''}${fractionText(d.relative)})`
+          : '';
+  const noise =
+    d.baseInterval && d.newInterval
+      ? `; 95% intervals ${value(d.baseInterval.lo)}–${value(d.baseInterval.hi)} vs ${value(d.newInterval.lo)}–${value(d.newInterval.hi)}`
+      : '';
+  const why = d.regression ? `worse beyond ${limit} and beyond the noise` : !d.beyondLimit ? `within ${limit}` : `within the noise of the two runs`;
+  return {
+    id: `gate:baseline:${d.metric}`,
+    source: `baseline ${d.metric}`,
+    passed: !d.regression,
+    actual: d.new,
+    expected: `within ${limit} of ${value(d.base)}, or within the noise`,
+    message: `${d.metric} ${value(d.base)} → ${value(d.new)}${change}${noise}: ${why}`,
+  };
+}
+
+/**
+ * Gates against a baseline run, by the one rule `report compare` applies
+ * (regression-rule.ts): each operation's p50, p99 and error rate where the
+ * rule judges them, and every other metric it calls a regression.
+ */
+function baselineGates(result: LoadResult, baseline: LoadResult, limits: RegressionLimits): GateResult[] {
+  return judgeLoadMetrics(baseline, result, limits)
+    .filter((d) => d.notJudged === undefined && (d.regression || (d.outcome === 'any' && BASELINE_KEYS.has(d.key))))
+    .map((d) => baselineGate(d, limits));
+}
+
 /** Gates of a load run: thresholds, then (when a baseline is given) regression against it. */
 export function evaluateLoadGates(
   result: LoadResult,
   thresholds: readonly Threshold[],
-  baseline?: { result: LoadResult; maxRegression: number },
+  baseline?: { result: LoadResult; limits: RegressionLimits },
 ): GateResult[] {
-  const lookup = loadMetricLookup(result);
-  const gates = evaluateThresholds(thresholds, lookup, knownLoadMetrics(result));
-  if (baseline) {
-    const compared = [
-      'rps',
-      'errors.rate',
-      'latency.p50',
-      'latency.p99',
-      ...Object.keys(result.operations)
-        .filter((n) => n !== 'all')
-        .flatMap((n) => [`${n}.p50`, `${n}.p99`]),
-    ];
-    gates.push(...compareWithBaseline(compared, lookup, loadMetricLookup(baseline.result), baseline.maxRegression));
-  }
+  const gates = evaluateThresholds(thresholds, loadMetricLookup(result), knownLoadMetrics(result));
+  if (baseline) gates.push(...baselineGates(result, baseline.result, baseline.limits));
   return gates;
 }

@@ -29,6 +29,12 @@ export interface InFlight {
   effect: LoadStep['effect'];
   sentAt: number;
   t0: number;
+  /** The price a booking reserved of its wallet while in flight. */
+  reserved?: number | undefined;
+  /** The quote a booking redeems. */
+  quote?: string | undefined;
+  /** A booking sent as a search, since it would have overdrawn its wallet. */
+  replaced?: boolean | undefined;
 }
 
 /** What every connection of one autocannon run shares: where it sends, how it signs, where outcomes go. */
@@ -78,6 +84,7 @@ export function createSession(profile: Profile, recorder: LoadRecorder, wallet: 
 export function recordUnknown(s: AutocannonSession, agency: string, f: InFlight, cutOff = false): void {
   if (cutOff) s.recorder.recordCutOff(f.op, agency, f.bucket, f.sentAt, s.now() + 1);
   else s.recorder.record(f.op, agency, f.bucket, f.sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+  s.wallet.spending.release(agency, f.reserved);
   if (f.effect === 'book' || f.effect === 'cancel') s.wallet.booking(agency, UNKNOWN_OUTCOME);
 }
 

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { getField } from '../../api/fields.js';
+import { getField, getString } from '../../api/fields.js';
 import { signRequest, splitPathQuery } from '../../protocol/index.js';
 import { noteReading, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
-import type { Journey, LoadStep } from './scenario-requests.js';
+import { bucketOf, searchOffers, type Journey, type LoadStep } from './scenario-requests.js';
 
 const INTEGER = /^\s*\d+\s*$/;
 
@@ -21,16 +21,48 @@ function rateHeadersOf(headers: Record<string, string | string[]>, s: Autocannon
   return out;
 }
 
-/** Books and cancellations move money: tell the wallet tally what the service answered. */
-function tallyEffect(s: AutocannonSession, step: LoadStep, agency: string, status: number, json: unknown, view: Record<string, unknown>): void {
-  if (step.effect === 'book') {
+/** Books and cancellations move money: tell the wallet tally what the service answered; searches tell it their quotes' prices. */
+function tallyEffect(s: AutocannonSession, step: LoadStep, agency: string, answer: Answer, view: Record<string, unknown>): void {
+  const { status, json } = answer;
+  if (step.effect === 'search') {
+    if (Array.isArray(view.offers)) s.wallet.spending.quoted(agency, view.offers as Array<{ quote_token?: string; price?: number }>);
+  } else if (step.effect === 'book') {
     const id = view.booking_id;
-    const price = view.price;
-    s.wallet.booking(agency, status, typeof id === 'string' ? id : undefined, typeof price === 'number' ? price : undefined);
+    const price = typeof view.price === 'number' ? view.price : undefined;
+    s.wallet.booking(agency, status, typeof id === 'string' ? id : undefined, price);
+    s.wallet.spending.booking(agency, {
+      op: step.op,
+      quote: answer.quote,
+      sentAt: answer.sentAt,
+      receivedAt: answer.receivedAt,
+      status,
+      code: answer.code,
+      amount: price,
+    });
   } else if (step.effect === 'cancel') {
     const id = getField(json, s.profile.fields.booking_id);
-    const refund = view.refund;
-    s.wallet.cancellation(agency, status, typeof id === 'string' ? id : undefined, typeof refund === 'number' ? refund : undefined);
+    const refund = typeof view.refund === 'number' ? view.refund : undefined;
+    s.wallet.cancellation(agency, status, typeof id === 'string' ? id : undefined, refund);
+    if (status >= 200 && status <= 299) s.wallet.spending.refund(agency, answer.receivedAt, refund);
+  }
+}
+
+/** One answer as the tally reads it. */
+interface Answer {
+  status: number;
+  json: unknown;
+  code: string | undefined;
+  quote: string | undefined;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** Parses a body as JSON, undefined when it is none. */
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
   }
 }
 
@@ -53,8 +85,19 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
   return journey.steps.map((step) => ({
     setupRequest(req: Record<string, unknown>, ctx: { vars?: Record<string, unknown> }) {
       ctx.vars ??= {};
-      const built = step.build(ctx as { vars: Record<string, unknown> });
+      let built = step.build(ctx as { vars: Record<string, unknown> });
       if (!built) return null;
+      // The load spends no more than a wallet holds: a booking that would overdraw it is sent as a search of its product.
+      let reserved: number | undefined;
+      let replaced = false;
+      if (step.effect === 'book') {
+        const r = s.wallet.spending.reserve(agency.id, built.quote);
+        if (r === 'overdraws' && step.substitute) {
+          s.wallet.spending.replaced(agency.id);
+          built = step.substitute();
+          replaced = true;
+        } else if (typeof r === 'number') reserved = r;
+      }
       const split = splitPathQuery(built.path);
       const path = `${s.basePath}${split.path}`;
       const signed = signRequest(
@@ -72,7 +115,9 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       );
       if (state.current) recordUnknown(s, agency.id, state.current);
       else s.inFlight += 1;
-      state.current = { op: step.op, bucket: step.bucket, effect: step.effect, sentAt: s.now() - 1, t0: performance.now() };
+      state.current = replaced
+        ? { op: 'search', bucket: bucketOf(s.profile, 'POST', true), effect: 'search', sentAt: s.now() - 1, t0: performance.now(), replaced }
+        : { op: step.op, bucket: step.bucket, effect: step.effect, sentAt: s.now() - 1, t0: performance.now(), reserved, quote: built.quote };
       return {
         ...req,
         method: built.method,
@@ -91,6 +136,11 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       const reading = refused || unread.has(cur.bucket);
       const rate = reading ? rateHeadersOf(headers, s) : undefined;
       const receivedAt = s.now() + 1;
+      s.wallet.spending.release(agency.id, cur.reserved);
+      const failed = status !== 429 && (status < 200 || status > 299);
+      const wanted = failed || (!cur.replaced && step.needsBody && status >= 200 && status <= 299) || (cur.replaced === true && status >= 200 && status <= 299);
+      const json = wanted ? parsed(body) : undefined;
+      const code = failed ? getString(json, s.profile.fields.error_code) : undefined;
       s.recorder.record(
         cur.op,
         agency.id,
@@ -100,21 +150,21 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
         latency,
         status,
         refused ? rate?.retryAfterS : undefined,
-        step.expected.has(status),
+        !cur.replaced && step.expected.has(status),
         refused ? rate?.remaining : undefined,
+        code,
       );
       if (rate && unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
-      let json: unknown;
-      if (step.needsBody && status >= 200 && status <= 299) {
-        try {
-          json = JSON.parse(body);
-        } catch {
-          json = undefined;
-        }
-      }
       ctx.vars ??= {};
-      const view = step.after(ctx as { vars: Record<string, unknown> }, status, json);
-      tallyEffect(s, step, agency.id, status, json, view);
+      if (cur.replaced) {
+        // What the booking would have saved is gone: the steps that need it restart the journey.
+        step.after(ctx as { vars: Record<string, unknown> }, 0, undefined);
+        const offers = status >= 200 && status <= 299 ? searchOffers(s.profile, json) : undefined;
+        if (Array.isArray(offers)) s.wallet.spending.quoted(agency.id, offers as Array<{ quote_token?: string; price?: number }>);
+        return;
+      }
+      const view = step.after(ctx as { vars: Record<string, unknown> }, status, status >= 200 && status <= 299 ? json : undefined);
+      tallyEffect(s, step, agency.id, { status, json, code, quote: cur.quote, sentAt: cur.sentAt, receivedAt }, view);
     },
   }));
 }

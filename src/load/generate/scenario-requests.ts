@@ -14,6 +14,8 @@ export interface BuiltRequest {
   path: string;
   body?: string | undefined;
   headers: Record<string, string>;
+  /** The quote a booking redeems. */
+  quote?: string | undefined;
 }
 
 /** What a step does with its response (the kinds that move money are tallied). */
@@ -41,6 +43,8 @@ export interface LoadStep {
   needsBody: boolean;
   /** Statuses the scenario expects of this step (`expect.status`, `expect.code`): not errors under load. */
   expected: ReadonlySet<number>;
+  /** A booking's stand-in, a search of its product, sent when the booking would overdraw the wallet. */
+  substitute?: (() => BuiltRequest) | undefined;
 }
 
 /** A scenario compiled into load steps. */
@@ -117,6 +121,11 @@ function viewOf(profile: Profile, effect: StepEffect, status: number, json: unkn
   return base;
 }
 
+/** The offers of a search's answer (quote token and price of each), as a `search` step's view holds them. */
+export function searchOffers(profile: Profile, json: unknown): unknown {
+  return viewOf(profile, 'search', 200, json).offers;
+}
+
 function bodyText(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   return typeof body === 'string' ? body : JSON.stringify(body);
@@ -163,7 +172,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
     let op: string = step.action;
     let effect: StepEffect = 'none';
     let method: string;
-    let make: (r: (name: string) => unknown) => { path: string; body?: string | undefined; headers?: Record<string, string> | undefined };
+    let make: (r: (name: string) => unknown) => { path: string; body?: string | undefined; headers?: Record<string, string> | undefined; quote?: unknown };
     const idem = (r: (name: string) => unknown): Record<string, string> => {
       if (p.idempotency_key === null) return {};
       const key = p.idempotency_key === undefined ? loadUnique('idem') : String(interpolate(p.idempotency_key, r));
@@ -206,7 +215,7 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
             p.body !== undefined
               ? bodyText(interpolate(p.body, r))
               : JSON.stringify(setTemplate(profile.booking_body, { quote_token: quote, client_reference: ref }));
-          return { path: fillPath(ops.create_booking.path, { product }), body, headers: idem(r) };
+          return { path: fillPath(ops.create_booking.path, { product }), body, headers: idem(r), quote };
         };
         break;
       case 'cancel':
@@ -238,6 +247,15 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
       at: step.at,
       needsBody: effect !== 'none' || save !== undefined,
       expected,
+      substitute:
+        step.action === 'book'
+          ? () => ({
+              method: ops.search.method.toUpperCase(),
+              path: fillPath(ops.search.path, { product }),
+              body: JSON.stringify(setTemplate(profile.search_body, { criteria: profile.search_criteria[product] ?? {} })),
+              headers: { 'content-type': 'application/json' },
+            })
+          : undefined,
       build(ctx) {
         const r = resolver(ctx, profile);
         try {
@@ -245,7 +263,13 @@ export function compileJourney(scenario: Scenario, profile: Profile): Journey {
           const built = make(r);
           const headers: Record<string, string> = { ...built.headers };
           if (built.body !== undefined && built.body.length > 0) headers['content-type'] = 'application/json';
-          return { method: method.toUpperCase(), path: built.path, body: built.body, headers };
+          return {
+            method: method.toUpperCase(),
+            path: built.path,
+            body: built.body,
+            headers,
+            ...(typeof built.quote === 'string' ? { quote: built.quote } : {}),
+          };
         } catch (err) {
           if (err instanceof Missing) return undefined;
           throw err;

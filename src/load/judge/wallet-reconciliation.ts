@@ -1,4 +1,5 @@
 import type { LoadVerdict } from '../../results/load-result.js';
+import { OwnSpending } from './own-spending.js';
 import { formatMoney } from '../../results/units.js';
 import { formatMoneyChange } from '../../results/wallet-figures.js';
 
@@ -19,6 +20,8 @@ interface AgencyWalletTally {
 /** Tallies of every agency's bookings, cancellations and their outcomes. */
 export class WalletTally {
   private readonly agencies = new Map<string, AgencyWalletTally>();
+  /** What the load spent of each wallet, to keep within it and to tell its own refusals from the service's errors. */
+  readonly spending = new OwnSpending();
 
   /** The tally of one agency (created empty). */
   of(agency: string): AgencyWalletTally {

@@ -64,6 +64,9 @@ interface OpStats {
   /** Requests still in flight when the load stopped and its grace ran out: not answers, never errors. */
   cutOff: number;
   statuses: Map<number, number>;
+  /** Errors and expected refusals by `<status> <error.code>` (see {@link breakdownKey}). */
+  errorsBy: Map<string, number>;
+  expectedBy: Map<string, number>;
 }
 
 interface SecondStats {
@@ -74,7 +77,33 @@ interface SecondStats {
 }
 
 function newOp(): OpStats {
-  return { bySecond: new Map(), current: undefined, count: 0, ok: 0, rateLimited: 0, errors: 0, expected: 0, cutOff: 0, statuses: new Map() };
+  return {
+    bySecond: new Map(),
+    current: undefined,
+    count: 0,
+    ok: 0,
+    rateLimited: 0,
+    errors: 0,
+    expected: 0,
+    cutOff: 0,
+    statuses: new Map(),
+    errorsBy: new Map(),
+    expectedBy: new Map(),
+  };
+}
+
+const CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** How an error or expected refusal is counted: `402 INSUFFICIENT_FUNDS`, `500` (no code in its body), `none` (no answer). */
+function breakdownKey(status: number, code?: string): string {
+  if (status === UNKNOWN_OUTCOME) return 'none';
+  return code !== undefined && CODE.test(code) ? `${status} ${code}` : String(status);
+}
+
+function bump(m: Map<string, number>, key: string, by = 1): void {
+  const n = (m.get(key) ?? 0) + by;
+  if (n === 0) m.delete(key);
+  else m.set(key, n);
 }
 
 /**
@@ -103,6 +132,7 @@ export class LoadRecorder {
     retryAfterS?: number,
     expected = false,
     remaining?: number,
+    code?: string,
   ): void {
     const log = this.log(agency, bucket);
     log.sentAt.push(sentAt);
@@ -136,10 +166,16 @@ export class LoadRecorder {
     } else if (expected && status !== UNKNOWN_OUTCOME) {
       s.expected += 1;
       this.all.expected += 1;
+      const key = breakdownKey(status, code);
+      bump(s.expectedBy, key);
+      bump(this.all.expectedBy, key);
     } else {
       s.errors += 1;
       this.all.errors += 1;
       sec.errors += 1;
+      const key = breakdownKey(status, code);
+      bump(s.errorsBy, key);
+      bump(this.all.errorsBy, key);
     }
     if (status !== UNKNOWN_OUTCOME) {
       let cur = s.current;
@@ -170,6 +206,28 @@ export class LoadRecorder {
     if (!s) this.ops.set(op, (s = newOp()));
     s.cutOff += 1;
     this.all.cutOff += 1;
+  }
+
+  /**
+   * Counts an error recorded earlier as a refusal the load itself made
+   * correct (a 402 once its own bookings spent the wallet, a 409 on a quote
+   * it redeemed itself): moved from errors to expected, in its operation,
+   * in every operation and in the second it was answered. False when no such
+   * error was recorded.
+   */
+  explain(op: string, receivedAt: number, status: number, code?: string): boolean {
+    const s = this.ops.get(op);
+    const key = breakdownKey(status, code);
+    if (!s || !((s.errorsBy.get(key) ?? 0) > 0)) return false;
+    for (const t of [s, this.all]) {
+      t.errors -= 1;
+      t.expected += 1;
+      bump(t.errorsBy, key, -1);
+      bump(t.expectedBy, key);
+    }
+    const sec = this.seconds.get(Math.floor(receivedAt / 1000));
+    if (sec && sec.errors > 0) sec.errors -= 1;
+    return true;
   }
 
   /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */
@@ -286,11 +344,18 @@ function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly Laten
     errors: s.errors,
     expected: s.expected,
     ...(s.cutOff > 0 ? { cutOff: s.cutOff } : {}),
+    ...(s.errorsBy.size > 0 ? { errorsBy: sortedCounts(s.errorsBy) } : {}),
+    ...(s.expectedBy.size > 0 ? { expectedBy: sortedCounts(s.expectedBy) } : {}),
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
     latency: hist.summary(),
     histogram: hist.encode(),
     latencyByOutcome: latencyByOutcome(byOutcome),
   };
+}
+
+/** Counts by key, most first (ties by key). */
+function sortedCounts(m: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...m.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
 }
 
 /** Figures of one second from its histogram and counts. */

@@ -28,6 +28,14 @@ const latencySummary = {
 
 const outcomeLatency = { type: 'object', required: ['latency', 'histogram'], properties: { latency: latencySummary, histogram } } as const;
 
+/** Counts by `<status> <error.code>` (or `none`, no answer). */
+const breakdown = {
+  type: 'object',
+  maxProperties: 1000,
+  propertyNames: { pattern: '^([0-9]{1,3}( [A-Za-z0-9_.-]{1,64})?|none)$' },
+  additionalProperties: count,
+} as const;
+
 const operationFigures = {
   type: 'object',
   required: ['count', 'ok', 'rateLimited', 'errors', 'statuses', 'latency', 'histogram'],
@@ -38,6 +46,8 @@ const operationFigures = {
     errors: count,
     expected: count,
     statuses: { type: 'object', maxProperties: 1000, propertyNames: { pattern: '^([0-9]{1,3}|none)$' }, additionalProperties: count },
+    errorsBy: breakdown,
+    expectedBy: breakdown,
     latency: latencySummary,
     histogram,
     latencyByOutcome: {

@@ -5,9 +5,16 @@ import { latencyByOutcome, secondFigures } from '../measure/load-recorder.js';
 
 const SEVERITY: Record<LoadVerdict['verdict'], number> = { ERROR: 4, FAIL: 3, KNOWN: 3, WARN: 2, PASS: 1, SKIP: 0 };
 
+/** Counts by key, most first (ties by key), as the recorder writes them. */
+function mostFirst(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
+}
+
 function mergeOps(parts: OperationFigures[]): OperationFigures {
   const hist = new LatencyHistogram();
   const statuses: Record<string, number> = {};
+  const errorsBy: Record<string, number> = {};
+  const expectedBy: Record<string, number> = {};
   let count = 0;
   let ok = 0;
   let rateLimited = 0;
@@ -23,6 +30,8 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
     expected += p.expected ?? 0;
     cutOff += p.cutOff ?? 0;
     for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(p.errorsBy ?? {})) errorsBy[k] = (errorsBy[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(p.expectedBy ?? {})) expectedBy[k] = (expectedBy[k] ?? 0) + v;
   }
   const merged: OperationFigures = {
     count,
@@ -31,6 +40,8 @@ function mergeOps(parts: OperationFigures[]): OperationFigures {
     errors,
     expected,
     ...(cutOff > 0 ? { cutOff } : {}),
+    ...(Object.keys(errorsBy).length > 0 ? { errorsBy: mostFirst(errorsBy) } : {}),
+    ...(Object.keys(expectedBy).length > 0 ? { expectedBy: mostFirst(expectedBy) } : {}),
     statuses,
     latency: hist.summary(),
     histogram: hist.encode(),

@@ -51,6 +51,9 @@ function operationValues(op: OperationFigures): Record<string, string> {
     if (v !== undefined) values[k] = formatNumber(v);
   }
   for (const [status, n] of Object.entries(op.statuses)) values[`statuses.${status}`] = formatNumber(n);
+  // What `errors` and `expected` hold, by status and error.code.
+  for (const [key, n] of Object.entries(op.errorsBy ?? {})) values[`errors.${key}`] = formatNumber(n);
+  for (const [key, n] of Object.entries(op.expectedBy ?? {})) values[`expected.${key}`] = formatNumber(n);
   return { ...values, ...latencyValues(op.latency) };
 }
 

@@ -22,6 +22,7 @@ function metric(m: MetricDelta): Record<string, unknown> {
     new_interval: m.newInterval ? [m.newInterval.lo, Number.isFinite(m.newInterval.hi) ? m.newInterval.hi : null] : null,
     beyond_limit: m.beyondLimit,
     beyond_noise: m.beyondNoise,
+    not_judged: m.notJudged ?? null,
     regression: m.regression,
     improvement: m.improvement,
   };

@@ -1,4 +1,5 @@
-import type { GateResult, LatencyOutcome, SecondFigures, Spectrum } from '../../results/load-result.js';
+import type { GateResult, SecondFigures, Spectrum } from '../../results/load-result.js';
+import type { MetricDelta, RegressionLimits } from '../../load/gate/regression-rule.js';
 import type { RunKind } from '../../results/run-result.js';
 
 /*
@@ -29,43 +30,7 @@ export interface CaseDelta {
   new?: CaseSide | undefined;
 }
 
-/** What a load metric measures, which fixes its unit and its regression limit. */
-export type CompareMetricKind = 'latency' | 'rps' | 'errors' | '429';
-
-/** An interval a metric's true value lies in, given the samples (see metric-noise.ts). */
-export interface Interval {
-  lo: number;
-  hi: number;
-}
-
-/** One load metric of one operation (and outcome) in both runs. */
-export interface MetricDelta {
-  /** Gate metric name (`search.p95`, `search.2xx.p99`, `latency.rps`), so it can be pasted into `--threshold`. */
-  metric: string;
-  /** The operation (`all` for every operation together). */
-  op: string;
-  /** `any` for every answer of the operation, else one outcome. */
-  outcome: 'any' | LatencyOutcome;
-  /** The key: p50 … p99_9, max, rps, errors.rate, 429.rate. */
-  key: string;
-  kind: CompareMetricKind;
-  base: number | undefined;
-  new: number | undefined;
-  /** new − base, in the metric's unit (ms, rps, or a fraction for rates). */
-  change: number | undefined;
-  /** (new − base) / base; undefined when base is 0 or absent. */
-  relative: number | undefined;
-  baseInterval?: Interval | undefined;
-  newInterval?: Interval | undefined;
-  /** The change exceeds the configured limit of its kind, in the worse direction. */
-  beyondLimit: boolean;
-  /** The two intervals do not overlap: sampling and histogram resolution cannot explain the change. */
-  beyondNoise: boolean;
-  /** Worse beyond both the limit and the noise. */
-  regression: boolean;
-  /** Better beyond both the limit and the noise. */
-  improvement: boolean;
-}
+export type { CompareMetricKind, Interval, MetricDelta, RegressionLimits } from '../../load/gate/regression-rule.js';
 
 /** The percentile spectra of one operation in both runs, for the overlaid chart. */
 export interface SpectrumPair {
@@ -82,9 +47,6 @@ export interface GatePair {
   /** Held on BASE (or not measured) and broken on NEW. */
   newlyBroken: boolean;
 }
-
-/** Regression limits per metric kind: fractions for latency and throughput, percentage points (as fractions) for rates. */
-export type RegressionLimits = Record<CompareMetricKind, number>;
 
 /** The load part of a comparison. */
 export interface LoadComparison {

@@ -48,7 +48,7 @@ export function formatInterval(m: Pick<MetricDelta, 'kind'>, i: Interval | undef
 export function metricJudgement(m: MetricDelta): string {
   if (m.regression) return 'regression';
   if (m.improvement) return 'improvement';
-  if (m.key === 'max') return 'not judged (one sample)';
+  if (m.notJudged !== undefined) return `not judged: ${m.notJudged}`;
   if (m.beyondLimit && !m.beyondNoise) return 'within noise';
   return 'within limit';
 }
@@ -70,11 +70,17 @@ export function opLabel(op: string): string {
 }
 
 /** Metrics worth a line of their own: regressions, then improvements, then changes past the limit that the noise explains. */
-export function notableMetrics(metrics: readonly MetricDelta[]): { regressions: MetricDelta[]; improvements: MetricDelta[]; withinNoise: MetricDelta[] } {
+export function notableMetrics(metrics: readonly MetricDelta[]): {
+  regressions: MetricDelta[];
+  improvements: MetricDelta[];
+  withinNoise: MetricDelta[];
+  notJudged: MetricDelta[];
+} {
   return {
     regressions: metrics.filter((m) => m.regression),
     improvements: metrics.filter((m) => m.improvement),
-    withinNoise: metrics.filter((m) => m.key !== 'max' && m.beyondLimit && !m.beyondNoise && !m.regression && !m.improvement),
+    withinNoise: metrics.filter((m) => m.notJudged === undefined && m.beyondLimit && !m.beyondNoise && !m.regression && !m.improvement),
+    notJudged: metrics.filter((m) => m.notJudged !== undefined && m.key !== 'max' && m.beyondLimit),
   };
 }
 

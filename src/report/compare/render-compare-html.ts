@@ -17,7 +17,8 @@ import {
   notableMetrics,
   opLabel,
 } from './format-delta.js';
-import { describeLimits } from './regression-limits.js';
+import { describeLimits } from '../../load/gate/regression-limits.js';
+import { MIN_SAMPLES_BEYOND } from '../../load/gate/regression-rule.js';
 
 /** BASE is drawn grey and dashed, NEW in the report's blue: the eye reads NEW against the old line. */
 const BASE_COLOUR = '#6e7781';
@@ -197,7 +198,7 @@ export function renderCompareHtml(c: RunComparison): string {
   if (c.load) {
     const l = c.load;
     const body = [
-      `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson).</p>`,
+      `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson). What the offered load drives (the throughput of every answer, of 429s, of other statuses; the 2xx throughput and the 429 share where the runs offered different rates), a percentile with fewer than ${MIN_SAMPLES_BEYOND} answers above it and the harness's own requests around the load are shown, never judged.</p>`,
       headlineTable(l.metrics),
       `<div class="charts">${l.spectra
         .filter((s) => s.base.length + s.new.length > 0)

@@ -11,7 +11,8 @@ import {
   notableMetrics,
   opLabel,
 } from './format-delta.js';
-import { describeLimits } from './regression-limits.js';
+import { describeLimits } from '../../load/gate/regression-limits.js';
+import { MIN_SAMPLES_BEYOND } from '../../load/gate/regression-rule.js';
 
 /** Rows per table: a pull-request comment holds 65 536 characters at most. */
 const MAX_ROWS = 60;
@@ -119,10 +120,11 @@ export function renderCompareMarkdown(c: RunComparison): string {
     if (notable && notable.improvements.length > 0) fold(`Improvements (${notable.improvements.length})`, metricTable(notable.improvements), false);
     if (notable && notable.withinNoise.length > 0)
       fold(`Past the limit but within the noise of the samples (${notable.withinNoise.length})`, metricTable(notable.withinNoise), false);
+    if (notable && notable.notJudged.length > 0) fold(`Past the limit but not judged (${notable.notJudged.length})`, metricTable(notable.notJudged), false);
     const outcomes = c.load.metrics.filter((m) => m.outcome !== 'any' && m.key !== 'max');
     if (outcomes.length > 0) fold('Every metric by outcome (2xx, 429, other status)', metricTable(outcomes), false);
     out.push(
-      `Regression: worse than ${describeLimits(c.load.limits)} **and** outside the noise: the 95% intervals of both runs (order statistics of each exact histogram for percentiles, Wilson for rates, Poisson for throughput) do not overlap.`,
+      `Regression: worse than ${describeLimits(c.load.limits)} **and** outside the noise: the 95% intervals of both runs (order statistics of each exact histogram for percentiles, Wilson for rates, Poisson for throughput) do not overlap. Not judged: the throughput of every answer, of 429s and of other statuses (the offered load), the 2xx throughput and the 429 share where the runs offered rates further apart than the throughput limit, a percentile with fewer than ${MIN_SAMPLES_BEYOND} answers above it, and the harness's own requests around the load (\`setup.*\`).`,
       '',
     );
   }

@@ -2,7 +2,7 @@ import { terminalSafe } from '../../log/terminal-safe.js';
 import { gateSentence } from '../../results/gate-units.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison } from './comparison.js';
 import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, notableMetrics, opLabel } from './format-delta.js';
-import { describeLimits } from './regression-limits.js';
+import { describeLimits } from '../../load/gate/regression-limits.js';
 
 /** Cases of one change listed on the console before the rest is summed up. */
 const CONSOLE_CASES = 20;
@@ -63,6 +63,10 @@ export function renderCompareText(c: RunComparison): string {
   }
   if (notable && notable.withinNoise.length > 0)
     out.push(`${notable.withinNoise.length} change(s) past the limit are within the noise of the samples (see compare.md)`);
+  if (notable && notable.notJudged.length > 0)
+    out.push(
+      `${notable.notJudged.length} change(s) past the limit are not judged: driven by the offered load, too few samples, or the harness's own requests (see compare.md)`,
+    );
   const held = c.gates.filter((g) => !g.newlyBroken);
   for (const g of held)
     out.push(

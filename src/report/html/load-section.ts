@@ -9,6 +9,7 @@ import {
   type SecondFigures,
   type Spectrum,
 } from '../../results/load-result.js';
+import { gateBreakdown } from '../../results/error-breakdown.js';
 import { gateFigures, withUnit } from '../../results/gate-units.js';
 import { formatDecimal, formatMoney } from '../../results/units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../../results/wallet-figures.js';
@@ -322,12 +323,35 @@ function outcomeTable(ops: Record<string, OperationFigures>): string {
 }
 
 /** The gates as k6 shows thresholds: ✓ or ✗, the metric, the measured value and the bound, both in the metric's unit. */
-function gatesTable(gates: readonly GateResult[]): string {
-  const rows = gates.map((g) => {
+function gatesTable(load: LoadResult): string {
+  const rows = load.gates.map((g) => {
     const f = gateFigures(g);
-    return `<tr class="${g.passed ? '' : 'failing'}"><td class="gate-mark" style="color:${g.passed ? COLOURS.ok : COLOURS.rl}">${g.passed ? '✓' : '✗'}</td><td><code>${html(g.source)}</code></td><td>${html(f.actual)}</td><td>${html(f.limit)}</td><td>${g.passed ? 'held' : 'broken'}</td></tr>`;
+    // A broken gate shows what stands behind its figure.
+    const behind = g.passed ? undefined : gateBreakdown(load, g);
+    return `<tr class="${g.passed ? '' : 'failing'}"><td class="gate-mark" style="color:${g.passed ? COLOURS.ok : COLOURS.rl}">${g.passed ? '✓' : '✗'}</td><td><code>${html(g.source)}</code>${behind ? `<div class="gate-behind muted">${html(behind)}</div>` : ''}</td><td>${html(f.actual)}</td><td>${html(f.limit)}</td><td>${g.passed ? 'held' : 'broken'}</td></tr>`;
   });
   return `<table class="load-gates"><thead><tr><th></th><th>gate</th><th>measured</th><th>bound</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** Errors and the refusals provoked on purpose, by operation, status and `error.code`: what the figures `errors` and `expected` hold. */
+function errorsTable(ops: Record<string, OperationFigures>): string {
+  const rows = Object.entries(ops)
+    .filter(([name]) => name !== 'all')
+    .flatMap(([name, o]) =>
+      (
+        [
+          ['error', o.errorsBy],
+          ['expected', o.expectedBy],
+        ] as const
+      ).flatMap(([kind, by]) =>
+        Object.entries(by ?? {}).map(
+          ([key, n]) =>
+            `<tr class="${kind === 'error' ? 'failing' : ''}"><th scope="row">${html(name)}</th><td>${html(kind === 'error' ? 'error' : 'provoked on purpose')}</td><td class="left"><code>${html(key === 'none' ? 'no answer' : key)}</code></td><td>${html(formatDecimal(n, 0))}</td></tr>`,
+        ),
+      ),
+    );
+  if (rows.length === 0) return '';
+  return `<table class="load-errors"><caption>Errors and refusals provoked on purpose, by status and error.code</caption><thead><tr><th>operation</th><th>counted as</th><th>status and code</th><th>answers</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 const OPS_PERCENTILES = ['p50', 'p90', 'p99', 'p99_9', 'max'] as const satisfies ReadonlyArray<keyof LatencySummary>;
@@ -384,9 +408,9 @@ export function renderLoadSection(load: LoadResult): string {
     `<p class="load-figures">${html(`${formatDecimal(num(t.requests), 0)} requests in ${fmt(num(load.durationS), 1)} s · ${withUnit(num(load.rps), 'throughput')} · 429 ${(num(load.rateLimitedRate) * 100).toFixed(1)}% · errors ${(num(load.errorRate) * 100).toFixed(2)}%`)}</p>`,
   ];
   if (load.gates.length > 0) {
-    parts.push(gatesTable(load.gates));
+    parts.push(gatesTable(load));
   }
-  if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations), outcomeTable(load.operations));
+  if (Object.keys(load.operations).length > 0) parts.push(opsTable(load.operations), errorsTable(load.operations), outcomeTable(load.operations));
   parts.push(walletTable(load));
   const thresholds = latencyThresholds(load.gates);
   // The charts of every response carry only the gates on every response; the others get the chart of their own series.

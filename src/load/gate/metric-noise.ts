@@ -1,5 +1,4 @@
-import { LatencyHistogram } from '../../load/measure/latency-histogram.js';
-import type { Interval } from './comparison.js';
+import { LatencyHistogram } from '../measure/latency-histogram.js';
 
 /*
  * How much of a change the samples alone explain. Each metric of each run
@@ -8,6 +7,12 @@ import type { Interval } from './comparison.js';
  * test of the difference (two separate 95% intervals that do not touch mean
  * a difference at about the 99.5% level).
  */
+
+/** An interval a metric's true value lies in, given the samples. */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
 
 /** Standard normal quantile of a two-sided 95% interval. */
 const Z95 = 1.96;

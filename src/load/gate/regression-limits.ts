@@ -1,5 +1,5 @@
 import { HarnessError } from '../../errors/harness-error.js';
-import type { CompareMetricKind, RegressionLimits } from './comparison.js';
+import type { CompareMetricKind, RegressionLimits } from './regression-rule.js';
 
 /**
  * How much worse a metric may get before `report compare` calls it a

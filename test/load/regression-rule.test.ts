@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateLoadGates } from '../../src/load/gate/load-metrics.js';
+import { DEFAULT_REGRESSION_LIMITS, parseRegressionLimits } from '../../src/load/gate/regression-limits.js';
+import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import type { LoadResult } from '../../src/results/load-result.js';
+import { diffLoads } from '../../src/report/compare/load-diff.js';
+import { loadResultOf } from './_load-result.js';
+
+/** What one run sent: searches answered 200 or 429, each with a latency, and the harness's own wallet reads before the load. */
+interface Run {
+  ok: number;
+  limited: number;
+  /** Latency of the i-th answer, ms. */
+  ms: (i: number) => number;
+  setupMs?: number;
+}
+
+/** A deterministic spread of latencies around `median` (±20%), so that percentiles have a width. */
+const around =
+  (median: number) =>
+  (i: number): number =>
+    median * (0.8 + (0.4 * ((i * 7919) % 1000)) / 1000);
+
+function run(r: Run): LoadResult {
+  const rec = new LoadRecorder();
+  for (let i = 0; i < 5; i++) {
+    rec.record('setup.balance', `agency-${i}`, 'read', 1000, 1000 + (r.setupMs ?? 20), r.setupMs ?? 20, 200);
+    rec.record('setup.statement', `agency-${i}`, 'read', 1000, 1000 + (r.setupMs ?? 20), r.setupMs ?? 20, 200);
+  }
+  const n = r.ok + r.limited;
+  for (let i = 0; i < n; i++) {
+    const at = 1_000_000 + Math.floor((i * 10_000) / n);
+    const status = i % n < r.ok ? 200 : 429;
+    rec.record('search', 'agency-1', 'read', at, at + 5, status === 429 ? 2 : r.ms(i), status);
+  }
+  return loadResultOf(rec);
+}
+
+/** Both commands, on one pair of runs: `report compare`'s regressions, and `load --baseline`'s broken gates. */
+function judged(base: LoadResult, now: LoadResult, limits = DEFAULT_REGRESSION_LIMITS): { regressions: string[]; broken: string[]; gates: string[] } {
+  const regressions = diffLoads(base, now, limits)
+    .metrics.filter((m) => m.regression)
+    .map((m) => m.metric);
+  // maxRegression: the option as older versions took it (one fraction); limits: as both commands take it now.
+  const gates = evaluateLoadGates(now, [], { result: base, limits, maxRegression: 0.1 } as never);
+  return {
+    regressions,
+    broken: gates.filter((g) => !g.passed).map((g) => g.source.replace(/^baseline /, '')),
+    gates: gates.map((g) => g.source.replace(/^baseline /, '')),
+  };
+}
+
+describe('one regression rule for report compare and load --baseline', () => {
+  it('a run that sent 19% more past the limit, and was faster, is no regression: 429s follow what the harness sent', () => {
+    const base = run({ ok: 1000, limited: 10_000, ms: around(10) });
+    const now = run({ ok: 1000, limited: 12_000, ms: around(8) });
+    expect(judged(base, now)).toMatchObject({ regressions: [], broken: [] });
+    const rps = diffLoads(base, now, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.429.rps')!;
+    expect(rps.notJudged).toMatch(/offered load/);
+  });
+
+  it("never judges the harness's own setup reads, nor a percentile with too few samples above it", () => {
+    // The setup reads took 50% longer (5 samples each); p99 of 400 answers moved 13%.
+    const base = run({ ok: 400, limited: 0, ms: (i) => (i % 100 === 99 ? 100 : 10) });
+    const now = run({ ok: 400, limited: 0, ms: (i) => (i % 100 === 99 ? 113 : 10), setupMs: 30 });
+    const r = judged(base, now);
+    expect(r).toMatchObject({ regressions: [], broken: [] });
+    expect(r.gates.filter((g) => g.startsWith('setup.'))).toEqual([]);
+    const p99 = diffLoads(base, now, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.p99')!;
+    expect(p99.notJudged).toMatch(/too few samples: 400 answer\(s\), p99 needs 1000/);
+  });
+
+  it('a service 30% slower is a regression for both commands', () => {
+    const base = run({ ok: 1200, limited: 0, ms: around(10) });
+    const now = run({ ok: 1200, limited: 0, ms: around(13) });
+    const r = judged(base, now);
+    expect(r.regressions).toEqual(expect.arrayContaining(['latency.p50', 'search.p50', 'search.p99']));
+    expect(r.broken).toEqual(expect.arrayContaining(['latency.p50', 'search.p50', 'search.p99']));
+    expect(r.broken.sort()).toEqual([...r.regressions].sort());
+  });
+
+  it('judges the 429 share only where the two runs offered comparable rates', () => {
+    const base = run({ ok: 2000, limited: 2000, ms: around(10) });
+    // The same offer, refused more often: the service throttles earlier.
+    const early = run({ ok: 1400, limited: 2600, ms: around(10) });
+    expect(judged(base, early).regressions).toContain('search.429.rate');
+    expect(judged(base, early).broken).toContain('search.429.rate');
+    // 30% more offered: a larger share refused is the limit at work.
+    const more = run({ ok: 2000, limited: 3200, ms: around(10) });
+    const share = diffLoads(base, more, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.429.rate')!;
+    expect(share).toMatchObject({ regression: false });
+    expect(share.notJudged).toMatch(/offered different rates/);
+  });
+
+  it('--max-regression reads alike for both commands', () => {
+    expect(parseRegressionLimits(['10%'])).toEqual({ ...DEFAULT_REGRESSION_LIMITS, latency: 0.1, rps: 0.1 });
+    const base = run({ ok: 1200, limited: 0, ms: around(10) });
+    const now = run({ ok: 1200, limited: 0, ms: around(13) });
+    expect(judged(base, now, parseRegressionLimits(['latency=50%'])).broken).toEqual([]);
+  });
+});
