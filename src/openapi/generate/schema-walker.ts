@@ -34,13 +34,13 @@ export interface Mutation extends Broken {
 }
 
 /** What a schema yields: its valid values, and its invalid ones, one broken keyword at a time. */
-export interface WalkedSchema {
+interface WalkedSchema {
   valid: fc.Arbitrary<unknown>;
   mutations: Mutation[];
 }
 
 /** Options of {@link walkSchema}. */
-export interface WalkOptions {
+interface WalkOptions {
   /** Follows a `$ref` (the document's own pointers). */
   resolve: SchemaResolver;
   /** Deepest nesting walked (a recursive schema stops generating optional parts there). @defaultValue 12 */
@@ -52,7 +52,7 @@ const LONGEST = 16_384;
 /** Characters of generated strings without a pattern or format: the same length in every count (UTF-16, code points, bytes). */
 const SAFE_CHARS = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
 /** Characters tried, repeated, for a string that misses a pattern or fills a length. */
-const TRIAL_CHARS = [' ', 'a', 'A', '0', '-', '.', '_', '!', 'aB3'];
+const TRIAL_CHARS = ['a', 'A', '0', ' ', '-', '.', '_', '!', 'aB3'];
 const JSON_TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'] as const;
 
 type JsonType = (typeof JSON_TYPES)[number];
@@ -103,8 +103,6 @@ export function walkSchema(schema: unknown, options: WalkOptions): WalkedSchema 
 
 class Walker {
   private readonly maxDepth: number;
-  private readonly formatChecks = new Map<string, (v: string) => boolean>();
-  private readonly ajv = openApiAjv();
 
   constructor(private readonly options: WalkOptions) {
     this.maxDepth = options.maxDepth ?? 12;
@@ -291,16 +289,24 @@ class Walker {
     }
   }
 
-  /** True when Ajv's own check of `format` accepts `value` (a format Ajv does not know accepts everything). */
   private formatAccepts(format: string, value: string): boolean {
-    let check = this.formatChecks.get(format);
-    if (!check) {
-      const validate = this.ajv.compile({ type: 'string', format });
-      check = (v: string) => validate(v) === true;
-      this.formatChecks.set(format, check);
-    }
-    return check(value);
+    return formatAccepts(format, value);
   }
+}
+
+let formatAjv: ReturnType<typeof openApiAjv> | undefined;
+const formatChecks = new Map<string, (v: string) => boolean>();
+
+/** True when Ajv's own check of `format` accepts `value` (a format Ajv does not know accepts everything); one Ajv and one check per format for the process. */
+function formatAccepts(format: string, value: string): boolean {
+  let check = formatChecks.get(format);
+  if (!check) {
+    formatAjv ??= openApiAjv();
+    const validate = formatAjv.compile({ type: 'string', format });
+    check = (v: string) => validate(v) === true;
+    formatChecks.set(format, check);
+  }
+  return check(value);
 }
 
 function anyValue(): fc.Arbitrary<unknown> {
