@@ -63,7 +63,7 @@ function requestOf(env: PropertyEnv, c: InputCase, needsKey: (op: RequestOperati
  * The whole property on one environment: it loads the document, plans the
  * inputs, and judges each run's answers and the wallet around them.
  */
-async function buildInputs(env: PropertyEnv): Promise<BuiltProperty<Array<InputCase | null>>> {
+async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltProperty<Array<InputCase | null>> & { left: number }> {
   const ctx = env.ctx;
   const p = ctx.profile;
   const doc: OpenApiDocument = await loadOpenApiDocument(p.openapi);
@@ -92,7 +92,6 @@ async function buildInputs(env: PropertyEnv): Promise<BuiltProperty<Array<InputC
     if (!Array.isArray(resolved?.enum) || !resolved.enum.some((v) => p.products.includes(String(v)))) return param.schema;
     return { ...resolved, enum: resolved.enum.filter((v) => open.includes(String(v))) };
   };
-  const plan = planInputs({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => !closed(path))) }, schemaOf);
   const searchPath =
     productPaths[
       Object.values(p.operations)
@@ -101,6 +100,8 @@ async function buildInputs(env: PropertyEnv): Promise<BuiltProperty<Array<InputC
     ];
   const bucketOf = (method: string, path: string): Bucket =>
     method === 'GET' || method === 'HEAD' || (method === p.operations.search.method.toUpperCase() && searchPath?.test(path)) ? 'read' : 'write';
+  const writes = maxWrites === undefined ? undefined : { isWrite: (method: string, path: string) => bucketOf(method, path) === 'write', max: maxWrites };
+  const plan = planInputs({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => !closed(path))) }, schemaOf, writes);
   const idempotencyHeader = (op: RequestOperation): string | undefined =>
     op.parameters.find((x) => x.in === 'header' && x.required && x.name.toLowerCase() === p.headers.idempotency_key.toLowerCase())
       ? p.headers.idempotency_key
@@ -198,6 +199,7 @@ async function buildInputs(env: PropertyEnv): Promise<BuiltProperty<Array<InputC
   });
   return {
     property,
+    left: plan.left,
     render: (drawn) =>
       drawn
         .filter((c): c is InputCase => c !== null)
@@ -232,4 +234,11 @@ export const openapiInputs: PropertyDef = {
   needs: [],
   defaultNumRuns: 1,
   build: (env) => buildInputs(env),
+  // In real time it runs on the main agency before the fill, with the writes its bucket has free (those it leaves, the fill takes): no window is waited for.
+  async realTime({ envs: [env], numRuns }) {
+    const free = env!.budget.free('write');
+    const built = await buildInputs(env!, free);
+    const why = built.left ? `${free} writes free: ${built.left} write cases left out of each run` : 'every case in each run';
+    return { built, fcRuns: numRuns, runs: numRuns, why };
+  },
 };

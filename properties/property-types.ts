@@ -33,7 +33,7 @@ export interface PropertyDef {
    * why that many) and the property that makes them, or why it cannot run.
    * Absent: `build` as with a movable clock.
    */
-  realTime?(input: RealTimeInput): RealTimePlan | { skip: string };
+  realTime?(input: RealTimeInput): RealTimePlan | { skip: string } | Promise<RealTimePlan | { skip: string }>;
 }
 
 /** What a property plans its real-time runs from. */

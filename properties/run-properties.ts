@@ -212,7 +212,9 @@ export function propertiesRealTimeMs(input: {
     // About twenty requests a run, one after the other.
     modelMs = runs * 20 * input.requestMs;
   }
-  return modelMs + quoteMs + chargeMs;
+  // openapi-inputs: a run is the wallet read, every request at once, the wallet read again; its writes fit what is free.
+  const inputsMs = chosen.includes('openapi-inputs') ? openapiInputs.defaultNumRuns * 4 * input.requestMs : 0;
+  return modelMs + quoteMs + chargeMs + inputsMs;
 }
 
 /** True when property `def` runs in the phase `besideWait` names: beside a scenario's wait (true: those that leave the buckets usable), after it (false: the others), or either (undefined). */
@@ -347,7 +349,7 @@ async function runRealTime(
             )
           : 0;
       const input = { envs: ready, numRuns: numRuns(def), leaveWrites, replayPath: opts.replayPath };
-      const real = def.realTime?.(input);
+      const real = await def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
       if (real) return { ...real, agencies: names, envs: ready };

@@ -30,6 +30,8 @@ interface InputPlan {
   unusable: string[];
   /** Per operation, the (part, keyword) groups one run breaks. */
   keywords: Map<string, string[]>;
+  /** Cases left out of each run, for want of room in the write bucket. */
+  left: number;
 }
 
 /**
@@ -37,11 +39,17 @@ interface InputPlan {
  * narrows a parameter's schema (the agency's open products for an enum of
  * products).
  */
-export function planInputs(doc: OpenApiDocument, schemaOf: (p: RequestParameter) => unknown): InputPlan {
+export function planInputs(
+  doc: OpenApiDocument,
+  schemaOf: (p: RequestParameter) => unknown,
+  writes?: { isWrite: (method: string, path: string) => boolean; max: number },
+): InputPlan {
   const operations = requestOperations(doc);
   const unusable: string[] = [];
   const keywords = new Map<string, string[]>();
-  const cases: Array<fc.Arbitrary<InputCase | null>> = [];
+  /** Each case with its rank when writes are few: invalid bodies first, then the other writes, then the methods probed. */
+  const cases: Array<{ arb: fc.Arbitrary<InputCase | null>; write: boolean; rank: number }> = [];
+  const isWrite = (method: string, path: string): boolean => writes?.isWrite(method, path) ?? false;
   const pathValues = new Map<string, fc.Arbitrary<GeneratedRequest>>();
   const usable: RequestOperation[] = [];
   for (const op of operations) {
@@ -54,34 +62,41 @@ export function planInputs(doc: OpenApiDocument, schemaOf: (p: RequestParameter)
     }
     usable.push(op);
     if (!pathValues.has(op.path)) pathValues.set(op.path, inputs.valid);
+    const write = isWrite(op.method, op.path);
     if (!REPLACING.has(op.method))
-      cases.push(
-        fc.option(
+      cases.push({
+        arb: fc.option(
           inputs.valid.map((request): InputCase => ({ kind: 'valid', op, request })),
           KEEP,
         ),
+        write,
+        rank: 1,
+      });
+    for (const group of inputs.invalid) {
+      const arb = fc.option(
+        group.arbitrary.map((request): InputCase => ({ kind: 'invalid', op, request })),
+        KEEP,
       );
-    for (const group of inputs.invalid)
-      cases.push(
-        fc.option(
-          group.arbitrary.map((request): InputCase => ({ kind: 'invalid', op, request })),
-          KEEP,
-        ),
-      );
+      cases.push({ arb, write, rank: group.part === 'body' ? 0 : 1 });
+    }
     keywords.set(op.name, [...new Set(inputs.invalid.map((g) => (g.part === 'body' ? g.keyword : `${g.part} ${g.keyword}`)))]);
   }
   for (const [path, methods] of documentedMethods(usable)) {
     const missing = PROBED_METHODS.filter((m) => !methods.includes(m));
     const values = pathValues.get(path);
     if (!missing.length || !values) continue;
-    cases.push(
-      fc.option(
-        fc.tuple(fc.constantFrom(...missing), values).map(([method, r]): InputCase => ({ kind: 'method', path, method, values: r.path })),
-        KEEP,
-      ),
+    const arb = fc.option(
+      fc.tuple(fc.constantFrom(...missing), values).map(([method, r]): InputCase => ({ kind: 'method', path, method, values: r.path })),
+      KEEP,
     );
+    cases.push({ arb, write: missing.some((m) => isWrite(m, path)), rank: 2 });
   }
-  return { operations: usable, run: fc.tuple(...cases), unusable, keywords };
+  // With few writes free, the writes that judge the most go: the others are left out of the run.
+  const ranked = cases.map((c, i) => ({ ...c, i })).sort((x, y) => x.rank - y.rank || x.i - y.i);
+  let room = writes?.max ?? Infinity;
+  const kept = new Set(ranked.filter((c) => !c.write || room-- > 0).map((c) => c.i));
+  const chosen = cases.filter((_, i) => kept.has(i));
+  return { operations: usable, run: fc.tuple(...chosen.map((c) => c.arb)), unusable, keywords, left: cases.length - chosen.length };
 }
 
 /** A case in a few words: `POST /{product}/bookings /v1… body {…} (broken: body type at /quote_token)`. */
