@@ -98,7 +98,7 @@ describe('the wait step in a real-time suite run', () => {
       ...t.ctx,
       // When it comes back, from the moment it says so (the scenario's steps before the wait take their own time).
       narrowLease: (keep: readonly string[], backAt?: number) =>
-        void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - t.ctx.clock.now()) / 100) * 100}`),
+        void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - t!.ctx.clock.now()) / 100) * 100}`),
       widenLease: () => (calls.push('widen'), Promise.resolve()),
     };
     const s = parse(t, [
