@@ -7,6 +7,8 @@ export interface BuiltProperty<T> {
   property: fc.IAsyncPropertyWithHooks<[T]>;
   /** A short rendering of one generated value (e.g. `book[k0],replay[k0]`). */
   render(value: T): string;
+  /** What the case's details add once it has run (what was generated, per operation). */
+  details?(): Record<string, unknown>;
 }
 
 /** One fast-check property run against the live target. */
@@ -25,13 +27,13 @@ export interface PropertyDef {
   /** It leaves a rate-limit bucket full on purpose: in real time it runs after the others, never beside a scenario's wait. */
   fills?: boolean;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type; one list holds them all
-  build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any>;
+  build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any> | Promise<BuiltProperty<any>>;
   /**
    * Against a target whose clock cannot be moved: the runs it makes (and
    * why that many) and the property that makes them, or why it cannot run.
    * Absent: `build` as with a movable clock.
    */
-  realTime?(input: RealTimeInput): RealTimePlan | { skip: string };
+  realTime?(input: RealTimeInput): RealTimePlan | { skip: string } | Promise<RealTimePlan | { skip: string }>;
 }
 
 /** What a property plans its real-time runs from. */

@@ -13,11 +13,12 @@ import { settledProperty } from './_internal/settled-property.js';
 import { PropertyViolation } from './_internal/violation.js';
 import { idempotencyModel, RUN_WRITES } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
+import { openapiInputs } from './openapi-inputs.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 import { quoteLock } from './quote-lock.js';
 
 /** Every property, in the order they run. */
-export const PROPERTIES: readonly PropertyDef[] = Object.freeze([idempotencyModel, noChargeOn429AndFailure, quoteLock]);
+export const PROPERTIES: readonly PropertyDef[] = Object.freeze([idempotencyModel, noChargeOn429AndFailure, quoteLock, openapiInputs]);
 
 /** Options of {@link runProperties}. */
 export interface RunPropertiesOptions {
@@ -35,8 +36,16 @@ export interface RunPropertiesOptions {
   replayContext?: readonly string[];
   /** Write limit of each agency as the run's plan saw it (so that the run shares the agencies out as planned). @defaultValue as each account answers */
   writeLimits?: ReadonlyMap<number, number | undefined>;
+  /** Runs of openapi-inputs, over `numRuns` (deeper fuzzing: `run --fuzz-runs`). @defaultValue numRuns, else its own (1) */
+  fuzzRuns?: number;
   /** Wall-clock budget per property, ms; fast-check stops generating (or shrinking) after it. @defaultValue 120000 */
   timeLimitMs?: number;
+}
+
+/** Runs of a property: `fuzzRuns` for openapi-inputs when given, else `numRuns`, else its own. */
+function runsOf(def: PropertyDef, opts: RunPropertiesOptions): number {
+  if (def === openapiInputs && opts.fuzzRuns !== undefined) return opts.fuzzRuns;
+  return opts.numRuns ?? def.defaultNumRuns;
 }
 
 /** Default wall-clock budget per property, ms. */
@@ -73,9 +82,10 @@ async function runOne(
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   const seed = opts.seed | 0;
-  let numRuns = opts.numRuns ?? def.defaultNumRuns;
+  let numRuns = runsOf(def, opts);
   let planned: Record<string, unknown> = {};
   const base = { id: `property:${def.name}`, kind: 'property' as const, title: def.title, area: 'properties' as const, clause: def.clause, startedAt };
+  let built: BuiltProperty<unknown> | undefined;
   const done = (verdict: CaseResult['verdict'], message: string, evidence: string[], details: Record<string, unknown>): CaseResult => ({
     ...base,
     verdict,
@@ -85,6 +95,7 @@ async function runOne(
       seed,
       numRuns,
       ...planned,
+      ...built?.details?.(),
       replay: replayCommand({ name: def.name, seed, path: opts.path, replayPath: opts.replayPath, context: opts.replayContext }),
       ...details,
     },
@@ -95,7 +106,7 @@ async function runOne(
   try {
     const ready = await prepare();
     if ('skip' in ready) return done('SKIP', ready.skip, [], {});
-    const { built } = ready;
+    built = ready.built;
     // The case's own context: its exchange labels start with its id, as a check's do.
     for (const env of ready.envs) env.forCase(base.id);
     numRuns = ready.runs;
@@ -111,7 +122,7 @@ async function runOne(
     // One run judging every case against one wait: shrinking would repeat the wait for each try.
     if (ready.fcRuns === 1 && ready.runs > 1) params.endOnFailure = true;
     if (opts.path) params.path = opts.path;
-    const runs = settledProperty(built.property);
+    const runs = settledProperty(ready.built.property);
     const details = await fc.check(runs.property, params);
     // A run the time limit cut short goes on sending: the case ends when it has.
     await runs.settled();
@@ -128,7 +139,7 @@ async function runOne(
     if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: made(details.numRuns) });
     if (details.counterexample === null) return done('ERROR', `fast-check gave up after ${details.numRuns} runs (${details.numSkips} skipped)`, [], {});
     const [value] = details.counterexample as [unknown];
-    const shown = built.render(value);
+    const shown = ready.built.render(value);
     const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(String(value))?.[1];
     const message = err instanceof Error ? err.message : String(err);
     const violated = err instanceof PropertyViolation;
@@ -201,7 +212,9 @@ export function propertiesRealTimeMs(input: {
     // About twenty requests a run, one after the other.
     modelMs = runs * 20 * input.requestMs;
   }
-  return modelMs + quoteMs + chargeMs;
+  // openapi-inputs: a run is the wallet read, every request at once, the wallet read again; its writes fit what is free.
+  const inputsMs = chosen.includes('openapi-inputs') ? openapiInputs.defaultNumRuns * 4 * input.requestMs : 0;
+  return modelMs + quoteMs + chargeMs + inputsMs;
 }
 
 /** True when property `def` runs in the phase `besideWait` names: beside a scenario's wait (true: those that leave the buckets usable), after it (false: the others), or either (undefined). */
@@ -279,8 +292,8 @@ function movableRun(ctx: CheckContext, def: PropertyDef, opts: RunPropertiesOpti
   return async () => {
     const env = await PropertyEnv.create(checkContext(ctx, `property:${def.name}`));
     if ('skip' in env) return env;
-    const numRuns = opts.numRuns ?? def.defaultNumRuns;
-    return { built: def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns, runs: numRuns, envs: [env] };
+    const numRuns = runsOf(def, opts);
+    return { built: await def.build(env, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns, runs: numRuns, envs: [env] };
   };
 }
 
@@ -319,7 +332,7 @@ async function runRealTime(
     }
     return env;
   };
-  const numRuns = (def: PropertyDef): number => opts.numRuns ?? def.defaultNumRuns;
+  const numRuns = (def: PropertyDef): number => runsOf(def, opts);
   const prepare =
     (def: PropertyDef): (() => Promise<Prepared | { skip: string }>) =>
     async () => {
@@ -336,11 +349,16 @@ async function runRealTime(
             )
           : 0;
       const input = { envs: ready, numRuns: numRuns(def), leaveWrites, replayPath: opts.replayPath };
-      const real = def.realTime?.(input);
+      const real = await def.realTime?.(input);
       if (real && 'skip' in real) return real;
       const names = ready.map((e) => ctx.agencies[e.agency]?.id ?? `#${e.agency}`);
       if (real) return { ...real, agencies: names, envs: ready };
-      return { built: def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}), fcRuns: numRuns(def), runs: numRuns(def), envs: ready };
+      return {
+        built: await def.build(ready[0]!, opts.replayPath ? { replayPath: opts.replayPath } : {}),
+        fcRuns: numRuns(def),
+        runs: numRuns(def),
+        envs: ready,
+      };
     };
   // Beside a scenario's wait, only those that leave the buckets usable; after it, the others.
   const order = plan.order.map((name) => chosen.find((d) => d.name === name)!).filter((d) => inPhase(d, ctx.besideWait));
@@ -375,6 +393,8 @@ export async function runProperties(
     );
   if (opts.numRuns !== undefined && !(Number.isInteger(opts.numRuns) && opts.numRuns >= 1))
     throw new HarnessError('E_USAGE', `numRuns must be an integer ≥ 1, got ${opts.numRuns}`);
+  if (opts.fuzzRuns !== undefined && !(Number.isInteger(opts.fuzzRuns) && opts.fuzzRuns >= 1))
+    throw new HarnessError('E_USAGE', `fuzzRuns must be an integer ≥ 1, got ${opts.fuzzRuns}`);
   const chosen = chosenProperties(opts.only);
   if (ctx.clock.kind === 'real') return runRealTime(ctx, chosen, opts);
   const out: CaseResult[] = [];

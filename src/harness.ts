@@ -54,6 +54,8 @@ export interface HarnessRunOptions {
   propertyPath?: string;
   /** fast-check replay path of a shrunk command list, with `propertyPath`. */
   propertyReplayPath?: string;
+  /** Runs of property:openapi-inputs (deeper fuzzing). @defaultValue its own (1) */
+  fuzzRuns?: number;
   /** The command line, for the report. */
   command?: string;
   onEvent?: RunListener;
@@ -202,6 +204,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
               propertyNames: selection.propertyNames,
               ...(runOptions.propertyPath ? { propertyPath: runOptions.propertyPath } : {}),
               ...(runOptions.propertyReplayPath ? { propertyReplayPath: runOptions.propertyReplayPath } : {}),
+              ...(runOptions.fuzzRuns !== undefined ? { fuzzRuns: runOptions.fuzzRuns } : {}),
               replayContext: replayContext({ targetFile: options.targetFile, embedded, mockDefects: options.mock?.defects }),
             })));
       const parts: SuiteParts = {};

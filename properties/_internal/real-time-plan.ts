@@ -29,8 +29,11 @@ interface RealTimeAgencies {
   order: readonly string[];
 }
 
-/** quote-lock first (its bookings before the expiry need the writes free when it takes its quotes), idempotency-model with what it leaves, the fill last (its rest is left to whatever runs next). */
-const ORDER = ['quote-lock', 'idempotency-model', 'no-charge-on-429-and-failure'] as const;
+/**
+ * quote-lock first (its bookings before the expiry need the writes free when it takes its quotes), idempotency-model with what it leaves,
+ * openapi-inputs with what is left then (it books nothing: the writes it cannot fit are left out), the fill last (its rest is left to whatever runs next).
+ */
+const ORDER = ['quote-lock', 'idempotency-model', 'openapi-inputs', 'no-charge-on-429-and-failure'] as const;
 
 /**
  * Shares `agencies` (those the properties may use, at least one) out among
@@ -56,6 +59,6 @@ export function realTimeAgencies(agencies: readonly PlanAgency[], chosen: readon
 /** The agency each named property is planned on. */
 export function plannedAgency(plan: RealTimeAgencies, name: string): number {
   if (name === 'no-charge-on-429-and-failure') return plan.noCharge;
-  if (name === 'quote-lock') return plan.quoteLock;
+  if (name === 'quote-lock' || name === 'openapi-inputs') return plan.quoteLock;
   return plan.idempotency[0]!;
 }

@@ -5,6 +5,7 @@ import { renderAreaCards } from './html/area-cards.js';
 import { renderBanner } from './html/banner.js';
 import { renderCasesTable } from './html/cases-table.js';
 import { renderFailures } from './html/failures.js';
+import { generatedInputs } from './_internal/generated-inputs.js';
 import { renderLayout } from './html/layout.js';
 import { renderLoadSection } from './html/load-section.js';
 import { renderRateLimitTimeline } from './html/rate-limit-chart.js';
@@ -34,6 +35,20 @@ export function renderHtml(result: CaseRunResult): string {
       ),
     );
   if (result.timelines.webhooks.length > 0) sections.push(section('webhooks', 'Webhook attempts', renderWebhookTimeline(result.timelines.webhooks)));
+  for (const c of result.cases) {
+    const inputs = generatedInputs(c);
+    if (!inputs) continue;
+    const rows = inputs.rows.map(
+      (r) => `<tr><td><code>${html(r.operation)}</code></td><td>${html(r.keywords.join(', ') || '–')}</td><td>${r.valid}</td><td>${r.invalid}</td></tr>`,
+    );
+    sections.push(
+      section(
+        'generated-inputs',
+        `Generated inputs of ${c.id} (seed ${String(inputs.seed)})`,
+        `<table><thead><tr><th>Operation</th><th>Keywords broken</th><th>Valid</th><th>Invalid</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+      ),
+    );
+  }
   sections.push(section('cases', 'All cases', renderCasesTable(result, index)));
   sections.push(
     `<footer>${html(result.tool.name)} ${html(result.tool.version)} · Node ${html(result.tool.node)} · <code>${html(result.command)}</code> · finished ${html(result.finishedAt)} · schema ${html(result.schema)}</footer>`,

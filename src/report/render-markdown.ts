@@ -2,6 +2,7 @@ import type { CaseResult, Verdict } from '../results/model.js';
 import type { CaseRunResult } from '../results/run-result.js';
 import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
 import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
+import { generatedInputs } from './_internal/generated-inputs.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
 import { knownNote, namesKnownIssues } from './known-note.js';
@@ -71,6 +72,19 @@ export function renderMarkdown(result: CaseRunResult): string {
     for (const c of urgentFirst(g.cases)) {
       out.push(`| ${mdCode(c.id).replace(/\|/g, '\\|')} | ${mdCell(c.title)} | ${mdCell(c.clause)} | ${verdictCell(c.verdict)} | ${mdCell(c.message)} |`);
     }
+    out.push('');
+  }
+
+  for (const c of result.cases) {
+    const inputs = generatedInputs(c);
+    if (!inputs) continue;
+    out.push(
+      `## Generated inputs of ${mdCode(c.id)} (seed ${mdCode(String(inputs.seed))})`,
+      '',
+      '| Operation | Keywords broken | Valid | Invalid |',
+      '|---|---|---:|---:|',
+    );
+    for (const r of inputs.rows) out.push(`| ${mdCell(r.operation)} | ${mdCell(r.keywords.join(', ') || '–')} | ${r.valid} | ${r.invalid} |`);
     out.push('');
   }
 

@@ -59,6 +59,8 @@ export interface SuitePartOptions {
   propertyPath?: string;
   /** fast-check replay path of a shrunk command list, with `propertyPath`. */
   propertyReplayPath?: string;
+  /** Runs of property:openapi-inputs. */
+  fuzzRuns?: number;
   /** Arguments naming the run's target, for the replay commands properties print (see `replayContext`). */
   replayContext?: readonly string[];
 }

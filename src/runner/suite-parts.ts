@@ -65,6 +65,7 @@ export async function loadSuiteParts(opts: SuitePartOptions = {}): Promise<Suite
         ...(opts.propertyNames?.length ? { only: opts.propertyNames } : {}),
         ...(opts.propertyPath ? { path: opts.propertyPath } : {}),
         ...(opts.propertyReplayPath ? { replayPath: opts.propertyReplayPath } : {}),
+        ...(opts.fuzzRuns !== undefined ? { fuzzRuns: opts.fuzzRuns } : {}),
         ...(opts.replayContext?.length ? { replayContext: opts.replayContext } : {}),
         ...(plannedWriteLimits ? { writeLimits: plannedWriteLimits } : {}),
       }),

@@ -84,6 +84,25 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
   'hotel-bad-signature': { promise: 'SPEC §6, REF §10: X-Webhook-Signature is HMAC of "<t>.<raw body>"', caughtBy: ['WH-09'] },
   'hotel-double-cancel': { promise: 'REF §10: a second cancellation → 409 BOOKING_ALREADY_CANCELLED', caughtBy: ['HT-02'] },
   'hotel-unknown-rate-422': { promise: 'REF §10: an unknown rate_key → 404 NOT_FOUND', caughtBy: ['HT-03'] },
+  // request validation (sections 4, 5, and the OpenAPI document)
+  'booking-body-unchecked': {
+    promise: 'REF §4: a body that fails validation → 422 VALIDATION_FAILED; no input is answered 5xx',
+    caughtBy: ['property:openapi-inputs'],
+  },
+  'validation-fields-unnamed': { promise: 'REF §4: a 422 VALIDATION_FAILED lists the failing fields in details.fields', caughtBy: ['property:openapi-inputs'] },
+  'invalid-booking-charges': { promise: 'SPEC §1, REF §5: a failed booking charges nothing', caughtBy: ['property:openapi-inputs'] },
+  'statement-limit-unchecked': {
+    promise: 'REF §5, the OpenAPI document: a statement limit is 1 to 200; out of range → 422 VALIDATION_FAILED',
+    caughtBy: ['property:openapi-inputs'],
+  },
+  'statement-cursor-not-found': {
+    promise: 'the OpenAPI document: a statement is refused only with a status it lists (401, 422, 429)',
+    caughtBy: ['property:openapi-inputs'],
+  },
+  'product-method-not-found': {
+    promise: 'REF §4: a method the route does not have → 405 METHOD_NOT_ALLOWED, on every path',
+    caughtBy: ['property:openapi-inputs'],
+  },
 };
 
 /**

@@ -43,6 +43,33 @@ describe('svc-harness run', () => {
     }
   });
 
+  it('--fuzz-runs N runs openapi-inputs N times, its seed printed first; a bad N is one line, exit 2', async () => {
+    for (const bad of ['abc', '0']) {
+      const { code, stderr } = await runCli(['run', '--only', 'property:openapi-inputs', '--fuzz-runs', bad]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('--fuzz-runs must be an integer from 1 to 100000')]);
+      noStack(stderr);
+    }
+    const dir = await tmp();
+    const { code, stdout, stderr } = await runCli([
+      'run',
+      '--only',
+      'property:openapi-inputs',
+      '--fuzz-runs',
+      '2',
+      '--seed',
+      '11',
+      '--report-dir',
+      join(dir, 'reports'),
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('Fuzzing: property:openapi-inputs, 2 runs, seed 11');
+    expect(stdout).toMatch(/^PASS\s+property:openapi-inputs /m);
+    const summary = await readFile(join(dir, 'reports', 'latest', 'summary.md'), 'utf8');
+    expect(summary).toContain('## Generated inputs of `property:openapi-inputs` (seed `11`)');
+    expect(summary).toMatch(/\| POST \/\{product\}\/bookings \| [^|]*type[^|]* \| 2 \| \d+ \|/);
+  });
+
   it('exits 2 with one line naming every wrong field of a bad profile', async () => {
     const dir = await tmp();
     const file = join(dir, 'bad.yaml');

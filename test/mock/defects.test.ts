@@ -111,6 +111,37 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     off: false,
     on: true,
   },
+  'booking-body-unchecked': {
+    observe: async () =>
+      (
+        await alpha.send('POST', '/v1/flights/bookings', {
+          body: { quote_token: 7, travellers: [{ first_name: 'Ada', last_name: 'L' }] },
+          headers: { 'idempotency-key': key() },
+        })
+      ).status,
+    off: 422,
+    on: 500,
+  },
+  'validation-fields-unnamed': {
+    observe: async () => {
+      const res = await alpha.send('POST', '/v1/flights/bookings', { body: { quote_token: 'qt_x', travellers: [] }, headers: { 'idempotency-key': key() } });
+      return (res.json as { error: { details: { fields: Array<{ field: string }> } } }).error.details.fields.map((f) => f.field);
+    },
+    off: ['travellers'],
+    on: ['body'],
+  },
+  'invalid-booking-charges': {
+    observe: async () => {
+      const res = await alpha.send('POST', '/v1/flights/bookings', { body: { quote_token: '', travellers: [] }, headers: { 'idempotency-key': key() } });
+      expect(res.status).toBe(422);
+      return 1_000_000 - (await alpha.balance());
+    },
+    off: 0,
+    on: 100,
+  },
+  'statement-limit-unchecked': { observe: async () => (await alpha.get('/v1/wallet/statement?limit=0')).status, off: 422, on: 200 },
+  'statement-cursor-not-found': { observe: async () => (await alpha.get('/v1/wallet/statement?cursor=zz')).status, off: 422, on: 404 },
+  'product-method-not-found': { observe: async () => (await alpha.send('DELETE', '/v1/flights/bookings')).status, off: 405, on: 404 },
   'cancel-no-refund': {
     observe: async () => {
       const q = await alpha.quote();

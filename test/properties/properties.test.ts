@@ -13,7 +13,12 @@ describe('properties against the clean mock', () => {
   it('all hold, with seed, run count and replay command', async () => {
     t = await startContext();
     const results = await runProperties(t.ctx, { seed: 1234 });
-    expect(results.map((r) => r.id)).toEqual(['property:idempotency-model', 'property:no-charge-on-429-and-failure', 'property:quote-lock']);
+    expect(results.map((r) => r.id)).toEqual([
+      'property:idempotency-model',
+      'property:no-charge-on-429-and-failure',
+      'property:quote-lock',
+      'property:openapi-inputs',
+    ]);
     for (const r of results) {
       expect(r, `${r.id}: ${r.message}`).toMatchObject({ verdict: 'PASS', kind: 'property', area: 'properties' });
       expect(r.details).toMatchObject({ seed: 1234, replay: `svc-harness run --only ${r.id} --seed 1234` });

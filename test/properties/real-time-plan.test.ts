@@ -41,7 +41,7 @@ describe('the real-time plan of the properties', () => {
       { index: 2, open: [], writeLimit: 100 },
       { index: 3, open: ['flights'], writeLimit: 60 },
     ];
-    expect(propertiesAgencies({ profile: DEFAULT_PROFILE, agencies })).toEqual([0, 0, 0]);
+    expect(propertiesAgencies({ profile: DEFAULT_PROFILE, agencies })).toEqual([0, 0, 0, 0]);
     expect(propertiesAgencies({ only: ['property:idempotency-model'], profile: DEFAULT_PROFILE, agencies })).toEqual([0]);
   });
 
@@ -84,6 +84,7 @@ describe('the real-time plan of the properties', () => {
     expect(asked).toEqual([
       { name: 'quote-lock', read: 21, write: 10 },
       { name: 'idempotency-model', read: 0, write: 0 },
+      { name: 'openapi-inputs', read: 0, write: 0 },
       { name: 'no-charge-on-429-and-failure', read: 0, write: 0 },
     ]);
     // beside idempotency-model on a write limit of 20, it leaves half the free writes: (18 - 9) / 2 = 4 runs

@@ -28,10 +28,15 @@ describe('properties in real time', () => {
     // The runner leases what the plan declares, from the limits the accounts answer (60, 20, 60, 60 writes).
     const views = ctx.agencies.map((a, index) => ({ index, open: ['flights'], writeLimit: a.limits?.write }));
     const declared = propertiesAgencies({ profile: ctx.profile, agencies: views });
-    expect(declared).toEqual([0, 0, 0]);
+    expect(declared).toEqual([0, 0, 0, 0]);
     const writeLimits = propertiesWriteLimits({ profile: ctx.profile, agencies: views });
     const results = await runProperties({ ...ctx, usableAgencies: new Set([0, 1, 2]) }, { seed: 5, writeLimits });
-    expect(results.map((r) => r.id)).toEqual(['property:quote-lock', 'property:idempotency-model', 'property:no-charge-on-429-and-failure']);
+    expect(results.map((r) => r.id)).toEqual([
+      'property:quote-lock',
+      'property:idempotency-model',
+      'property:openapi-inputs',
+      'property:no-charge-on-429-and-failure',
+    ]);
     for (const r of results) {
       expect(r, `${r.id}: ${r.message}`).toMatchObject({ verdict: 'PASS', details: { seed: 5, realTime: true, why: expect.any(String) } });
       expect(r.message).toContain((r.details as { why: string }).why);
@@ -41,6 +46,8 @@ describe('properties in real time', () => {
     expect(byId['property:quote-lock']).toMatchObject({ runs: 17, numRuns: 17 });
     expect(String(byId['property:quote-lock']!.why)).toContain('24 writes of it left for idempotency-model after it');
     expect(byId['property:no-charge-on-429-and-failure']).toMatchObject({ runs: 10 });
+    // openapi-inputs runs before the fill with the writes left free, and says how many cases that left out.
+    expect(String(byId['property:openapi-inputs']!.why)).toMatch(/^(every case in each run|\d+ writes free: \d+ write cases left out of each run)$/);
     // idempotency-model runs after quote-lock, as many runs as the writes quote-lock left free take, and says so
     const model = byId['property:idempotency-model']!;
     expect(model.runs).toBe(model.numRuns);
@@ -52,7 +59,7 @@ describe('properties in real time', () => {
     const agencyOf = (headers: Record<string, string>): number => ctx.agencies.findIndex((a) => Object.values(headers).some((v) => v.includes(a.keyId)));
     const sentBy = (prefix: string): Set<number> =>
       new Set(t!.recorder.exchanges.filter((x) => x.label?.startsWith(prefix)).map((x) => agencyOf(x.request.headers)));
-    for (const prefix of ['property:no-charge-on-429-and-failure', 'property:idempotency-model', 'property:quote-lock', ctx.checkId])
+    for (const prefix of ['property:no-charge-on-429-and-failure', 'property:idempotency-model', 'property:quote-lock', 'property:openapi-inputs', ctx.checkId])
       expect(sentBy(prefix), prefix).toEqual(new Set([0]));
     // They drove the target: bookings, 429s inside the fill, supplier failures, expired quotes.
     const statuses = new Set(t!.recorder.exchanges.map((x) => x.response?.status));

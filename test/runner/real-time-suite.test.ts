@@ -63,16 +63,20 @@ describe('the suite in real time (clock control none)', () => {
     const bad = result.cases.filter((c) => c.verdict !== 'PASS').map((c) => `${c.id} ${c.verdict}: ${c.message}`);
     expect(bad).toEqual([]);
     const caseOf = (id: string) => result.cases.find((c) => c.id === id)!;
-    const [expiry, lock, model, fill] = [
+    const [expiry, lock, model, inputs, fill] = [
       'scenario:quote-expiry',
       'property:quote-lock',
       'property:idempotency-model',
+      'property:openapi-inputs',
       'property:no-charge-on-429-and-failure',
     ].map(caseOf);
     const end = (c: { startedAt: number; durationMs: number }): number => c.startedAt + c.durationMs;
     // quote-lock and idempotency-model ran while quote-expiry waited (5 s); the wait ended once they had, then the fill
     expect(lock!.startedAt).toBeLessThan(expiry!.startedAt + 5_000);
     expect(end(model!)).toBeLessThanOrEqual(end(expiry!));
+    // openapi-inputs after them, still beside the wait, with the writes left free
+    expect(inputs!.startedAt).toBeGreaterThanOrEqual(end(model!) - 5);
+    expect(end(inputs!)).toBeLessThanOrEqual(end(expiry!));
     expect(fill!.startedAt).toBeGreaterThanOrEqual(end(expiry!) - 5);
   }, 120_000);
 });

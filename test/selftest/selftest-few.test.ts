@@ -11,6 +11,7 @@ import { selftestCommand } from '../../src/cli/commands/selftest.js';
 import { buildParser } from '../../src/cli/parser.js';
 import { writeSelftestReports } from '../../src/selftest/write-selftest-reports.js';
 import { ALL_CHECKS } from '../../src/checks/index.js';
+import { PROPERTIES } from '../../properties/index.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 describe('expectations', () => {
   test('every defect has a promise and expected checks that exist in the suite', () => {
-    const ids = new Set(ALL_CHECKS.map((c) => c.id));
+    const ids = new Set([...ALL_CHECKS.map((c) => c.id), ...PROPERTIES.map((p) => `property:${p.name}`)]);
     for (const name of DEFECT_NAMES) {
       const e = DEFECT_EXPECTATIONS[name];
       expect(e.promise, name).not.toBe('');

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { commandLine } from '../command-line.js';
 import { defaultRegistry } from '../../checks/index.js';
 import type { Selection } from '../../checks/registry.js';
@@ -29,6 +30,8 @@ export interface RunCommandOptions {
   'receiver-url'?: string;
   'property-path'?: string;
   'property-replay-path'?: string;
+  /** Runs of property:openapi-inputs. */
+  'fuzz-runs'?: number;
   /** Defects to switch on in the embedded mock, to watch the suite catch them. */
   'mock-defects'?: string[];
   /** YAML list of failures known and excused until a date. */
@@ -89,6 +92,9 @@ export async function runCommand(
     const target = await harness.prepare();
     if (!args.json)
       out(target.embedded ? `Target: embedded mock at ${target.profile.base_url}` : `Target: ${target.profile.name} at ${target.profile.base_url}`);
+    // Deeper fuzzing says its seed before it starts, so that an interrupted run can be replayed.
+    const seed = args.seed ?? (args['fuzz-runs'] !== undefined ? randomInt(2 ** 31) : undefined);
+    if (args['fuzz-runs'] !== undefined && !args.json) out(`Fuzzing: property:openapi-inputs, ${args['fuzz-runs']} runs, seed ${seed}`);
     // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
     const progress = args.json ? undefined : runProgress();
     const caseLines = knownListener(progressPrinter(out), known, today);
@@ -97,7 +103,8 @@ export async function runCommand(
       ran = await harness
         .run({
           ...(args.only !== undefined ? { only: args.only } : {}),
-          ...(args.seed !== undefined ? { seed: args.seed } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          ...(args['fuzz-runs'] !== undefined ? { fuzzRuns: args['fuzz-runs'] } : {}),
           ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
           ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
           command: commandLine(),

@@ -41,6 +41,11 @@ export const runCommand = defineCommand<RunCommandOptions>({
         describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)',
       })
       .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
+      .option('fuzz-runs', {
+        type: 'number',
+        coerce: integer('fuzz-runs', 1, 100_000),
+        describe: 'runs of property:openapi-inputs (the inputs generated from the OpenAPI document; default 1): deeper fuzzing, its seed printed first',
+      })
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })
       .check(checkRunArgs),

@@ -71,6 +71,13 @@ export const DEFECTS = {
   'hotel-bad-signature': 'hotel webhook signatures are computed over the body without the timestamp',
   'hotel-double-cancel': 'a hotel booking can be cancelled twice (the second answers 200, not 409)',
   'hotel-unknown-rate-422': 'an unknown hotel rate_key answers 422 VALIDATION_FAILED instead of 404 NOT_FOUND',
+  // request validation (sections 4, 5, and the OpenAPI document)
+  'booking-body-unchecked': 'a booking body is read before it is validated: a field missing or of an unexpected JSON type crashes with 500',
+  'validation-fields-unnamed': 'a booking refused with 422 VALIDATION_FAILED names the body, not the broken field, in details.fields',
+  'invalid-booking-charges': 'a booking refused with 422 VALIDATION_FAILED still debits a processing fee of 100 minor units',
+  'statement-limit-unchecked': 'a statement limit out of range (0, or over 200) is clamped and answered 200 instead of 422',
+  'statement-cursor-not-found': 'a statement cursor the API did not issue answers 404 NOT_FOUND, which the document does not list for the statement',
+  'product-method-not-found': 'a method a path under /v1/{product}/ does not have answers 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',
 } as const;
 
 /** A defect's name. */

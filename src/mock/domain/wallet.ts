@@ -78,7 +78,10 @@ export class WalletLedger {
     const problems = [];
     let limit: number = STATEMENT_LIMIT.default;
     if (limitRaw !== undefined) {
-      if (!/^\d{1,4}$/.test(limitRaw) || Number(limitRaw) < STATEMENT_LIMIT.min || Number(limitRaw) > STATEMENT_LIMIT.max) {
+      const inRange = Number(limitRaw) >= STATEMENT_LIMIT.min && Number(limitRaw) <= STATEMENT_LIMIT.max;
+      if (/^-?\d{1,4}$/.test(limitRaw) && !inRange && this.defects.has('statement-limit-unchecked')) {
+        limit = Math.min(STATEMENT_LIMIT.max, Math.max(STATEMENT_LIMIT.min, Number(limitRaw)));
+      } else if (!/^\d{1,4}$/.test(limitRaw) || !inRange) {
         problems.push({ field: 'limit', message: `must be an integer from ${STATEMENT_LIMIT.min} to ${STATEMENT_LIMIT.max}` });
       } else limit = Number(limitRaw);
     }
@@ -89,6 +92,7 @@ export class WalletLedger {
     let start = entries.length - 1;
     if (cursorRaw !== undefined && cursorRaw !== '') {
       const m = /^c_(\d{1,12})$/.exec(cursorRaw);
+      if (!m && this.defects.has('statement-cursor-not-found')) throw new ApiError(404, 'NOT_FOUND', 'no such statement cursor');
       if (!m) problems.push({ field: 'cursor', message: 'is not a cursor this API issued' });
       else {
         const seq = Number(m[1]);

@@ -201,6 +201,7 @@ export class ServicePipeline {
     if (!match) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
     if ('allow' in match) {
       if (s.defects.has('method-not-allowed-as-404')) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
+      if (product && s.defects.has('product-method-not-found')) throw new ApiError(404, 'NOT_FOUND', `no resource at ${path}`);
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}`, { allow: match.allow }, { allow: match.allow.join(', ') });
     }
     const { route, params } = match;
@@ -214,13 +215,29 @@ export class ServicePipeline {
     if (route.body === 'none') input = route.validate(undefined, params);
     else if (req.body.length === 0 && route.body === 'json-or-empty') input = route.validate({}, params);
     else if (route.reusableInput) input = this.reusedInput(route, params, req.body, bodyText);
-    else input = route.validate(parseJson(decodeUtf8(req.body)), params);
+    else input = this.validateBody(route, params, parseJson(decodeUtf8(req.body)), agency);
     // Step 6: idempotency.
     if (!route.idempotent) {
       const result = route.run(s, agency, params, input, query);
       return result instanceof Promise ? result.then((r) => json(r, requestId)) : json(result, requestId);
     }
     return this.idempotent(route, params, input, agency, req, path, query, requestId);
+  }
+
+  /** Step 5 for a JSON body: the route's validation (where three defects of a booking's validation live). */
+  private validateBody(route: Route, params: RouteParams, body: unknown, agency: Agency): unknown {
+    const s = this.service;
+    if (route.name !== 'booking.create') return route.validate(body, params);
+    if (s.defects.has('booking-body-unchecked')) readBookingUnchecked(body);
+    try {
+      return route.validate(body, params);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      if (s.defects.has('invalid-booking-charges')) s.ledger.debit(agency.id, 100, null, s.clock.now(), true);
+      if (s.defects.has('validation-fields-unnamed'))
+        throw new ApiError(422, 'VALIDATION_FAILED', 'request failed validation', { fields: [{ field: 'body', message: 'is invalid' }] });
+      throw err;
+    }
   }
 
   /**
@@ -325,6 +342,14 @@ export class ServicePipeline {
     res.headers['x-ratelimit-reset'] = String(rl.resetS);
     res.headers['x-ratelimit-resource'] = rl.resource;
   }
+}
+
+/** Defect `booking-body-unchecked`: reads a booking body as if it were valid; a field missing or of another JSON type throws a TypeError. */
+function readBookingUnchecked(body: unknown): void {
+  const b = body as { quote_token: string; travellers: Array<{ first_name: string; last_name: string }>; client_reference?: string | null };
+  b.quote_token.startsWith('');
+  for (const t of b.travellers) void (t.first_name.trim() + t.last_name.trim());
+  if (b.client_reference !== undefined && b.client_reference !== null) b.client_reference.trim();
 }
 
 function decodeUtf8(body: Buffer): string {

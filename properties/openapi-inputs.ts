@@ -1,0 +1,244 @@
+import * as fc from 'fast-check';
+import { getField } from '../src/api/fields.js';
+import type { ApiResponse } from '../src/api/types.js';
+import { fillPath, queryString, type RequestOperation, type RequestParameter } from '../src/openapi/generate/operation-inputs.js';
+import { resolvePointer } from '../src/openapi/json-pointer.js';
+import { loadOpenApiDocument, type OpenApiDocument } from '../src/openapi/load-document.js';
+import { responseValidatorFor } from '../src/openapi/response-validator.js';
+import { planInputs, renderCase, type InputCase } from './_internal/input-cases.js';
+import type { PropertyEnv } from './_internal/property-env.js';
+import type { Bucket } from './_internal/rate-budget.js';
+import type { BuiltProperty, PropertyDef } from './property-types.js';
+
+/** What one operation was given over the run's first pass (shrinks not counted). */
+interface Tally {
+  valid: number;
+  invalid: number;
+  keywords: Set<string>;
+}
+
+/** One case sent: the case, what it was sent as, and the answer. */
+interface Sent {
+  c: InputCase;
+  shown: string;
+  bucket: Bucket;
+  res: ApiResponse;
+}
+
+const ok = (s: number): boolean => s >= 200 && s < 300;
+
+/** A JSON pointer's segments (`/travellers/0/first_name` → travellers, 0, first_name). */
+const pointerTokens = (p: string): string[] =>
+  p
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+/** A field name's segments, in whichever spelling a service gives (`travellers[0].first_name`, `travellers/0/first_name`). */
+const fieldTokens = (f: string): string[] => f.split(/[.[\]/]+/).filter((t) => t !== '');
+
+/** True when a field a 422 names is the broken place: the one ends the other (a service may name it from the body's root or from a part of it). */
+function names(field: string, pointer: string, param?: string): boolean {
+  const a = fieldTokens(field);
+  const b = param ? [param] : pointerTokens(pointer);
+  if (b.length === 0) return true;
+  if (a.length === 0) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.every((t, i) => long[long.length - short.length + i] === t);
+}
+
+/** The signed request of a case: method, path (under the profile's base URL), query, body and headers. */
+function requestOf(env: PropertyEnv, c: InputCase, needsKey: (op: RequestOperation) => string | undefined) {
+  if (c.kind === 'method') return { method: c.method, path: fillPath(c.path, c.values), query: undefined, body: undefined, headers: undefined };
+  const key = needsKey(c.op);
+  return {
+    method: c.op.method,
+    path: fillPath(c.op.path, c.request.path),
+    query: queryString(c.request.query),
+    body: c.request.body === undefined ? undefined : JSON.stringify(c.request.body),
+    headers: key ? { [key]: env.unique('oi-key') } : undefined,
+  };
+}
+
+/**
+ * The whole property on one environment: it loads the document, plans the
+ * inputs, and judges each run's answers and the wallet around them.
+ */
+async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltProperty<Array<InputCase | null>> & { left: number }> {
+  const ctx = env.ctx;
+  const p = ctx.profile;
+  const doc: OpenApiDocument = await loadOpenApiDocument(p.openapi);
+  const validator = responseValidatorFor(doc);
+  const { open } = await env.api.openProducts({ label: env.label('open products') });
+  // A path under a product outside the contract answers 403 whatever the input: its operations are left out, and an enum of products is narrowed to the open ones.
+  const productPaths = Object.values(p.operations)
+    .filter((o) => o.path.includes('{product}'))
+    .map(
+      (o) =>
+        new RegExp(
+          `^${o.path
+            .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+            .replace(/\{product\}/g, '([^/]+)')
+            .replace(/\{[^}]+\}/g, '[^/]+')}$`,
+        ),
+    );
+  const closed = (path: string): boolean =>
+    productPaths.some((re) => {
+      const m = re.exec(path);
+      return m !== null && p.products.includes(m[1]!) && !open.includes(m[1]!);
+    });
+  const schemaOf = (param: RequestParameter): unknown => {
+    const s = param.schema as { $ref?: string } | undefined;
+    const resolved = (typeof s?.$ref === 'string' ? resolvePointer(doc, s.$ref)?.value : s) as { enum?: unknown[] } | undefined;
+    if (!Array.isArray(resolved?.enum) || !resolved.enum.some((v) => p.products.includes(String(v)))) return param.schema;
+    return { ...resolved, enum: resolved.enum.filter((v) => open.includes(String(v))) };
+  };
+  const searchPath =
+    productPaths[
+      Object.values(p.operations)
+        .filter((o) => o.path.includes('{product}'))
+        .findIndex((o) => o === p.operations.search)
+    ];
+  const bucketOf = (method: string, path: string): Bucket =>
+    method === 'GET' || method === 'HEAD' || (method === p.operations.search.method.toUpperCase() && searchPath?.test(path)) ? 'read' : 'write';
+  const writes = maxWrites === undefined ? undefined : { isWrite: (method: string, path: string) => bucketOf(method, path) === 'write', max: maxWrites };
+  const plan = planInputs({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => !closed(path))) }, schemaOf, writes);
+  const idempotencyHeader = (op: RequestOperation): string | undefined =>
+    op.parameters.find((x) => x.in === 'header' && x.required && x.name.toLowerCase() === p.headers.idempotency_key.toLowerCase())
+      ? p.headers.idempotency_key
+      : undefined;
+  const e = p.errors;
+  const tallies = new Map<string, Tally>(plan.operations.map((op) => [op.name, { valid: 0, invalid: 0, keywords: new Set<string>() }]));
+  const probes = new Map<string, number>();
+  let counting = true;
+
+  const judge = (s: Sent): string | undefined => {
+    const { c, res } = s;
+    const said = env.describe(res);
+    if (res.status >= 500) return `${s.shown}: answered ${said}, a server error`;
+    if (c.kind === 'method') {
+      if (res.status === e.method_not_allowed.status && env.api.errorCode(res) === e.method_not_allowed.code) return undefined;
+      return `${s.shown}: answered ${said}, expected ${e.method_not_allowed.status} ${e.method_not_allowed.code}`;
+    }
+    const broken = c.request.broken;
+    if (c.kind === 'valid') {
+      if (ok(res.status)) return undefined;
+      if (res.status === e.unauthenticated.status) return `${s.shown}: a valid, correctly signed input answered ${said}`;
+      const j = validator.judge(res.exchange);
+      const listed = c.op.statuses.includes(String(res.status)) || c.op.ranges.includes(`${Math.floor(res.status / 100)}XX`);
+      if (!listed) return `${s.shown}: a valid input refused with ${said}, which the document does not list for ${c.op.name}`;
+      if (j.judged && j.violations.length > 0)
+        return `${s.shown}: a valid input refused with ${said}, not as the document lists it for ${c.op.name} (${j.violations.map((v) => `${v.pointer} ${v.message}`).join(', ')})`;
+      return undefined;
+    }
+    const statuses = [e.validation_failed.status, e.invalid_json.status, ...(broken?.part === 'path' ? [e.not_found.status] : [])];
+    if (!statuses.includes(res.status)) return `${s.shown}: an invalid input answered ${said}, expected ${[...new Set(statuses)].join(' or ')}`;
+    if (env.api.errorCode(res) === undefined) return `${s.shown}: an invalid input answered ${res.status} outside the error envelope`;
+    if (res.status === e.validation_failed.status && env.api.errorCode(res) === e.validation_failed.code && broken) {
+      const fields = getField(getField(res.json, p.fields.error_details), 'fields');
+      const listed = Array.isArray(fields) ? fields.map((f) => (typeof f === 'string' ? f : String(getField(f, 'field') ?? ''))) : [];
+      const param = broken.part === 'body' ? undefined : broken.pointer.slice(1);
+      if (!listed.some((f) => names(f, broken.pointer, param)))
+        return `${s.shown}: answered ${said} but ${p.fields.error_details}.fields (${listed.length ? listed.join(', ') : 'none'}) does not name ${broken.part} ${broken.pointer || '/'}`;
+    }
+    return undefined;
+  };
+
+  const property = fc.asyncProperty(plan.run, async (drawn) => {
+    env.evidence = [];
+    const cases = drawn.filter((c): c is InputCase => c !== null);
+    const sends = cases.map((c) => {
+      const r = requestOf(env, c, idempotencyHeader);
+      return { c, r, bucket: bucketOf(r.method, r.path) };
+    });
+    const writes = sends.filter((x) => x.bucket === 'write').length;
+    const reads = sends.length - writes + 8;
+    await env.budget.ensure({ read: reads, write: writes });
+    // Money moves only through writes: the wallet is read around them.
+    const [before, entries] = writes ? await Promise.all([env.balance('balance before'), env.statement('statement before')]) : [undefined, []];
+    const sent: Sent[] = await Promise.all(
+      sends.map(async ({ c, r, bucket }) => {
+        const shown = renderCase(c, r.path, r.query);
+        const res = env.track(
+          await env.api.raw(r.method, r.path, r.body, { label: env.label(shown.slice(0, 160)), query: r.query, headers: r.headers }),
+          bucket,
+        );
+        return { c, shown, bucket, res };
+      }),
+    );
+    if (counting) {
+      for (const c of cases) {
+        if (c.kind === 'method') {
+          probes.set(c.path, (probes.get(c.path) ?? 0) + 1);
+          continue;
+        }
+        const t = tallies.get(c.op.name)!;
+        if (c.kind === 'valid') t.valid += 1;
+        else {
+          t.invalid += 1;
+          const b = c.request.broken!;
+          t.keywords.add(b.part === 'body' ? b.keyword : `${b.part} ${b.keyword}`);
+        }
+      }
+    }
+    // A request the rate limit refused says nothing of its input.
+    const judged = sent.filter((s) => !env.is(s.res, 'rate_limited'));
+    const problems = judged.map(judge).filter((m): m is string => m !== undefined);
+    if (before !== undefined && !sent.some((s) => s.bucket === 'write' && ok(s.res.status))) {
+      const after = await env.balance('balance after');
+      const known = new Set(entries.map((x) => x.id));
+      const added = (await env.statement('statement after')).filter((x) => !known.has(x.id));
+      if (after !== before || added.length)
+        problems.push(
+          `${writes} refused writes changed the wallet: balance ${before} → ${after}${added.length ? `, ${added.length} new statement entr${added.length > 1 ? 'ies' : 'y'} (${added.map((x) => `${x.type} ${x.amount}`).join(', ')})` : ''}`,
+        );
+    }
+    if (problems.length) {
+      counting = false;
+      env.fail(problems.length > 1 ? `${problems[0]} (and ${problems.length - 1} more: ${problems.slice(1, 3).join('; ')})` : problems[0]!);
+    }
+  });
+  return {
+    property,
+    left: plan.left,
+    render: (drawn) =>
+      drawn
+        .filter((c): c is InputCase => c !== null)
+        .map((c) => {
+          const r = requestOf(env, c, () => undefined);
+          return renderCase(c, r.path, r.query);
+        })
+        .join(' | '),
+    details: () => ({
+      operations: [...tallies].map(([operation, t]) => ({ operation, valid: t.valid, invalid: t.invalid, keywords: [...t.keywords].sort() })),
+      methodProbes: [...probes].map(([path, n]) => ({ path, probes: n })),
+      ...(plan.unusable.length ? { unusable: plan.unusable } : {}),
+      ...(open.length < p.products.length ? { productsLeftOut: p.products.filter((x) => !open.includes(x)) } : {}),
+    }),
+  };
+}
+
+/**
+ * Inputs generated from the OpenAPI document, valid or broken one keyword
+ * at a time, each request signed with a fresh nonce (and idempotency key
+ * where the document requires one), are answered as the document says:
+ * never a server error; an invalid input 400 or 422 in the envelope, a 422
+ * naming the broken field; an invalid write moves no money; a valid input
+ * accepted, or refused only as the document lists for its operation; a
+ * method its path does not document 405.
+ */
+export const openapiInputs: PropertyDef = {
+  name: 'openapi-inputs',
+  title: 'Inputs generated from the OpenAPI document, valid or broken one keyword at a time, are answered as the document says',
+  clause:
+    'SPEC §7 / REF §4, §5: a body that fails validation is 422 VALIDATION_FAILED with details.fields, never a server error; a failed booking charges nothing; a method no route has is 405',
+  needs: [],
+  defaultNumRuns: 1,
+  build: (env) => buildInputs(env),
+  // In real time it runs on the main agency before the fill, with the writes its bucket has free (those it leaves, the fill takes): no window is waited for.
+  async realTime({ envs: [env], numRuns }) {
+    const free = env!.budget.free('write');
+    const built = await buildInputs(env!, free);
+    const why = built.left ? `${free} writes free: ${built.left} write cases left out of each run` : 'every case in each run';
+    return { built, fcRuns: numRuns, runs: numRuns, why };
+  },
+};
