@@ -44,6 +44,7 @@ export const AREAS = Object.freeze([
   'wallet',
   'webhooks',
   'hotel',
+  'isolation',
   'schema',
   'scenarios',
   'properties',
