@@ -71,6 +71,15 @@ export const DEFECTS = {
   'hotel-bad-signature': 'hotel webhook signatures are computed over the body without the timestamp',
   'hotel-double-cancel': 'a hotel booking can be cancelled twice (the second answers 200, not 409)',
   'hotel-unknown-rate-422': 'an unknown hotel rate_key answers 422 VALIDATION_FAILED instead of 404 NOT_FOUND',
+  // agencies kept apart (sections 4, 5, 7, 9, 10)
+  'booking-readable-by-others': "any agency can read another agency's booking by its id",
+  'cancel-by-others': "any agency can cancel another agency's booking, and the refund lands in the caller's wallet",
+  'quote-shared-across-agencies': "another agency's quote token books, charged to the caller",
+  'hotel-cancel-by-others': "any agency can cancel another agency's hotel booking",
+  'hotel-rate-key-books-owner': 'a rate key of another agency books on the account of the agency it was issued to',
+  'idempotency-scope-without-agency': "an Idempotency-Key is scoped by method and path only, so one agency replays or refuses on another agency's key",
+  'webhook-to-every-agency': "the service's events are sent to every agency's webhook endpoint",
+  'statement-lists-others': "an agency's wallet statement lists every agency's entries",
 } as const;
 
 /** A defect's name. */
