@@ -1,12 +1,31 @@
 import type { StatementEntry } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
-import type { CheckContext, CheckOutcome } from '../types.js';
+import type { Check, CheckContext, CheckOutcome } from '../types.js';
 import { skipped, type Findings } from './findings.js';
 import { productsToSearch, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 
 /** Both agencies' wallets at one moment: the owner's (role 0), then the other agency's (role 1). */
 export type BothWallets = readonly [WalletSnapshot, WalletSnapshot];
+
+/**
+ * What every isolation check declares: they run as one episode, back to back
+ * under one lease of two agencies (no reset between them where the target is
+ * reset before each unit), each making its own requests; the episode holds
+ * both agencies' buckets, wallets, webhook endpoints and hotel accounts, sends
+ * at most `requests` to one bucket in all, pays for one booking at a time
+ * (each is cancelled before the next), and waits only to watch that
+ * webhook events stay with their agency (IS-06, real time).
+ */
+export const ISOLATION_EPISODE = {
+  episode: 'isolation',
+  uses: {
+    touches: ['0:read', '0:write', '0:wallet', '0:webhook', '0:hotel', '1:read', '1:write', '1:wallet', '1:webhook', '1:hotel'],
+    requests: { read: 24, write: 13 },
+    charges: 1,
+    wait: { ms: () => 4_000 },
+  },
+} as const satisfies Pick<Check, 'episode' | 'uses'>;
 
 /** Who is who in an isolation check's messages. */
 const OWNER = 'the owner';

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { agencyName } from '../_internal/isolation-steps.js';
+import { agencyName, ISOLATION_EPISODE } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What IS-03 saw: the owner's hotel booking, another agency's cancellation of it, then the owner's. */
@@ -33,7 +33,7 @@ export const hotelBookingByOtherCheck: Check = {
   area: 'isolation',
   clause: "SPEC §5: the hotel API key is the agency's / REF §10: an unknown reference → 404 NOT_FOUND (REF §4: another agency's booking is unknown to it)",
   needs: ['second-agency', 'hotel'],
-  uses: { touches: ['0:hotel', '1:hotel'] },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const owner = ctx.hotel(0);
     const other = ctx.hotel(1);

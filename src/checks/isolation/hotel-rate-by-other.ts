@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
 import { codeOf, describeAnswer, errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { agencyName } from '../_internal/isolation-steps.js';
+import { agencyName, ISOLATION_EPISODE } from '../_internal/isolation-steps.js';
 import { mentions } from '../_internal/wh-attempt.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 
@@ -84,7 +84,7 @@ export const hotelRateByOtherCheck: Check = {
   clause:
     "SPEC §5: the hotel API key is the agency's / REF §10: an unknown rate_key → 404 NOT_FOUND (whether a rate_key is bound to its agency is not said: a booking of the caller's own is right too)",
   needs: ['second-agency', 'hotel'],
-  uses: { touches: ['0:hotel', '1:hotel'] },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const owner = ctx.hotel(0);
     const other = ctx.hotel(1);

@@ -3,7 +3,7 @@ import { cancelFresh } from '../_internal/booking-steps.js';
 import { codeOf, describeAnswer, errorMismatch, isSuccess, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { bookingBodyText, cancelQuietly, cheapest, retryRateLimited, searchProduct } from '../_internal/flow-steps.js';
-import { bothWallets, judgeBothWallets, leaks, sharedProduct, type BothWallets, type OwnBooking } from '../_internal/isolation-steps.js';
+import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, leaks, type OwnBooking, sharedProduct } from '../_internal/isolation-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 
 type Booked = Answer & { bookingId?: string; chargedAmount?: number };
@@ -85,11 +85,7 @@ export const idempotencyKeyByOtherCheck: Check = {
   area: 'isolation',
   clause: 'SPEC §4: the same key and body replay the original response / REF §7: the scope of a key is (agency, method, path)',
   needs: ['second-agency', 'open-product'],
-  uses: {
-    touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet'],
-    requests: { read: 6, write: 3 },
-    charges: 1,
-  },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const product = await sharedProduct(ctx);
     if (typeof product !== 'string') return product;

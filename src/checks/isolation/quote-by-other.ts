@@ -3,7 +3,7 @@ import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { cancelQuietly, cheapest, searchProduct } from '../_internal/flow-steps.js';
-import { bothWallets, judgeBothWallets, sharedProduct, type BothWallets, type OwnBooking } from '../_internal/isolation-steps.js';
+import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, type OwnBooking, sharedProduct } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What IS-02 saw: another agency's booking with the owner's quote token, then the owner's booking of it and its cancellation. */
@@ -54,11 +54,7 @@ export const quoteByOtherCheck: Check = {
   area: 'isolation',
   clause: "SPEC §1: a booking redeems the quote_token of the agency's search / REF §5: a quote_token of another agency → 404 QUOTE_NOT_FOUND, nothing charged",
   needs: ['second-agency', 'open-product'],
-  uses: {
-    touches: ['0:read', '0:write', '0:wallet', '1:read', '1:write', '1:wallet'],
-    requests: { read: 6, write: 2 },
-    charges: 1,
-  },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const product = await sharedProduct(ctx);
     if (typeof product !== 'string') return product;

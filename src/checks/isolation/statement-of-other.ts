@@ -4,7 +4,7 @@ import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { isSuccess, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { cheapest, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
-import { judgeOwnEntriesOnly, OTHER } from '../_internal/isolation-steps.js';
+import { ISOLATION_EPISODE, judgeOwnEntriesOnly, OTHER } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What IS-07 saw: the other agency's wallet around the owner's booking and cancellation, and the owner's statement after. */
@@ -49,11 +49,7 @@ export const statementOfOtherCheck: Check = {
   area: 'isolation',
   clause: "SPEC §1/§5: the wallet and its statement belong to the agency / REF §5: GET /v1/wallet/statement lists the agency's entries",
   needs: ['second-agency', 'open-product'],
-  uses: {
-    touches: ['0:read', '0:write', '0:wallet', '1:read', '1:wallet'],
-    requests: { read: 4, write: 2 },
-    charges: 1,
-  },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const [owner, other] = [ctx.api(0), ctx.api(1)];
     const product = (await productsToSearch(ctx, 0))[0];
@@ -68,8 +64,9 @@ export const statementOfOtherCheck: Check = {
     const bookingId = booking.bookingId;
     if (!isSuccess(booking) || bookingId === undefined)
       return skipped(`the owner's booking answered ${booking.status} with no booking id: no entry to look for`, booking);
-    const cancellation = await cancelFresh(ctx, owner, product, bookingId, "the owner's cancellation (a refund entry)");
-    const [ownerStatement, otherAfter] = await Promise.all([
+    // The money goes back beside the reads: the booking's debit entry is there either way, its refund maybe.
+    const [cancellation, ownerStatement, otherAfter] = await Promise.all([
+      cancelFresh(ctx, owner, product, bookingId, "the owner's cancellation (its money back)"),
       owner.statement({ label: ctx.label("the owner's statement") }),
       snapshotWallet(ctx, other, 'after (other agency)'),
     ]);

@@ -6,6 +6,7 @@ import { isSuccess, successMismatch, type Answer } from '../_internal/expect-err
 import { Findings, skipped } from '../_internal/findings.js';
 import { cheapest, productsToSearch, retryRateLimited, searchProduct } from '../_internal/flow-steps.js';
 import { mentions } from '../_internal/wh-attempt.js';
+import { ISOLATION_EPISODE } from '../_internal/isolation-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 
 /** What IS-06 saw: both endpoints registered on the receiver, the owner's booking and cancellation, and the deliveries at each path. */
@@ -43,10 +44,13 @@ export function judgeWebhookToOther(obs: WebhookToOtherObservations, profile: Pr
   );
 }
 
-/** Real time to wait for the owner's events, then for a stray one at the other endpoint, ms. */
+/** Real time to wait for the owner's events, and for a stray one at the other endpoint, ms. */
 function watchMs(ctx: CheckContext): { first: number; stray: number } {
-  return ctx.clock.kind === 'mock' ? { first: 3_000, stray: 300 } : { first: ctx.profile.webhooks.delivery_timeout_ms + 5_000, stray: 2_000 };
+  return ctx.clock.kind === 'mock' ? { first: 3_000, stray: 150 } : { first: ctx.profile.webhooks.delivery_timeout_ms + 5_000, stray: 2_000 };
 }
+
+/** A stray event is still watched for this long after the owner's last came, ms. */
+const STRAY_AFTER_OWNER_MS = 50;
 
 function receiverPath(ctx: CheckContext, who: string): string {
   return `/wh/${ctx.unique(`${ctx.checkId}-${who}`).replace(/[^A-Za-z0-9_-]/g, '-')}`;
@@ -59,12 +63,7 @@ export const webhookToOtherCheck: Check = {
   area: 'isolation',
   clause: 'SPEC §6: the service sends outbound webhook events / REF §9: one endpoint per agency',
   needs: ['second-agency', 'receiver', 'open-product'],
-  uses: {
-    touches: ['0:read', '0:write', '0:wallet', '0:webhook', '1:read', '1:write', '1:webhook'],
-    requests: { read: 3, write: 4 },
-    charges: 1,
-    wait: { ms: (p) => 2_000 + Math.min(p.webhooks.delivery_timeout_ms, 2_000) },
-  },
+  ...ISOLATION_EPISODE,
   async run(ctx) {
     const receiver = ctx.receiver;
     if (!receiver) return skipped('no webhook receiver reachable by the target');
@@ -92,9 +91,11 @@ export const webhookToOtherCheck: Check = {
       const cancellation = await cancelFresh(ctx, owner, product, bookingId, "the owner's cancellation (emits an event)");
       const at = (path: string) => (d: ReceivedDelivery) => d.path === path && mentions(d.text, bookingId);
       const ms = watchMs(ctx);
-      await receiver.waitFor(at(ownerPath), ms.first, isSuccess(cancellation) ? 2 : 1);
-      // Events to every endpoint go out together: once the owner's came, a stray one is due as well.
-      await receiver.waitFor(at(otherPath), ms.stray);
+      // Events to every endpoint go out together: the watch for a stray one runs beside the wait for the owner's, and a little past it.
+      const strayUntil = ctx.clock.now() + ms.stray;
+      await Promise.all([receiver.waitFor(at(ownerPath), ms.first, isSuccess(cancellation) ? 2 : 1), receiver.waitFor(at(otherPath), ms.stray)]);
+      const late = Math.max(STRAY_AFTER_OWNER_MS, strayUntil - ctx.clock.now());
+      if (receiver.deliveries(at(otherPath)).length === 0) await receiver.waitFor(at(otherPath), Math.min(late, ms.stray));
       return judgeWebhookToOther(
         {
           bookingId,
