@@ -44,6 +44,24 @@ function pickAgency(profile: Readonly<Profile>, wanted: string | undefined, embe
 }
 
 /**
+ * The second agency CERT-09 tries the certified agency against: another of
+ * the profile's agencies of the same organisation, its secrets resolved; or
+ * why there is none.
+ */
+export function pickPartner(profile: Readonly<Profile>, agency: ResolvedAgency): { partner: ResolvedAgency } | { partnerMissing: string } {
+  const org = profile.agencies.find((a) => a.id === agency.id)?.organisation;
+  if (org === undefined)
+    return { partnerMissing: `the profile names no organisation for ${agency.id} (agencies[].organisation), so no other agency may be tried against it` };
+  const other = profile.agencies.find((a) => a.id !== agency.id && a.organisation === org);
+  if (!other) return { partnerMissing: `the profile gives no second agency of organisation ${org}` };
+  try {
+    return { partner: resolveAgencies({ agencies: [other] }, process.env, {})[0]! };
+  } catch (err) {
+    return { partnerMissing: `the second agency ${other.id} of organisation ${org} has no usable secret: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
  * Certifies an agency's integration: starts the embedded mock unless a
  * target is named, probes the target (exit 3 when it does not answer), runs
  * the certification plan in real time and writes the (signed) certificate.
@@ -64,6 +82,7 @@ export async function certify(options: CertifyOptions): Promise<WrittenCertifica
       ? undefined
       : 'the target is not on this machine and nothing says how it can reach the harness: pass --receiver-url (and --receiver-host/--receiver-port) or set receiver.public_url';
 
+    const partnerPick = pickPartner(profile, agency);
     const runId = newRunId();
     options.onStart?.({ agency: agency.id, baseUrl: profile.base_url, embedded, runId });
     const draft = await runCertification({
@@ -72,6 +91,7 @@ export async function certify(options: CertifyOptions): Promise<WrittenCertifica
       clock: new RealClockDriver(),
       ...(receiver ? { receiver } : {}),
       ...(receiverMissing ? { receiverMissing } : {}),
+      ...partnerPick,
       maxWaitS: options.maxWaitS ?? DEFAULT_MAX_WAIT_S,
       runId,
       tidyUp: !embedded,
@@ -84,7 +104,7 @@ export async function certify(options: CertifyOptions): Promise<WrittenCertifica
       draft,
       { runId, command: options.command ?? 'svc-harness certify', targetName: profile.name, baseUrl: profile.base_url, embedded },
       // Every secret the profile holds: another agency's, echoed by the target, is not to be shown in this agency's certificate either.
-      { secrets: [...secretsOf([agency]), ...knownSecrets()], signKey: options.signKey },
+      { secrets: [...secretsOf('partner' in partnerPick ? [agency, partnerPick.partner] : [agency]), ...knownSecrets()], signKey: options.signKey },
     );
     return { ...written.certificate, reportDir: written.reports.dir };
   } finally {

@@ -1,4 +1,5 @@
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
+import { agencyApis } from '../api/agency-apis.js';
 import { createTargetApi } from '../api/index.js';
 import { checkLabel } from '../checks/check-context.js';
 import { MemoryRecorder, type Exchange } from '../client/exchange.js';
@@ -28,6 +29,10 @@ export interface RunCertificationOptions {
   receiver?: Receiver;
   /** Why there is no receiver, for the webhook check's SKIP. */
   receiverMissing?: string;
+  /** A second agency of the certified agency's organisation, secrets resolved: CERT-09 tries each against the other. */
+  partner?: ResolvedAgency;
+  /** Why there is no partner, for CERT-09's SKIP. */
+  partnerMissing?: string;
   /** @defaultValue {@link PLAN_V1} */
   plan?: CertificationPlan;
   /** @defaultValue {@link DEFAULT_MAX_WAIT_S} */
@@ -61,6 +66,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
   const runId = options.runId ?? newRunId();
   const recorder = new MemoryRecorder();
   const api = createTargetApi({ profile, agency, recorder, now: () => clock.now() });
+  const pair = options.partner ? agencyApis({ profile, agencies: [agency, options.partner], recorder, now: () => clock.now() }) : undefined;
   const state: CertifyState = {};
   const log = options.log ?? (() => undefined);
   let attachments: Record<string, unknown> = {};
@@ -72,6 +78,8 @@ export async function runCertification(options: RunCertificationOptions): Promis
     clock,
     receiver: options.receiver,
     receiverMissing: options.receiverMissing,
+    partner: pair && options.partner ? { agency: options.partner, api: pair.api, hotel: pair.hotel, recorder } : undefined,
+    partnerMissing: options.partner ? undefined : (options.partnerMissing ?? 'the profile gives no second agency of the same organisation'),
     maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000,
     state,
     unique: uniqueFactory(runId),
@@ -132,6 +140,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
           );
     if (tidy) notes.push(tidy);
     await api.close();
+    await pair?.close();
     tidyExchanges = take(from);
   }
   const finishedAt = Date.now();

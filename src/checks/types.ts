@@ -159,10 +159,12 @@ export interface Check {
   clause: string;
   needs: Need[];
   /**
-   * Checks naming one episode share one fill of their buckets: the first to run
-   * makes the requests and every member judges the same observations (kept in
-   * the run cache). They run under one lease, one after the other, with no reset
-   * or cooling between them; each member's `uses` is the episode's.
+   * Checks naming one episode run under one lease, one after the other, with no
+   * reset or cooling between them; each member's `uses` is the episode's. The
+   * rate-limit episode shares one fill of its buckets: the first to run makes the
+   * requests and every member judges the same observations (kept in the run
+   * cache). The isolation episode's members each make their own requests, and
+   * judge only what moved while they ran.
    */
   episode?: string;
   /** What it holds, fills, sends and waits, for the scheduler (real-time runs). @defaultValue see {@link CheckUses} */

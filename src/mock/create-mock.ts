@@ -97,6 +97,12 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     windowMs: o.windowS * 1000,
     emit: (agency, event) => {
       dispatcher.emit({ agencyId: agency.id, url: agency.webhookUrl, webhookSecret: agency.webhookSecret, type: event.type, data: event.data });
+      if (!defects.has('webhook-to-every-agency')) return;
+      // Each other endpoint gets the event too, signed with its own agency's secret, as a multi-tenant fan-out gone wrong would.
+      for (const other of service.agencies.values()) {
+        if (other === agency || !other.webhookUrl || other.webhookUrl === agency.webhookUrl) continue;
+        dispatcher.emit({ agencyId: agency.id, url: other.webhookUrl, webhookSecret: other.webhookSecret, type: event.type, data: event.data });
+      }
     },
   });
   // Only the admin API lists the requests: without it, none is logged.

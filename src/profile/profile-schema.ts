@@ -38,6 +38,7 @@ const agency: Schema = {
     hotel_webhook_secret: str,
     hotel_webhook_secret_env: ENV_NAME,
     limits: { kind: 'object', fields: { read: intIn(1, MAX_LIMIT, ' requests'), write: intIn(1, MAX_LIMIT, ' requests') } },
+    organisation: str,
   },
   optional: [
     'secret',
@@ -49,6 +50,7 @@ const agency: Schema = {
     'hotel_webhook_secret',
     'hotel_webhook_secret_env',
     'limits',
+    'organisation',
   ],
   check: (v, path) => {
     const out: string[] = [];

@@ -183,6 +183,12 @@ export interface AgencyDef {
   hotel_webhook_secret_env?: string;
   /** Limits per window; when absent they are read from the account response. */
   limits?: { read: number; write: number };
+  /**
+   * The organisation the agency belongs to: `certify` tries the agencies kept
+   * apart only with a second agency of the same organisation (whose keys the
+   * certifying party holds). @defaultValue none
+   */
+  organisation?: string;
 }
 
 /** An agency with its secrets resolved (never logged, redacted in reports). */

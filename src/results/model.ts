@@ -29,9 +29,30 @@ export interface KnownMark {
  */
 export type RunVerdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
+/**
+ * Every area a case belongs to, in the order of the specification: runs and
+ * reports list them this way. The one list: a new area is one entry here and
+ * one line in `src/checks/areas.ts`.
+ */
+export const AREAS = Object.freeze([
+  'auth',
+  'contract',
+  'errors',
+  'ratelimit',
+  'idempotency',
+  'quotes',
+  'wallet',
+  'webhooks',
+  'hotel',
+  'isolation',
+  'schema',
+  'scenarios',
+  'properties',
+  'load',
+] as const);
+
 /** Areas of the specification a check belongs to. */
-export type Area =
-  'auth' | 'contract' | 'errors' | 'ratelimit' | 'idempotency' | 'quotes' | 'wallet' | 'webhooks' | 'hotel' | 'schema' | 'scenarios' | 'properties' | 'load';
+export type Area = (typeof AREAS)[number];
 
 /** One verdict of a check, scenario, property or gate. */
 export interface CaseResult {

@@ -103,6 +103,21 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
     promise: 'REF §4: a method the route does not have → 405 METHOD_NOT_ALLOWED, on every path',
     caughtBy: ['property:openapi-inputs'],
   },
+  // agencies kept apart (sections 4, 5, 7, 9, 10)
+  'booking-readable-by-others': { promise: "REF §4: another agency's booking id → 404 NOT_FOUND", caughtBy: ['IS-01'] },
+  'cancel-by-others': {
+    promise: "REF §4: another agency's booking id → 404 NOT_FOUND; SPEC §5: the wallet belongs to the agency (no refund to another)",
+    caughtBy: ['IS-01'],
+  },
+  'quote-shared-across-agencies': { promise: 'REF §5: a quote_token of another agency → 404 QUOTE_NOT_FOUND, nothing charged', caughtBy: ['IS-02'] },
+  'hotel-cancel-by-others': { promise: "REF §4/§10: another agency's hotel booking is unknown to it → 404 NOT_FOUND", caughtBy: ['IS-03'] },
+  'hotel-rate-key-books-owner': {
+    promise: 'SPEC §5, REF §10: a hotel booking belongs to the agency whose key made it, never to another',
+    caughtBy: ['IS-04'],
+  },
+  'idempotency-scope-without-agency': { promise: 'REF §7: the scope of an Idempotency-Key is (agency, method, path)', caughtBy: ['IS-05'] },
+  'webhook-to-every-agency': { promise: "REF §9: one endpoint per agency: an agency's events go to its own endpoint only", caughtBy: ['IS-06'] },
+  'statement-lists-others': { promise: "SPEC §1/§5, REF §5: an agency's statement lists its own wallet's entries only", caughtBy: ['IS-07'] },
 };
 
 /**

@@ -9,7 +9,14 @@ import type { RunningMock } from '../../src/mock/index.js';
 
 /** A certification against an embedded mock whose clock the test moves (waits are instant), with a real receiver. */
 export async function certifyMock(
-  options: { defects?: string[]; agency?: string; maxWaitS?: number; before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void> } = {},
+  options: {
+    defects?: string[];
+    agency?: string;
+    /** A second agency of the same organisation, for CERT-09 (null: none). @defaultValue agency-delta */
+    partner?: string | null;
+    maxWaitS?: number;
+    before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void>;
+  } = {},
 ): Promise<{
   draft: CertificateDraft;
   mock: RunningMock;
@@ -25,12 +32,15 @@ export async function certifyMock(
     const def = profile.agencies.find((a) => a.id === (options.agency ?? 'agency-alpha'))!;
     const [agency] = resolveAgencies({ agencies: [def] }, {}, { webhookSecret: true });
     await options.before?.(agency!, profile);
+    const partnerDef = options.partner === null ? undefined : profile.agencies.find((a) => a.id === (options.partner ?? 'agency-delta'));
+    const partner = partnerDef ? resolveAgencies({ agencies: [partnerDef] }, {}, {})[0] : undefined;
     const draft = await runCertification({
       profile,
       agency: agency!,
       clock,
       receiver,
       ...(options.maxWaitS !== undefined ? { maxWaitS: options.maxWaitS } : {}),
+      ...(partner ? { partner } : {}),
     });
     const creds = mock.agencies.find((a) => a.agency_id === def.id)!;
     const secrets = [creds.secret, creds.webhook_secret, creds.hotel_api_key, creds.hotel_webhook_secret];

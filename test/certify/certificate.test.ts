@@ -60,14 +60,14 @@ describe('certificate writer and verifier', () => {
     expect(cert).toMatchObject({
       schema: 'svc-harness/certificate@1',
       kind: 'service',
-      plan: { id: 'svc-agency-cert', version: '1.0.0' },
+      plan: { id: 'svc-agency-cert', version: '1.1.0' },
       agency: 'agency-alpha',
       granted: true,
       skipped: [],
     });
     expect(cert.harness.version).toBe(JSON.parse(await readFile('package.json', 'utf8')).version);
     expect(cert.signing.public_key_sha256).toBe(keys.fingerprint);
-    expect(cert.tests).toHaveLength(8);
+    expect(cert.tests).toHaveLength(9);
     expect(cert.files.map((f: { file: string }) => f.file)).toContain('certificate.html');
     for (const t of cert.tests) for (const e of t.evidence) expect(cert.files.some((f: { file: string }) => f.file === e)).toBe(true);
     const pinned = await verifyCertificate(dir, { publicKeyPem: await readFile(keys.publicKeyFile) });
@@ -182,11 +182,11 @@ describe('certificate writer and verifier', () => {
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(`out ${l}`), err: (l: string) => lines.push(`err ${l}`) };
     expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(0);
-    await flipByte(path.join(dir, 'evidence', '08-CERT-08.json'), 100);
+    await flipByte(path.join(dir, 'evidence', '09-CERT-08.json'), 100);
     expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(1);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^out certificate valid: GRANTED/);
-    expect(lines[1]).toMatch(/^err certificate INVALID: changed file: evidence\/08-CERT-08.json/);
+    expect(lines[1]).toMatch(/^err certificate INVALID: changed file: evidence\/09-CERT-08.json/);
     const missing = verifyCertificateCommand({ dir: path.join(root, 'nope') }, io);
     await expect(missing).rejects.toBeInstanceOf(HarnessError);
     await expect(missing).rejects.toMatchObject({ exitCode: 2 });

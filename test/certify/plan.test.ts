@@ -4,12 +4,13 @@ import { MemoryRecorder } from '../../src/client/exchange.js';
 import type { Profile, ResolvedAgency } from '../../src/profile/types.js';
 import { decideGrant } from '../../src/certify/certificate/grant.js';
 import { PLAN_V1 } from '../../src/certify/plan/plan-v1.js';
+import { pickPartner } from '../../src/certify/certify.js';
 import { certifyMock } from './_helpers.js';
 
 describe('certification plan v1 against the mock', () => {
   it('is fixed and versioned, the rate-limit test last so earlier waits overlap with it', () => {
     expect(PLAN_V1.id).toBe('svc-agency-cert');
-    expect(PLAN_V1.version).toBe('1.0.0');
+    expect(PLAN_V1.version).toBe('1.1.0');
     const ids = PLAN_V1.checks.map((t) => t.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.at(-1)).toBe('CERT-08');
@@ -49,6 +50,8 @@ describe('certification plan v1 against the mock', () => {
     ['signature-unchecked', 'CERT-01', /expected 401 SIGNATURE_INVALID/],
     ['contract-skip', 'CERT-03', /expected 403 MODULE_NOT_ENABLED/],
     ['cancel-no-refund', 'CERT-04', /expected it back/],
+    ['quote-shared-across-agencies', 'CERT-09', /IS-02 FAIL: another agency's booking with the owner's quote token answered 201, expected 404 QUOTE_NOT_FOUND/],
+    ['idempotency-scope-without-agency', 'CERT-09', /IS-05 FAIL: .*answered as a replay/],
   ])('refuses a mock with defect %s, naming %s', async (defect, id, why) => {
     const run = await certifyMock({ defects: [defect] });
     try {
@@ -58,6 +61,18 @@ describe('certification plan v1 against the mock', () => {
       const grant = decideGrant(run.draft.tests);
       expect(grant.granted).toBe(false);
       expect(grant.refusedBy).toContain(id);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('says CERT-09 is not run, and still grants, without a second agency of the organisation', async () => {
+    const run = await certifyMock({ partner: null });
+    try {
+      const apart = run.draft.tests.find((t) => t.id === 'CERT-09')!;
+      expect(apart.verdict).toBe('SKIP');
+      expect(apart.message).toBe('not run: the profile gives no second agency of the same organisation');
+      expect(decideGrant(run.draft.tests)).toEqual({ granted: true, refusedBy: [], skipped: ['CERT-09'] });
     } finally {
       await run.close();
     }
@@ -97,5 +112,23 @@ describe('certification plan v1 against the mock', () => {
     } finally {
       await run.close();
     }
+  });
+});
+
+describe('the partner agency of CERT-09', () => {
+  const agency = (id: string, organisation?: string) => ({ id, key_id: `ak_${id}`, secret: `s_${id}`, ...(organisation ? { organisation } : {}) });
+  const profileOf = (...agencies: ReturnType<typeof agency>[]) => ({ agencies }) as unknown as Profile;
+  const me: ResolvedAgency = { id: 'a', keyId: 'ak_a', secret: 's_a' };
+
+  it('is another agency of the same organisation, and only that', () => {
+    expect(pickPartner(profileOf(agency('a', 'acme'), agency('b', 'other'), agency('c', 'acme')), me)).toEqual({
+      partner: { id: 'c', keyId: 'ak_c', secret: 's_c' },
+    });
+    expect(pickPartner(profileOf(agency('a', 'acme'), agency('b', 'other')), me)).toEqual({
+      partnerMissing: 'the profile gives no second agency of organisation acme',
+    });
+    expect(pickPartner(profileOf(agency('a'), agency('b')), me)).toEqual({
+      partnerMissing: 'the profile names no organisation for a (agencies[].organisation), so no other agency may be tried against it',
+    });
   });
 });

@@ -4,6 +4,7 @@ import { checkContext, type RunScope } from '../../src/checks/check-context.js';
 import { createRunCache } from '../../src/checks/run-cache.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
+import type { MockOptions } from '../../src/mock/options.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import type { Profile } from '../../src/profile/types.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
@@ -34,9 +35,9 @@ export interface RlWhRun {
 
 let uniqueCounter = 0;
 
-/** Starts a mock and a receiver whose arrival times read the mock's clock. */
-export async function startRig(): Promise<RlWhRig> {
-  const mock = await createMock();
+/** Starts a mock (with `options`) and a receiver whose arrival times read the mock's clock. */
+export async function startRig(options: MockOptions = {}): Promise<RlWhRig> {
+  const mock = await createMock(options);
   const receiver = await startReceiver({ now: () => mock.clock.now() });
   const profile: Profile = {
     ...DEFAULT_PROFILE,

@@ -385,6 +385,52 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     off: ['booking.cancelled', 'booking.confirmed'],
     on: ['booking.confirmed'],
   },
+  'booking-readable-by-others': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const b = await alpha.book('flights', q.quote_token, key());
+      return (await beta.get(`/v1/flights/bookings/${b.json.booking_id}`)).status;
+    },
+    off: 404,
+    on: 200,
+  },
+  'cancel-by-others': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const b = await alpha.book('flights', q.quote_token, key());
+      const before = await beta.balance();
+      const res = await beta.post(`/v1/flights/bookings/${b.json.booking_id}/cancellations`, {}, { idempotencyKey: key() });
+      return [res.status, (await beta.balance()) - before === q.price.amount];
+    },
+    off: [404, false],
+    on: [201, true],
+  },
+  'quote-shared-across-agencies': {
+    observe: async () => (await beta.book('flights', (await alpha.quote()).quote_token, key())).status,
+    off: 404,
+    on: 201,
+  },
+  'idempotency-scope-without-agency': {
+    observe: async () => {
+      const k = key();
+      const q = await alpha.quote();
+      await alpha.book('flights', q.quote_token, k);
+      const res = await beta.book('flights', q.quote_token, k);
+      return [res.status, res.headers['idempotent-replayed']];
+    },
+    off: [404, undefined],
+    on: [201, 'true'],
+  },
+  'statement-lists-others': {
+    observe: async () => {
+      const q = await alpha.quote();
+      const b = await alpha.book('flights', q.quote_token, key());
+      const entries = (await beta.get('/v1/wallet/statement')).json.entries as Array<{ booking_id: string | null }>;
+      return entries.some((e) => e.booking_id === b.json.booking_id);
+    },
+    off: false,
+    on: true,
+  },
 };
 
 async function deliveries(): Promise<unknown[]> {
@@ -466,6 +512,37 @@ const EDGE_CASES: Record<string, { observe: () => Promise<unknown>; off: unknown
     off: 409,
     on: 200,
   },
+  'webhook-to-every-agency': {
+    observe: async () => {
+      await alpha.send('PUT', '/v1/webhook-endpoint', { body: { url: `${receiver.url}/alpha` } });
+      await beta.send('PUT', '/v1/webhook-endpoint', { body: { url: `${receiver.url}/beta` } });
+      const q = await alpha.quote();
+      await alpha.book('flights', q.quote_token, key());
+      await mock.advance(0);
+      return ((await deliveries()) as Array<{ url: string }>).map((d) => d.url.slice(receiver.url.length)).sort();
+    },
+    off: ['/alpha'],
+    on: ['/alpha', '/beta'],
+  },
+  'hotel-cancel-by-others': {
+    observe: async () => {
+      const booked = await hotelBooking(alpha, await hotelRateKey(alpha));
+      const url = `${mock.hotelBaseUrl}/hotels/v1/bookings/${booked.json.reference}`;
+      return (await rawRequest(url, { method: 'DELETE', headers: { 'x-api-key': beta.agency.hotel_api_key } })).status;
+    },
+    off: 404,
+    on: 200,
+  },
+  'hotel-rate-key-books-owner': {
+    observe: async () => {
+      const booked = await hotelBooking(beta, await hotelRateKey(alpha));
+      if (booked.status !== 201) return [booked.status];
+      const url = `${mock.hotelBaseUrl}/hotels/v1/bookings/${booked.json.reference}`;
+      return [booked.status, (await rawRequest(url, { method: 'DELETE', headers: { 'x-api-key': alpha.agency.hotel_api_key } })).status];
+    },
+    off: [404],
+    on: [201, 200],
+  },
   'hotel-unknown-rate-422': {
     observe: async () =>
       (
@@ -479,6 +556,25 @@ const EDGE_CASES: Record<string, { observe: () => Promise<unknown>; off: unknown
     on: 422,
   },
 };
+
+/** A rate key of `c`'s hotel availability. */
+async function hotelRateKey(c: MockClient): Promise<string> {
+  const avail = await rawRequest(`${mock.hotelBaseUrl}/hotels/v1/availability`, {
+    method: 'POST',
+    headers: { 'x-api-key': c.agency.hotel_api_key, 'content-type': 'application/json' },
+    body: JSON.stringify({ destination: 'Lisbon', check_in: '2026-12-01', check_out: '2026-12-03', rooms: [{ adults: 2 }] }),
+  });
+  return avail.json.hotels[0].rates[0].rate_key as string;
+}
+
+/** `c` books `rateKey` on the hotel API. */
+function hotelBooking(c: MockClient, rateKey: string) {
+  return rawRequest(`${mock.hotelBaseUrl}/hotels/v1/bookings`, {
+    method: 'POST',
+    headers: { 'x-api-key': c.agency.hotel_api_key, 'content-type': 'application/json' },
+    body: JSON.stringify({ rate_key: rateKey, holder: { first_name: 'Ada', last_name: 'Lovelace' } }),
+  });
+}
 
 describe('webhook and hotel defects added for the self-test', () => {
   test.each(Object.keys(EDGE_CASES))('%s changes exactly its promise', async (name) => {

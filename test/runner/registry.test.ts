@@ -50,7 +50,7 @@ describe('defineRegistry', () => {
 
   it('holds every check of the harness without duplicates, in specification order', () => {
     expect(() => defaultRegistry()).not.toThrow();
-    const order = ['auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'schema'];
+    const order = ['auth', 'contract', 'errors', 'ratelimit', 'idempotency', 'quotes', 'wallet', 'webhooks', 'hotel', 'isolation', 'schema'];
     const ranks = ALL_CHECKS.map((c) => order.indexOf(c.area));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     expect(ALL_CHECKS.length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
-import type { TargetApi } from '../../api/types.js';
+import type { HotelApi, TargetApi } from '../../api/types.js';
+import type { MemoryRecorder } from '../../client/exchange.js';
 import type { CheckContext } from '../../checks/types.js';
 import type { Profile, ResolvedAgency } from '../../profile/index.js';
 import type { Receiver } from '../../receiver/index.js';
@@ -17,6 +18,14 @@ export interface CertifyState {
   registeredWebhookUrl?: string;
 }
 
+/** Both agencies of one organisation as the isolation test uses them. */
+export interface PartnerAccess {
+  readonly agency: ResolvedAgency;
+  api(index?: number): TargetApi;
+  hotel(index?: number): HotelApi | undefined;
+  readonly recorder: MemoryRecorder;
+}
+
 /** Everything a certification check may use: only what an agency can do, in real time. */
 export interface CertifyContext extends Pick<CheckContext, 'checkId' | 'label'> {
   readonly profile: Readonly<Profile>;
@@ -28,6 +37,14 @@ export interface CertifyContext extends Pick<CheckContext, 'checkId' | 'label'> 
   readonly receiver: Receiver | undefined;
   /** Why there is no receiver (for a SKIP message). */
   readonly receiverMissing: string | undefined;
+  /**
+   * A second agency of the certified agency's organisation, when the profile
+   * gives one with its secrets: the service and hotel APIs of both (0: the
+   * certified agency, 1: the partner), recording into `recorder`.
+   */
+  readonly partner: PartnerAccess | undefined;
+  /** Why there is no partner (for a SKIP message). */
+  readonly partnerMissing: string | undefined;
   /** Longest single wait a check may make, ms (`--max-wait`). */
   readonly maxWaitMs: number;
   readonly state: CertifyState;

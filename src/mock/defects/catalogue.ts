@@ -78,6 +78,15 @@ export const DEFECTS = {
   'statement-limit-unchecked': 'a statement limit out of range (0, or over 200) is clamped and answered 200 instead of 422',
   'statement-cursor-not-found': 'a statement cursor the API did not issue answers 404 NOT_FOUND, which the document does not list for the statement',
   'product-method-not-found': 'a method a path under /v1/{product}/ does not have answers 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',
+  // agencies kept apart (sections 4, 5, 7, 9, 10)
+  'booking-readable-by-others': "any agency can read another agency's booking by its id",
+  'cancel-by-others': "any agency can cancel another agency's booking, and the refund lands in the caller's wallet",
+  'quote-shared-across-agencies': "another agency's quote token books, charged to the caller",
+  'hotel-cancel-by-others': "any agency can cancel another agency's hotel booking",
+  'hotel-rate-key-books-owner': 'a rate key of another agency books on the account of the agency it was issued to',
+  'idempotency-scope-without-agency': "an Idempotency-Key is scoped by method and path only, so one agency replays or refuses on another agency's key",
+  'webhook-to-every-agency': "the service's events are sent to every agency's webhook endpoint",
+  'statement-lists-others': "an agency's wallet statement lists every agency's entries",
 } as const;
 
 /** A defect's name. */

@@ -56,6 +56,12 @@ export class BookingStore {
     return b && b.agencyId === agencyId && b.view.product === product ? b : undefined;
   }
 
+  /** The booking `id` under `product`, whichever agency made it. */
+  findAny(product: Product, id: string): BookingRecord | undefined {
+    const b = this.byId.get(id);
+    return b && b.view.product === product ? b : undefined;
+  }
+
   /** Forgets every booking. */
   clear(): void {
     this.byId.clear();

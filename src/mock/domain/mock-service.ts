@@ -158,7 +158,8 @@ export class MockService {
   /** `POST /v1/{product}/bookings`: the failures of REFERENCE-API.md section 5, in its order. */
   async book(agency: Agency, product: Product, input: BookingInput): Promise<OpResult> {
     const quote = this.quotes.open(input.quote_token, !this.defects.has('quote-tag-unchecked'));
-    if (!quote || quote.agencyId !== agency.id) throw new ApiError(404, 'QUOTE_NOT_FOUND', 'no such quote_token');
+    if (!quote || (quote.agencyId !== agency.id && !this.defects.has('quote-shared-across-agencies')))
+      throw new ApiError(404, 'QUOTE_NOT_FOUND', 'no such quote_token');
     if (quote.product !== product) {
       throw validationFailed([{ field: 'quote_token', message: `belongs to a ${quote.product} search, not ${product}` }]);
     }
@@ -208,14 +209,15 @@ export class MockService {
 
   /** `GET /v1/{product}/bookings/{id}`. */
   getBooking(agency: Agency, product: Product, id: string): OpResult {
-    const b = this.bookings.find(agency.id, product, id);
+    const b = this.bookings.find(agency.id, product, id) ?? (this.defects.has('booking-readable-by-others') ? this.bookings.findAny(product, id) : undefined);
     if (!b) throw new ApiError(404, 'NOT_FOUND', 'no such booking');
     return { status: 200, body: b.view };
   }
 
   /** `POST /v1/{product}/bookings/{id}/cancellations`: refunds the full price. */
   async cancel(agency: Agency, product: Product, id: string): Promise<OpResult> {
-    const b = this.bookings.find(agency.id, product, id);
+    // Defect `cancel-by-others`: the refund below goes to the caller's wallet, whoever paid.
+    const b = this.bookings.find(agency.id, product, id) ?? (this.defects.has('cancel-by-others') ? this.bookings.findAny(product, id) : undefined);
     if (!b) throw new ApiError(404, 'NOT_FOUND', 'no such booking');
     if (b.view.status === 'cancelled' || b.cancelling) {
       throw new ApiError(409, 'BOOKING_ALREADY_CANCELLED', 'the booking is already cancelled', { booking_id: id });

@@ -86,7 +86,7 @@ export class WalletLedger {
       } else limit = Number(limitRaw);
     }
     const a = this.account(agencyId);
-    let entries = a.entries;
+    let entries = this.defects.has('statement-lists-others') ? this.everyEntry() : a.entries;
     if (this.defects.has('statement-drops-refunds')) entries = entries.filter((e) => e.type !== 'refund');
     // The cursor is the sequence number of the newest entry still to show.
     let start = entries.length - 1;
@@ -110,6 +110,11 @@ export class WalletLedger {
     let i = start;
     for (; i >= 0 && page.length < limit; i--) page.push(entries[i]!);
     return { entries: page, next_cursor: i >= 0 ? `c_${seqOf(entries[i]!)}` : null };
+  }
+
+  /** Every agency's entries, oldest first. */
+  private everyEntry(): LedgerEntry[] {
+    return [...this.accounts.values()].flatMap((a) => a.entries).sort((x, y) => seqOf(x) - seqOf(y));
   }
 
   private account(agencyId: string): Account {

@@ -38,6 +38,11 @@ export class HotelStore {
     return found;
   }
 
+  /** Every agency of the fixture. */
+  allAgencies(): readonly HotelAgency[] {
+    return this.agencies;
+  }
+
   /** The first agency of the fixture (what an unchecked key falls back to). */
   firstAgency(): HotelAgency | undefined {
     return this.agencies[0];
@@ -62,9 +67,9 @@ export class HotelStore {
   }
 
   /** Cancels a booking of this agency: 404 NOT_FOUND when unknown or another agency's, 409 when already cancelled. */
-  cancel(agencyId: string, reference: string, again = false): HotelBooking {
+  cancel(agencyId: string, reference: string, again = false, anyAgency = false): HotelBooking {
     const booking = this.bookings.get(reference);
-    if (!booking || booking.agencyId !== agencyId) {
+    if (!booking || (booking.agencyId !== agencyId && !anyAgency)) {
       throw new ApiError(404, 'NOT_FOUND', `no hotel booking ${JSON.stringify(reference)}`, { reference });
     }
     if (booking.status === 'CANCELLED' && !again) {

@@ -279,7 +279,7 @@ export class ServicePipeline {
     if (key === null) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { reason: 'invalid' });
     }
-    const scope = `${agency.id}\n${req.method}\n${path}\n${key}`;
+    const scope = `${s.defects.has('idempotency-scope-without-agency') ? '' : agency.id}\n${req.method}\n${path}\n${key}`;
     const verdict = s.idempotency.begin(scope, bodyHash(req.body), s.clock.now());
     const reexecute = verdict.kind === 'replay' && s.defects.has('replay-books-again');
     if (verdict.kind === 'replay' && !reexecute) return this.replay(agency, verdict.response);

@@ -1,21 +1,7 @@
-import type { Area, CaseResult, Verdict } from '../../results/model.js';
+import { AREAS, type Area, type CaseResult, type Verdict } from '../../results/model.js';
 
 /** Areas in the order of the specification; reports list them this way. */
-const AREA_ORDER: readonly Area[] = [
-  'auth',
-  'contract',
-  'errors',
-  'ratelimit',
-  'idempotency',
-  'quotes',
-  'wallet',
-  'webhooks',
-  'hotel',
-  'schema',
-  'scenarios',
-  'properties',
-  'load',
-];
+const AREA_ORDER: readonly Area[] = AREAS;
 
 /** Verdicts from most to least urgent: failures are read first. */
 export const VERDICT_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'KNOWN', 'WARN', 'SKIP', 'PASS'];
