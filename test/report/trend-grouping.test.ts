@@ -66,4 +66,15 @@ describe('report trend keeps targets apart and counts traffic once', () => {
       expect(new Set(looks).size).toBe(looks.length);
     }
   });
+
+  it('spaces the time axis labels so that none overlaps another', () => {
+    // 16 runs a few seconds apart: labels carry seconds (`11-21 19:45:07`, about 85 px at 10 px type).
+    const points = trendPoints(Array.from({ length: 16 }, (_, i) => load(`r${i}`, { target: 'staging', startMs: i * 7_000 })));
+    const page = renderTrendHtml(points);
+    for (const svg of page.split('<svg').slice(1)) {
+      const xs = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle" font-size="10">\d{2}-\d{2} [\d:]+<\/text>/g)].map((m) => Number(m[1]));
+      expect(xs.length).toBeGreaterThan(1);
+      for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!, svg.slice(0, 80)).toBeGreaterThanOrEqual(90);
+    }
+  });
 });

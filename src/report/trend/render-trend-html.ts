@@ -27,12 +27,20 @@ function shortTime(iso: string, seconds: boolean): string {
   return m ? `${m[1]} ${m[2]}${seconds ? (m[3] ?? '') : ''}` : iso;
 }
 
-/** x ticks at about eight runs, each labelled with its start. */
+/**
+ * x ticks at about `count` runs, each labelled with its start, at least a
+ * step apart: the last run's tick takes the place of the one before it when
+ * that one is nearer than a step, so no two labels overlap. Labels with
+ * seconds are longer: fewer of them.
+ */
 function runTicks(points: readonly TrendPoint[], count: number): Array<[number, string]> {
   const minutes = points.map((p) => p.startedAt.slice(0, 16));
   const seconds = new Set(minutes).size < minutes.length;
-  const step = Math.max(1, Math.ceil(points.length / count));
-  return points.flatMap((p, i): Array<[number, string]> => (i % step === 0 || i === points.length - 1 ? [[i, shortTime(p.startedAt, seconds)]] : []));
+  const step = Math.max(1, Math.ceil(points.length / Math.max(2, seconds ? Math.floor((count * 3) / 4) : count)));
+  const last = points.length - 1;
+  const at = points.flatMap((_, i) => (i % step === 0 && (i === last || last - i >= step) ? [i] : []));
+  if (last >= 0 && at.at(-1) !== last) at.push(last);
+  return at.map((i): [number, string] => [i, shortTime(points[i]!.startedAt, seconds)]);
 }
 
 const X_TITLE = 'run, by start time (UTC)';
