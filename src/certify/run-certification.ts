@@ -127,7 +127,7 @@ export async function runCertification(options: RunCertificationOptions): Promis
               },
             ]
           : [];
-      tests.push({ id: check.id, title: check.title, clause: check.clause, required: check.required, verdict, message, evidence });
+      tests.push({ id: check.id, title: check.title, clause: check.clause, required: check.required, area: check.area, verdict, message, evidence });
       options.onTest?.({ id: check.id, title: check.title, verdict, message, durationMs: Date.now() - t0 });
     }
   } finally {

@@ -19,7 +19,7 @@ export function certificationRunResult(
     id: t.id,
     kind: 'check',
     title: t.title,
-    area: 'contract',
+    area: t.area ?? 'contract',
     clause: t.clause ?? `${draft.plan.id}@${draft.plan.version}`,
     verdict: t.verdict,
     message: t.message,

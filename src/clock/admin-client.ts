@@ -5,8 +5,8 @@ import { HarnessError, fromTransportError } from '../errors/harness-error.js';
 /** The mock's admin API, as the harness uses it. */
 export interface AdminClient {
   readonly url: string;
-  /** `{now_ms, offset_ms}` of the mock's clock. */
-  clock(): Promise<{ now_ms: number; offset_ms: number }>;
+  /** `{now_ms, offset_ms}` of the mock's clock, and `next_due_ms` (the instant its next webhook attempt falls due, null when none waits) when the mock says. */
+  clock(): Promise<{ now_ms: number; offset_ms: number; next_due_ms?: number | null }>;
   /**
    * Moves the mock's clock forward by `ms`, or to the instant `untilMs` when
    * given (a mock that knows `until_ms` answers how far it moved as `moved_ms`;
@@ -65,11 +65,16 @@ export function createAdminClient(adminUrl: string): AdminClient {
   return {
     url: adminUrl,
     async clock() {
-      const body = (await call(adminUrl, 'GET', '/clock')) as { now_ms?: unknown; offset_ms?: unknown } | undefined;
+      const body = (await call(adminUrl, 'GET', '/clock')) as { now_ms?: unknown; offset_ms?: unknown; next_due_ms?: unknown } | undefined;
       if (typeof body?.now_ms !== 'number') {
         throw new HarnessError('E_TRANSPORT', `admin API ${adminUrl}/clock answered without a numeric now_ms`);
       }
-      return { now_ms: body.now_ms, offset_ms: typeof body.offset_ms === 'number' ? body.offset_ms : 0 };
+      const due = body.next_due_ms;
+      return {
+        now_ms: body.now_ms,
+        offset_ms: typeof body.offset_ms === 'number' ? body.offset_ms : 0,
+        ...(due === null || (typeof due === 'number' && Number.isFinite(due)) ? { next_due_ms: due } : {}),
+      };
     },
     async advance(ms, untilMs) {
       if (untilMs === undefined || instantRefused) return call(adminUrl, 'POST', '/clock/advance', { ms });

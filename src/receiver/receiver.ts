@@ -60,10 +60,12 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const keeper = deliveryKeeper();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // Stamped as the request arrives, not once its body is read: the time between is the harness's, not the sender's.
+    const receivedAt = now();
     const path = pathOf(req.url);
     readBody(req, res, RECEIVER_MAX_BODY_BYTES, (body) => {
       const { status, delayMs } = answers.next(path);
-      const delivery = { method: req.method ?? 'GET', path, headers: { ...req.headers }, ...keeper.keep(body), receivedAt: now(), status };
+      const delivery = { method: req.method ?? 'GET', path, headers: { ...req.headers }, ...keeper.keep(body), receivedAt, status };
       answers.send(res, status, delayMs);
       log.add(delivery);
     });

@@ -5,6 +5,7 @@ import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evi
 import { groupByArea } from './_internal/order.js';
 import { knownNote } from './known-note.js';
 import type { Exchange } from '../client/exchange.js';
+import { seedWords } from './_internal/run-words.js';
 
 /** Prefix of every testcase classname, so CI groups the harness's cases together. */
 const JUNIT_CLASSNAME_PREFIX = 'svc-harness';
@@ -99,7 +100,7 @@ function caseText(c: CaseResult, index: Map<string, Exchange>): string {
 function suiteProperties(result: CaseRunResult): [string, string][] {
   return [
     ['runId', result.runId],
-    ['seed', String(result.seed)],
+    ['seed', seedWords(result).seed],
     ['target', `${result.target.name} ${result.target.baseUrl}`],
     ['tool', `${result.tool.name} ${result.tool.version}`],
     ['verdict', result.verdict],

@@ -6,6 +6,7 @@ import { generatedInputs } from './_internal/generated-inputs.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
 import { knownNote, namesKnownIssues } from './known-note.js';
+import { isPracticeRun, seedWords } from './_internal/run-words.js';
 
 const VERDICT_WORDS: Record<Verdict, [string, string]> = {
   PASS: ['passed', 'passed'],
@@ -25,13 +26,15 @@ export function renderMarkdown(result: CaseRunResult): string {
   const index = exchangeIndex(result);
   const out: string[] = [];
   const icon = result.verdict === 'PASS' ? '✅' : result.verdict === 'INCONCLUSIVE' ? '⚠️' : result.verdict === 'INTERRUPTED' ? '⏹️' : '❌';
-  out.push(`# ${icon} ${result.verdict}: svc-harness run ${mdInline(result.runId)}`, '');
+  const practice = isPracticeRun(result) ? 'PRACTICE ' : '';
+  out.push(`# ${icon} ${practice}${result.verdict}: svc-harness run ${mdInline(result.runId)}`, '');
+  if (practice !== '') out.push('A practice certification against the mock bundled with the harness: it certifies nothing about any service.', '');
   out.push(`**${result.verdict}**: ${countsLine(result)} of ${result.summary.total} cases.`, '');
   if (result.verdictReason !== undefined) out.push(`Why: ${mdInline(result.verdictReason)}`, '');
   out.push(
     `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${clockWords(result)}`,
     `- Command: ${mdCode(result.command)}`,
-    `- Seed: ${mdCode(String(result.seed))}`,
+    `- Seed: ${seedLine(result)}`,
     `- Started: ${mdInline(result.startedAt)}, took ${humanDuration(result.durationMs)}`,
     `- Tool: ${mdInline(`${result.tool.name} ${result.tool.version}`)}, Node ${mdInline(result.tool.node)}`,
     '',
@@ -104,6 +107,11 @@ export function renderMarkdown(result: CaseRunResult): string {
 }
 
 /** The clock the run's cases ran in, as the HTML banner says it: a load runs in real time whatever the target's clock control. */
+function seedLine(result: CaseRunResult): string {
+  const { seed, why } = seedWords(result);
+  return why === undefined ? mdCode(seed) : `none (${why})`;
+}
+
 function clockWords(result: CaseRunResult): string {
   if (result.kind === 'load') return result.load.clock.replace('-', ' ');
   return result.target.clock === 'none' ? 'real time (none moved)' : "mock-admin (the mock's clock, moved through its admin API)";

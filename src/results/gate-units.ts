@@ -40,8 +40,9 @@ export function withUnit(v: number, kind: GateMetricKind): string {
       return `${formatDecimal(v, 1)} ms`;
     case 'rate': {
       const pct = v * 100;
-      // A rate above zero never reads as 0%.
-      return pct > 0 && pct < 0.005 ? '< 0.01%' : `${formatDecimal(pct, 2)}%`;
+      // A rate above zero never reads as 0%: below 0.01% it keeps two significant digits (a bound of 0.00001 is 0.001%).
+      if (pct > 0 && pct < 0.01) return `${pct.toFixed(Math.min(20, 1 - Math.floor(Math.log10(pct)))).replace(/0+$/, '')}%`;
+      return `${formatDecimal(pct, 2)}%`;
     }
     case 'throughput':
       return `${formatDecimal(v, v >= 100 ? 0 : 1)} rps`;

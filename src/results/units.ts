@@ -32,11 +32,12 @@ function minorUnitDigits(currency: string): number {
  * An amount in minor units (as the API carries money) in its currency:
  * `formatMoney(-581800, 'EUR')` is `-5 818.00 EUR`, `formatMoney(1200, 'JPY')`
  * `1 200 JPY`. Without a readable ISO 4217 code the decimals are unknown, so
- * the amount is shown as received, in minor units, digits grouped.
+ * the amount is shown as received, digits grouped, saying it is in minor units
+ * (`650 (minor units)`), never as a bare number that reads as whole money.
  */
 export function formatMoney(minor: number, currency?: string): string {
   if (!Number.isFinite(minor)) return String(minor);
-  if (currency === undefined || !ISO_4217.test(currency)) return groupThousands(String(minor));
+  if (currency === undefined || !ISO_4217.test(currency)) return `${groupThousands(String(minor))} (minor units)`;
   const digits = minorUnitDigits(currency);
   return `${groupThousands((minor / 10 ** digits).toFixed(digits))} ${currency}`;
 }

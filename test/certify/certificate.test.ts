@@ -184,9 +184,11 @@ describe('certificate writer and verifier', () => {
     expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(0);
     await flipByte(path.join(dir, 'evidence', '09-CERT-08.json'), 100);
     expect(exitCodeOf(await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile }, io))).toBe(1);
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^out certificate valid: GRANTED/);
-    expect(lines[1]).toMatch(/^err certificate INVALID: changed file: evidence\/09-CERT-08.json/);
+    // The valid one is described (kind, target, subject); the changed one is one line.
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^out certificate valid: (PRACTICE )?GRANTED/);
+    expect(lines.slice(1, 4).map((l) => l.replace(/:.*/, ''))).toEqual(['out   kind', 'out   target', 'out   subject']);
+    expect(lines[4]).toMatch(/^err certificate INVALID: changed file: evidence\/09-CERT-08.json/);
     const missing = verifyCertificateCommand({ dir: path.join(root, 'nope') }, io);
     await expect(missing).rejects.toBeInstanceOf(HarnessError);
     await expect(missing).rejects.toMatchObject({ exitCode: 2 });

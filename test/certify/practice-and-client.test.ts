@@ -4,6 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRACTICE_MEANING, type CertificateDraft } from '../../src/certify/certificate/types.js';
 import { verifyCertificate } from '../../src/certify/certificate/verify-certificate.js';
+import { verifyCertificateCommand } from '../../src/cli/commands/verify-certificate.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { generateSigningKeyPair } from '../../src/certify/certificate/signing.js';
 import { writeCertificate } from '../../src/certify/certificate/write-certificate.js';
 
 function draft(kind: CertificateDraft['kind'], target: CertificateDraft['target'], extra: Partial<CertificateDraft> = {}): CertificateDraft {
@@ -19,9 +22,9 @@ function draft(kind: CertificateDraft['kind'], target: CertificateDraft['target'
   };
 }
 
-async function written(d: CertificateDraft) {
+async function written(d: CertificateDraft, signKey?: string) {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'svc-cert-')), 'certificate');
-  const out = await writeCertificate(dir, d);
+  const out = await writeCertificate(dir, d, signKey !== undefined ? { signKey } : {});
   return {
     dir,
     certificate: out.certificate,
@@ -58,5 +61,54 @@ describe('a client certificate', () => {
     expect(json.client).toEqual({ name: 'acme-booking', version: '2.4.1' });
     expect(json).not.toHaveProperty('practice');
     expect(page).toContain('<dt>Client</dt><dd>acme-booking, version 2.4.1</dd>');
+  });
+});
+
+/** `verify-certificate DIR --public-key KEY [--require-real]` on a signed certificate of `d`: its exit code and what it printed. */
+async function verified(d: CertificateDraft, requireReal = false): Promise<{ code: number; lines: string[] }> {
+  const keys = await generateSigningKeyPair(await mkdtemp(path.join(tmpdir(), 'svc-cert-keys-')));
+  const { dir } = await written(d, await readFile(keys.privateKeyFile, 'utf8'));
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const outcome = await verifyCertificateCommand({ dir, 'public-key': keys.publicKeyFile, ...(requireReal ? { 'require-real': true } : {}) }, io);
+  return { code: exitCodeOf(outcome), lines };
+}
+
+describe('verify-certificate says what a certificate is', () => {
+  const practice = draft('service', { base_url: 'http://127.0.0.1:1/v1', profile: 'reference', embedded: true });
+  const real = draft('service', { base_url: 'https://staging.example.com/v1', profile: 'staging', embedded: false });
+
+  it('a practice certificate: PRACTICE in its line, then the kind, the bundled mock as target, the agency as subject', async () => {
+    const { code, lines } = await verified(practice);
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/^certificate valid: PRACTICE GRANTED certificate of svc-agency-cert 1 for agency-alpha/);
+    expect(lines[1]).toMatch(/^ {2}kind: PRACTICE \(a practice run against the mock bundled with the harness/);
+    expect(lines[2]).toBe('  target: the mock bundled with the harness (http://127.0.0.1:1/v1)');
+    expect(lines[3]).toBe('  subject: agency agency-alpha');
+  });
+
+  it('--require-real: exit 1 for a practice certificate, 0 for a real one', async () => {
+    const refused = await verified(practice, true);
+    expect(refused.code).toBe(1);
+    expect(refused.lines[0]).toMatch(/PRACTICE GRANTED .*--require-real: a practice certificate certifies nothing about any service/);
+    const accepted = await verified(real, true);
+    expect(accepted.code).toBe(0);
+    expect(accepted.lines[0]).not.toContain('PRACTICE');
+    expect(accepted.lines.slice(1)).toEqual(['  kind: real', '  target: https://staging.example.com/v1 (profile staging)', '  subject: agency agency-alpha']);
+  });
+
+  it("a client certificate names the client's name and version as its subject", async () => {
+    const client = draft(
+      'client',
+      { base_url: 'http://127.0.0.1:1/v1', mode: 'run', command: 'node client.js' },
+      { client: { name: 'acme-booking', version: '2.4.1' } },
+    );
+    const { code, lines } = await verified(client, true);
+    expect(code).toBe(0);
+    expect(lines.slice(1)).toEqual([
+      '  kind: real',
+      '  target: the mock in certification mode at http://127.0.0.1:1/v1, mode run',
+      '  subject: client acme-booking version 2.4.1, of agency agency-alpha',
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CertificateDraft } from '../../src/certify/certificate/types.js';
 import { writeCertificationRun } from '../../src/certify/write-certification-run.js';
 import { latestTarget } from '../../src/report/write-reports.js';
+import { PLAN_V1 } from '../../src/certify/plan/plan-v1.js';
 
 const draft: CertificateDraft = {
   kind: 'service',
@@ -45,6 +46,49 @@ describe('a certification is written like every run', () => {
       expect(junit).toMatch(/<testcase [^>]*name="T-02 keeps idempotency"[^>]*>\s*<failure/);
       expect(junit).not.toContain('s3cret-value-123');
       expect(JSON.parse(await readFile(path.join(base, 'latest.json'), 'utf8'))).toMatchObject({ verdict: 'FAIL' });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a practice certification run', () => {
+  it('says PRACTICE in report.html and summary.md, groups the tests by their area, and has no seed', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'cert-run-'));
+    try {
+      const practice: CertificateDraft = {
+        ...draft,
+        target: { base_url: 'http://127.0.0.1:1/v1', profile: 'reference', embedded: true },
+        tests: PLAN_V1.checks.map((c) => ({
+          id: c.id,
+          title: c.title,
+          required: c.required,
+          area: c.area,
+          verdict: 'PASS' as const,
+          message: 'ok',
+          evidence: [],
+        })),
+      };
+      const w = await writeCertificationRun(
+        base,
+        practice,
+        { runId: '20260101-000000-beef', command: 'svc-harness certify', targetName: 'reference', baseUrl: 'http://127.0.0.1:1/v1', embedded: true },
+        { secrets: [] },
+      );
+      const page = await readFile(path.join(w.reports.dir, 'report.html'), 'utf8');
+      expect(page).toContain('<span class="practice-tag">PRACTICE</span><strong>PASS</strong>');
+      expect(page).not.toContain('class="verdict verdict-pass"');
+      expect(page).toContain('Seed <b>none</b> (a certification draws nothing at random)');
+      const areas = [...page.matchAll(/<span class="area-name">([a-z]+)<\/span>/g)].map((m) => m[1]);
+      expect(areas.sort()).toEqual(['auth', 'contract', 'idempotency', 'quotes', 'ratelimit', 'wallet', 'webhooks']);
+      const json = JSON.parse(await readFile(path.join(w.reports.dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; area: string }> };
+      expect(Object.fromEntries(json.cases.map((c) => [c.id, c.area]))).toMatchObject({ 'CERT-01': 'auth', 'CERT-05': 'idempotency', 'CERT-08': 'ratelimit' });
+      const md = await readFile(path.join(w.reports.dir, 'summary.md'), 'utf8');
+      expect(md).toMatch(/^# ✅ PRACTICE PASS/);
+      expect(md).toContain('- Seed: none (a certification draws nothing at random)');
+      // certificate.json keeps its format: the area is the run's, not the certificate's.
+      const cert = JSON.parse(await readFile(path.join(w.certificate.dir, 'certificate.json'), 'utf8')) as { tests: Array<Record<string, unknown>> };
+      expect(cert.tests[0]).not.toHaveProperty('area');
     } finally {
       await rm(base, { recursive: true, force: true });
     }

@@ -143,7 +143,7 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
 
   it('moves a mock that knows until_ms in exact fine steps inside the fineUntil window, never past the instant', async () => {
     const f = (fake = await startFakeAdminClock({ inMs: 25, untilMs: true }));
-    const driver = await AdminClockDriver.connect(f.url);
+    const driver = await AdminClockDriver.connect(f.url, { stepMs: 1000 });
     await driver.wait(5_000);
     const movesBefore = f.moves.length;
     driver.fineUntil(driver.now() + 4_000);
@@ -156,6 +156,26 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
     expect(moves.every((m) => m <= 1000 || m === moves.at(-1))).toBe(true);
     expect(moves.length).toBeLessThanOrEqual(7);
     expect(f.landings.at(-1)).toBe(instant);
+  });
+
+  it('inside a fineUntil window, stops at each instant the mock says falls due, and stamps what arrives during a move on the clock it moved to', async () => {
+    const f = (fake = await startFakeAdminClock({ inMs: 25, untilMs: true }));
+    const driver = await AdminClockDriver.connect(f.url);
+    const start = driver.now();
+    const dues = [start + 2_000, start + 6_000, start + 14_000];
+    const stamps: number[] = [];
+    // What the receiver does when an attempt arrives while the move that made it due is under way.
+    f.schedule(dues, () => stamps.push(driver.now()));
+    driver.fineUntil(start + 16_000);
+    await driver.waitUntil(start + 16_000);
+    expect(f.landings).toEqual(expect.arrayContaining(dues));
+    expect(stamps).toHaveLength(3);
+    stamps.forEach((s, i) => {
+      expect(s).toBeGreaterThanOrEqual(dues[i]!);
+      expect(s - dues[i]!).toBeLessThanOrEqual(5 + late());
+    });
+    // Straight from one due instant to the next: no fine steps in between once the mock said when.
+    expect(f.moves.length).toBeLessThanOrEqual(6);
   });
 
   it('moves in fine steps only inside the fineUntil window, still never past the instant', async () => {

@@ -10,6 +10,12 @@ export interface FakeAdminClock {
   readonly landings: number[];
   /** The size of each move, in order. */
   readonly moves: number[];
+  /**
+   * Instants (on its clock) at which something falls due: it answers the next as `next_due_ms` (null when none
+   * is left), and calls `onDue` with each that a move passes, before it answers the move, as the mock makes a
+   * webhook attempt that falls due.
+   */
+  schedule(instants: number[], onDue: (instant: number) => void): void;
   close(): Promise<void>;
 }
 
@@ -27,6 +33,8 @@ export async function startFakeAdminClock(latency: { inMs: number; outMs?: numbe
   const landings: number[] = [];
   const moves: number[] = [];
   const now = (): number => Date.now() + offset;
+  let dues: number[] | undefined;
+  let onDue: (instant: number) => void = () => undefined;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -48,10 +56,13 @@ export async function startFakeAdminClock(latency: { inMs: number; outMs?: numbe
           offset += ms;
           moves.push(ms);
           landings.push(at + ms);
+          for (const d of dues ?? []) if (d > at && d <= at + ms) onDue(d);
           if (latency.untilMs) moved = ms;
         } else if (req.method === 'POST' && req.url === '/__admin/clock/reset') offset = 0;
         else if (!(req.method === 'GET' && req.url === '/__admin/clock')) status = 404;
-        const answer = JSON.stringify({ now_ms: now(), offset_ms: offset, ...(moved === undefined ? {} : { moved_ms: moved }) });
+        const t = now();
+        const nextDue = dues === undefined ? {} : { next_due_ms: dues.find((d) => d > t) ?? null };
+        const answer = JSON.stringify({ now_ms: t, offset_ms: offset, ...(moved === undefined ? {} : { moved_ms: moved }), ...nextDue });
         setTimeout(() => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(answer);
@@ -66,6 +77,10 @@ export async function startFakeAdminClock(latency: { inMs: number; outMs?: numbe
     now,
     landings,
     moves,
+    schedule(instants, fn) {
+      dues = [...instants].sort((a, b) => a - b);
+      onDue = fn;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,9 +7,13 @@ import { cliArgs } from './cli-entry.js';
 /** A mock running in another process, as a user starts it with `svc-harness mock --admin --json`. */
 export interface MockProcess {
   baseUrl: string;
-  agencies: Array<{ agency_id: string; key_id: string; secret: string }>;
-  /** Writes a profile of this mock (no clock control, limits read from the accounts) and returns its path. */
-  profile(dir: string, windowS: number): Promise<string>;
+  adminUrl: string;
+  agencies: Array<{ agency_id: string; key_id: string; secret: string; webhook_secret: string }>;
+  /**
+   * Writes a profile of this mock (no clock control unless `o.adminClock`, limits read from the accounts, `o.extra`
+   * appended as YAML lines) and returns its path.
+   */
+  profile(dir: string, windowS: number, o?: { adminClock?: boolean; extra?: string }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -31,26 +35,30 @@ export async function startMockProcess(
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const info = await new Promise<{ base_url: string; agencies: MockProcess['agencies'] }>((resolve, reject) => {
+  const info = await new Promise<{ base_url: string; admin_url: string; agencies: MockProcess['agencies'] }>((resolve, reject) => {
     let out = '';
     let err = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { base_url: string; agencies: MockProcess['agencies'] });
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { base_url: string; admin_url: string; agencies: MockProcess['agencies'] });
     });
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => reject(new Error(`mock exited ${String(code)} before listening: ${err}`)));
   });
   return {
     baseUrl: info.base_url,
+    adminUrl: info.admin_url,
     agencies: info.agencies,
-    async profile(where, windowS) {
+    async profile(where, windowS, o = {}) {
       const file = join(where, 'profile.yaml');
-      const agencies = info.agencies.map((a) => `  - {id: ${a.agency_id}, key_id: ${a.key_id}, secret: ${JSON.stringify(a.secret)}}`).join('\n');
+      const agencies = info.agencies
+        .map((a) => `  - {id: ${a.agency_id}, key_id: ${a.key_id}, secret: ${JSON.stringify(a.secret)}, webhook_secret: ${JSON.stringify(a.webhook_secret)}}`)
+        .join('\n');
+      const clock = o.adminClock ? `clock:\n  control: mock-admin\n  admin_url: ${info.admin_url}` : 'clock:\n  control: none';
       await writeFile(
         file,
-        `name: mock-process\nbase_url: ${info.base_url}\nhotel_base_url: null\nclock:\n  control: none\nlimits:\n  window_s: ${windowS}\nagencies:\n${agencies}\n`,
+        `name: mock-process\nbase_url: ${info.base_url}\nhotel_base_url: null\n${clock}\nlimits:\n  window_s: ${windowS}\nagencies:\n${agencies}\n${o.extra ?? ''}\n`,
       );
       return file;
     },

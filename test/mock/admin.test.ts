@@ -38,7 +38,7 @@ describe('admin API (section 11)', () => {
 
   test('clock GET and advance move quote expiry', async () => {
     const before = (await admin('/clock')).json;
-    expect(before).toEqual({ now_ms: expect.any(Number), offset_ms: expect.any(Number) });
+    expect(before).toEqual({ now_ms: expect.any(Number), offset_ms: expect.any(Number), next_due_ms: null });
     const q = await alpha.quote();
     const adv = await admin('/clock/advance', 'POST', { ms: 900_000 });
     expect(adv.json.offset_ms - before.offset_ms).toBe(900_000);

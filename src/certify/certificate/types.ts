@@ -1,4 +1,4 @@
-import type { Verdict } from '../../results/model.js';
+import type { Area, Verdict } from '../../results/model.js';
 
 /** Schema tag of every certificate the harness writes. */
 export const CERTIFICATE_SCHEMA = 'svc-harness/certificate@1';
@@ -37,6 +37,8 @@ export interface TestDraft {
   clause?: string;
   /** A required test must PASS for the certificate to be granted; any test that FAILs or ERRORs refuses it. */
   required: boolean;
+  /** The area of the specification it proves, for the run's reports (certificate.json does not record it). */
+  area?: Area;
   verdict: Verdict;
   /** One sentence: why this verdict (for a SKIP, why the test was not run). */
   message: string;

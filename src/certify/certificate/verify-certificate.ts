@@ -26,8 +26,42 @@ interface CertificateVerification {
   publicKeySha256?: string;
   /** The parsed certificate, when certificate.json could be parsed. */
   certificate?: Certificate;
+  /** What the certificate is, when certificate.json could be parsed. */
+  identity?: CertificateIdentity;
   /** One line for a person. */
   summary: string;
+}
+
+/** What a certificate is: practice or real, what it was earned against, and whom it certifies. */
+interface CertificateIdentity {
+  /** `practice`: a service certificate earned against the mock bundled with the harness, which certifies nothing about a service. */
+  kind: 'practice' | 'real';
+  /** What it was earned against, in words (`https://staging.example.com/v1 (profile staging)`). */
+  target: string;
+  /** Whom it certifies: the agency, or the client (name and version as the agency gave them) and its agency. */
+  subject: string;
+}
+
+/** Whether a certificate is a practice one: it says so, or its service target is the embedded mock. */
+function isPracticeCertificate(c: Pick<Certificate, 'kind' | 'practice' | 'target'>): boolean {
+  return c.practice !== undefined || (c.kind === 'service' && c.target?.embedded === true);
+}
+
+/** What a certificate is, in words a person checking it needs: {@link CertificateIdentity}. */
+function certificateIdentity(c: Certificate): CertificateIdentity {
+  const practice = isPracticeCertificate(c);
+  const t = c.target ?? {};
+  const base = typeof t.base_url === 'string' ? t.base_url : 'an unnamed target';
+  let target: string;
+  if (practice) target = `the mock bundled with the harness (${base})`;
+  else if (c.kind === 'client') target = `the mock in certification mode at ${base}${typeof t.mode === 'string' ? `, mode ${t.mode}` : ''}`;
+  else target = `${base}${typeof t.profile === 'string' ? ` (profile ${t.profile})` : ''}`;
+  let subject = `agency ${c.agency}`;
+  if (c.kind === 'client') {
+    const name = c.client?.name ?? 'an unnamed client';
+    subject = `client ${name}${c.client?.version !== undefined ? ` version ${c.client.version}` : ', no version given'}, of agency ${c.agency}`;
+  }
+  return { kind: practice ? 'practice' : 'real', target, subject };
 }
 
 async function listFiles(root: string, rel = ''): Promise<string[]> {
@@ -157,12 +191,21 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
   let summary: string;
   if (!ok) summary = `certificate INVALID: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
   else {
-    const what = `${certificate!.granted ? 'GRANTED' : 'REFUSED'} certificate of ${certificate!.plan.id} ${certificate!.plan.version} for ${certificate!.agency}`;
+    const practice = isPracticeCertificate(certificate!) ? 'PRACTICE ' : '';
+    const what = `${practice}${certificate!.granted ? 'GRANTED' : 'REFUSED'} certificate of ${certificate!.plan.id} ${certificate!.plan.version} for ${certificate!.agency}`;
     const files = `${certificate!.files.length} files match their SHA-256`;
     if (signature === 'absent') summary = `certificate intact: ${what}; ${files}; not signed`;
     else if (signer === 'pinned') summary = `certificate valid: ${what}; ${files}; signature valid for the given key ${publicKeySha256!.slice(0, 16)}…`;
     else
       summary = `certificate valid: ${what}; ${files}; signature valid for the included key ${publicKeySha256!.slice(0, 16)}…; pass --public-key to pin the signer`;
   }
-  return { ok, problems, signature, signer, ...(publicKeySha256 ? { publicKeySha256 } : {}), ...(certificate ? { certificate } : {}), summary };
+  return {
+    ok,
+    problems,
+    signature,
+    signer,
+    ...(publicKeySha256 ? { publicKeySha256 } : {}),
+    ...(certificate ? { certificate, identity: certificateIdentity(certificate) } : {}),
+    summary,
+  };
 }

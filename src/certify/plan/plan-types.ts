@@ -5,6 +5,7 @@ import type { Profile, ResolvedAgency } from '../../profile/index.js';
 import type { Receiver } from '../../receiver/index.js';
 import type { ClockDriver } from '../../clock/clock-driver.js';
 import type { CertCheck } from '../cert-check.js';
+import type { Area } from '../../results/model.js';
 
 /** What the checks of a plan learn and share while it runs (in plan order). */
 export interface CertifyState {
@@ -60,6 +61,8 @@ export interface CertifyContext extends Pick<CheckContext, 'checkId' | 'label'> 
 
 /** One check of a certification plan (a test of the certificate). */
 export interface PlanCheck extends CertCheck<CertifyContext> {
+  /** The area of the specification it proves, as the suite's checks are grouped in a report. */
+  area: Area;
   /** A required check must pass for the certificate; one that is not required refuses it only by failing. */
   required: boolean;
 }

@@ -8,6 +8,8 @@ import { waitOutRefusals } from '../wait-out-refusals.js';
 /** A wallet as read at one moment: balance and whole statement, with the exchanges that read them. */
 export interface WalletSnapshot {
   balance: number | undefined;
+  /** The balance's currency, as the balance answer names it: amounts are in its minor units. */
+  currency?: string | undefined;
   balanceStatus: number;
   entries: StatementEntry[];
   /** Id of the newest statement entry, to find what came after. */
@@ -30,6 +32,7 @@ export async function snapshotWallet(ctx: CheckContext, api: TargetApi, label: s
   ]);
   return {
     balance: balance.amount,
+    currency: balance.currency,
     balanceStatus: balance.status,
     entries: statement.entries,
     newestId: statement.entries[0]?.id,

@@ -1,5 +1,6 @@
 import type { Profile } from '../../profile/index.js';
 import { RunCacheKey } from '../run-cache.js';
+import { checkLabel } from '../check-context.js';
 import type { BucketRef, Check, CheckContext, ResourceRef } from '../types.js';
 import type { EvidenceRef } from './findings.js';
 import {
@@ -133,9 +134,20 @@ export function writeEpisode(ctx: CheckContext): Promise<WriteEpisode | WriteEpi
   return ctx.runCache.getOrCreate(KEY, () => runWriteEpisode(ctx));
 }
 
+/**
+ * The check whose verdict the episode's booking and wallet reads are made for:
+ * they carry its id whichever member ran the episode, so RL-02's evidence is
+ * not labelled `RL-01 …` when RL-01 ran first.
+ */
+const BOOKING_JUDGE = 'RL-02';
+
+function bookingLabel(text: string): string {
+  return checkLabel(BOOKING_JUDGE, text);
+}
+
 async function walletView(ctx: CheckContext, when: string): Promise<WalletView> {
   const api = ctx.api(0);
-  const [bal, st] = await Promise.all([api.balance({ label: ctx.label(`balance ${when}`) }), api.statement({ label: ctx.label(`statement ${when}`) })]);
+  const [bal, st] = await Promise.all([api.balance({ label: bookingLabel(`balance ${when}`) }), api.statement({ label: bookingLabel(`statement ${when}`) })]);
   return {
     balance: bal.status >= 200 && bal.status < 300 ? bal.amount : undefined,
     entries: st.entries.length,
@@ -147,15 +159,15 @@ async function walletView(ctx: CheckContext, when: string): Promise<WalletView> 
 /** Finds an open product and a quote to book into the full bucket, and reads the wallet before. */
 async function prepareBooking(ctx: CheckContext): Promise<{ book: () => Promise<RlShot>; before: WalletView } | { error: string; refs: EvidenceRef[] }> {
   const api = ctx.api(0);
-  const { open, response } = await api.openProducts({ label: ctx.label('find an open product') });
+  const { open, response } = await api.openProducts({ label: bookingLabel('find an open product') });
   const product = open.find((p) => ctx.profile.search_criteria[p] !== undefined);
   if (!product) return { error: 'no open product with search criteria in the profile', refs: [response] };
-  const search = await api.search(product, undefined, { label: ctx.label('quote to book into a full bucket') });
+  const search = await api.search(product, undefined, { label: bookingLabel('quote to book into a full bucket') });
   const offer = search.offers[0];
   if (!offer) return { error: `search for ${product} answered ${search.status} with no offer`, refs: [search] };
   const before = await walletView(ctx, 'before');
   const book = async (): Promise<RlShot> => {
-    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: ctx.label('book while the write bucket is full') });
+    const res = await api.book(product, offer.quoteToken, ctx.unique('rl02-idem'), { label: bookingLabel('book while the write bucket is full') });
     return toShot(res, ctx.profile, 0, 'write', 'booking');
   };
   return { book, before };

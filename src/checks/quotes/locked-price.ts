@@ -1,4 +1,5 @@
 import { answeredAt } from '../../api/answer-time.js';
+import { formatMoney } from '../../results/units.js';
 import type { Offer, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh } from '../_internal/booking-steps.js';
@@ -61,7 +62,9 @@ export function judgeLockedPrice(obs: LockedPriceObservations, profile: Profile)
     f.expect(m.booking.chargedAmount === m.lockedPrice, `${what} was charged ${m.booking.chargedAmount}`, obs.first, ...obs.later, m.booking);
   if (m.booking.bookingId) judgeLedger(f, m.before, m.after, { debits: [{ bookingId: m.booking.bookingId, amount: m.lockedPrice, what }] }, profile);
   else f.fail(`${what}: no booking id at ${profile.fields.booking_id}`, m.booking);
-  return f.outcome(`the quote's locked price ${m.lockedPrice} was charged though the live price had moved to ${m.livePrice}`);
+  return f.outcome(
+    `the quote's locked price ${formatMoney(m.lockedPrice, m.before.currency)} was charged though the live price had moved to ${formatMoney(m.livePrice, m.before.currency)}`,
+  );
 }
 
 /** Books the first search's offer `index`, whose price moved in `again`, reading the wallet before and after (the booking is cancelled after). */

@@ -1,4 +1,5 @@
 import type { Profile } from '../../profile/index.js';
+import { formatMoney } from '../../results/units.js';
 import { bookFresh, cancelFresh, withFreshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings } from '../_internal/findings.js';
@@ -36,7 +37,8 @@ export function judgeDebitAndRefund(obs: DebitRefundObservations, profile: Profi
       if (obs.afterCancel) judgeLedger(f, obs.afterBooking, obs.afterCancel, { refunds: [{ bookingId: id!, amount: price, what: 'cancellation' }] }, profile);
     }
   }
-  return f.outcome(`booking ${String(id)} was debited once at ${String(price)} and its cancellation refunded ${String(price)}`);
+  const amount = price === undefined ? 'an unknown price' : formatMoney(price, obs.before.currency);
+  return f.outcome(`booking ${String(id)} was debited once at ${amount} and its cancellation refunded ${amount}`);
 }
 
 /** WL-02: a booking debits its price once; a cancellation refunds it in full. */

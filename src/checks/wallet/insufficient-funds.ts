@@ -1,4 +1,5 @@
 import type { Profile } from '../../profile/index.js';
+import { formatMoney } from '../../results/units.js';
 import { bookFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
@@ -22,7 +23,8 @@ export function judgeInsufficientFunds(obs: InsufficientFundsObservations, profi
     obs.booking,
   );
   judgeLedger(f, obs.before, obs.after, { noCharge: 'the booking above the balance' }, profile);
-  return f.outcome(`a booking priced ${obs.price} above the balance ${String(obs.before.balance)} was refused and charged nothing`);
+  const money = (v: number | undefined): string => (v === undefined ? 'unknown' : formatMoney(v, obs.before.currency));
+  return f.outcome(`a booking priced ${money(obs.price)} above the balance ${money(obs.before.balance)} was refused and charged nothing`);
 }
 
 /** WL-04: a booking the wallet cannot pay is refused without charge. */

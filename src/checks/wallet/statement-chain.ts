@@ -1,4 +1,5 @@
 import type { Profile } from '../../profile/index.js';
+import { formatMoney } from '../../results/units.js';
 import { bookFresh, cancelFresh, freshQuote } from '../_internal/booking-steps.js';
 import { Findings, skipped } from '../_internal/findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
@@ -27,7 +28,9 @@ export function judgeStatementChain(obs: StatementChainObservations, profile: Pr
     ...ev,
   );
   for (const p of chainProblems(w.entries, profile)) f.fail(p, ...ev);
-  return f.outcome(`balance ${w.balance} equals the newest balance_after, and all ${w.entries.length} statement entries chain`, { entries: w.entries.length });
+  return f.outcome(`balance ${formatMoney(w.balance, w.currency)} equals the newest balance_after, and all ${w.entries.length} statement entries chain`, {
+    entries: w.entries.length,
+  });
 }
 
 /** WL-01: balance and statement reconcile. */

@@ -65,6 +65,16 @@ function refusedAdmin(method: string, headers: Record<string, string | string[] 
   return undefined;
 }
 
+/**
+ * The clock as the admin API answers it: `now_ms`, `offset_ms`, and
+ * `next_due_ms`, the instant the next webhook attempt falls due (null when
+ * none waits), so that a driver can stop the clock at it and the attempt
+ * arrives at its own instant, as it does in-process.
+ */
+function clockAnswer(clock: MockClock): { now_ms: number; offset_ms: number; next_due_ms: number | null } {
+  return { now_ms: clock.now(), offset_ms: clock.offset, next_due_ms: clock.nextDueAt ?? null };
+}
+
 /** The admin API of REFERENCE-API.md section 11, under `/__admin`. */
 export function createAdminApp(control: AdminControl, log?: Logger, limits: ListenerLimits = MOCK_DEFAULTS): FastifyInstance {
   const app = Fastify({ ...fastifyLogging(log, 'admin'), ...listenerOptions(limits) });
@@ -85,7 +95,7 @@ export function createAdminApp(control: AdminControl, log?: Logger, limits: List
     await control.reset();
     return { ok: true };
   });
-  app.get('/__admin/clock', async () => ({ now_ms: control.clock.now(), offset_ms: control.clock.offset }));
+  app.get('/__admin/clock', async () => clockAnswer(control.clock));
   app.post('/__admin/clock/advance', async (request, reply) => {
     const body = request.body as { ms?: unknown; until_ms?: unknown } | undefined;
     const ms = body?.ms;
@@ -115,7 +125,7 @@ export function createAdminApp(control: AdminControl, log?: Logger, limits: List
       });
     }
     await control.advance(move);
-    return { now_ms: control.clock.now(), offset_ms: control.clock.offset, moved_ms: move };
+    return { ...clockAnswer(control.clock), moved_ms: move };
   });
   app.post('/__admin/clock/reset', async () => {
     control.clock.resetOffset();

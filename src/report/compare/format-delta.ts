@@ -20,6 +20,8 @@ export function formatMetricValue(m: Pick<MetricDelta, 'kind'>, v: number | unde
 
 function signed(v: number, decimals: number): string {
   const text = formatDecimal(Math.abs(v), decimals);
+  // A change that rounds to nothing has no sign: `−0` reads as a fall.
+  if (Number(text.replace(/\s/g, '')) === 0) return text;
   return `${v < 0 ? '−' : '+'}${text}`;
 }
 

@@ -5,6 +5,7 @@ import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';
 import { namesKnownIssues } from '../known-note.js';
+import { isPracticeRun, seedWords } from '../_internal/run-words.js';
 
 const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 'Errors', KNOWN: 'Known', WARN: 'Warnings', SKIP: 'Skipped' };
 
@@ -17,11 +18,11 @@ export function verdictBar(counts: Partial<Record<Verdict, number>>, total: numb
   return `<div class="bar">${parts.join('')}</div>`;
 }
 
-/** The clock the run's cases ran in, and its seed when it has one: a load runs in real time and draws nothing from a seed. */
+/** The clock the run's cases ran in, and its seed when it has one: a load or a certification draws nothing from a seed. */
 function clockAndSeed(result: CaseRunResult): string {
-  if (result.kind === 'load')
-    return `<span>Clock <b>${html(result.load.clock.replace('-', ' '))}</b></span><span>Seed <b>none</b> (a load draws nothing at random)</span>`;
-  return `<span>Clock <b>${html(result.target.clock)}</b></span>\n<span>Seed <b>${html(result.seed)}</b></span>`;
+  const { seed, why } = seedWords(result);
+  const clock = result.kind === 'load' ? result.load.clock.replace('-', ' ') : result.target.clock;
+  return `<span>Clock <b>${html(clock)}</b></span>\n<span>Seed <b>${html(seed)}</b>${why !== undefined ? ` (${html(why)})` : ''}</span>`;
 }
 
 /** The top banner: the run's verdict in one look, counts, and what was tested. */
@@ -45,12 +46,16 @@ export function renderBanner(result: CaseRunResult): string {
     )
     .join('');
   const t = result.target;
+  // A practice certification is never a plain green PASS: it certifies nothing about any service.
+  const practice = isPracticeRun(result);
+  const tone = pass && !practice ? 'pass' : inconclusive || interrupted || (pass && practice) ? 'inconclusive' : 'fail';
   return `<section class="banner">
-<div class="verdict verdict-${pass ? 'pass' : inconclusive || interrupted ? 'inconclusive' : 'fail'}"><strong>${interrupted ? 'INTERRUPTED' : pass ? 'PASS' : inconclusive ? 'INCONCLUSIVE' : 'FAIL'}</strong><span>${html(sub)}</span></div>
+<div class="verdict verdict-${tone}">${practice ? '<span class="practice-tag">PRACTICE</span>' : ''}<strong>${interrupted ? 'INTERRUPTED' : pass ? 'PASS' : inconclusive ? 'INCONCLUSIVE' : 'FAIL'}</strong><span>${html(sub)}</span></div>
 <div class="run">
 <h1>${html(t.name)} <span class="muted">· run ${html(result.runId)}</span></h1>
 <div class="meta">
 <span>Target <b>${html(t.baseUrl)}</b>${t.embedded ? ' (embedded mock)' : ''}</span>
+${practice ? '<span class="practice-note"><b>PRACTICE</b> certification against the mock bundled with the harness: it certifies nothing about any service</span>' : ''}
 ${clockAndSeed(result)}
 <span>Started <b>${html(result.startedAt)}</b></span>
 <span>Duration <b>${html(humanDuration(result.durationMs))}</b></span>

@@ -386,8 +386,9 @@ function walletTable(load: LoadResult): string {
     .map((w) => {
       const cells = [
         formatMoney(w.opening, w.currency),
-        `−${formatMoney(w.debits, w.currency)}`,
-        `+${formatMoney(w.refunds, w.currency)}`,
+        // No sign on nothing: `−0.00 EUR` read as a debit.
+        w.debits === 0 ? formatMoney(0, w.currency) : `−${formatMoney(w.debits, w.currency)}`,
+        w.refunds === 0 ? formatMoney(0, w.currency) : `+${formatMoney(w.refunds, w.currency)}`,
         formatMoney(w.closing, w.currency),
         formatMoneyChange(w.change, w.currency),
       ];

@@ -13,7 +13,7 @@ code,pre{font-family:var(--mono);font-size:12px}
 .banner{display:flex;align-items:stretch;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
 .verdict{display:flex;flex-direction:column;justify-content:center;align-items:center;min-width:220px;padding:20px 28px;color:#fff}
 .verdict-pass{background:var(--pass)}.verdict-fail{background:var(--fail)}.verdict-inconclusive{background:var(--warn)}
-.verdict strong{font-size:56px;line-height:1;letter-spacing:2px}
+.verdict strong{font-size:56px;line-height:1;letter-spacing:2px}.verdict .practice-tag{font-size:18px;letter-spacing:3px;margin-bottom:4px}
 .verdict span{margin-top:6px;font-size:13px;opacity:.9}
 .run{flex:1;padding:18px 24px}
 .run h1{font-size:20px;margin:0 0 4px}

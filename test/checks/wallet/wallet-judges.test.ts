@@ -24,6 +24,13 @@ describe('wallet judges', () => {
     expect(out.message).toBe('balance is 10000 but the newest statement entry (e1) has balance_after 9700');
   });
 
+  test('WL-01 states the balance in its currency, never bare minor units', () => {
+    const out = judgeStatementChain({ wallet: { ...wallet(10_000, [r1, d1]), currency: 'EUR' } }, P);
+    expect(out.message).toBe('balance 100.00 EUR equals the newest balance_after, and all 2 statement entries chain');
+    // With no currency named, the figure says it is in minor units.
+    expect(judgeStatementChain({ wallet: wallet(10_000, [r1, d1]) }, P).message).toMatch(/^balance 10 000 \(minor units\) equals/);
+  });
+
   test('WL-02 fails when a cancellation refunds nothing', () => {
     const before = wallet(10_000, []);
     const mid = wallet(9_700, [d1]);

@@ -6,6 +6,7 @@ import type { PlanCheck } from '../plan-types.js';
 /** CERT-02: the account lists the products of the contract. */
 export const accountScopeCheck: PlanCheck = {
   id: 'CERT-02',
+  area: 'contract',
   title: 'The account lists the products open under the contract',
   clause: 'SPEC §1 GET /v1/account lists what is open under the contract',
   required: true,

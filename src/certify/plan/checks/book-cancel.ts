@@ -7,6 +7,7 @@ import type { PlanCheck } from '../plan-types.js';
 /** CERT-04: per open product, search → book → cancel, with the wallet debited by the quoted price and refunded in full. */
 export const bookCancelCheck: PlanCheck = {
   id: 'CERT-04',
+  area: 'wallet',
   title: 'Search, book and cancel in every open product; the wallet is debited and refunded',
   clause: 'SPEC §1 quote flow and prepaid wallet; §4 booking and cancellation',
   required: true,

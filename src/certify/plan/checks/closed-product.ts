@@ -6,6 +6,7 @@ import type { PlanCheck } from '../plan-types.js';
 /** CERT-03: every endpoint of a product outside the contract answers module_not_enabled. */
 export const closedProductCheck: PlanCheck = {
   id: 'CERT-03',
+  area: 'contract',
   title: 'A product outside the contract is refused on its endpoints',
   clause: 'SPEC §1, §4: a product outside the contract answers 403 MODULE_NOT_ENABLED on all its endpoints',
   required: false,

@@ -7,6 +7,7 @@ import type { PlanCheck } from '../plan-types.js';
 /** CERT-05: a booking retried with the same Idempotency-Key and body replays the original response byte for byte and charges once. */
 export const idempotentRetryCheck: PlanCheck = {
   id: 'CERT-05',
+  area: 'idempotency',
   title: 'An idempotent retry replays the original booking and charges once',
   clause: 'SPEC §4 idempotency: same key and body replay the original response; a retry cannot book twice',
   required: true,

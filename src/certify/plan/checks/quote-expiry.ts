@@ -10,6 +10,7 @@ const EXPIRY_MARGIN_MS = 1_000;
 /** CERT-07: a quote redeemed after it expired is refused and charges nothing; not run when its lifetime is longer than the allowed wait. */
 export const quoteExpiryCheck: PlanCheck = {
   id: 'CERT-07',
+  area: 'quotes',
   title: 'An expired quote is refused and charges nothing',
   clause: 'SPEC §1 the quote_token locks the price until quote_expires_at',
   required: false,

@@ -44,6 +44,7 @@ async function chooseFiller(ctx: CertifyContext): Promise<Filler> {
 /** CERT-08: filling a rate-limit bucket yields a 429 with Retry-After, and a request sent exactly Retry-After later is admitted. */
 export const rateLimitRetryAfterCheck: PlanCheck = {
   id: 'CERT-08',
+  area: 'ratelimit',
   title: 'A 429 carries Retry-After, and waiting exactly that long is enough',
   clause: 'SPEC §8 limits per agency; a 429 response carries Retry-After',
   required: true,

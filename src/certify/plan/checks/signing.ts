@@ -11,6 +11,7 @@ function absolutePath(baseUrl: string, relative: string): string {
 /** CERT-01: a correctly signed request is accepted, and one changed after signing (or signed with another secret) is refused. */
 export const signingCheck: PlanCheck = {
   id: 'CERT-01',
+  area: 'auth',
   title: 'Signed requests are accepted; tampered ones are refused',
   clause: 'SPEC §5 SVC-HMAC-SHA256 on every request',
   required: true,

@@ -21,6 +21,7 @@ function eventOf(d: ReceivedDelivery): unknown {
 /** CERT-06: a booking's event reaches the harness's receiver, signed with the agency's webhook secret. */
 export const webhookDeliveryCheck: PlanCheck = {
   id: 'CERT-06',
+  area: 'webhooks',
   title: "A booking's webhook event reaches the harness's receiver, correctly signed",
   clause: 'SPEC §6 outbound webhook events are signed and identified by X-SVC-Webhook-Id',
   required: true,
