@@ -51,7 +51,7 @@ export async function loadOnTarget(
 ): Promise<LoadRunResult> {
   const target = prepared.mock
     ? mockLoadTarget(prepared.mock)
-    : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait });
+    : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait, signal: options.signal });
   const { search } = options;
   if (search !== undefined && !target.profile.products.includes(search)) {
     throw new HarnessError('E_USAGE', `--search names an unknown product "${search}" (products: ${target.profile.products.join(', ')})`);

@@ -2,6 +2,7 @@ import { createTargetApi } from '../api/index.js';
 import { getArray, getField, getNumber, getString } from '../api/fields.js';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
+import { withAbortSignal } from '../client/abort-scope.js';
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
 import { HarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/index.js';
@@ -50,7 +51,7 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
 export async function profileLoadTarget(
   profile: Profile,
   env: NodeJS.ProcessEnv = process.env,
-  o: { shard?: { index: number; count: number } | undefined; onWait?: OnLoadWait | undefined } = {},
+  o: { shard?: { index: number; count: number } | undefined; onWait?: OnLoadWait | undefined; signal?: AbortSignal | undefined } = {},
 ): Promise<LoadTarget> {
   const mine = { agencies: shardAgencies(profile.agencies, o.shard) };
   const resolved = resolveAgencies(mine, env, { agencies: mine.agencies.length });
@@ -60,13 +61,17 @@ export async function profileLoadTarget(
     let open: string[] | undefined;
     if (!limits) {
       const api = createTargetApi({ profile, agency: a });
+      const windowMs = profile.limits.window_s * 1000;
+      // At most a window for the account (a Retry-After beyond it is the answer); a stop ends the wait and the read at once.
       const policy = rateLimitRetry(profile, {
-        wait: (ms) => announcedSleep(ms, `the account of ${a.id} answered 429: waiting out its Retry-After to read its limits`, o.onWait),
+        wait: (ms) => announcedSleep(ms, `the account of ${a.id} answered 429: waiting out its Retry-After to read its limits`, o.onWait, o.signal),
         maxAttempts: 4,
         marginMs: 250,
+        budgetMs: windowMs + 250,
       });
       try {
-        const res = await withRetryPolicy(policy, () => api.account());
+        const readAccount = () => withRetryPolicy(policy, () => api.account());
+        const res = await (o.signal ? withAbortSignal(o.signal, readAccount) : readAccount());
         const read = getNumber(res.json, profile.fields.account_read_limit);
         const write = getNumber(res.json, profile.fields.account_write_limit);
         if (read === undefined || write === undefined) {

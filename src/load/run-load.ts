@@ -111,7 +111,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const apis = new Map<string, ClosableTargetApi>(
     agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]),
   );
-  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait };
+  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait, signal: o.signal };
   // The harness's own reads take bucket slots too: the verdicts must see every request that used one.
   const noteAdmission: NoteAdmission = (agency, op, res) => {
     const x = res.exchange;
@@ -149,16 +149,26 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     // Verdicts from what was recorded, before any request after the load.
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
     const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
-    // Requests cut off when the load stopped may still be executing; let them settle. The load filled the read buckets; free them first.
-    await announcedSleep(o.settleMs ?? SETTLE_MS, 'letting requests cut off at the stop finish at the service before the wallets are read', o.onWait);
+    // Requests cut off when the load stopped may still be executing; let them settle (a stop cuts the pause short). The load filled the read buckets; free them first.
+    if (!o.signal?.aborted || recorder.counts().cutOff > 0)
+      await announcedSleep(
+        o.settleMs ?? SETTLE_MS,
+        'letting requests cut off at the stop finish at the service before the wallets are read',
+        o.onWait,
+        o.signal,
+      ).catch(() => undefined);
     if (o.target.advance) await o.target.advance(windowMs + 1000);
     verdicts.push(...(await reconcileWallets(wallets, opening, tally)));
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
-    const lost = targetLost(verdicts);
+    // A stop while the wallets were read after a load that ran its course stops the run all the same: its report says so.
+    const stoppedAfter = o.signal?.aborted === true && !span.interrupted;
+    if (stoppedAfter) span.interrupted = true;
+    const lost = o.signal?.aborted ? undefined : targetLost(verdicts);
     const notes = [
       ...plan.notes,
       ...span.notes,
       ...tally.spending.notes(explained),
+      ...(stoppedAfter ? ['stopped (interrupted) while the wallets were read after the load: the wallets not read are not reconciled'] : []),
       ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : []),
     ];
     const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });
