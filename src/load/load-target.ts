@@ -3,8 +3,12 @@ import { getArray, getField, getNumber, getString } from '../api/fields.js';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
 import { withAbortSignal } from '../client/abort-scope.js';
+import { AdminClockDriver } from '../clock/admin-clock-driver.js';
+import { createAdminClient } from '../clock/admin-client.js';
+import { clockBoundMs } from '../clock/clock-bound.js';
+import { ClockRestorer } from '../clock/clock-restorer.js';
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
-import { HarnessError } from '../errors/harness-error.js';
+import { HarnessError, isHarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/index.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
@@ -46,7 +50,10 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
  * shard's, or every agency of the profile) must have their secrets; limits
  * come from the profile or, when absent, from each agency's account response
  * (that read is a request like any other: a 429 is waited out, announced).
- * Another shard's agencies are neither resolved nor read.
+ * Another shard's agencies are neither resolved nor read. With clock control
+ * (`clock: {control: mock-admin}`) the load reads the mock's clock and moves
+ * it after the load instead of waiting in real time, and puts it back to
+ * real time when the load ends (`close`).
  */
 export async function profileLoadTarget(
   profile: Profile,
@@ -88,7 +95,27 @@ export async function profileLoadTarget(
     }
     agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits, ...(open ? { open } : {}) });
   }
-  return { profile, agencies, embedded: false, now: Date.now, ...(o.shard ? { sharded: true } : {}) };
+  const sharded = o.shard ? { sharded: true } : {};
+  if (profile.clock.control !== 'mock-admin') return { profile, agencies, embedded: false, now: Date.now, ...sharded };
+  const restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url), o.signal);
+  let driver: AdminClockDriver;
+  try {
+    driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: o.signal });
+  } catch (err) {
+    // The load itself needs no clock control: without the admin API it waits in real time, and says so.
+    if (!isHarnessError(err) || (err.code !== 'E_TARGET_UNREACHABLE' && err.code !== 'E_TRANSPORT')) throw err;
+    const note = `clock control: the mock admin API at ${profile.clock.admin_url} did not answer (${err.message}): the wallets after the load are read in real time`;
+    return { profile, agencies, embedded: false, now: Date.now, notes: [note], ...sharded };
+  }
+  return {
+    profile,
+    agencies,
+    embedded: false,
+    now: () => driver.now(),
+    advance: (ms) => driver.wait(ms),
+    close: () => restorer.restore(),
+    ...sharded,
+  };
 }
 
 /** The products an account answer lists as open, or undefined when it lists none the profile can read. */

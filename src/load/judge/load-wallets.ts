@@ -77,7 +77,7 @@ function unreadWhy(w: LoadWallets, what: string, res: ApiResponse | undefined): 
  * ends any wait at once, and once the load is stopped no read waits at all.
  * `note` sees every response when given.
  */
-async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission): Promise<WalletRead> {
+async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission, phase: 'setup' | 'teardown' = 'setup'): Promise<WalletRead> {
   const api = w.apis.get(agency)!;
   const signal = w.signal;
   const wait = (ms: number): Promise<void> =>
@@ -91,10 +91,10 @@ async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission):
     marginMs: RETRY_MARGIN_MS,
     budgetMs: windowMs + RETRY_MARGIN_MS,
   });
-  const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, 'setup.balance', r) } : {}));
+  const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, `${phase}.balance`, r) } : {}));
   const balOk = bal.status >= 200 && bal.status < 300;
   if (!balOk) return { entries: [], ok: false, why: unreadWhy(w, 'balance', bal) };
-  const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, 'setup.statement', r) } : {}));
+  const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, `${phase}.statement`, r) } : {}));
   const last = st.responses[st.responses.length - 1];
   const stOk = last !== undefined && last.status >= 200 && last.status < 300;
   return { balance: bal.amount, currency: bal.currency, entries: st.entries, ok: stOk, ...(stOk ? {} : { why: unreadWhy(w, 'statement', last) }) };
@@ -126,8 +126,13 @@ export async function openWallets(w: LoadWallets, agencies: readonly string[], n
   return opening;
 }
 
-/** Reads every wallet again after the load and reconciles it with what the load did: one verdict per agency. */
-export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<string, OpeningWallet>, tally: WalletTally): Promise<LoadVerdict[]> {
+/** Reads every wallet again after the load (`note` sees every response) and reconciles it with what the load did: one verdict per agency. */
+export async function reconcileWallets(
+  w: LoadWallets,
+  opening: ReadonlyMap<string, OpeningWallet>,
+  tally: WalletTally,
+  note?: NoteAdmission,
+): Promise<LoadVerdict[]> {
   return Promise.all(
     [...opening].map(async ([id, open]): Promise<LoadVerdict> => {
       const base = { id: `load:wallet:${id}`, kind: 'wallet' as const, agency: id };
@@ -135,7 +140,7 @@ export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<stri
         return { ...base, verdict: 'SKIP', message: `wallet of ${id} not reconciled: the load was stopped while its opening balance was read`, details: {} };
       let close: WalletRead;
       try {
-        close = await readWallet(w, id);
+        close = await readWallet(w, id, note, 'teardown');
       } catch (err) {
         if (stoppedRead(w, err))
           return { ...base, verdict: 'SKIP', message: `wallet of ${id} not reconciled: the load was stopped while its closing balance was read`, details: {} };
