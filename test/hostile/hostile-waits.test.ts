@@ -173,8 +173,8 @@ describe('a wait for a wallet read, stopped by a signal', () => {
         message: expect.stringContaining('not reconciled'),
       });
       // The wait was 59 s: well under it is the wait given way. The aim is 2 s; the bound leaves room for a machine
-      // shared by many (computing the figures alone took 1.4 to 4 s at a load average of 20 on 2 cores).
-      expect(r.exitAfterSignalMs).toBeLessThan(10_000);
+      // shared by many (computing the figures alone took 1.4 to 4 s at a load average of 20 on 2 cores, the whole exit up to 10.5 s).
+      expect(r.exitAfterSignalMs).toBeLessThan(20_000);
     },
     90_000,
   );
