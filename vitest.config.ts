@@ -44,6 +44,7 @@ const E2E = [
   'test/package/**/*.test.ts',
   // The CLI as a process: exit codes, signals, files a user hands it, targets that misbehave.
   'test/cli/hostile-targets.test.ts',
+  'test/hostile/hostile-waits.test.ts',
   'test/cli/json-errors.test.ts',
   'test/cli/known-issues.test.ts',
   'test/cli/load-ci.test.ts',

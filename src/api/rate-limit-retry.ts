@@ -15,6 +15,8 @@ interface RateLimitRetryOptions {
   now?: () => number;
   /** Told before each wait. */
   onRetry?: RetryPolicy['onRetry'];
+  /** Most ms waited for one request over all its attempts; a longer Retry-After is the answer, not a wait. @defaultValue no bound but one wait of two windows */
+  budgetMs?: number;
 }
 
 /**
@@ -37,5 +39,6 @@ export function rateLimitRetry(profile: Profile, o: RateLimitRetryOptions): Retr
   };
   if (o.now) policy.now = o.now;
   if (o.onRetry) policy.onRetry = o.onRetry;
+  if (o.budgetMs !== undefined) policy.budgetMs = o.budgetMs;
   return policy;
 }

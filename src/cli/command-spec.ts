@@ -5,6 +5,10 @@ import type { CommandOutcome } from './exit-codes.js';
 export interface CommandContext {
   /** Ends the process at once with the outcome's exit status (a second Ctrl-C); only `main` may exit, so it lends this. */
   quit(outcome: CommandOutcome): never;
+  /** The signal that came while the command was starting (see `SignalLatch`), taken once; absent outside `main`. */
+  takeSignal?(): 'SIGINT' | 'SIGTERM' | undefined;
+  /** Told by the parser just before a command that stops cleanly on a signal starts. */
+  commandStarting?(stopsOnSignals: boolean): void;
 }
 
 /**
@@ -19,6 +23,8 @@ export interface CommandSpec<A = unknown> {
   builder: (y: Argv) => Argv<any>;
   /** Absent on a command that only groups subcommands. */
   run?: (args: A, context: CommandContext) => Promise<CommandOutcome>;
+  /** The command listens for SIGINT and SIGTERM and stops cleanly, writing what it has (`stopOnSignals`): a signal while it loads is kept for it. */
+  stopsOnSignals?: boolean;
   subcommands?: readonly CommandSpec<never>[];
 }
 

@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-import { hideBin } from 'yargs/helpers';
+// First, and alone: signals are handled before the rest of the CLI loads (on a busy machine that took seconds, and a signal
+// meanwhile met the default handling: no word, no report, no exit status of ours).
+import { earlySignals as latch } from './early-signals.js';
 import type { CommandContext } from './command-spec.js';
 import { exitCodeOf } from './exit-codes.js';
-import { reportFatal } from './fatal.js';
-import { errorJson, wantsJson } from './json-output.js';
-import { buildParser } from './parser.js';
-import { redactWrites } from '../log/redacting-writes.js';
-import { knownSecretsRedactor } from '../profile/known-secrets.js';
+
+const [{ hideBin }, { reportFatal }, { errorJson, wantsJson }, { buildParser }, { redactWrites }, { knownSecretsRedactor }] = await Promise.all([
+  import('yargs/helpers'),
+  import('./fatal.js'),
+  import('./json-output.js'),
+  import('./parser.js'),
+  import('../log/redacting-writes.js'),
+  import('../profile/known-secrets.js'),
+]);
 
 /*
  * The one place the process exits: commands return an outcome, errors
@@ -15,6 +21,10 @@ import { knownSecretsRedactor } from '../profile/known-secrets.js';
 const context: CommandContext = {
   quit(outcome) {
     process.exit(exitCodeOf(outcome));
+  },
+  takeSignal: () => latch.take(),
+  commandStarting(stopsOnSignals) {
+    if (stopsOnSignals) latch.keepForCommand();
   },
 };
 

@@ -18,7 +18,9 @@ function toYargs(spec: CommandSpec<never>, context: CommandContext, settle: (o: 
       return built;
     },
     handler: async (args) => {
-      if (spec.run && !dryRun) settle(await spec.run(args as never, context));
+      if (!spec.run || dryRun) return;
+      context.commandStarting?.(spec.stopsOnSignals === true);
+      settle(await spec.run(args as never, context));
     },
   };
 }

@@ -1,11 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import type { CommandContext } from './command-spec.js';
-
-/** The signals that stop a run: Ctrl-C, and what CI runners and Kubernetes send. */
-type StopSignal = 'SIGINT' | 'SIGTERM';
+import type { StopSignal } from './signal-latch.js';
 
 /** What a command listening for a stop sees. */
-interface SignalStop {
+export interface SignalStop {
   /** Aborts at the first signal: hand it to what runs so that it ends and hands back what it did. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */
@@ -18,7 +16,9 @@ interface SignalStop {
  * Listens for SIGINT and SIGTERM while a command runs: the first aborts
  * `signal` and says on stderr that the report of what ran is still written;
  * a second quits at once through `context.quit` (exit 130 or 143), for a
- * person who will not wait for it.
+ * person who will not wait for it. A signal that came while the command was
+ * starting (`context.takeSignal`) counts as the first: `signal` is then
+ * aborted from the start.
  */
 export function stopOnSignals(context: CommandContext, what: string, stream: Pick<NodeJS.WriteStream, 'write'> = process.stderr): SignalStop {
   const ac = new AbortController();
@@ -37,6 +37,8 @@ export function stopOnSignals(context: CommandContext, what: string, stream: Pic
   const onSigterm = (): void => onSignal('SIGTERM');
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
+  const early = context.takeSignal?.();
+  if (early !== undefined) onSignal(early);
   return {
     signal: ac.signal,
     stoppedBy: () => stoppedBy,

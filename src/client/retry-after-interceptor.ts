@@ -11,6 +11,13 @@ export interface RetryPolicy {
   maxAttempts: number;
   /** Longest single wait, ms, whatever Retry-After says. */
   maxWaitMs: number;
+  /**
+   * Most ms waited over all the attempts of one request: a wait that would
+   * pass it is not made, and the refusal is the answer (a Retry-After beyond
+   * what the caller can wait is the target's to answer for, not a wait).
+   * @defaultValue no bound but `maxWaitMs` per wait
+   */
+  budgetMs?: number;
   /** Waits on the target's clock: a driven mock's clock moves, a real service is waited for. */
   wait: (ms: number) => Promise<void>;
   /** Wait when the response has no readable Retry-After, ms. */
@@ -36,13 +43,14 @@ export interface RetryDispatchOptions {
 /** Response headers as undici hands them to a handler. */
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** How long to wait before the next attempt, or `undefined` when the response is the answer. */
-function waitBeforeRetry(policy: RetryPolicy, attempt: number, status: number, headers: ResponseHeaders): number | undefined {
+/** How long to wait before the next attempt, or `undefined` when the response is the answer; `waitedMs` is what the earlier attempts waited. */
+function waitBeforeRetry(policy: RetryPolicy, attempt: number, status: number, headers: ResponseHeaders, waitedMs: number): number | undefined {
   if (attempt >= policy.maxAttempts || !(policy.statuses ?? [429]).includes(status)) return undefined;
   const raw = headers[policy.retryAfterHeader ?? 'retry-after'];
   const seconds = parseRetryAfter(Array.isArray(raw) ? raw[0] : raw, (policy.now ?? Date.now)());
-  const ms = seconds === undefined ? policy.fallbackWaitMs : seconds * 1000;
-  return Math.max(0, Math.min(ms + (policy.marginMs ?? 0), policy.maxWaitMs));
+  const ms = Math.max(0, (seconds === undefined ? policy.fallbackWaitMs : seconds * 1000) + (policy.marginMs ?? 0));
+  if (policy.budgetMs !== undefined && waitedMs + ms > policy.budgetMs) return undefined;
+  return Math.min(ms, policy.maxWaitMs);
 }
 
 /**
@@ -53,6 +61,7 @@ function waitBeforeRetry(policy: RetryPolicy, attempt: number, status: number, h
  */
 class RetryAfterHandler implements Dispatcher.DispatchHandler {
   private attempt = 1;
+  private waitedMs = 0;
   private refused: { status: number; waitMs: number } | undefined;
 
   constructor(
@@ -72,7 +81,7 @@ class RetryAfterHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders, statusMessage?: string): void {
-    const waitMs = waitBeforeRetry(this.policy, this.attempt, statusCode, headers);
+    const waitMs = waitBeforeRetry(this.policy, this.attempt, statusCode, headers, this.waitedMs);
     this.refused = waitMs === undefined ? undefined : { status: statusCode, waitMs };
     if (!this.refused) this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
@@ -90,6 +99,7 @@ class RetryAfterHandler implements Dispatcher.DispatchHandler {
     this.refused = undefined;
     this.policy.onRetry?.({ attempt: this.attempt, status: refused.status, waitMs: refused.waitMs });
     this.attempt += 1;
+    this.waitedMs += refused.waitMs;
     this.policy
       .wait(refused.waitMs)
       .then(() => {

@@ -61,10 +61,16 @@ export class MockClock implements Clock {
   /**
    * Puts the offset back to 0 (real time), the one move backwards the clock
    * makes, so that a mock a run has moved accepts clients that sign with the
-   * real time again. Timers keep their instants, so they fall due later.
+   * real time again. A timer keeps the delay it had left (a webhook retry set
+   * 5 s ahead on the clock that ran ahead is still 5 s ahead), never earlier
+   * than now.
    */
   resetOffset(): void {
+    const back = this.offsetMs;
     this.offsetMs = 0;
+    const now = this.now();
+    for (const t of this.timers) t.dueAt = Math.max(now, t.dueAt - back);
+    this.timers.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
     this.arm();
   }
 

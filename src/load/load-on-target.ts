@@ -3,12 +3,13 @@ import type { RunningMock } from '../mock/index.js';
 import type { Profile } from '../profile/index.js';
 import type { LoadRunResult } from '../results/run-result.js';
 import { loadScenarios } from '../scenario/index.js';
+import type { Scenario } from '../scenario/types.js';
 import type { Threshold } from './gate/gates.js';
 import type { LoadResult } from '../results/load-result.js';
 import type { RegressionLimits } from './gate/regression-rule.js';
 import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import type { LoadProgress } from './drive-load.js';
-import { loadAgencies, runLoad } from './run-load.js';
+import { loadAgencies, runLoad, type LoadTarget } from './run-load.js';
 import type { OnLoadWait } from './announced-wait.js';
 
 /** Options of a load run over a prepared target (`Harness.load`). */
@@ -51,7 +52,7 @@ export async function loadOnTarget(
 ): Promise<LoadRunResult> {
   const target = prepared.mock
     ? mockLoadTarget(prepared.mock)
-    : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait });
+    : await profileLoadTarget(prepared.profile, env, { shard: options.shard, onWait: options.onWait, signal: options.signal });
   const { search } = options;
   if (search !== undefined && !target.profile.products.includes(search)) {
     throw new HarnessError('E_USAGE', `--search names an unknown product "${search}" (products: ${target.profile.products.join(', ')})`);
@@ -66,6 +67,14 @@ export async function loadOnTarget(
           },
           target.profile,
         );
+  try {
+    return await runLoadOn(target, options, scenarios, search);
+  } finally {
+    await target.close?.();
+  }
+}
+
+function runLoadOn(target: LoadTarget, options: LoadOptions, scenarios: Scenario[] | undefined, search: string | undefined): Promise<LoadRunResult> {
   return runLoad({
     target,
     scenarios,

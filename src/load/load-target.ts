@@ -2,8 +2,13 @@ import { createTargetApi } from '../api/index.js';
 import { getArray, getField, getNumber, getString } from '../api/fields.js';
 import { rateLimitRetry } from '../api/rate-limit-retry.js';
 import { withRetryPolicy } from '../client/retry-scope.js';
+import { withAbortSignal } from '../client/abort-scope.js';
+import { AdminClockDriver } from '../clock/admin-clock-driver.js';
+import { createAdminClient } from '../clock/admin-client.js';
+import { clockBoundMs } from '../clock/clock-bound.js';
+import { ClockRestorer } from '../clock/clock-restorer.js';
 import { announcedSleep, type OnLoadWait } from './announced-wait.js';
-import { HarnessError } from '../errors/harness-error.js';
+import { HarnessError, isHarnessError } from '../errors/harness-error.js';
 import type { RunningMock } from '../mock/index.js';
 import { DEFAULT_PROFILE } from '../profile/defaults.js';
 import { resolveAgencies } from '../profile/resolve-secrets.js';
@@ -45,12 +50,15 @@ export function mockLoadTarget(mock: RunningMock, opts: { onlyGenerated?: boolea
  * shard's, or every agency of the profile) must have their secrets; limits
  * come from the profile or, when absent, from each agency's account response
  * (that read is a request like any other: a 429 is waited out, announced).
- * Another shard's agencies are neither resolved nor read.
+ * Another shard's agencies are neither resolved nor read. With clock control
+ * (`clock: {control: mock-admin}`) the load reads the mock's clock and moves
+ * it after the load instead of waiting in real time, and puts it back to
+ * real time when the load ends (`close`).
  */
 export async function profileLoadTarget(
   profile: Profile,
   env: NodeJS.ProcessEnv = process.env,
-  o: { shard?: { index: number; count: number } | undefined; onWait?: OnLoadWait | undefined } = {},
+  o: { shard?: { index: number; count: number } | undefined; onWait?: OnLoadWait | undefined; signal?: AbortSignal | undefined } = {},
 ): Promise<LoadTarget> {
   const mine = { agencies: shardAgencies(profile.agencies, o.shard) };
   const resolved = resolveAgencies(mine, env, { agencies: mine.agencies.length });
@@ -60,13 +68,17 @@ export async function profileLoadTarget(
     let open: string[] | undefined;
     if (!limits) {
       const api = createTargetApi({ profile, agency: a });
+      const windowMs = profile.limits.window_s * 1000;
+      // At most a window for the account (a Retry-After beyond it is the answer); a stop ends the wait and the read at once.
       const policy = rateLimitRetry(profile, {
-        wait: (ms) => announcedSleep(ms, `the account of ${a.id} answered 429: waiting out its Retry-After to read its limits`, o.onWait),
+        wait: (ms) => announcedSleep(ms, `the account of ${a.id} answered 429: waiting out its Retry-After to read its limits`, o.onWait, o.signal),
         maxAttempts: 4,
         marginMs: 250,
+        budgetMs: windowMs + 250,
       });
       try {
-        const res = await withRetryPolicy(policy, () => api.account());
+        const readAccount = () => withRetryPolicy(policy, () => api.account());
+        const res = await (o.signal ? withAbortSignal(o.signal, readAccount) : readAccount());
         const read = getNumber(res.json, profile.fields.account_read_limit);
         const write = getNumber(res.json, profile.fields.account_write_limit);
         if (read === undefined || write === undefined) {
@@ -83,7 +95,27 @@ export async function profileLoadTarget(
     }
     agencies.push({ id: a.id, keyId: a.keyId, secret: a.secret, limits, ...(open ? { open } : {}) });
   }
-  return { profile, agencies, embedded: false, now: Date.now, ...(o.shard ? { sharded: true } : {}) };
+  const sharded = o.shard ? { sharded: true } : {};
+  if (profile.clock.control !== 'mock-admin') return { profile, agencies, embedded: false, now: Date.now, ...sharded };
+  const restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url), o.signal);
+  let driver: AdminClockDriver;
+  try {
+    driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: o.signal });
+  } catch (err) {
+    // The load itself needs no clock control: without the admin API it waits in real time, and says so.
+    if (!isHarnessError(err) || (err.code !== 'E_TARGET_UNREACHABLE' && err.code !== 'E_TRANSPORT')) throw err;
+    const note = `clock control: the mock admin API at ${profile.clock.admin_url} did not answer (${err.message}): the wallets after the load are read in real time`;
+    return { profile, agencies, embedded: false, now: Date.now, notes: [note], ...sharded };
+  }
+  return {
+    profile,
+    agencies,
+    embedded: false,
+    now: () => driver.now(),
+    advance: (ms) => driver.wait(ms),
+    close: () => restorer.restore(),
+    ...sharded,
+  };
 }
 
 /** The products an account answer lists as open, or undefined when it lists none the profile can read. */

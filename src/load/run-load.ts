@@ -18,6 +18,8 @@ import { openWallets, reconcileWallets, type LoadWallets, type NoteAdmission } f
 import { bucketOf } from './generate/scenario-requests.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { WalletTally } from './judge/wallet-reconciliation.js';
+import type { ApiResponse } from '../api/types.js';
+import type { BucketLog } from './measure/load-recorder.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
 const SETTLE_MS = 1000;
@@ -36,8 +38,12 @@ export interface LoadTarget {
   embedded: boolean;
   /** Target clock, ms since epoch. */
   now: () => number;
-  /** Moves the target clock forward (the embedded mock); absent for a real service, where the harness waits. */
+  /** Moves the target clock forward (the embedded mock, or a mock whose admin API the profile names); absent for a real service, where the harness waits. */
   advance?: (ms: number) => Promise<void>;
+  /** What the report should say about the target as the load found it. */
+  notes?: string[] | undefined;
+  /** Puts back what the load changed at the target (a mock's clock it moved); called once the load has ended, also when it failed. */
+  close?: () => Promise<void>;
 }
 
 /** Options of {@link runLoad}. */
@@ -81,6 +87,32 @@ function targetLost(verdicts: readonly LoadVerdict[]): { code: string; message: 
   return undefined;
 }
 
+/** When one of the harness's own requests may have been admitted, on the target clock: the exchange's span, widened by a millisecond each side. */
+function admissionSpan(res: ApiResponse): { sentAt: number; receivedAt: number } {
+  const x = res.exchange;
+  return { sentAt: x.startedAt - 1, receivedAt: x.startedAt + x.durationMs + 1 };
+}
+
+/**
+ * How far to move the clock (ms from `nowMs`) to reach the latest instant
+ * the last 429 of any agency's read bucket promised a slot free, or
+ * undefined when no read bucket was refused.
+ */
+function promisedSlotMs(logs: readonly BucketLog[], agencies: ReadonlyArray<{ id: string }>, readBucket: string, nowMs: number): number | undefined {
+  const ids = new Set(agencies.map((a) => a.id));
+  let latest: number | undefined;
+  for (const log of logs) {
+    if (log.bucket !== readBucket || !ids.has(log.agency)) continue;
+    let last = -1;
+    for (let i = 0; i < log.status.length; i++) if (log.status[i] === 429 && (last < 0 || log.receivedAt[i]! > log.receivedAt[last]!)) last = i;
+    const ra = last < 0 ? Number.NaN : log.retryAfterS[last]!;
+    if (!Number.isFinite(ra) || ra < 0) continue;
+    const promised = log.receivedAt[last]! + ra * 1000;
+    latest = latest === undefined ? promised : Math.max(latest, promised);
+  }
+  return latest === undefined ? undefined : Math.max(0, Math.ceil(latest - nowMs));
+}
+
 /** The agencies of shard `index` of `count` (1-based): agency k when k mod count = index − 1. */
 export function shardAgencies<T>(agencies: readonly T[], shard?: { index: number; count: number }): T[] {
   if (!shard) return [...agencies];
@@ -111,13 +143,12 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const apis = new Map<string, ClosableTargetApi>(
     agencies.map((a) => [a.id, createTargetApi({ profile, agency: { id: a.id, keyId: a.keyId, secret: a.secret }, now })]),
   );
-  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait };
+  const wallets: LoadWallets = { profile, apis, advance: o.target.advance, now, onWait: o.onWait, signal: o.signal };
   // The harness's own reads take bucket slots too: the verdicts must see every request that used one.
   const noteAdmission: NoteAdmission = (agency, op, res) => {
     const x = res.exchange;
     const rl = res.rateLimit;
-    const sentAt = x.startedAt - 1;
-    const receivedAt = x.startedAt + x.durationMs + 1;
+    const { sentAt, receivedAt } = admissionSpan(res);
     recorder.record(op, agency, readBucket, sentAt, receivedAt, x.durationMs, res.status, rl.retryAfterS, false, res.status === 429 ? rl.remaining : undefined);
     if (rl.limit !== undefined && rl.remaining !== undefined)
       recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
@@ -146,19 +177,47 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const errs = profile.errors;
     const explained = tally.spending.explained({ insufficientFunds: errs.insufficient_funds, quoteAlreadyRedeemed: errs.quote_already_redeemed });
     for (const e of explained) recorder.explain(e.op, e.receivedAt, e.status, e.code);
-    // Verdicts from what was recorded, before any request after the load.
+    // Requests cut off when the load stopped may still be executing; let them settle (a stop cuts the pause short).
+    if (!o.signal?.aborted || recorder.counts().cutOff > 0)
+      await announcedSleep(
+        o.settleMs ?? SETTLE_MS,
+        'letting requests cut off at the stop finish at the service before the wallets are read',
+        o.onWait,
+        o.signal,
+      ).catch(() => undefined);
+    // The load filled the read buckets. A movable clock goes to the instant the last 429 of every read bucket promised a
+    // slot: the first wallet read of each agency puts that promise to the test (a load shorter than its Retry-After judged none).
+    // Never past a window: a Retry-After beyond it is a verdict (FAIL), not a wait.
+    if (o.target.advance) await o.target.advance(Math.min(promisedSlotMs(recorder.bucketLogs(), agencies, readBucket, now()) ?? Infinity, windowMs + 1000));
+    // The reads after the load take slots and test promises: the verdicts see them, the figures do not.
+    const closingNote: NoteAdmission = (agency, _op, res) => {
+      const { sentAt, receivedAt } = admissionSpan(res);
+      const refused = res.status === 429;
+      recorder.admission(
+        agency,
+        readBucket,
+        sentAt,
+        receivedAt,
+        res.status,
+        refused ? res.rateLimit.retryAfterS : undefined,
+        refused ? res.rateLimit.remaining : undefined,
+      );
+    };
+    const walletVerdicts = await reconcileWallets(wallets, opening, tally, closingNote);
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
     const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
-    // Requests cut off when the load stopped may still be executing; let them settle. The load filled the read buckets; free them first.
-    await announcedSleep(o.settleMs ?? SETTLE_MS, 'letting requests cut off at the stop finish at the service before the wallets are read', o.onWait);
-    if (o.target.advance) await o.target.advance(windowMs + 1000);
-    verdicts.push(...(await reconcileWallets(wallets, opening, tally)));
+    verdicts.push(...walletVerdicts);
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
-    const lost = targetLost(verdicts);
+    // A stop while the wallets were read after a load that ran its course stops the run all the same: its report says so.
+    const stoppedAfter = o.signal?.aborted === true && !span.interrupted;
+    if (stoppedAfter) span.interrupted = true;
+    const lost = o.signal?.aborted ? undefined : targetLost(verdicts);
     const notes = [
+      ...(o.target.notes ?? []),
       ...plan.notes,
       ...span.notes,
       ...tally.spending.notes(explained),
+      ...(stoppedAfter ? ['stopped (interrupted) while the wallets were read after the load: the wallets not read are not reconciled'] : []),
       ...(lost ? [`the target stopped answering during the load (${lost.message}): the figures hold what was measured before`] : []),
     ];
     const load = loadResultOf(recorder, { ...o, plan, span, agencies: agencies.map((a) => a.id), verdicts, notes });

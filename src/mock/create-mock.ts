@@ -36,6 +36,8 @@ export interface RunningMock {
   reset(): Promise<void>;
   /** Moves the clock forward and waits for the webhook attempts that fell due (as `POST /__admin/clock/advance`). */
   advance(ms: number): Promise<void>;
+  /** Puts the clock back to real time (as `POST /__admin/clock/reset`): what was stamped on the clock that ran ahead counts as stamped now. */
+  resetClock(): void;
   /** Closes every listener. */
   close(): Promise<void>;
 }
@@ -138,6 +140,10 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     await clock.advance(ms);
     await idle();
   };
+  const resetClock = (): void => {
+    clock.resetOffset();
+    service.clampTo(clock.now());
+  };
   const adminApp = o.admin
     ? createAdminApp(
         {
@@ -145,6 +151,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
           defects,
           reset,
           advance,
+          resetClock,
           deliveries: () => [...dispatcher.deliveries(), ...hotel.deliveries()].sort((a, b) => a.at_ms - b.at_ms),
           requests: () => log?.list() ?? [],
         },
@@ -186,6 +193,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
       service,
       reset,
       advance,
+      resetClock,
       close: async () => {
         await idle().catch(() => undefined);
         await closeAll();

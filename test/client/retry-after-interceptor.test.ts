@@ -135,6 +135,23 @@ describe('the Retry-After interceptor against a local server', () => {
     });
   });
 
+  it('with a budget, waits no Retry-After that would pass it: that refusal is the answer (a 1e12 s Retry-After was waited, bounded, six times)', async () => {
+    script.refusals = [{ retryAfter: '1000000000000' }];
+    await withChain(async (send) => {
+      const res = await send(policy({ maxAttempts: 6, maxWaitMs: 120_000, budgetMs: 60_250 }));
+      expect(res.status).toBe(429);
+      expect(seen).toHaveLength(1);
+      expect(waits).toEqual([]);
+    });
+    // The budget counts every wait of the request: 40 s, then 30 s more would pass 60 s.
+    script.refusals = [{ retryAfter: '40' }, { retryAfter: '30' }];
+    await withChain(async (send) => {
+      const res = await send(policy({ maxAttempts: 6, maxWaitMs: 120_000, budgetMs: 60_250 }));
+      expect(res.status).toBe(429);
+      expect(waits).toEqual([40_250]);
+    });
+  });
+
   it('reads an HTTP-date Retry-After against the target clock', async () => {
     script.refusals = [{ retryAfter: new Date(clock + 4_000).toUTCString() }];
     await withChain(async (send) => {

@@ -58,6 +58,23 @@ describe('Retry-After', () => {
   it('flags one refused again after the promised instant as too short', () => {
     expect(findRetryAfterFaults([ok(0), no(30_000, 20), no(50_010, 10)])[0]!.problem).toBe('too-short');
   });
+
+  it('flags one longer than the window, whatever followed (a load judged Retry-After 1e9 s untested: SKIP, and PASS in all)', () => {
+    expect(findRetryAfterFaults([ok(0), no(30_000, 1_000_000_000)], 60_000)).toMatchObject([{ problem: 'beyond-window', retryAfterS: 1_000_000_000 }]);
+    expect(findRetryAfterFaults([ok(0), no(30_000, 61)], 60_000)[0]!.problem).toBe('beyond-window');
+    expect(findRetryAfterFaults([ok(0), no(1, 60)], 60_000)).toEqual([]);
+    const log: BucketLog = {
+      agency: 'a',
+      bucket: 'read',
+      sentAt: [0, 10],
+      receivedAt: [5, 15],
+      status: [200, 429],
+      retryAfterS: [Number.NaN, 1e9],
+      remaining: [Number.NaN, 0],
+    };
+    const verdict = judgeBucket(log, 1, 60_000).find((v) => v.kind === 'retry-after')!;
+    expect(verdict).toMatchObject({ verdict: 'FAIL', message: expect.stringContaining('longer than the window of 60 s') });
+  });
 });
 
 describe('Retry-After put to the test', () => {

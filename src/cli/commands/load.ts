@@ -13,6 +13,7 @@ import { gatesJson, totalsJson } from '../json-output.js';
 import { loadResultLines } from '../load-summary.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
+import { stopOnSignals, type SignalStop } from '../stop-on-signals.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
 export interface LoadCommandArgs {
@@ -47,6 +48,16 @@ export interface LoadCommandArgs {
 
 /** `svc-harness load`: runs the load through the harness, writes the reports, prints a summary. */
 export async function loadCommand(args: LoadCommandArgs, context: CommandContext): Promise<CommandOutcome> {
+  // From the first line: a signal while the target is read (its accounts, its wallets) stops the load as well.
+  const stop = stopOnSignals(context, 'the load');
+  try {
+    return await loadUntilStopped(args, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promise<CommandOutcome> {
   const thresholds = await readThresholds(args.threshold, args.thresholds);
   if (args.defects !== undefined) process.stderr.write('svc-harness: load --defects is deprecated, use --mock-defects (the same comma list)\n');
   const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
@@ -65,51 +76,46 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         },
   );
   try {
-    const ac = new AbortController();
-    let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
-    const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
-      if (stoppedBy !== undefined) context.quit({ kind: 'interrupted', signal });
-      stoppedBy = signal;
-      process.stderr.write(
-        `\nsvc-harness: ${signal} received, stopping the load (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once); the report is still written\n`,
-      );
-      ac.abort();
-    };
-    const onSigint = (): void => onSignal('SIGINT');
-    const onSigterm = (): void => onSignal('SIGTERM');
     const progress = args.json ? undefined : progressPrinter();
     // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
     const waits = waitPrinter();
     let ran;
     try {
       await harness.prepare();
-      process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigterm);
-      ran = await harness.load({
-        scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
-        ...(args.search !== undefined ? { search: args.search } : {}),
-        durationS: args.duration,
-        ...(args.requests !== undefined ? { maxRequests: args.requests } : {}),
-        ...(args.connections !== undefined ? { connections: args.connections } : {}),
-        pushLimits: args['push-limits'],
-        ...(args.shard ? { shard: args.shard } : {}),
-        thresholds,
-        ...(baseline ? { baseline } : {}),
-        signal: ac.signal,
-        ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
-        onWait: (w) => {
-          // A wait comes before the bar starts or after it ends: end its line first, so the countdown gets its own.
-          progress?.done();
-          waits.wait(w);
-        },
-        gracefulStopS: args['graceful-stop'],
-        command: commandLine(),
-      });
+      ran = await harness
+        .load({
+          scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
+          ...(args.search !== undefined ? { search: args.search } : {}),
+          durationS: args.duration,
+          ...(args.requests !== undefined ? { maxRequests: args.requests } : {}),
+          ...(args.connections !== undefined ? { connections: args.connections } : {}),
+          pushLimits: args['push-limits'],
+          ...(args.shard ? { shard: args.shard } : {}),
+          thresholds,
+          ...(baseline ? { baseline } : {}),
+          signal: stop.signal,
+          ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+          onWait: (w) => {
+            // A wait comes before the bar starts or after it ends: end its line first, so the countdown gets its own.
+            progress?.done();
+            waits.wait(w);
+          },
+          gracefulStopS: args['graceful-stop'],
+          command: commandLine(),
+        })
+        .catch((err: unknown) => {
+          // Stopped before the load could start (reading the target's accounts): nothing ran, nothing to report.
+          if (stop.stoppedBy() !== undefined) return undefined;
+          throw err;
+        });
     } finally {
       progress?.done();
       waits.done();
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
+    }
+    const stoppedBy = stop.stoppedBy();
+    if (ran === undefined) {
+      process.stderr.write(`INTERRUPTED by ${stoppedBy ?? 'a signal'} before the load started: no report written\n`);
+      return { kind: 'interrupted', signal: stoppedBy };
     }
     const result = applyKnownIssues(ran, known, utcDay());
     const written = await writeReports(result, args['report-dir']);

@@ -84,4 +84,5 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
   run: async (args, context) => (await import('../commands/load.js')).loadCommand(args, context),
+  stopsOnSignals: true,
 });

@@ -50,4 +50,5 @@ export const runCommand = defineCommand<RunCommandOptions>({
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })
       .check(checkRunArgs),
   run: async (args, context) => (await import('../commands/run.js')).runCommand(args, context),
+  stopsOnSignals: true,
 });

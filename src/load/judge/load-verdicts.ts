@@ -115,7 +115,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
   const prior: PriorAdmissions | undefined = start.readAt !== undefined ? { count: start.priorAdmitted, admittedBy: start.readAt } : undefined;
   const judged = prior ? refusals.filter((r) => r.sentAt >= prior.admittedBy) : refusals;
   const early = start.known === 'unknown' ? [] : findEarlyRefusals([...possible, ...judged], limit, windowMs, 1, prior);
-  const faults = findRetryAfterFaults([...proven, ...refusals]);
+  const faults = findRetryAfterFaults([...proven, ...refusals], windowMs);
   const tested = testedRetryAfters([...proven, ...refusals]).length;
   const id = (k: string) => `load:${k}:${log.agency}:${log.bucket}`;
   const out: LoadVerdict[] = [];
@@ -182,7 +182,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           agency: log.agency,
           bucket: log.bucket,
           verdict: 'FAIL',
-          message: `${where}: ${faults.length} 429(s) with a wrong Retry-After (first: ${faults[0]!.problem}, ${String(faults[0]!.retryAfterS)} s)`,
+          message: `${where}: ${faults.length} 429(s) with a wrong Retry-After (first: ${faults[0]!.problem}, ${String(faults[0]!.retryAfterS)} s${faults[0]!.problem === 'beyond-window' ? `, longer than the window of ${windowMs / 1000} s: a slot frees within one window` : ''})`,
           details: { ...counts, faults: faults.slice(0, 5) },
         }
       : {

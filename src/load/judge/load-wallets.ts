@@ -14,6 +14,10 @@ interface OpeningWallet {
   currency?: string | undefined;
   ids: Set<string>;
   ok: boolean;
+  /** Why it could not be read, when it could not. */
+  why?: string | undefined;
+  /** The read was given up for a signal. */
+  interrupted?: boolean | undefined;
 }
 
 /** Reads and reconciles the wallets of the agencies under load, each through its own target API. */
@@ -26,6 +30,8 @@ export interface LoadWallets {
   now: () => number;
   /** Told of every real-time wait longer than a second (a full read bucket's Retry-After). */
   onWait?: OnLoadWait | undefined;
+  /** Aborted by a stop: every wait gives way at once, and once aborted no read waits at all. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Records one of the harness's own responses as an admission of the agency's read bucket. */
@@ -36,6 +42,8 @@ interface WalletRead {
   currency?: string | undefined;
   entries: StatementEntry[];
   ok: boolean;
+  /** Why it could not be read, when it could not. */
+  why?: string | undefined;
 }
 
 function ledgerLines(profile: Profile, entries: StatementEntry[]): LedgerLine[] {
@@ -47,17 +55,54 @@ function ledgerLines(profile: Profile, entries: StatementEntry[]): LedgerLine[] 
   }));
 }
 
-/** Balance and statement of one agency, 429s waited out (the mock's clock is moved, a real service is waited for); `note` sees every response when given. */
-async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission): Promise<WalletRead> {
+/** Margin added to every Retry-After the wallet reads wait out, ms. */
+const RETRY_MARGIN_MS = 250;
+
+/** Why a read answered `res` instead of a balance or statement: a refusal not waited out says its Retry-After. */
+function unreadWhy(w: LoadWallets, what: string, res: ApiResponse | undefined): string {
+  if (!res) return `its ${what} was not answered`;
+  if (res.status !== w.profile.errors.rate_limited.status) return `its ${what} answered ${res.status}`;
+  const ra = res.rateLimit.retryAfterS;
+  const windowS = w.profile.limits.window_s;
+  if (w.signal?.aborted) return `its ${what} answered ${res.status}, and a stopped load waits for no Retry-After`;
+  return ra !== undefined && ra > windowS
+    ? `its ${what} answered ${res.status} with ${w.profile.headers.retry_after} ${ra} s, longer than the window of ${windowS} s: not waited for`
+    : `its ${what} was still refused after waiting up to one window`;
+}
+
+/**
+ * Balance and statement of one agency, 429s waited out (the mock's clock is
+ * moved, a real service is waited for) up to one window for each read: a
+ * Retry-After beyond it is not waited for (the verdicts judge it). A stop
+ * ends any wait at once, and once the load is stopped no read waits at all.
+ * `note` sees every response when given.
+ */
+async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission, phase: 'setup' | 'teardown' = 'setup'): Promise<WalletRead> {
   const api = w.apis.get(agency)!;
+  const signal = w.signal;
   const wait = (ms: number): Promise<void> =>
-    w.advance ? w.advance(ms) : announcedSleep(ms, `the read bucket of ${agency} is full: waiting out its Retry-After to read its wallet`, w.onWait);
-  const policy = rateLimitRetry(w.profile, { wait, now: w.now, maxAttempts: 6, fallbackWaitMs: 1000, marginMs: 250 });
-  const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, 'setup.balance', r) } : {}));
-  const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, 'setup.statement', r) } : {}));
-  const stStatus = st.responses[st.responses.length - 1]?.status ?? 0;
-  const ok = bal.status >= 200 && bal.status < 300 && stStatus >= 200 && stStatus < 300;
-  return { balance: bal.amount, currency: bal.currency, entries: st.entries, ok };
+    w.advance ? w.advance(ms) : announcedSleep(ms, `the read bucket of ${agency} is full: waiting out its Retry-After to read its wallet`, w.onWait, signal);
+  const windowMs = w.profile.limits.window_s * 1000;
+  const policy = rateLimitRetry(w.profile, {
+    wait,
+    now: w.now,
+    maxAttempts: signal?.aborted ? 1 : 6,
+    fallbackWaitMs: 1000,
+    marginMs: RETRY_MARGIN_MS,
+    budgetMs: windowMs + RETRY_MARGIN_MS,
+  });
+  const bal = await withRetryPolicy(policy, () => api.balance(note ? { onResponse: (r) => note(agency, `${phase}.balance`, r) } : {}));
+  const balOk = bal.status >= 200 && bal.status < 300;
+  if (!balOk) return { entries: [], ok: false, why: unreadWhy(w, 'balance', bal) };
+  const st = await withRetryPolicy(policy, () => api.statement(note ? { onResponse: (r) => note(agency, `${phase}.statement`, r) } : {}));
+  const last = st.responses[st.responses.length - 1];
+  const stOk = last !== undefined && last.status >= 200 && last.status < 300;
+  return { balance: bal.amount, currency: bal.currency, entries: st.entries, ok: stOk, ...(stOk ? {} : { why: unreadWhy(w, 'statement', last) }) };
+}
+
+/** An error of a read given up for a stop, or thrown on its own. */
+function stoppedRead(w: LoadWallets, err: unknown): boolean {
+  return w.signal?.aborted === true && !(isHarnessError(err) && err.code !== 'E_TRANSPORT');
 }
 
 /** Reads every agency's wallet before the load; these reads use bucket slots, so `note` records them. */
@@ -65,21 +110,40 @@ export async function openWallets(w: LoadWallets, agencies: readonly string[], n
   const opening = new Map<string, OpeningWallet>();
   await Promise.all(
     agencies.map(async (id) => {
-      const read = await readWallet(w, id, note);
-      opening.set(id, { balance: read.balance, currency: read.currency, ids: new Set(read.entries.map((e) => e.id ?? '')), ok: read.ok });
+      if (w.signal?.aborted) {
+        opening.set(id, { ids: new Set(), ok: false, interrupted: true });
+        return;
+      }
+      try {
+        const read = await readWallet(w, id, note);
+        opening.set(id, { balance: read.balance, currency: read.currency, ids: new Set(read.entries.map((e) => e.id ?? '')), ok: read.ok, why: read.why });
+      } catch (err) {
+        if (!stoppedRead(w, err)) throw err;
+        opening.set(id, { ids: new Set(), ok: false, interrupted: true });
+      }
     }),
   );
   return opening;
 }
 
-/** Reads every wallet again after the load and reconciles it with what the load did: one verdict per agency. */
-export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<string, OpeningWallet>, tally: WalletTally): Promise<LoadVerdict[]> {
+/** Reads every wallet again after the load (`note` sees every response) and reconciles it with what the load did: one verdict per agency. */
+export async function reconcileWallets(
+  w: LoadWallets,
+  opening: ReadonlyMap<string, OpeningWallet>,
+  tally: WalletTally,
+  note?: NoteAdmission,
+): Promise<LoadVerdict[]> {
   return Promise.all(
     [...opening].map(async ([id, open]): Promise<LoadVerdict> => {
+      const base = { id: `load:wallet:${id}`, kind: 'wallet' as const, agency: id };
+      if (open.interrupted)
+        return { ...base, verdict: 'SKIP', message: `wallet of ${id} not reconciled: the load was stopped while its opening balance was read`, details: {} };
       let close: WalletRead;
       try {
-        close = await readWallet(w, id);
+        close = await readWallet(w, id, note, 'teardown');
       } catch (err) {
+        if (stoppedRead(w, err))
+          return { ...base, verdict: 'SKIP', message: `wallet of ${id} not reconciled: the load was stopped while its closing balance was read`, details: {} };
         // A target that died under the load: this wallet is an ERROR, and the figures measured so far are still reported.
         const code = isHarnessError(err) ? err.code : 'E_INTERNAL';
         const message = err instanceof Error ? err.message : String(err);
@@ -93,12 +157,14 @@ export async function reconcileWallets(w: LoadWallets, opening: ReadonlyMap<stri
         };
       }
       if (!open.ok || !close.ok || open.balance === undefined || close.balance === undefined) {
+        const why = [open.why !== undefined ? `before the load ${open.why}` : '', close.why !== undefined ? `after the load ${close.why}` : '']
+          .filter((s) => s !== '')
+          .join('; ');
         return {
-          id: `load:wallet:${id}`,
-          kind: 'wallet',
-          agency: id,
-          verdict: 'ERROR',
-          message: `wallet of ${id} could not be read before and after the load`,
+          ...base,
+          // A stopped load that could not read a wallet has proven nothing about it, either way.
+          verdict: w.signal?.aborted ? 'SKIP' : 'ERROR',
+          message: `wallet of ${id} could not be read before and after the load${why !== '' ? `: ${why}` : ''}`,
           details: {},
         };
       }

@@ -34,7 +34,7 @@ interface EarlyRefusal {
 interface RetryAfterFault {
   at: number;
   retryAfterS: number | undefined;
-  problem: 'missing' | 'too-long' | 'too-short';
+  problem: 'missing' | 'beyond-window' | 'too-long' | 'too-short';
   ref?: string | undefined;
 }
 
@@ -91,12 +91,14 @@ export function findEarlyRefusals(records: readonly Admission[], limit: number, 
 /**
  * Judges each 429's Retry-After against what followed. Retry-After is the
  * ceiling of the wait, so the slot frees within the last second before the
- * promised instant. Missing is a fault; a later request of the bucket admitted
+ * promised instant. Missing is a fault, and so is one longer than the window
+ * (`windowMs`), whatever followed: a slot frees within one window, as RL-03
+ * judges it in the suite; a later request of the bucket admitted
  * (response received) more than a second before the earliest promised instant
  * refutes it as too long; a request sent at or after the latest promised
  * instant and refused, with nothing admitted in between, shows it too short.
  */
-export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterFault[] {
+export function findRetryAfterFaults(records: readonly Admission[], windowMs = Number.POSITIVE_INFINITY): RetryAfterFault[] {
   const sorted = [...records].sort((a, b) => a.sentAt - b.sentAt);
   const admittedOnly = sorted.filter((r) => r.admitted);
   const out: RetryAfterFault[] = [];
@@ -105,6 +107,10 @@ export function findRetryAfterFaults(records: readonly Admission[]): RetryAfterF
     if (r.admitted) continue;
     if (r.retryAfterS === undefined || !Number.isFinite(r.retryAfterS) || r.retryAfterS < 1) {
       out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'missing', ref: r.ref });
+      continue;
+    }
+    if (r.retryAfterS * 1000 > windowMs) {
+      out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'beyond-window', ref: r.ref });
       continue;
     }
     const earliestPromise = r.sentAt + r.retryAfterS * 1000;

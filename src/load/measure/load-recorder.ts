@@ -134,12 +134,7 @@ export class LoadRecorder {
     remaining?: number,
     code?: string,
   ): void {
-    const log = this.log(agency, bucket);
-    log.sentAt.push(sentAt);
-    log.receivedAt.push(receivedAt);
-    log.status.push(status);
-    log.retryAfterS.push(retryAfterS ?? Number.NaN);
-    log.remaining.push(remaining ?? Number.NaN);
+    this.admission(agency, bucket, sentAt, receivedAt, status, retryAfterS, remaining);
 
     let s = this.ops.get(op);
     if (!s) this.ops.set(op, (s = newOp()));
@@ -228,6 +223,20 @@ export class LoadRecorder {
     const sec = this.seconds.get(Math.floor(receivedAt / 1000));
     if (sec && sec.errors > 0) sec.errors -= 1;
     return true;
+  }
+
+  /**
+   * Records one request in its bucket's log only, for the verdicts: the
+   * harness's own reads after the load take slots and test Retry-After
+   * promises, but are not the load's figures.
+   */
+  admission(agency: string, bucket: string, sentAt: number, receivedAt: number, status: number, retryAfterS?: number, remaining?: number): void {
+    const log = this.log(agency, bucket);
+    log.sentAt.push(sentAt);
+    log.receivedAt.push(receivedAt);
+    log.status.push(status);
+    log.retryAfterS.push(retryAfterS ?? Number.NaN);
+    log.remaining.push(remaining ?? Number.NaN);
   }
 
   /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */

@@ -50,6 +50,11 @@ export class IdempotencyStore {
     if (e && !e.response) e.response = response;
   }
 
+  /** After the clock was put back: a key created on the clock that ran ahead counts as created `now` (kept a whole retention from the reset, and not in front of later keys for longer). */
+  clampTo(now: number): void {
+    for (const e of this.entries.values()) if (e.createdAt > now) e.createdAt = now;
+  }
+
   /** Forgets every key. */
   clear(): void {
     this.entries.clear();

@@ -113,6 +113,18 @@ export class MockService {
     this.bookings.clear();
   }
 
+  /**
+   * After the clock was put back to real time: whatever was stamped on the
+   * clock that ran ahead (admitted requests, nonces, idempotency keys) counts
+   * as stamped `now`. A quote keeps the expiry its token carries: that is a
+   * promise made to the client, and its redemption is kept as long.
+   */
+  clampTo(now: number): void {
+    this.limiter.clampTo(now);
+    this.nonces.clampTo(now);
+    this.idempotency.clampTo(now);
+  }
+
   /** Hands an event to the webhook sink. */
   emit(agency: Agency, event: ServiceEvent): void {
     this.options.emit(agency, event);

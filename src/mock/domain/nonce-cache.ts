@@ -53,6 +53,20 @@ export class NonceCache {
     if (now < nonces.oldestAt) nonces.oldestAt = now;
   }
 
+  /**
+   * After the clock was put back: a pair recorded on the clock that ran ahead
+   * counts as recorded `now`, so it is still refused as a replay for a whole
+   * retention and then dropped, and the pairs recorded after it are not held
+   * behind it (they are dropped from the front, in recording order).
+   */
+  clampTo(now: number): void {
+    for (const nonces of this.byKey.values()) {
+      for (const [nonce, at] of nonces.seen) if (at > now) nonces.seen.set(nonce, now);
+      if (nonces.oldestAt > now && nonces.seen.size > 0) nonces.oldestAt = now;
+    }
+    this.sweptAt = Math.min(this.sweptAt, now);
+  }
+
   /** Forgets every pair. */
   clear(): void {
     this.byKey.clear();

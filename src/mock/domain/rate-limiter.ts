@@ -117,6 +117,18 @@ export class RateLimiter {
     return { admitted, resource, limit, remaining, resetS, retryAfterS };
   }
 
+  /**
+   * After the clock was put back (`POST /__admin/clock/reset`): a request
+   * admitted on the clock that ran ahead counts as admitted `now`, so it frees
+   * its slot within one window instead of holding the bucket until the clock
+   * that no longer exists comes round (a read answered Retry-After 19553 s).
+   */
+  clampTo(now: number): void {
+    for (const ring of this.rings.values()) ring.clampTo(now);
+    const start = Math.floor(now / this.windowMs) * this.windowMs;
+    for (const w of this.fixed.values()) if (w.start > start) w.start = start;
+  }
+
   /** Forgets every window. */
   clear(): void {
     this.rings.clear();

@@ -32,6 +32,14 @@ export class TimestampRing {
     return out;
   }
 
+  /** Moves every timestamp later than `now` back to `now` (oldest first, so the order holds). */
+  clampTo(now: number): void {
+    for (let i = 0; i < this.count; i++) {
+      const k = (this.head + i) % this.items.length;
+      if (this.items[k]! > now) this.items[k] = now;
+    }
+  }
+
   /** Appends a timestamp; the caller keeps size below capacity. */
   push(t: number): void {
     if (this.count === this.items.length) {
