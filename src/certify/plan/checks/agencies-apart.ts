@@ -25,6 +25,7 @@ function unmet(need: Need, ctx: CertifyContext): string | undefined {
  */
 export const agenciesApartCheck: PlanCheck = {
   id: 'CERT-09',
+  area: 'isolation',
   title: 'Agencies of one organisation are kept apart',
   clause:
     "SPEC §1, §5: the key, the wallet and the limits belong to the agency / REF §4, §5, §7, §9, §10: another agency's booking, quote token, hotel booking, idempotency key, events and statement are not its own",
