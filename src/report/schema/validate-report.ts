@@ -47,7 +47,7 @@ export function validateRunReport(doc: unknown, file: string, options: ValidateO
     const said = typeof version === 'string' && VERSION_SHAPE.test(version) ? `its schema is ${version}, ` : '';
     throw new HarnessError(
       'E_FILE_UNREADABLE',
-      `${file} is not a run report this version reads (${said}expected a report.json or selftest.json declaring schema ${known})`,
+      `${file} is not a run report of the harness that this version reads (${said}expected a report.json or selftest.json declaring schema ${known})`,
     );
   }
   const fail = (why: string): HarnessError => new HarnessError('E_FILE_UNREADABLE', `${file} is not a valid ${version} report: ${why}`);
