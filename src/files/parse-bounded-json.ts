@@ -52,6 +52,18 @@ export function parseBoundedJson(bytes: Uint8Array, file: string, bounds: JsonBo
   try {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch (err) {
-    throw refuse(`it is not valid JSON (${(err as Error).message})`, err);
+    throw refuse(`it is not valid JSON${whereSyntaxBreaks(err)}`, err);
   }
+}
+
+/**
+ * Where JSON.parse stopped, as ` (at byte N)`, or nothing. V8's message also
+ * quotes the text around that place (`Unexpected token 'r', "root:x:0:0"…`),
+ * and the file may be anything (`/etc/passwd`): only the position is kept.
+ */
+function whereSyntaxBreaks(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const at = /position (\d+)/.exec(message);
+  if (at) return ` (at character ${at[1]})`;
+  return /end of JSON input/.test(message) ? ' (it ends early)' : '';
 }

@@ -1,10 +1,17 @@
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { HarnessError } from '../errors/harness-error.js';
+import { nestsDeeperThan } from '../files/nesting-depth.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import { canonicalCaseId, harnessCaseIds, unknownIdError, type CaseIdCatalogue } from './case-ids.js';
 import type { KnownIssue } from './known-issue.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Largest known-issues file read: a list of every case of the catalogue, each with a long reason, is a few hundred KB. */
+const MAX_KNOWN_ISSUES_BYTES = 1024 * 1024;
+/** Most entries a list may hold: the catalogue has a few hundred cases. */
+const MAX_ENTRIES = 5000;
+/** Deepest nesting of a list of flat entries. */
+const MAX_DEPTH = 8;
 
 function invalid(file: string, what: string): HarnessError {
   return new HarnessError('E_KNOWN_ISSUES_INVALID', `known issues ${file}: ${what}`);
@@ -27,9 +34,15 @@ function dayOf(value: unknown): string | undefined {
  * case of the catalogue has.
  */
 export function parseKnownIssues(text: string, file: string, catalogue: CaseIdCatalogue): KnownIssue[] {
+  // Lines and flow commas bound the items a YAML text holds; counted before parsing, which costs a kilobyte or more per item.
+  let items = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x0a || text.charCodeAt(i) === 0x2c) items++;
+  if (items > MAX_ENTRIES * 8)
+    throw invalid(file, `it holds more than ${MAX_ENTRIES * 8} lines and items, more than a list of the ${MAX_ENTRIES} entries accepted needs`);
+  if (nestsDeeperThan(text, MAX_DEPTH)) throw invalid(file, `it nests deeper than ${MAX_DEPTH} levels (a list of entries {id, reason, until} nests two)`);
   let doc: unknown;
   try {
-    doc = parseYaml(text, { uniqueKeys: true });
+    doc = parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     // The parser's own excerpt spans lines: the first line says where and what.
@@ -37,6 +50,7 @@ export function parseKnownIssues(text: string, file: string, catalogue: CaseIdCa
   }
   if (doc === null || doc === undefined) return [];
   if (!Array.isArray(doc)) throw invalid(file, 'expected a YAML list of entries {id, reason, until}');
+  if (doc.length > MAX_ENTRIES) throw invalid(file, `it holds ${doc.length} entries, more than the ${MAX_ENTRIES} accepted`);
   const seen = new Set<string>();
   return doc.map((entry: unknown, i) => {
     const where = `entry ${i + 1}`;
@@ -58,16 +72,7 @@ export function parseKnownIssues(text: string, file: string, catalogue: CaseIdCa
 
 /** Reads and validates a known-issues file against the harness's case ids (and the scenario files a command names). */
 export async function readKnownIssues(file: string, scenarioFiles: readonly string[] = []): Promise<KnownIssue[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new HarnessError(
-      'E_FILE_UNREADABLE',
-      `cannot read known issues ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err))}`,
-      { cause: err },
-    );
-  }
+  // A regular file under a cap: a FIFO is refused, not waited on; /dev/zero or a 60 MB file is refused, not read whole.
+  const text = (await readRegularFile(file, { maxBytes: MAX_KNOWN_ISSUES_BYTES, what: 'known issues' })).toString('utf8');
   return parseKnownIssues(text, file, await harnessCaseIds(scenarioFiles));
 }

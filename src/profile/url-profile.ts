@@ -25,6 +25,17 @@ const URL_TARGET_ENV = {
   hotelWebhookSecret: 'SVC_HOTEL_WEBHOOK_SECRET',
 } as const;
 
+/** The parsed URL of a `--target`; one that does not parse (a port beyond 65535, a bad host) is a usage error naming why. */
+function urlOf(base: string): URL {
+  const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(base)?.[1];
+  if (port !== undefined && Number(port) > 65535) throw new HarnessError('E_USAGE', `--target ${base}: port ${port} is beyond 65535`);
+  try {
+    return new URL(base);
+  } catch (err) {
+    throw new HarnessError('E_USAGE', `--target ${base} is not a valid URL`, { cause: err });
+  }
+}
+
 /**
  * The profile a service URL stands for, Schemathesis style: the reference
  * defaults at that address, no clock control (a real service: waits are
@@ -34,6 +45,7 @@ const URL_TARGET_ENV = {
  */
 export function profileFromUrl(url: string, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   const base = url.trim().replace(/\/+$/, '');
+  const parsed = urlOf(base);
   const keyId = env[URL_TARGET_ENV.keyId]?.trim();
   if (!keyId) {
     throw new HarnessError(
@@ -43,7 +55,7 @@ export function profileFromUrl(url: string, env: NodeJS.ProcessEnv = process.env
   }
   const hotel = env[URL_TARGET_ENV.hotelBaseUrl]?.trim();
   return {
-    name: new URL(base).host,
+    name: parsed.host,
     base_url: base,
     hotel_base_url: hotel ? hotel.replace(/\/+$/, '') : null,
     clock: { control: 'none' },

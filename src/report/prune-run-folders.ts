@@ -137,13 +137,15 @@ async function clearRunFolder(dir: string, layout: LegacyRunLayout): Promise<str
       // Not empty: it holds something the harness did not write.
     }
   }
+  // A manifest that is not a regular file (a symlink) is not the harness's: it and what it points at are left, and the folder with them.
+  const ownManifest = entries.some((e) => e.rel === RUN_MANIFEST && e.kind === 'file');
   const left = entries
     .map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel))
-    .filter((rel) => rel !== RUN_MANIFEST && !removed.has(rel))
+    .filter((rel) => !(rel === RUN_MANIFEST && ownManifest) && !removed.has(rel))
     // A folder left is named by what it holds, unless it is empty.
     .filter((rel, _i, all) => !rel.endsWith('/') || !all.some((o) => o !== rel && o.startsWith(rel)));
   if (left.length === 0) {
-    await rm(path.join(dir, RUN_MANIFEST), { force: true });
+    if (ownManifest) await rm(path.join(dir, RUN_MANIFEST));
     await rmdir(dir);
   }
   return left.sort();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRegularFile } from '../files/read-regular-file.js';
 
@@ -35,6 +35,8 @@ function sha256Hex(bytes: Uint8Array): string {
 export async function readRunManifest(runDir: string): Promise<RunFiles | undefined> {
   let doc: unknown;
   try {
+    // The harness writes its manifest as a regular file: a link named so is someone else's, and is not followed.
+    if (!(await lstat(path.join(runDir, RUN_MANIFEST))).isFile()) return undefined;
     doc = JSON.parse((await readRegularFile(path.join(runDir, RUN_MANIFEST), { maxBytes: MAX_MANIFEST_BYTES, what: 'run manifest' })).toString('utf8'));
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError, isHarnessError } from '../../errors/harness-error.js';
 import { readRegularFile } from '../../files/read-regular-file.js';
@@ -166,6 +166,11 @@ export async function verifyCertificate(dir: string, options: VerifyCertificateO
       listed.add(f.file);
       if (!present.has(f.file) || f.file.includes('..')) {
         problems.push(`missing file: ${f.file}`);
+        continue;
+      }
+      // The harness writes every listed file as a regular file: a link (even to an identical file) is a certificate changed by someone else.
+      if ((await lstat(path.join(dir, f.file)).catch(() => undefined))?.isSymbolicLink()) {
+        problems.push(`changed file: ${f.file} (it is a symbolic link, which the harness never writes)`);
         continue;
       }
       let bytes: Buffer;

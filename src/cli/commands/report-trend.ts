@@ -1,9 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../../errors/harness-error.js';
-import { collectRuns } from '../../report/trend/collect-runs.js';
+import { collectTrendPoints } from '../../report/trend/collect-runs.js';
 import { renderTrendHtml } from '../../report/trend/render-trend-html.js';
-import { trendPoints } from '../../report/trend/trend-points.js';
 import type { CommandOutcome } from '../exit-codes.js';
 
 /** Arguments of `svc-harness report trend`. */
@@ -16,8 +15,7 @@ export interface ReportTrendArgs {
 
 /** `svc-harness report trend DIR…`: one page of charts over runs in time order. */
 export async function reportTrendCommand(args: ReportTrendArgs): Promise<CommandOutcome> {
-  const runs = await collectRuns(args.dirs, args.last);
-  const points = trendPoints(runs);
+  const points = await collectTrendPoints(args.dirs, args.last);
   const dir = args.out ?? 'reports';
   const file = path.join(dir, 'trend.html');
   try {

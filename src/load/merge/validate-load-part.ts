@@ -1,6 +1,7 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { HarnessError } from '../../errors/harness-error.js';
+import { assertPlainTree, describeSchemaError } from '../../files/json-fields.js';
 import type { LoadResult, OperationFigures } from '../../results/load-result.js';
 import { decodeCheckedHistogram } from './checked-histogram.js';
 import { LOAD_RESULT_SCHEMA } from './load-result-schema.js';
@@ -14,42 +15,6 @@ let compiled: ValidateFunction | undefined;
 function validator(): ValidateFunction {
   compiled ??= new Ajv2020({ strict: false, allErrors: false }).compile(LOAD_RESULT_SCHEMA);
   return compiled;
-}
-
-/** `/operations/search/count` → `operations.search.count`. */
-function where(path: string): string {
-  return path === ''
-    ? '(the whole result)'
-    : path
-        .slice(1)
-        .split('/')
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .join('.');
-}
-
-function describe(e: ErrorObject): string {
-  const at = where(e.instancePath);
-  if (e.keyword === 'required') return `${at === '(the whole result)' ? '' : `${at}.`}${(e.params as { missingProperty: string }).missingProperty} is missing`;
-  if (e.keyword === 'additionalProperties' || e.keyword === 'propertyNames') {
-    const name =
-      (e.params as { propertyName?: string; additionalProperty?: string }).propertyName ?? (e.params as { additionalProperty?: string }).additionalProperty;
-    return `${at} has a key ${JSON.stringify(name)} that is not allowed`;
-  }
-  return `${at} ${e.message ?? 'is wrong'}`;
-}
-
-/** Throws at a key that could reach a prototype, or nesting deeper than any load result has; iterative, so no depth overflows the stack. */
-function assertPlainTree(doc: unknown): void {
-  const stack: Array<{ v: unknown; path: string; depth: number }> = [{ v: doc, path: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { v, path, depth } = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > MAX_DEPTH) throw new HarnessError('E_FILE_UNREADABLE', `${path || 'the document'} is nested deeper than ${MAX_DEPTH} levels`);
-    for (const key of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new HarnessError('E_FILE_UNREADABLE', `it holds a key ${JSON.stringify(key)}${path ? ` at ${path}` : ''}`);
-      stack.push({ v: (v as Record<string, unknown>)[key], path: path ? `${path}.${key}` : key, depth: depth + 1 });
-    }
-  }
 }
 
 function checkOperation(name: string, op: OperationFigures): void {
@@ -85,12 +50,12 @@ function histogram(place: string, encoded: string) {
 export function validateLoadResult(doc: unknown, file: string): LoadResult {
   const fail = (why: string): HarnessError => new HarnessError('E_FILE_UNREADABLE', `${file} is not a valid load result: ${why}`);
   try {
-    assertPlainTree(doc);
+    assertPlainTree(doc, FORBIDDEN_KEYS, MAX_DEPTH);
   } catch (err) {
     throw fail((err as Error).message);
   }
   const validate = validator();
-  if (!validate(doc)) throw fail(describe(validate.errors![0]!));
+  if (!validate(doc)) throw fail(describeSchemaError(validate.errors![0]!, '(the whole result)'));
   const load = doc as LoadResult;
   try {
     if (load.finishedAt < load.startedAt)

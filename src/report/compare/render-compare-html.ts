@@ -13,6 +13,7 @@ import {
   formatMetricChange,
   formatMetricValue,
   HEADLINE_KEYS,
+  headlineMetrics,
   metricJudgement,
   notableMetrics,
   opLabel,
@@ -57,6 +58,9 @@ function banner(c: RunComparison, sections: ReadonlySet<string>): string {
 ${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
 }
 
+/** Most latency spectra drawn on one page. */
+const MAX_SPECTRA = 24;
+
 /** One run's side of a failure card; NEW's message is the card's `.msg`, the sentence saying what broke. */
 function side(title: string, s: CaseDelta['base'], broke = false): string {
   return `<div><h4>${html(title)}</h4>${s ? `<b>${html(s.verdict)}</b> <span${broke ? ' class="msg"' : ''}>${html(s.message)}</span>` : '<span class="muted">absent from this run</span>'}</div>`;
@@ -91,9 +95,10 @@ function metricTable(list: readonly MetricDelta[]): string {
 function headlineTable(metrics: readonly MetricDelta[]): string {
   const ops = [...new Set(metrics.map((m) => m.op))];
   const cols = HEADLINE_KEYS;
+  const headline = headlineMetrics(metrics);
   const rows = ops.map((op) => {
     const cells = cols.map((key) => {
-      const m = metrics.find((x) => x.op === op && x.outcome === 'any' && x.key === key);
+      const m = headline(op, key);
       if (!m) return '<td>–</td>';
       const cls = m.regression ? 'worse-text' : m.improvement ? 'better-text' : '';
       return `<td title="BASE ${html(formatMetricValue(m, m.base))}">${html(formatMetricValue(m, m.new))}<br><span class="${cls || 'muted'}">${html(formatMetricChange(m))}</span></td>`;
@@ -197,13 +202,27 @@ export function renderCompareHtml(c: RunComparison): string {
   }
   if (c.load) {
     const l = c.load;
+    // A chart per operation is readable for tens, not thousands (3 000 made a 25 MB page): `all` and the regressed ones first.
+    const spectra = l.spectra.filter((s) => s.base.length + s.new.length > 0);
+    const regressed = new Set(l.metrics.filter((m) => m.regression).map((m) => m.op));
+    const rank = (op: string): number => (op === 'all' ? 0 : regressed.has(op) ? 1 : 2);
+    const charted = spectra
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => rank(a.s.op) - rank(b.s.op) || a.i - b.i)
+      .slice(0, MAX_SPECTRA)
+      .sort((a, b) => a.i - b.i)
+      .map((x) => x.s);
     const body = [
       `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson). What the offered load drives (the throughput of every answer, of 429s, of other statuses; the 2xx throughput and the 429 share where the runs offered different rates), a percentile with fewer than ${MIN_SAMPLES_BEYOND} answers above it and the harness's own requests around the load are shown, never judged.</p>`,
       headlineTable(l.metrics),
-      `<div class="charts">${l.spectra
-        .filter((s) => s.base.length + s.new.length > 0)
+      `<div class="charts">${charted
         .map((s) => spectrumChart(s.op, s.base, s.new))
         .join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
+      ...(spectra.length > charted.length
+        ? [
+            `<p class="muted">Latency spectra of ${charted.length} of the ${spectra.length} operations are drawn (every operation, the regressed ones first); every figure of each is in the table of every metric below.</p>`,
+          ]
+        : []),
     ];
     if (notable && notable.improvements.length > 0) {
       sections.add('improvements');

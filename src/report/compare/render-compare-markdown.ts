@@ -7,6 +7,7 @@ import {
   formatMetricChange,
   formatMetricValue,
   HEADLINE_KEYS,
+  headlineMetrics,
   metricJudgement,
   notableMetrics,
   opLabel,
@@ -104,13 +105,13 @@ export function renderCompareMarkdown(c: RunComparison): string {
   }
   if (c.load) {
     const ops = [...new Set(c.load.metrics.map((m) => m.op))];
-    const head = c.load.metrics.filter((m) => m.outcome === 'any' && (HEADLINE_KEYS as readonly string[]).includes(m.key));
+    const head = headlineMetrics(c.load.metrics);
     const table = [
       '| operation | p50 | p95 | p99 | throughput | errors | 429 |',
       '|---|---|---|---|---|---|---|',
       ...ops.map((op) => {
         const cell = (key: string): string => {
-          const m = head.find((x) => x.op === op && x.key === key);
+          const m = head(op, key);
           return m ? `${formatMetricValue(m, m.new)} (${formatMetricChange(m, true)})${m.regression ? ' ❌' : m.improvement ? ' ✅' : ''}` : '–';
         };
         return `| ${mdCell(opLabel(op))} | ${HEADLINE_KEYS.map(cell).join(' | ')} |`;

@@ -1,7 +1,7 @@
 import { terminalSafe } from '../../log/terminal-safe.js';
 import { gateSentence } from '../../results/gate-units.js';
 import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison } from './comparison.js';
-import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, notableMetrics, opLabel } from './format-delta.js';
+import { CASE_CHANGE_TITLE, formatInterval, formatMetricChange, formatMetricValue, headlineMetrics, notableMetrics, opLabel } from './format-delta.js';
 import { describeLimits } from '../../load/gate/regression-limits.js';
 
 /** Cases of one change listed on the console before the rest is summed up. */
@@ -74,9 +74,10 @@ export function renderCompareText(c: RunComparison): string {
     );
   if (c.load) {
     out.push('per operation (every answer), BASE → NEW:');
+    const headline = headlineMetrics(c.load.metrics);
     for (const op of [...new Set(c.load.metrics.map((m) => m.op))]) {
       const figures = ['p50', 'p95', 'rps'].flatMap((key) => {
-        const m = c.load!.metrics.find((x) => x.op === op && x.outcome === 'any' && x.key === key);
+        const m = headline(op, key);
         return m ? [`${key === 'rps' ? '' : `${key} `}${formatMetricValue(m, m.base)} → ${formatMetricValue(m, m.new)} (${formatMetricChange(m, true)})`] : [];
       });
       out.push(`  ${opLabel(op)}: ${figures.join('; ')}`);

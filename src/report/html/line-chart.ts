@@ -46,9 +46,18 @@ function fmt(v: number): string {
 export function renderLineChart(spec: LineChartSpec): string {
   const W = spec.width ?? 720;
   const H = spec.height ?? 240;
-  const all = spec.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
-  const [x0, x1] = spec.xDomain ?? [Math.min(0, ...all.map((p) => p.x)), Math.max(1, ...all.map((p) => p.x))];
-  const yMax = Math.max(0.001, ...all.map((p) => p.y)) * 1.08;
+  // Bounds in one loop: Math.min(...points) passes each point as an argument, and 200 000 of them overflow the stack.
+  let [xLo, xHi, yHi] = [0, 1, 0.001];
+  for (const s of spec.series) {
+    for (const p of s.points) {
+      if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) continue;
+      if (p.x < xLo) xLo = p.x;
+      if (p.x > xHi) xHi = p.x;
+      if (p.y > yHi) yHi = p.y;
+    }
+  }
+  const [x0, x1] = spec.xDomain ?? [xLo, xHi];
+  const yMax = yHi * 1.08;
   const x = linear(x0, x1, M.l, W - M.r);
   const y = linear(0, yMax, H - M.b, M.t);
   const yTicks = spec.integers ? niceTicks(0, Math.max(yMax, 1), 5).filter(Number.isInteger) : niceTicks(0, yMax, 5);

@@ -14,7 +14,7 @@ import { gateFigures, withUnit } from '../../results/gate-units.js';
 import { formatDecimal, formatMoney } from '../../results/units.js';
 import { formatMoneyChange, walletFigures, type WalletFigures } from '../../results/wallet-figures.js';
 import { verdictBadge } from './palette.js';
-import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, maxOf, n, niceTicks, timeTicks } from './svg.js';
 import { splitGateMetric } from '../../load/gate/gate-metrics.js';
 
 const W = 720;
@@ -58,7 +58,10 @@ function legend(items: Array<[string, string]>): string {
 function throughputChart(series: SecondFigures[]): string {
   const t0 = series[0]!.second;
   const span = series[series.length - 1]!.second - t0 + 1;
-  const maxReq = Math.max(1, ...series.map((s) => num(s.requests)));
+  const maxReq = maxOf(
+    1,
+    series.map((s) => num(s.requests)),
+  );
   const x = linear(0, span, M.l, W - M.r);
   const y = linear(0, maxReq, H - M.b, M.t);
   const bw = Math.max(1, (W - M.l - M.r) / span - 1);
@@ -185,7 +188,11 @@ function thresholdLines(thresholds: readonly Threshold[], y: (v: number) => numb
 function latencyChart(series: SecondFigures[], thresholds: readonly Threshold[]): string {
   const t0 = series[0]!.second;
   const span = series[series.length - 1]!.second - t0 + 1;
-  const maxMs = Math.max(0.001, ...series.map((s) => num(s.max)), ...thresholds.map((t) => t.ms * 1.1));
+  const maxMs = maxOf(
+    0.001,
+    series.map((s) => num(s.max)),
+    thresholds.map((t) => t.ms * 1.1),
+  );
   const x = linear(0, span, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
   const line = (key: 'p50' | 'p99' | 'max', colour: string): string =>
@@ -253,9 +260,13 @@ function spectrumChart(
   if (outcomes.length > 1)
     for (const [o, l] of outcomes) lines.push({ colour: OUTCOME_STYLE[o].colour, label: OUTCOME_STYLE[o].label, points: summarySpectrum(l) });
   const finite = lines.flatMap((l) => l.points.map((p) => k(p.percentile)).filter(Number.isFinite));
-  const kMax = Math.max(1, ...finite) + 0.5;
+  const kMax = maxOf(1, finite) + 0.5;
   const kOf = (p: number): number => (Number.isFinite(k(p)) ? k(p) : kMax);
-  const maxMs = Math.max(0.001, ...lines.flatMap((l) => l.points.map((p) => num(p.ms))), ...thresholds.map((t) => t.ms * 1.1));
+  const maxMs = maxOf(
+    0.001,
+    lines.flatMap((l) => l.points.map((p) => num(p.ms))),
+    thresholds.map((t) => t.ms * 1.1),
+  );
   const x = linear(0, kMax, M.l, W - M.r);
   const y = linear(0, maxMs, H - M.b, M.t);
   const body = lines

@@ -1,6 +1,6 @@
 import type { RateLimitPoint } from '../../results/model.js';
 import { html } from '../escape.js';
-import { axisTimeLabel, formatOffset, linear, n, niceTicks, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, maxOf, minOf, n, niceTicks, timeTicks } from './svg.js';
 
 const W = 600;
 const H = 240;
@@ -130,8 +130,15 @@ function renderRateLimitPanel(title: string, points: readonly RateLimitPoint[], 
   const dots = inUseSeries(sorted, limit).map((d) => ({ ...d, s: (d.p.at - t0) / 1000 }));
   const admitted = dots.filter((d) => !d.refused).length;
   const refusedCount = dots.filter((d) => d.refused).length;
-  const maxS = Math.max(1, ...dots.map((d) => d.s));
-  const yMax = Math.max(1, ...dots.map((d) => d.y), limit ?? 0) * 1.08;
+  const maxS = maxOf(
+    1,
+    dots.map((d) => d.s),
+  );
+  const yMax =
+    maxOf(
+      Math.max(1, limit ?? 0),
+      dots.map((d) => d.y),
+    ) * 1.08;
   const stats = `${admitted} admitted · ${refusedCount} refused (429)${limit !== undefined ? ` · limit ${limit}` : ''}`;
   const parts = [plot(`Rate-limit timeline ${title}`, dots, 0, maxS, yMax, limit, axis)];
   const burst = burstOf(dots.map((d) => d.s));
@@ -172,7 +179,15 @@ interface TimelineClock {
 /** Why the axis may read minutes for a run of seconds: the instants are the mock's, whose clock the harness moves forward. */
 function clockNote(points: readonly RateLimitPoint[], clock: TimelineClock): string {
   if (clock.control !== 'mock-admin') return '';
-  const spanS = points.length > 0 ? (Math.max(...points.map((p) => p.at)) - Math.min(...points.map((p) => p.at))) / 1000 : 0;
+  const spanS =
+    points.length > 0
+      ? (maxOf(
+          Number.NEGATIVE_INFINITY,
+          points.map((p) => p.at),
+        ) -
+          minOf(points.map((p) => p.at))) /
+        1000
+      : 0;
   const took = clock.runMs !== undefined && Number.isFinite(clock.runMs) ? `, while the whole run took ${humanSeconds(clock.runMs / 1000)} of real time` : '';
   return `<p class="muted clock-note">Times are on the mock's clock, which the harness moves forward instead of waiting out windows and lifetimes: these requests span ${humanSeconds(spanS)} of mock time${took}.</p>`;
 }

@@ -49,3 +49,21 @@ export function axisTimeLabel(maxS: number): (s: number) => string {
   if (maxS < 180) return (s) => `${Number.isInteger(s) ? s : Number(s.toFixed(1))} s`;
   return (s) => `${Number((s / 60).toFixed(1))} min`;
 }
+
+/**
+ * The largest of `floor` and `values`, in one loop: `Math.max(...values)`
+ * passes each value as an argument, and a few hundred thousand of them (a
+ * week of seconds) overflow the stack.
+ */
+export function maxOf(floor: number, ...lists: ReadonlyArray<Iterable<number>>): number {
+  let max = floor;
+  for (const list of lists) for (const v of list) if (v > max) max = v;
+  return max;
+}
+
+/** The smallest of `values`, in one loop (see {@link maxOf}); Infinity when there is none. */
+export function minOf(values: Iterable<number>): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const v of values) if (v < min) min = v;
+  return min;
+}

@@ -1,7 +1,7 @@
 import type { WebhookPoint } from '../../results/model.js';
 import { html } from '../escape.js';
 import { statusColour } from './palette.js';
-import { axisTimeLabel, formatOffset, linear, n, timeTicks } from './svg.js';
+import { axisTimeLabel, formatOffset, linear, maxOf, minOf, n, timeTicks } from './svg.js';
 
 const W = 1200;
 const ROW = 34;
@@ -20,8 +20,11 @@ export function renderWebhookTimeline(points: readonly WebhookPoint[]): string {
     else byEvent.set(key, [p]);
   }
   const rows = [...byEvent.values()].map((list) => list.sort((a, b) => a.at - b.at || a.attempt - b.attempt)).sort((a, b) => (a[0]?.at ?? 0) - (b[0]?.at ?? 0));
-  const t0 = Math.min(...points.map((p) => p.at));
-  const maxS = Math.max(1, ...points.map((p) => (p.at - t0) / 1000));
+  const t0 = minOf(points.map((p) => p.at));
+  const maxS = maxOf(
+    1,
+    points.map((p) => (p.at - t0) / 1000),
+  );
   const H = M.t + rows.length * ROW + M.b;
   // A little room before zero so the first mark does not sit on the row labels.
   const x = linear(-maxS * 0.015, maxS, M.l, W - M.r);
