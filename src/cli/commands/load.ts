@@ -13,9 +13,11 @@ import { gatesJson, totalsJson } from '../json-output.js';
 import { loadResultLines } from '../load-summary.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
+import { newRunId } from '../../results/run-id.js';
+import { startWatchers, type RunWatchers, type WatchArgs } from '../run-watchers.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
-export interface LoadCommandArgs {
+export interface LoadCommandArgs extends WatchArgs {
   target?: string | undefined;
   agencies: number;
   'read-limit'?: number | undefined;
@@ -81,8 +83,15 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
     const waits = waitPrinter();
     let ran;
+    let watchers: RunWatchers | undefined;
+    const runId = newRunId();
     try {
-      await harness.prepare();
+      const prepared = await harness.prepare();
+      watchers = await startWatchers(
+        args,
+        { runId, command: 'load', target: prepared.profile.name, shard: args.shard ? `${args.shard.index}/${args.shard.count}` : 'all' },
+        prepared.profile.base_url,
+      );
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
       ran = await harness.load({
@@ -104,7 +113,12 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
         },
         gracefulStopS: args['graceful-stop'],
         command: commandLine(),
+        runId,
+        ...(watchers.onStart ? { onStart: watchers.onStart } : {}),
       });
+    } catch (e) {
+      await watchers?.close();
+      throw e;
     } finally {
       progress?.done();
       waits.done();
@@ -113,6 +127,8 @@ export async function loadCommand(args: LoadCommandArgs, context: CommandContext
     }
     const result = applyKnownIssues(ran, known, utcDay());
     const written = await writeReports(result, args['report-dir']);
+    // After the report is on disk: a slow receiver delays the exit by its timeout at most, and changes nothing in the result.
+    await watchers.finish(result);
     // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
     const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
     const load = result.load;
