@@ -30,6 +30,7 @@ const E2E = [
   'test/properties/real-time.test.ts',
   'test/load/graceful-stop.test.ts',
   'test/load/latency-by-outcome.test.ts',
+  'test/load/live-load.test.ts',
   'test/load/push-limits-retry-after.test.ts',
   'test/load/run-load-defects.test.ts',
   'test/load/run-load.test.ts',

@@ -64,7 +64,8 @@ export function liveLoad(f: LiveLoadFacts): LiveLoad {
           const at = f.now();
           const load = figures.result(f, at);
           load.gates = evaluateLoadGates(load, f.thresholds, f.baseline);
-          return { load, buckets: bucketUse(f, at) };
+          // The window ends at the last answer: after the load the embedded mock's clock jumps a window ahead to read the wallets.
+          return { load, buckets: bucketUse(f, Math.min(at, figures.lastAt)) };
         },
         stop,
       };
@@ -72,7 +73,7 @@ export function liveLoad(f: LiveLoadFacts): LiveLoad {
   };
 }
 
-/** Every bucket's use over the last window ending at `at`, in agency and bucket order. */
+/** Every bucket's use over the window ending at `at`, in agency and bucket order. */
 function bucketUse({ recorder, profile, agencies }: LiveLoadFacts, at: number): BucketUse[] {
   const from = at - profile.limits.window_s * 1000;
   const limits = new Map(agencies.map((a) => [a.id, a.limits]));
@@ -121,6 +122,8 @@ class LiveFigures {
   private readonly ops = new Map<string, LiveOp>();
   private readonly all: LiveOp = { ...newLiveOp(), byOutcome: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')] };
   private readonly perSecond = new Map<number, number>();
+  /** Target-clock instant of the latest request recorded. */
+  lastAt = Number.POSITIVE_INFINITY;
 
   readonly add = (r: RecordedRequest): void => {
     let op = this.ops.get(r.op);
@@ -137,6 +140,7 @@ class LiveFigures {
       o.latency.recordMs(r.latencyMs);
       o.byOutcome?.[r.outcome === 'ok' ? 0 : r.outcome === 'rateLimited' ? 1 : 2].recordMs(r.latencyMs);
     }
+    this.lastAt = this.lastAt === Number.POSITIVE_INFINITY ? r.receivedAt : Math.max(this.lastAt, r.receivedAt);
     if (r.outcome !== 'cutOff') {
       const second = Math.floor(r.receivedAt / 1000);
       this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);

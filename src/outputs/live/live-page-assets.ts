@@ -41,7 +41,7 @@ th:first-child, td:first-child { text-align: left; }
 <table id="statuses"><thead><tr><th>status</th><th>count</th></tr></thead><tbody></tbody></table>
 <h2>Gates as they stand</h2>
 <table id="gates"><thead><tr><th>gate</th><th>actual</th><th>state</th></tr></thead><tbody></tbody></table>
-<h2>Buckets: admitted in the last window against the limit</h2>
+<h2>Buckets: admitted in the last window (to the latest answer) against the limit</h2>
 <table id="buckets"><thead><tr><th>agency</th><th>bucket</th><th>used</th><th>limit</th><th></th></tr></thead><tbody></tbody></table>
 <script src="/live.js"></script>
 </body>
