@@ -1,9 +1,17 @@
-import type { Attributes } from '@opentelemetry/api';
+import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type MetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { UNKNOWN_OUTCOME, type RecordedRequest } from '../load/measure/load-recorder.js';
-import { errorType, LATENCY_BOUNDS_S } from './request-tally.js';
+import {
+  AggregationTemporality,
+  DataPointType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type MetricProducer,
+  type MetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
+import { UNKNOWN_OUTCOME } from '../load/measure/load-recorder.js';
+import { LATENCY_BOUNDS_S, type RequestTally } from './request-tally.js';
 import type { RunIdentity } from './run-figures.js';
 import type { MetricsOutput, RunSnapshot } from './run-snapshot.js';
 
@@ -19,16 +27,13 @@ interface OtlpOptions {
   baseUrl?: string | undefined;
   /** OTLP/HTTP metrics endpoint (`…/v1/metrics`); the SDK's protobuf exporter sends to it. */
   url?: string | undefined;
-  /** A reader of one's own instead of the periodic OTLP export (the SDK's in-memory exporter, in tests). */
-  reader?: MetricReader | undefined;
+  /** The load's requests so far (empty for a suite run): read at each export, never per request. */
+  tally: RequestTally;
+  /** A reader of one's own, given the producer of the request metrics, instead of the periodic OTLP export (the SDK's in-memory exporter, in tests). */
+  reader?: ((producers: MetricProducer[]) => MetricReader) | undefined;
   /** Milliseconds between exports. */
   intervalMs: number;
   warn: (line: string) => void;
-}
-
-/** An OpenTelemetry output: told of every request, exporting on its own period. */
-export interface OtlpOutput extends MetricsOutput {
-  request(r: RecordedRequest): void;
 }
 
 /** The exporter, telling `warn` of a failed export (once until one succeeds again). */
@@ -51,21 +56,105 @@ function warningExporter(inner: PushMetricExporter, url: string, warn: (line: st
   };
 }
 
+const hrTime = (ms: number): HrTime => [Math.floor(ms / 1000), Math.round((ms % 1000) * 1e6)];
+
+/**
+ * The load's requests as OpenTelemetry metric data, made from the tally at
+ * each collection (a metric producer of the SDK's reader): the counter and the
+ * `http.client.request.duration` histogram cost nothing per request.
+ */
+function requestMetrics(tally: RequestTally, version: string, server: Attributes, startMs: number): MetricProducer {
+  const attrs = (c: { operation: string; outcome: string; status: number }): Attributes => {
+    const a: Attributes = { ...server, 'svc_harness.operation': c.operation, 'svc_harness.outcome': c.outcome };
+    if (c.status !== UNKNOWN_OUTCOME) a['http.response.status_code'] = c.status;
+    if (c.outcome === 'errors') a['error.type'] = c.status === UNKNOWN_OUTCOME ? 'no_response' : String(c.status);
+    return a;
+  };
+  return {
+    collect() {
+      const startTime = hrTime(startMs);
+      const endTime = hrTime(Date.now());
+      return Promise.resolve({
+        resourceMetrics: {
+          resource: resourceFromAttributes({}),
+          scopeMetrics: [
+            {
+              scope: { name: 'svc-harness', version },
+              metrics: [
+                {
+                  descriptor: {
+                    name: 'svc_harness.requests',
+                    description: 'Requests the load sent, by what became of them',
+                    unit: '{request}',
+                    valueType: ValueType.INT,
+                  },
+                  aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                  dataPointType: DataPointType.SUM,
+                  isMonotonic: true,
+                  dataPoints: tally.countCells().map((c) => ({ attributes: attrs(c), startTime, endTime, value: c.count })),
+                },
+                {
+                  descriptor: {
+                    name: 'svc_harness.requests.cut_off',
+                    description: 'Requests in flight when the load stopped',
+                    unit: '{request}',
+                    valueType: ValueType.INT,
+                  },
+                  aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                  dataPointType: DataPointType.SUM,
+                  isMonotonic: true,
+                  dataPoints: tally.cutOffCells().map((c) => ({ attributes: { 'svc_harness.operation': c.operation }, startTime, endTime, value: c.count })),
+                },
+                {
+                  descriptor: {
+                    name: 'http.client.request.duration',
+                    description: 'Latency of the requests the load sent (answered ones)',
+                    unit: 's',
+                    valueType: ValueType.DOUBLE,
+                  },
+                  aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                  dataPointType: DataPointType.HISTOGRAM,
+                  dataPoints: tally.durationCells().map((d) => ({
+                    attributes: attrs(d),
+                    startTime,
+                    endTime,
+                    value: { buckets: { boundaries: [...LATENCY_BOUNDS_S], counts: [...d.buckets] }, sum: d.sum, count: d.count },
+                  })),
+                },
+              ],
+            },
+          ],
+        },
+        errors: [],
+      });
+    },
+  };
+}
+
 /**
  * OpenTelemetry metrics through the official SDK (2.x line: Node 20): the
  * load's requests as a counter and the `http.client.request.duration`
- * histogram with HTTP semantic-convention attributes, the run's verdicts,
- * gates and harness percentiles as gauges; a resource names svc-harness and the run.
+ * histogram with HTTP semantic-convention attributes (from the tally, at each
+ * export), the run's verdicts, gates and harness percentiles as gauges; a
+ * resource names svc-harness and the run.
  */
-export function openTelemetryOutput(o: OtlpOptions): OtlpOutput {
+export function openTelemetryOutput(o: OtlpOptions): MetricsOutput {
   const url = o.url ?? '';
-  const reader =
-    o.reader ??
-    new PeriodicExportingMetricReader({
-      exporter: warningExporter(new OTLPMetricExporter({ url, timeoutMillis: EXPORT_TIMEOUT_MS }), url, o.warn),
-      exportIntervalMillis: o.intervalMs,
-      exportTimeoutMillis: EXPORT_TIMEOUT_MS,
-    });
+  const server: Attributes = {};
+  if (o.baseUrl !== undefined) {
+    const u = new URL(o.baseUrl);
+    server['server.address'] = u.hostname;
+    server['server.port'] = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  }
+  const producers = [requestMetrics(o.tally, o.version, server, Date.now())];
+  const reader = o.reader
+    ? o.reader(producers)
+    : new PeriodicExportingMetricReader({
+        exporter: warningExporter(new OTLPMetricExporter({ url, timeoutMillis: EXPORT_TIMEOUT_MS }), url, o.warn),
+        exportIntervalMillis: o.intervalMs,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        metricProducers: producers,
+      });
   const provider = new MeterProvider({
     resource: resourceFromAttributes({
       'service.name': 'svc-harness',
@@ -79,13 +168,6 @@ export function openTelemetryOutput(o: OtlpOptions): OtlpOutput {
     readers: [reader],
   });
   const meter = provider.getMeter('svc-harness', o.version);
-  const requests = meter.createCounter('svc_harness.requests', { unit: '{request}', description: 'Requests the load sent, by what became of them' });
-  const cutOff = meter.createCounter('svc_harness.requests.cut_off', { unit: '{request}', description: 'Requests in flight when the load stopped' });
-  const duration = meter.createHistogram('http.client.request.duration', {
-    unit: 's',
-    description: 'Latency of the requests the load sent (answered ones)',
-    advice: { explicitBucketBoundaries: [...LATENCY_BOUNDS_S] },
-  });
   const runDuration = meter.createGauge('svc_harness.run.duration', { unit: 's', description: 'Seconds the run has taken' });
   const verdicts = meter.createGauge('svc_harness.verdicts', { unit: '{case}', description: 'Cases of the run by area and verdict' });
   const gates = meter.createGauge('svc_harness.gate.passed', { description: '1 when the gate held, 0 when it was breached' });
@@ -93,12 +175,6 @@ export function openTelemetryOutput(o: OtlpOptions): OtlpOutput {
     unit: 's',
     description: 'Latency percentiles the harness computed (HDR)',
   });
-  const server: Attributes = {};
-  if (o.baseUrl !== undefined) {
-    const u = new URL(o.baseUrl);
-    server['server.address'] = u.hostname;
-    server['server.port'] = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  }
   const gauges = (s: RunSnapshot): void => {
     runDuration.record(s.durationS);
     for (const v of s.verdicts) verdicts.record(v.count, { 'svc_harness.area': v.area, 'svc_harness.verdict': v.verdict });
@@ -108,18 +184,6 @@ export function openTelemetryOutput(o: OtlpOptions): OtlpOutput {
       percentiles.record(p.seconds, { 'svc_harness.operation': p.operation, 'svc_harness.outcome': p.outcome, 'svc_harness.quantile': p.quantile });
   };
   return {
-    request(r) {
-      if (r.outcome === 'cutOff') {
-        cutOff.add(1, { 'svc_harness.operation': r.op });
-        return;
-      }
-      const attrs: Attributes = { ...server, 'svc_harness.operation': r.op, 'svc_harness.outcome': r.outcome };
-      if (r.status !== UNKNOWN_OUTCOME) attrs['http.response.status_code'] = r.status;
-      const err = errorType(r);
-      if (err !== undefined) attrs['error.type'] = err;
-      requests.add(1, attrs);
-      if (r.status !== UNKNOWN_OUTCOME) duration.record(r.latencyMs / 1000, attrs);
-    },
     send(s) {
       gauges(s);
       return Promise.resolve();

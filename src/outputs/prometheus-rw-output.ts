@@ -29,8 +29,18 @@ function runLabels(id: RunIdentity): Labels {
 export function prometheusSeries(id: RunIdentity, s: RunSnapshot): Timeseries[] {
   const common = runLabels(id);
   const out: Timeseries[] = [];
+  // Cells of several statuses can share labels (one status class): one series for them, summed.
+  const byKey = new Map<string, Timeseries>();
   const add = (name: string, own: Labels, value: number): void => {
-    out.push({ labels: labelled(name, common, own), samples: [{ value, timestamp: s.at }] });
+    const labels = labelled(name, common, own);
+    const key = JSON.stringify(labels);
+    const seen = byKey.get(key);
+    if (seen) seen.samples[0]!.value += value;
+    else {
+      const t = { labels, samples: [{ value, timestamp: s.at }] };
+      byKey.set(key, t);
+      out.push(t);
+    }
   };
   for (const c of s.tally.countCells())
     add(`${P}requests_total`, { operation: c.operation, outcome: c.outcome, status_class: c.statusClass, error_type: c.errorType ?? '' }, c.count);

@@ -21,6 +21,8 @@ export function errorType(r: Pick<RecordedRequest, 'outcome' | 'status'>): strin
 /** One request counter: its labels and count. */
 interface CountCell {
   operation: string;
+  /** UNKNOWN_OUTCOME when no answer came. */
+  status: number;
   outcome: string;
   statusClass: string;
   errorType: string | undefined;
@@ -30,6 +32,7 @@ interface CountCell {
 /** One latency histogram: counts per bucket of {@link LATENCY_BOUNDS_S} (the last is +Inf), sum in seconds. */
 interface DurationCell {
   operation: string;
+  status: number;
   outcome: string;
   buckets: number[];
   sum: number;
@@ -37,9 +40,9 @@ interface DurationCell {
 }
 
 /**
- * The requests of a load counted by operation, outcome, status class and error
- * type, and their latencies in buckets, as the recorder tells them: the
- * figures a metrics output sends while the load runs.
+ * The requests of a load counted by operation, outcome and status, and their
+ * latencies in buckets, as the recorder tells them: the one count both
+ * metrics outputs send while the load runs (no per-request work in either).
  */
 export class RequestTally {
   private readonly counts = new Map<string, CountCell>();
@@ -54,18 +57,17 @@ export class RequestTally {
     }
     const cls = statusClass(r.status);
     const err = errorType(r);
-    const key = `${r.op}\u0000${r.outcome}\u0000${cls}\u0000${err ?? ''}`;
+    const key = `${r.op}\u0000${r.outcome}\u0000${r.status}`;
     let c = this.counts.get(key);
-    if (!c) this.counts.set(key, (c = { operation: r.op, outcome: r.outcome, statusClass: cls, errorType: err, count: 0 }));
+    if (!c) this.counts.set(key, (c = { operation: r.op, status: r.status, outcome: r.outcome, statusClass: cls, errorType: err, count: 0 }));
     c.count += 1;
     // As in the recorder's histograms: a request with no answer has no latency.
     if (r.status === UNKNOWN_OUTCOME) return;
-    const dkey = `${r.op}\u0000${r.outcome}`;
-    let d = this.durations.get(dkey);
+    let d = this.durations.get(key);
     if (!d)
       this.durations.set(
-        dkey,
-        (d = { operation: r.op, outcome: r.outcome, buckets: new Array<number>(LATENCY_BOUNDS_S.length + 1).fill(0), sum: 0, count: 0 }),
+        key,
+        (d = { operation: r.op, status: r.status, outcome: r.outcome, buckets: new Array<number>(LATENCY_BOUNDS_S.length + 1).fill(0), sum: 0, count: 0 }),
       );
     const s = r.latencyMs / 1000;
     let i = 0;

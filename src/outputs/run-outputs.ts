@@ -1,7 +1,7 @@
 import type { LiveLoad } from '../load/live-load.js';
 import type { RunResult } from '../results/run-result.js';
 import type { OutTarget } from './out-target.js';
-import { openTelemetryOutput, type OtlpOutput } from './otlp-output.js';
+import { openTelemetryOutput } from './otlp-output.js';
 import { prometheusRemoteWrite } from './prometheus-rw-output.js';
 import { RequestTally } from './request-tally.js';
 import { finalFigures, verdictCounts, type RunIdentity } from './run-figures.js';
@@ -42,12 +42,11 @@ export function startOutputs(o: OutputsOptions): RunOutputs {
   const intervalMs = o.intervalMs ?? PUSH_INTERVAL_MS;
   const tally = new RequestTally();
   const cases: Array<{ area: string; verdict: string }> = [];
-  let otlp: OtlpOutput | undefined;
-  const outputs: MetricsOutput[] = o.targets.map((t) => {
-    if (t.kind === 'prometheus-rw') return prometheusRemoteWrite(t.url, o.id, o.warn);
-    otlp = openTelemetryOutput({ id: o.id, version: o.version, baseUrl: o.baseUrl, url: t.url, intervalMs, warn: o.warn });
-    return otlp;
-  });
+  const outputs: MetricsOutput[] = o.targets.map((t) =>
+    t.kind === 'prometheus-rw'
+      ? prometheusRemoteWrite(t.url, o.id, o.warn)
+      : openTelemetryOutput({ id: o.id, version: o.version, baseUrl: o.baseUrl, url: t.url, tally, intervalMs, warn: o.warn }),
+  );
   let unsubscribe: (() => void) | undefined;
   let inFlight: Promise<unknown> | undefined;
   const snapshot = (): RunSnapshot => ({ at: Date.now(), tally, durationS: (Date.now() - startedMs) / 1000, verdicts: verdictCounts(cases) });
@@ -65,15 +64,7 @@ export function startOutputs(o: OutputsOptions): RunOutputs {
   };
   return {
     watchLoad(live) {
-      const o2 = otlp;
-      unsubscribe = live.subscribe(
-        o2
-          ? (r) => {
-              tally.add(r);
-              o2.request(r);
-            }
-          : tally.add,
-      );
+      unsubscribe = live.subscribe(tally.add);
     },
     caseFinished(c) {
       cases.push({ area: c.area, verdict: c.verdict });

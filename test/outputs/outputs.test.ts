@@ -205,13 +205,17 @@ describe('Prometheus remote write', () => {
 describe('OpenTelemetry metrics', () => {
   it("the SDK's in-memory reader sees the same counts, HTTP attribute names, the histogram in seconds, gauges and the run's resource", async () => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
-    const out = openTelemetryOutput({ id: ID, version: '1.2.3', baseUrl: 'http://127.0.0.1:8080', reader, intervalMs: 60_000, warn: () => undefined });
     const tally = new RequestTally();
-    const rec = recorded((r) => {
-      tally.add(r);
-      out.request(r);
+    const out = openTelemetryOutput({
+      id: ID,
+      version: '1.2.3',
+      baseUrl: 'http://127.0.0.1:8080',
+      tally,
+      reader: (metricProducers) => new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000, metricProducers }),
+      intervalMs: 60_000,
+      warn: () => undefined,
     });
+    const rec = recorded(tally.add);
     await out.finish(snapshot(tally, FINAL));
     const exported = exporter.getMetrics();
     expect(exported.length).toBeGreaterThan(0);
@@ -254,12 +258,9 @@ describe('OpenTelemetry metrics', () => {
   it('one real OTLP/HTTP request: protobuf a local receiver decodes with the official generated messages', async () => {
     const rx = await receiver(200);
     closers.push(rx.close);
-    const out = openTelemetryOutput({ id: ID, version: '1.2.3', url: `${rx.url}/v1/metrics`, intervalMs: 60_000, warn: () => undefined });
     const tally = new RequestTally();
-    recorded((r) => {
-      tally.add(r);
-      out.request(r);
-    });
+    const out = openTelemetryOutput({ id: ID, version: '1.2.3', url: `${rx.url}/v1/metrics`, tally, intervalMs: 60_000, warn: () => undefined });
+    recorded(tally.add);
     await out.finish(snapshot(tally, FINAL));
     expect(rx.got.length).toBeGreaterThan(0);
     const { path, headers, body } = rx.got.at(-1)!;
