@@ -13,7 +13,7 @@ function statusClass(status: number): string {
  * `error.type` names it for HTTP: the status code, or `no_response` when none
  * came (a timeout, a lost connection). Undefined for a request that was no error.
  */
-export function errorType(r: Pick<RecordedRequest, 'outcome' | 'status'>): string | undefined {
+function errorType(r: Pick<RecordedRequest, 'outcome' | 'status'>): string | undefined {
   if (r.outcome !== 'errors') return undefined;
   return r.status === UNKNOWN_OUTCOME ? 'no_response' : String(r.status);
 }
