@@ -2,6 +2,7 @@ import type { Profile } from '../profile/index.js';
 import type { LoadResult, OperationFigures } from '../results/load-result.js';
 import type { Threshold } from './gate/gates.js';
 import { evaluateLoadGates } from './gate/load-metrics.js';
+import type { RegressionLimits } from './gate/regression-rule.js';
 import type { LoadPlan } from './generate/load-plan.js';
 import type { LoadAgency } from './generate/load-agency.js';
 import { LatencyHistogram } from './measure/latency-histogram.js';
@@ -46,7 +47,7 @@ interface LiveLoadFacts {
   pushLimits: boolean;
   shard?: { index: number; count: number } | undefined;
   thresholds: readonly Threshold[];
-  baseline?: { result: LoadResult; maxRegression: number } | undefined;
+  baseline?: { result: LoadResult; limits: RegressionLimits } | undefined;
   /** Target clock, ms since epoch. */
   now: () => number;
   startedAt: number;
