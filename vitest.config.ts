@@ -32,13 +32,16 @@ const E2E = [
   'test/properties/real-time.test.ts',
   'test/load/graceful-stop.test.ts',
   'test/load/latency-by-outcome.test.ts',
+  'test/load/live-load.test.ts',
   'test/load/push-limits-retry-after.test.ts',
   'test/load/run-load-defects.test.ts',
   'test/load/run-load.test.ts',
   'test/load/target-dies.test.ts',
   // Back-to-back loads against mocks in other processes, compared and gated.
   'test/cli/regression-gates.test.ts',
-  // The report pages in Chromium (each page from a real run of the CLI).
+  // A load pushing to a real Prometheus (remote-write receiver), its figures read back through the query API.
+  'test/outputs/prometheus-remote-write.test.ts',
+  // The report pages and the live page of a load in Chromium (each page from a real run of the CLI).
   'test/browser/**/*.test.ts',
   // The packed package installed in an empty folder.
   'test/package/**/*.test.ts',

@@ -58,6 +58,8 @@ export interface HarnessRunOptions {
   fuzzRuns?: number;
   /** The command line, for the report. */
   command?: string;
+  /** The run id of the report. @defaultValue a new one */
+  runId?: string;
   onEvent?: RunListener;
   /** Interrupts the run: waits end at once, no case starts, and the result of what ran comes back with the verdict INTERRUPTED. */
   signal?: AbortSignal;
@@ -225,6 +227,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
           ...(receiver ? { receiver } : {}),
           parts,
           ...(runOptions.seed !== undefined ? { seed: runOptions.seed } : {}),
+          ...(runOptions.runId !== undefined ? { runId: runOptions.runId } : {}),
           command: runOptions.command ?? 'run',
           embedded,
           ...(options.checkTimeoutMs !== undefined ? { checkTimeoutMs: options.checkTimeoutMs } : {}),

@@ -1,4 +1,5 @@
 import { HarnessError } from '../errors/harness-error.js';
+import { parseOutTarget, type OutTarget } from '../outputs/out-target.js';
 
 /*
  * The option parsers every command shares, used as yargs `coerce`
@@ -82,4 +83,19 @@ export function shard(text: string): { index: number; count: number } {
   const count = m ? Number(m[2]) : NaN;
   if (!m || count < 1 || index < 1 || index > count) throw usage('shard', 'must be i/N with 1 ≤ i ≤ N', text);
   return { index, count };
+}
+
+/** `--out NAME=URL` (repeatable): each value parsed into the output it names. */
+export function outTargets(values: string[] | string | undefined): OutTarget[] {
+  return (Array.isArray(values) ? values : values === undefined ? [] : [values]).map(parseOutTarget);
+}
+
+/** `--dashboard [PORT]`: the port named, or the default when the flag comes alone. */
+export function livePort(defaultPort: number): (v: string) => number {
+  return (v) => {
+    if (v === '' || (v as unknown) === true) return defaultPort;
+    const n = Number(v);
+    if (!/^\d+$/.test(String(v)) || n > 65535) throw usage('dashboard', 'takes a port number from 0 to 65535, or nothing for the default', v);
+    return n;
+  };
 }

@@ -11,6 +11,7 @@ import { mockLoadTarget, profileLoadTarget } from './load-target.js';
 import type { LoadProgress } from './drive-load.js';
 import { loadAgencies, runLoad, type LoadTarget } from './run-load.js';
 import type { OnLoadWait } from './announced-wait.js';
+import type { LiveLoad } from './live-load.js';
 
 /** Options of a load run over a prepared target (`Harness.load`). */
 export interface LoadOptions {
@@ -39,6 +40,10 @@ export interface LoadOptions {
   gracefulStopS?: number;
   /** The command line, for the report. */
   command?: string;
+  /** The run id of the report. @defaultValue a new one */
+  runId?: string;
+  /** Given the running load before its first request: a live page and metrics outputs watch it. */
+  onStart?: (live: LiveLoad) => void;
 }
 
 /**
@@ -91,5 +96,7 @@ function runLoadOn(target: LoadTarget, options: LoadOptions, scenarios: Scenario
     onWait: options.onWait,
     gracefulStopS: options.gracefulStopS,
     command: options.command,
+    runId: options.runId,
+    onStart: options.onStart,
   });
 }

@@ -20,6 +20,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { WalletTally } from './judge/wallet-reconciliation.js';
 import type { ApiResponse } from '../api/types.js';
 import type { BucketLog } from './measure/load-recorder.js';
+import { liveLoad, type LiveLoad } from './live-load.js';
 
 /** Real ms the harness waits after the load before reading wallets, for requests cut off mid-flight to finish at the service. */
 const SETTLE_MS = 1000;
@@ -75,6 +76,10 @@ interface LoadRunOptions {
   gracefulStopS?: number | undefined;
   /** Told of every real-time wait longer than a second, with its length, before it starts. */
   onWait?: OnLoadWait | undefined;
+  /** The run id of the report (a new one when absent): outputs that watch the load name it before it ends. */
+  runId?: string | undefined;
+  /** Given the running load before its first request (the wallets' opening reads included), for a live page or metrics outputs. */
+  onStart?: ((live: LiveLoad) => void) | undefined;
 }
 
 /** The first wallet read after the load that failed because the target no longer answers (an exit-3 error), if any. */
@@ -154,13 +159,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
   };
   try {
+    const plan = planLoad(profile, o, agencies.length);
+    o.onStart?.(liveLoad({ ...o, recorder, profile, plan, agencies, now, startedAt: now() }));
     const opening = await openWallets(
       wallets,
       agencies.map((a) => a.id),
       noteAdmission,
     );
     for (const [id, w] of opening) if (w.ok && w.balance !== undefined) tally.spending.open(id, w.balance, w.currency);
-    const plan = planLoad(profile, o, agencies.length);
     const span = await driveLoad({
       ...o,
       profile,
@@ -224,7 +230,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     if (lost) load.targetError = lost;
     load.target = { name: profile.name, baseUrl: profile.base_url };
     load.gates = evaluateLoadGates(load, o.thresholds, o.baseline);
-    return toRunResult(load, { command: o.command ?? 'load', profile, embedded: o.target.embedded, startedIso, durationMs: Date.now() - t0 });
+    return toRunResult(load, {
+      command: o.command ?? 'load',
+      profile,
+      embedded: o.target.embedded,
+      startedIso,
+      durationMs: Date.now() - t0,
+      ...(o.runId !== undefined ? { runId: o.runId } : {}),
+    });
   } finally {
     await Promise.allSettled([...apis.values()].map((api) => api.close()));
   }

@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['scenario', 'properties'],
   ['runner'],
   ['load'],
-  ['known', 'report'],
+  ['known', 'report', 'outputs'],
   ['certify', 'harness'],
   ['selftest'],
   ['cli'],

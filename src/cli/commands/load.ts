@@ -14,9 +14,11 @@ import { loadResultLines } from '../load-summary.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
 import { stopOnSignals, type SignalStop } from '../stop-on-signals.js';
+import { newRunId } from '../../results/run-id.js';
+import { startWatchers, type RunWatchers, type WatchArgs } from '../run-watchers.js';
 
 /** Arguments of `svc-harness load`, as the shared option parsers leave them. */
-export interface LoadCommandArgs {
+export interface LoadCommandArgs extends WatchArgs {
   target?: string | undefined;
   agencies: number;
   'read-limit'?: number | undefined;
@@ -80,8 +82,15 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
     // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
     const waits = waitPrinter();
     let ran;
+    let watchers: RunWatchers | undefined;
+    const runId = newRunId();
     try {
-      await harness.prepare();
+      const prepared = await harness.prepare();
+      watchers = await startWatchers(
+        args,
+        { runId, command: 'load', target: prepared.profile.name, shard: args.shard ? `${args.shard.index}/${args.shard.count}` : 'all' },
+        prepared.profile.base_url,
+      );
       ran = await harness
         .load({
           scenarios: { ...(args.scenario ? { files: args.scenario } : {}), ...(args['scenarios-dir'] !== undefined ? { dir: args['scenarios-dir'] } : {}) },
@@ -102,23 +111,31 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
           },
           gracefulStopS: args['graceful-stop'],
           command: commandLine(),
+          runId,
+          ...(watchers.onStart ? { onStart: watchers.onStart } : {}),
         })
         .catch((err: unknown) => {
           // Stopped before the load could start (reading the target's accounts): nothing ran, nothing to report.
           if (stop.stoppedBy() !== undefined) return undefined;
           throw err;
         });
+    } catch (e) {
+      await watchers?.close();
+      throw e;
     } finally {
       progress?.done();
       waits.done();
     }
     const stoppedBy = stop.stoppedBy();
     if (ran === undefined) {
+      await watchers?.close();
       process.stderr.write(`INTERRUPTED by ${stoppedBy ?? 'a signal'} before the load started: no report written\n`);
       return { kind: 'interrupted', signal: stoppedBy };
     }
     const result = applyKnownIssues(ran, known, utcDay());
     const written = await writeReports(result, args['report-dir']);
+    // After the report is on disk: a slow receiver delays the exit by its timeout at most, and changes nothing in the result.
+    await watchers.finish(result);
     // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
     const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
     const load = result.load;

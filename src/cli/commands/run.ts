@@ -18,6 +18,9 @@ import { stopOnSignals } from '../stop-on-signals.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
 import { knownIssueLines } from '../known-issue-lines.js';
+import { newRunId } from '../../results/run-id.js';
+import type { OutTarget } from '../../outputs/out-target.js';
+import { startWatchers } from '../run-watchers.js';
 
 /** Options of `svc-harness run`, as the shared option parsers leave them. */
 export interface RunCommandOptions {
@@ -37,6 +40,8 @@ export interface RunCommandOptions {
   /** YAML list of failures known and excused until a date. */
   'known-issues'?: string;
   json?: boolean;
+  /** Metrics outputs: verdict counts and duration, pushed while the suite runs. */
+  out?: OutTarget[];
 }
 
 /** Scenario and property names picked one by one must exist. */
@@ -98,6 +103,8 @@ export async function runCommand(
     // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
     const progress = args.json ? undefined : runProgress();
     const caseLines = knownListener(progressPrinter(out), known, today);
+    const runId = newRunId();
+    const watchers = await startWatchers(args, { runId, command: 'run', target: target.profile.name, shard: 'all' }, target.profile.base_url);
     let ran;
     try {
       ran = await harness
@@ -108,8 +115,12 @@ export async function runCommand(
           ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
           ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
           command: commandLine(),
+          runId,
           signal: stop.signal,
           onEvent: allOf(
+            (event) => {
+              if (event.type === 'case-finished') watchers.caseFinished(event.result);
+            },
             progress
               ? (event) => {
                   if (event.type === 'case-finished') {
@@ -127,16 +138,21 @@ export async function runCommand(
           if (stop.stoppedBy() !== undefined) return undefined;
           throw err;
         });
+    } catch (e) {
+      await watchers.close();
+      throw e;
     } finally {
       progress?.done();
     }
     if (ran === undefined) {
+      await watchers.close();
       const signal = stop.stoppedBy();
       process.stderr.write(`INTERRUPTED by ${signal ?? 'a signal'} before any case ran: no report written\n`);
       return { kind: 'interrupted', signal };
     }
     const result = applyKnownIssues(ran, known, today);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
+    await watchers.finish(result);
     const stoppedBy = stop.stoppedBy();
     const s = result.summary;
     if (args.json) {

@@ -2,7 +2,8 @@ import { parseRegressionLimits } from '../../load/gate/regression-limits.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { defineCommand } from '../command-spec.js';
 import type { LoadCommandArgs } from '../commands/load.js';
-import { commaList, integer, seconds, shard } from '../options.js';
+import { commaList, integer, livePort, outTargets, seconds, shard } from '../options.js';
+import { DEFAULT_LIVE_PORT } from '../../outputs/live/live-port.js';
 
 /** `--mock-defects` (or its old name `--defects`) breaks the embedded mock only. */
 function checkLoadArgs(args: { 'mock-defects'?: string[] | undefined; defects?: string[] | undefined; target?: string | undefined }): true {
@@ -82,6 +83,18 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
         describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)',
       })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
+      .option('out', {
+        type: 'string',
+        array: true,
+        coerce: outTargets,
+        describe: 'push the figures while the load runs (repeatable): prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP metrics); see docs/metrics.md',
+      })
+      .option('dashboard', {
+        type: 'string',
+        coerce: livePort(DEFAULT_LIVE_PORT),
+        describe: `serve a live page of the load, updated every second, on this port (${DEFAULT_LIVE_PORT} when none is named; 0 = a free port)`,
+      })
+      .option('dashboard-host', { type: 'string', default: '127.0.0.1', describe: 'interface the live page binds to' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout' }),
   run: async (args, context) => (await import('../commands/load.js')).loadCommand(args, context),
   stopsOnSignals: true,

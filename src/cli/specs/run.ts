@@ -1,7 +1,7 @@
 import { defineCommand } from '../command-spec.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import type { RunCommandOptions } from '../commands/run.js';
-import { commaList, httpUrl, integer, port } from '../options.js';
+import { commaList, httpUrl, integer, outTargets, port } from '../options.js';
 
 /** `--mock-defects` breaks the embedded mock only. */
 function checkRunArgs(args: { 'mock-defects'?: string[] | undefined; target?: string | undefined }): true {
@@ -47,6 +47,12 @@ export const runCommand = defineCommand<RunCommandOptions>({
         describe: 'runs of property:openapi-inputs (the inputs generated from the OpenAPI document; default 1): deeper fuzzing, its seed printed first',
       })
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
+      .option('out', {
+        type: 'string',
+        array: true,
+        coerce: outTargets,
+        describe: 'push verdict counts and duration while the suite runs (repeatable): prometheus-rw=URL or otlp=URL; see docs/metrics.md',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' })
       .check(checkRunArgs),
   run: async (args, context) => (await import('../commands/run.js')).runCommand(args, context),

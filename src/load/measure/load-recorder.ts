@@ -35,6 +35,30 @@ export interface BucketLog {
   start?: RateReading | undefined;
 }
 
+/** What became of a request, named as the load's totals name it (`cutOff`: in flight when the load stopped, never an answer). */
+export type RequestOutcome = 'ok' | 'rateLimited' | 'errors' | 'expected' | 'cutOff';
+
+/** One request as the recorder counted it: what its subscribers are told. */
+export interface RecordedRequest {
+  op: string;
+  agency: string;
+  bucket: string;
+  /** Target-clock ms. */
+  sentAt: number;
+  receivedAt: number;
+  /** Latency in ms; counted in the figures only when a status arrived. */
+  latencyMs: number;
+  /** UNKNOWN_OUTCOME when no response came. */
+  status: number;
+  outcome: RequestOutcome;
+}
+
+/** Told of every request the recorder counts, as it counts it (progress, live page, metrics outputs). */
+export type RecorderSubscriber = (r: RecordedRequest) => void;
+
+/** The outcome each branch of {@link LoadRecorder.record} counts, in order: 2xx, 429, expected, errors. */
+const COUNTED: readonly RequestOutcome[] = ['ok', 'rateLimited', 'expected', 'errors'];
+
 /** Index in LATENCY_OUTCOMES of a status that arrived. */
 const OUTCOME_2XX = 0;
 const OUTCOME_429 = 1;
@@ -116,6 +140,29 @@ export class LoadRecorder {
   private readonly seconds = new Map<number, SecondStats>();
   private readonly logs = new Map<string, Map<string, BucketLog>>();
   private readonly all = newOp();
+  private subscribers: RecorderSubscriber[] = [];
+
+  /** Tells `s` of every request recorded from now on (the same counts the figures hold); returns the function that stops it. */
+  subscribe(s: RecorderSubscriber): () => void {
+    this.subscribers = [...this.subscribers, s];
+    return () => {
+      this.subscribers = this.subscribers.filter((x) => x !== s);
+    };
+  }
+
+  private tell(
+    op: string,
+    agency: string,
+    bucket: string,
+    sentAt: number,
+    receivedAt: number,
+    latencyMs: number,
+    status: number,
+    outcome: RequestOutcome,
+  ): void {
+    const r: RecordedRequest = { op, agency, bucket, sentAt, receivedAt, latencyMs, status, outcome };
+    for (const s of this.subscribers) s(r);
+  }
 
   /**
    * Records one request. Instants are target-clock ms; `status` is
@@ -148,17 +195,21 @@ export class LoadRecorder {
     all.statuses.set(status, (all.statuses.get(status) ?? 0) + 1);
     sec.requests += 1;
     let outcome = OUTCOME_OTHER;
+    let counted = 3;
     if (status >= 200 && status <= 299) {
       outcome = OUTCOME_2XX;
+      counted = 0;
       s.ok += 1;
       this.all.ok += 1;
       sec.ok += 1;
     } else if (status === 429) {
       outcome = OUTCOME_429;
+      counted = 1;
       s.rateLimited += 1;
       this.all.rateLimited += 1;
       sec.rateLimited += 1;
     } else if (expected && status !== UNKNOWN_OUTCOME) {
+      counted = 2;
       s.expected += 1;
       this.all.expected += 1;
       const key = breakdownKey(status, code);
@@ -172,6 +223,7 @@ export class LoadRecorder {
       bump(s.errorsBy, key);
       bump(this.all.errorsBy, key);
     }
+    if (this.subscribers.length > 0) this.tell(op, agency, bucket, sentAt, receivedAt, latencyMs, status, COUNTED[counted]!);
     if (status !== UNKNOWN_OUTCOME) {
       let cur = s.current;
       if (cur === undefined)
@@ -201,6 +253,7 @@ export class LoadRecorder {
     if (!s) this.ops.set(op, (s = newOp()));
     s.cutOff += 1;
     this.all.cutOff += 1;
+    if (this.subscribers.length > 0) this.tell(op, agency, bucket, sentAt, receivedAt, 0, UNKNOWN_OUTCOME, 'cutOff');
   }
 
   /**
@@ -341,6 +394,15 @@ export function latencyByOutcome(hists: readonly LatencyHistogram[]): Record<Lat
   LATENCY_OUTCOMES.forEach((o, i) => {
     const h = hists[i]!;
     out[o] = { latency: h.summary(), histogram: h.encode() };
+  });
+  return out;
+}
+
+/** The latency of each outcome without the encoded histograms (a live view's): one histogram per outcome in LATENCY_OUTCOMES order. */
+export function latencyByOutcomeSummaries(hists: readonly LatencyHistogram[]): Record<LatencyOutcome, OutcomeLatency> {
+  const out = {} as Record<LatencyOutcome, OutcomeLatency>;
+  LATENCY_OUTCOMES.forEach((o, i) => {
+    out[o] = { latency: hists[i]!.summary(), histogram: '' };
   });
   return out;
 }
