@@ -11,10 +11,10 @@
  *
  * A `text` block is the output of the nearest `sh` block before it, and is checked for its key
  * lines: every line but `…`, or with `<!-- key lines: PREFIX | PREFIX -->` the lines starting with
- * one of the prefixes. In a key line, `…` stands for anything, every number for any number, an id
- * (a word of ten characters or more, mixing letters and digits) for any id, a run of spaces for
- * any run of spaces, ✓ and ✗ for either (a gate measures the machine); the rest must be printed as
- * written.
+ * one of the prefixes. In a key line, `…` stands for anything, every number for any number, a
+ * duration in ms or s for either, an id (a word of ten characters or more, mixing letters and
+ * digits) for any id, a run of spaces for any run of spaces, ✓ and ✗ for either (a gate measures
+ * the machine); the rest must be printed as written.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,10 +153,14 @@ const ANY_NUMBER = String.raw`\d[\d.,]*(?:[ \u00a0\u202f]\d[\d.,]*)*`;
 /** The pattern a key line stands for (see the head of this file). */
 export function linePattern(line: string): RegExp {
   // Ids first (marked with a character no doc holds), then the rest token by token.
-  const marked = line.trim().replace(ID, (w) => (/\d/.test(w) && /[A-Za-z]/.test(w) ? '\u0001' : w));
+  const marked = line
+    .trim()
+    .replace(ID, (w) => (/\d/.test(w) && /[A-Za-z]/.test(w) ? '\u0001' : w))
+    .replace(/(\d) (?:ms|s)\b/g, '$1 \u0002');
   let re = '';
-  for (const [token] of marked.matchAll(new RegExp(String.raw`…|\u0001|${NUMBER}|\s+|.`, 'gu'))) {
+  for (const [token] of marked.matchAll(new RegExp(String.raw`…|\u0001|\u0002|${NUMBER}|\s+|.`, 'gu'))) {
     if (token === '…') re += '.*';
+    else if (token === '\u0002') re += '(?:ms|s)';
     else if (token === '\u0001') re += '[A-Za-z0-9_-]+';
     else if (/^\d/.test(token)) re += ANY_NUMBER;
     else if (/^\s+$/.test(token)) re += '\\s+';

@@ -27,6 +27,7 @@ describe('a key line of an output block', () => {
     expect(linePattern(shown).test('PASS: 9 passed, 0 failed of 9 in 2.5 s (seed 993731676)')).toBe(true);
     expect(linePattern(shown).test('FAIL: 9 passed, 1 failed of 10 in 2 s (seed 993731676)')).toBe(false);
     expect(linePattern('load: 19 797 requests in 8.1 s').test('load: 875 requests in 5.4 s')).toBe(true);
+    expect(linePattern('of 6 in 793 ms (seed 2078581402)').test('of 6 in 1 s (seed 173958732)')).toBe(true);
     expect(linePattern('latency p50 318.46 ms p99 2 275.33 ms').test('latency p50 66.30 ms p99 650.75 ms')).toBe(true);
     expect(linePattern('Reports: reports/20261128-095437-ff3d').test('Reports: reports/20261128-101010-0a1b')).toBe(true);
     expect(linePattern('Reports: reports/20261128-095437-ff3d').test('Reports: elsewhere/20261128-101010-0a1b')).toBe(false);
