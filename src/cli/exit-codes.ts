@@ -21,7 +21,7 @@ export type CommandOutcome =
   /** Stopped by a signal: a load that wrote its report marked INTERRUPTED, or a second signal that quit at once. */
   | { kind: 'interrupted'; signal?: 'SIGINT' | 'SIGTERM' | undefined };
 
-/** The exit statuses of the CLI (README, "Exit codes"). */
+/** The exit statuses of the CLI (docs/commands.md). */
 export const EXIT = {
   OK: 0,
   FAILED: 1,

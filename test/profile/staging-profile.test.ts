@@ -17,9 +17,9 @@ describe('profiles/staging.yaml, the example profile of a real-time staging serv
     }
   });
 
-  it('is the file the README runs, and its header exports every variable it names', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    expect(readme).toContain('--target profiles/staging.yaml');
+  it('is the file the docs run, and its header exports every variable it names', async () => {
+    expect(await readFile('docs/load-and-gates.md', 'utf8')).toContain('--target profiles/staging.yaml');
+    expect(await readFile('README.md', 'utf8')).toContain('cp profiles/staging.yaml');
     const text = await readFile('profiles/staging.yaml', 'utf8');
     const named = [...text.matchAll(/_env: (SVC_[A-Z_]+)/g)].map((m) => m[1]!);
     const exported = new Set([...text.matchAll(/(SVC_[A-Z_]+)=\.\.\./g)].map((m) => m[1]!));

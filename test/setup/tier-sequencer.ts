@@ -9,6 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST_FIRST = [
   'test/selftest/selftest-all.test.ts',
+  'test/docs/doc-blocks.test.ts',
   'test/hostile/secret-echo.test.ts',
   'test/cli/load-ci.test.ts',
   'test/runner/latency-mode.test.ts',

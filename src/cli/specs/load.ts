@@ -80,7 +80,7 @@ export const loadCommand = defineCommand<LoadCommandArgs>({
       })
       .option('known-issues', {
         type: 'string',
-        describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see the README)',
+        describe: 'YAML list of {id, reason, until}: failures of these verdicts and gates are KNOWN until the date and fail nothing (see docs/reports.md)',
       })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run id>/ and reports/latest are written' })
       .option('out', {

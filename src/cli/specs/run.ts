@@ -34,11 +34,11 @@ export const runCommand = defineCommand<RunCommandOptions>({
       .option('mock-defects', {
         type: 'string',
         coerce: commaList,
-        describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and the README), to watch the suite catch them',
+        describe: 'embedded mock only: defects to switch on (comma list; see svc-harness mock --help and docs/selftest.md), to watch the suite catch them',
       })
       .option('known-issues', {
         type: 'string',
-        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)',
+        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see docs/reports.md)',
       })
       .option('property-path', { type: 'string', describe: 'replay a property counterexample: the fast-check path a failed property printed' })
       .option('fuzz-runs', {

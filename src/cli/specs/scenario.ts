@@ -14,7 +14,7 @@ export const scenarioCommand = defineCommand<ScenarioCommandOptions>({
       .option('seed', { type: 'number', coerce: integer('seed', 0), describe: 'seed of the run' })
       .option('known-issues', {
         type: 'string',
-        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see the README)',
+        describe: 'YAML list of {id, reason, until}: failures of these cases are KNOWN until the date and fail nothing (see docs/reports.md)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON summary on stdout instead of progress lines' }),
   run: async (args) => (await import('../commands/scenario.js')).scenarioCommand(args),

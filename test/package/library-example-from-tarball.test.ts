@@ -1,8 +1,8 @@
 /**
  * PACKAGE TEST (slow, ~20 s; up to a minute with a build): packs the project as
  * `npm pack` would publish it, installs the tarball into an empty folder and
- * runs the README's library example there, so the published files, the
- * `exports` map and the README's code are tested together as a user meets them.
+ * runs the library example of docs/library.md there, so the published files,
+ * the `exports` map and the documented code are tested together as a user meets them.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,13 +16,11 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The ```ts block of the README's "Library API" section, read at test time so the README cannot drift from what is tested. */
-function readmeLibraryExample(): string {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Library API');
-  const end = readme.indexOf('\n## ', start + 1);
-  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, end === -1 ? undefined : end));
-  if (start === -1 || !block) throw new Error('README has no ```ts block under "## Library API"');
+/** The ```ts block of docs/library.md, read at test time so the page cannot drift from what is tested. */
+function libraryExample(): string {
+  const page = readFileSync(path.join(root, 'docs/library.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(page);
+  if (!block) throw new Error('docs/library.md has no ```ts block');
   return block[1]!;
 }
 
@@ -64,9 +62,9 @@ describe('the packed package, installed in an empty folder', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("typechecks the README's library example against the installed types and runs it against the embedded mock", async () => {
+  it('typechecks the library example of docs/library.md against the installed types and runs it against the embedded mock', async () => {
     const app = path.join(dir, 'app');
-    writeFileSync(path.join(app, 'example.ts'), readmeLibraryExample());
+    writeFileSync(path.join(app, 'example.ts'), libraryExample());
     const tsconfig = {
       compilerOptions: {
         target: 'ES2022',

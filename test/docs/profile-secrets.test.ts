@@ -4,7 +4,7 @@ import { createHarness } from '../../src/harness.js';
 import { loadProfile } from '../../src/profile/load-profile.js';
 import { resolveAgencies } from '../../src/profile/resolve-secrets.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/profile.md', import.meta.url), 'utf8');
 const PROFILE = 'profiles/reference.yaml';
 
 /** The variables an E_SECRET_MISSING message names. */
@@ -30,7 +30,7 @@ describe('secrets of the reference profile', () => {
     ]);
   });
 
-  it("are exactly the README's export line: what `run` and `load` need together", async () => {
+  it('are exactly the export line of docs/profile.md: what `run` and `load` need together', async () => {
     const profile = await loadProfile(PROFILE);
     const harness = createHarness({ targetFile: PROFILE, env: {} });
     const forRun = named(
@@ -46,7 +46,7 @@ describe('secrets of the reference profile', () => {
     } catch (err) {
       forLoad = named(err);
     }
-    const line = /^export (SVC_.*)$/m.exec(readme)?.[1] ?? '';
+    const line = /^export (SVC_AGENCY_.*)$/m.exec(page)?.[1] ?? '';
     const exported = [...line.matchAll(/(SVC_[A-Z0-9_]+)=/g)].map((m) => m[1]!);
     expect(exported.sort()).toEqual([...new Set([...forRun, ...forLoad])].sort());
   });
