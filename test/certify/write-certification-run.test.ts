@@ -80,7 +80,7 @@ describe('a practice certification run', () => {
       expect(page).not.toContain('class="verdict verdict-pass"');
       expect(page).toContain('Seed <b>none</b> (a certification draws nothing at random)');
       const areas = [...page.matchAll(/<span class="area-name">([a-z]+)<\/span>/g)].map((m) => m[1]);
-      expect(areas.sort()).toEqual(['auth', 'contract', 'idempotency', 'quotes', 'ratelimit', 'wallet', 'webhooks']);
+      expect(areas.sort()).toEqual(['auth', 'contract', 'idempotency', 'isolation', 'quotes', 'ratelimit', 'wallet', 'webhooks']);
       const json = JSON.parse(await readFile(path.join(w.reports.dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; area: string }> };
       expect(Object.fromEntries(json.cases.map((c) => [c.id, c.area]))).toMatchObject({ 'CERT-01': 'auth', 'CERT-05': 'idempotency', 'CERT-08': 'ratelimit' });
       const md = await readFile(path.join(w.reports.dir, 'summary.md'), 'utf8');
