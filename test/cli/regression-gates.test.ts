@@ -39,7 +39,7 @@ async function load(profile: string, name: string, baseline?: string): Promise<{
     '--report-dir',
     join(dir, name),
     '--json',
-    ...(baseline ? ['--baseline', baseline, '--max-regression', '10%'] : []),
+    ...(baseline ? ['--baseline', baseline, '--max-regression', '20%'] : []),
   ]);
   const reportDir = (JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { report_dir?: string }).report_dir ?? '';
   return { run, report: join(reportDir, 'report.json') };

@@ -132,8 +132,9 @@ describe('svc-harness report compare and report trend', () => {
     const titles = figures.map((f) => /<figcaption>([^<]*)<\/figcaption>/.exec(f)?.[1]);
     expect(titles).toEqual(
       expect.arrayContaining([
-        'ratelimit: cases per run',
-        'ratelimit under load: cases per run',
+        // The runs are of two targets (the embedded mock, and a mock in another process): a chart for each.
+        'ratelimit · reference (embedded mock): cases per run',
+        expect.stringMatching(/^ratelimit under load · mock-0ms \(http:\/\/127\.0\.0\.1:\d+\/v1\): cases per run$/),
         'Run duration',
         'Load: p95 latency per operation',
         'Load: throughput',
