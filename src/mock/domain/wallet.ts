@@ -79,7 +79,7 @@ export class WalletLedger {
     let limit: number = STATEMENT_LIMIT.default;
     if (limitRaw !== undefined) {
       const inRange = Number(limitRaw) >= STATEMENT_LIMIT.min && Number(limitRaw) <= STATEMENT_LIMIT.max;
-      if (/^-?\d{1,4}$/.test(limitRaw) && !inRange && this.defects.has('statement-limit-unchecked')) {
+      if (/^-?\d{1,15}$/.test(limitRaw) && !inRange && this.defects.has('statement-limit-unchecked')) {
         limit = Math.min(STATEMENT_LIMIT.max, Math.max(STATEMENT_LIMIT.min, Number(limitRaw)));
       } else if (!/^\d{1,4}$/.test(limitRaw) || !inRange) {
         problems.push({ field: 'limit', message: `must be an integer from ${STATEMENT_LIMIT.min} to ${STATEMENT_LIMIT.max}` });
