@@ -59,8 +59,8 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
   if (after !== before) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - before}`);
 }
 
-/** Attempts at a booking the fill should refuse, when a slot of the window freed meanwhile and it was admitted. */
-const REFILLS = 3;
+/** Fresh fills after a booking the fill should have refused was admitted (a slot of the window freed meanwhile). */
+const REFILLS = 2;
 
 /**
  * Real time: every run's bookings in one fill of the write bucket. The
@@ -68,7 +68,7 @@ const REFILLS = 3;
  * is filled once and every other booking meets a 429. Each must leave the
  * wallet as it was, and the statement must show none of them. A booking the
  * bucket admitted after all (a slot of the rolling window freed) is given
- * back and tried again after a new fill.
+ * back once a window has passed, and tried again after a fresh fill.
  */
 async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Promise<void> {
   env.evidence = [];
@@ -113,8 +113,11 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
         await judge(op.what, res);
         break;
       }
-      // Admitted (a slot of the window freed): no 429 to judge. Its money back, the bucket filled again.
+      // Admitted (a slot of the window freed): no 429 to judge. The fill's writes are left to age out of the window
+      // (a refill on top of them lost four tries in a row to their expiry on a busy machine), the money given back, and
+      // the bucket filled afresh in one batch: the next try follows a fill that holds for a whole window.
       admitted.add(res.bookingId);
+      await env.budget.waitWindow();
       await env.api.cancel(env.product, res.bookingId, env.unique('nc-cancel'), { label: env.label('give back a booking the bucket admitted') });
       balance = await env.balance('balance after a booking given back');
       await fillWrites(env);

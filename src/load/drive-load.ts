@@ -4,7 +4,7 @@ import { runAutocannonLoad } from './generate/autocannon-load.js';
 import type { LoadAgency } from './generate/load-agency.js';
 import type { LoadPlan } from './generate/load-plan.js';
 import type { LoadRecorder } from './measure/load-recorder.js';
-import { pushLimits } from './generate/push-limits.js';
+import { PUSH_MAX_IN_FLIGHT, pushLimits } from './generate/push-limits.js';
 import type { OnLoadWait } from './announced-wait.js';
 import type { WalletTally } from './judge/wallet-reconciliation.js';
 
@@ -85,6 +85,7 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
   if (o.signal?.aborted) stopAll.abort();
   const endTimer = setTimeout(() => stopAll.abort(), o.durationS * 1000);
   const work: Array<Promise<unknown>> = [];
+  const interruptedNow = (): boolean => o.signal?.aborted === true;
   if (o.connections > 0 && agencies.length > 0 && !stopAll.signal.aborted) {
     work.push(
       runAutocannonLoad({
@@ -122,7 +123,10 @@ export async function driveLoad(o: DriveLoadOptions): Promise<LoadSpan> {
         signal: stopAll.signal,
       }).then((s) =>
         notes.push(
-          `paced push: ${s.sent} of ${s.planned} planned requests, ${s.probes} Retry-After probe(s); worst lag behind plan ${s.maxLagMs.toFixed(1)} ms, worst latency from the planned instant ${s.maxLatencyMs.toFixed(1)} ms`,
+          `paced push: ${s.sent} of ${s.planned} planned requests, ${s.probes} Retry-After probe(s); worst lag behind plan ${s.maxLagMs.toFixed(1)} ms, worst latency from the planned instant ${s.maxLatencyMs.toFixed(1)} ms` +
+            (s.sent < s.planned && !interruptedNow()
+              ? `; the plan outran what ${PUSH_MAX_IN_FLIGHT} requests in flight could carry, so some limits were never reached: a longer --duration (the push spreads each limit + 5% over half of it) or fewer agencies`
+              : ''),
         ),
       ),
     );

@@ -50,4 +50,46 @@ describe('paced sender (open model)', () => {
     expect(outcomes.length).toBeLessThan(50);
     expect(String(outcomes[1]!.error)).toContain('boom');
   });
+
+  it('keeps at most maxInFlight unanswered, and counts the wait for a place in the latency', async () => {
+    let open = 0;
+    let most = 0;
+    const outcomes = await runPaced({
+      schedule: constantRate(1000, 30), // 30 planned within 30 ms
+      maxInFlight: 4,
+      send: async () => {
+        open++;
+        most = Math.max(most, open);
+        await new Promise((r) => setTimeout(r, 20));
+        open--;
+      },
+    });
+    expect(outcomes).toHaveLength(30);
+    expect(most).toBe(4);
+    // 30 requests of 20 ms, 4 at a time: the last goes out after 7 rounds, well behind its plan, and its latency says so.
+    const last = outcomes[29]!;
+    expect(last.sentMs - last.plannedMs).toBeGreaterThanOrEqual(6 * 20 - 30);
+    expect(last.latencyMs).toBeGreaterThanOrEqual(last.serviceMs + (last.sentMs - last.plannedMs) - 1);
+  });
+
+  it('stops planning at an abort even while every place is taken', async () => {
+    const ac = new AbortController();
+    const started = Date.now();
+    const outcomes = await runPaced({
+      schedule: constantRate(1000, 100),
+      maxInFlight: 1,
+      signal: ac.signal,
+      send: async ({ index }) => {
+        if (index === 2) ac.abort();
+        await new Promise((r) => setTimeout(r, 10));
+      },
+    });
+    expect(outcomes.length).toBe(3);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('refuses a bound below one', async () => {
+    await expect(runPaced({ schedule: [0], maxInFlight: 0, send: async () => 1 })).rejects.toThrow(/maxInFlight must be >= 1/);
+  });
 });
+

@@ -35,6 +35,14 @@ interface PacedOptions<T> {
   signal?: AbortSignal | undefined;
   /** Real-time source (ms); defaults to performance.now. */
   now?: (() => number) | undefined;
+  /**
+   * Requests in flight at most: one planned while that many are unanswered
+   * waits for an answer, and its wait counts in its latency (from the planned
+   * instant). A plan faster than the sender and the service can carry then
+   * lags, and says so, rather than opening a socket per request until the
+   * service or the machine refuses them all. @defaultValue unbounded
+   */
+  maxInFlight?: number | undefined;
 }
 
 /** A schedule of `count` requests at a constant rate (requests per second), starting at `offsetMs`. */
@@ -54,7 +62,11 @@ export async function runPaced<T>(opts: PacedOptions<T>): Promise<PacedOutcome<T
   const start = now();
   const outcomes: PacedOutcome<T>[] = new Array(opts.schedule.length);
   const inflight = new Set<Promise<void>>();
+  const maxInFlight = opts.maxInFlight ?? Number.POSITIVE_INFINITY;
+  if (!(maxInFlight >= 1)) throw new RangeError(`maxInFlight must be >= 1, got ${maxInFlight}`);
   let next = 0;
+  /** Set while the plan waits for a free place: the next answer calls it. */
+  let onFree: (() => void) | undefined;
 
   const fire = (index: number) => {
     const plannedMs = opts.schedule[index]!;
@@ -71,16 +83,30 @@ export async function runPaced<T>(opts: PacedOptions<T>): Promise<PacedOutcome<T
         outcomes[index] = outcome;
         opts.onOutcome?.(outcome);
       });
-    const tracked = p.finally(() => inflight.delete(tracked));
+    const tracked = p.finally(() => {
+      inflight.delete(tracked);
+      wake();
+    });
     inflight.add(tracked);
   };
 
+  const wake = (): void => {
+    const resume = onFree;
+    onFree = undefined;
+    resume?.();
+  };
+  opts.signal?.addEventListener('abort', wake, { once: true });
   await new Promise<void>((resolve) => {
     const tick = () => {
       if (opts.signal?.aborted) return resolve();
       const elapsed = now() - start;
-      while (next < opts.schedule.length && opts.schedule[next]! <= elapsed) fire(next++);
+      while (next < opts.schedule.length && opts.schedule[next]! <= elapsed && inflight.size < maxInFlight) fire(next++);
       if (next >= opts.schedule.length) return resolve();
+      // Due but no place free: go on when an answer frees one.
+      if (opts.schedule[next]! <= elapsed) {
+        onFree = tick;
+        return;
+      }
       const wait = opts.schedule[next]! - (now() - start);
       // setTimeout fires late by up to a few ms; under 2 ms, yield to I/O and check again.
       if (wait > 2) setTimeout(tick, wait - 1);
@@ -88,6 +114,7 @@ export async function runPaced<T>(opts: PacedOptions<T>): Promise<PacedOutcome<T
     };
     tick();
   });
+  opts.signal?.removeEventListener('abort', wake);
   await Promise.all(inflight);
   return outcomes.filter((o): o is PacedOutcome<T> => o !== undefined);
 }
