@@ -92,4 +92,3 @@ describe('paced sender (open model)', () => {
     await expect(runPaced({ schedule: [0], maxInFlight: 0, send: async () => 1 })).rejects.toThrow(/maxInFlight must be >= 1/);
   });
 });
-
