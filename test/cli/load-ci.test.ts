@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +38,21 @@ interface LoadJson {
   totals: Record<string, number>;
 }
 
+/** What a failed run printed, with the messages of its verdicts that did not pass (from its report, when one was written). */
 function failures(run: CliRun): string {
-  return `exit ${String(run.code)}\n${run.stdout}\n${run.stderr}`;
+  let verdicts = '';
+  try {
+    const report = JSON.parse(readFileSync(join((JSON.parse(run.stdout) as LoadJson).report_dir, 'report.json'), 'utf8')) as {
+      load?: { verdicts?: Array<{ verdict: string; message: string }> };
+    };
+    verdicts = (report.load?.verdicts ?? [])
+      .filter((v) => v.verdict !== 'PASS' && v.verdict !== 'SKIP')
+      .map((v) => `${v.verdict} ${v.message}`)
+      .join('\n');
+  } catch {
+    // No report to read: what was printed says why.
+  }
+  return `exit ${String(run.code)}\n${verdicts}\n${run.stdout}\n${run.stderr}`;
 }
 
 describe('load as CI runs it, against a mock in another process', () => {

@@ -59,6 +59,22 @@ describe('Retry-After', () => {
     expect(findRetryAfterFaults([ok(0), no(30_000, 20), no(50_010, 10)])[0]!.problem).toBe('too-short');
   });
 
+  it('does not call it too short when a request in flight beside the 429 took the slot that freed', () => {
+    // Two connections of one agency send at the same instant: one is refused (a slot frees within 1 s), the other,
+    // answered later, is admitted into it; the next request after the promise is rightly refused (a seen CI false alarm).
+    const beside: Admission = { sentAt: 30_000, receivedAt: 30_009, admitted: true, ref: 'beside' };
+    const refused: Admission = { sentAt: 30_000, receivedAt: 30_002, admitted: false, retryAfterS: 1, ref: 'r' };
+    const after: Admission = { sentAt: 31_500, receivedAt: 31_505, admitted: false, retryAfterS: 4, ref: 'after' };
+    expect(findRetryAfterFaults([beside, refused, after], 60_000)).toEqual([]);
+    expect(findRetryAfterFaults([refused, beside, after], 60_000)).toEqual([]);
+    // An admission answered before the 429 was even sent took nothing the 429 promised: still too short.
+    const before: Admission = { sentAt: 29_990, receivedAt: 29_995, admitted: true, ref: 'before' };
+    expect(findRetryAfterFaults([before, refused, after], 60_000)).toMatchObject([{ problem: 'too-short', ref: 'r' }]);
+    // Nor one sent after the refusal that follows the promise was answered.
+    const later: Admission = { sentAt: 36_000, receivedAt: 36_005, admitted: true, ref: 'later' };
+    expect(findRetryAfterFaults([before, refused, after, later], 60_000)).toMatchObject([{ problem: 'too-short', ref: 'r' }]);
+  });
+
   it('flags one longer than the window, whatever followed (a load judged Retry-After 1e9 s untested: SKIP, and PASS in all)', () => {
     expect(findRetryAfterFaults([ok(0), no(30_000, 1_000_000_000)], 60_000)).toMatchObject([{ problem: 'beyond-window', retryAfterS: 1_000_000_000 }]);
     expect(findRetryAfterFaults([ok(0), no(30_000, 61)], 60_000)[0]!.problem).toBe('beyond-window');

@@ -96,14 +96,16 @@ export function findEarlyRefusals(records: readonly Admission[], limit: number, 
  * judges it in the suite; a later request of the bucket admitted
  * (response received) more than a second before the earliest promised instant
  * refutes it as too long; a request sent at or after the latest promised
- * instant and refused, with nothing admitted in between, shows it too short.
+ * instant and refused shows it too short, unless an admission that may have
+ * been decided between the two (answered after the 429 was sent, sent before
+ * the refusal was answered) could have taken the slot that freed.
  */
 export function findRetryAfterFaults(records: readonly Admission[], windowMs = Number.POSITIVE_INFINITY): RetryAfterFault[] {
   const sorted = [...records].sort((a, b) => a.sentAt - b.sentAt);
   const admittedOnly = sorted.filter((r) => r.admitted);
+  const mayHaveTakenSlot = admissionsBetween(admittedOnly);
   const out: RetryAfterFault[] = [];
-  for (let i = 0; i < sorted.length; i++) {
-    const r = sorted[i]!;
+  for (const r of sorted) {
     if (r.admitted) continue;
     if (r.retryAfterS === undefined || !Number.isFinite(r.retryAfterS) || r.retryAfterS < 1) {
       out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'missing', ref: r.ref });
@@ -120,16 +122,44 @@ export function findRetryAfterFaults(records: readonly Admission[], windowMs = N
       out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-long', ref: r.ref });
       continue;
     }
-    for (let j = i + 1; j < sorted.length; j++) {
-      const n = sorted[j]!;
-      if (n.admitted) break;
-      if (n.sentAt >= latestPromise) {
-        out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-short', ref: r.ref });
-        break;
-      }
+    // The first request sent at or after the promised instant: refused, it shows the promise short, unless an
+    // admission that may have been decided between the two took the slot that freed (one in flight beside the 429
+    // and answered after it, as two connections of one agency do).
+    const n = sorted[firstSentAtOrAfter(sorted, latestPromise)];
+    if (n !== undefined && !n.admitted && !mayHaveTakenSlot(r.sentAt, n.receivedAt)) {
+      out.push({ at: r.sentAt, retryAfterS: r.retryAfterS, problem: 'too-short', ref: r.ref });
     }
   }
   return out;
+}
+
+/** Index of the first record sent at or after `t` (after it when `strictly`), records sorted by sentAt; their length when none is. */
+function firstSentAtOrAfter(sorted: readonly Admission[], t: number, strictly = false): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!.sentAt;
+    if (at < t || (strictly && at === t)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Asks, in logarithmic time, whether an admission may have been decided
+ * between two instants: one answered at or after `from` and sent at or
+ * before `until` (admissions sorted by sentAt).
+ */
+function admissionsBetween(admitted: readonly Admission[]): (from: number, until: number) => boolean {
+  // The latest answer among the admissions sent up to each index.
+  const latestAnswer: number[] = [];
+  let latest = Number.NEGATIVE_INFINITY;
+  for (const a of admitted) latestAnswer.push((latest = Math.max(latest, a.receivedAt)));
+  return (from, until) => {
+    const last = firstSentAtOrAfter(admitted, until, true) - 1;
+    return last >= 0 && latestAnswer[last]! >= from;
+  };
 }
 
 /**
