@@ -7,8 +7,25 @@ import { parseOutTarget, type OutTarget } from '../outputs/out-target.js';
  * an E_USAGE error naming the option and the value received.
  */
 
+/**
+ * What the user typed for `--name` (its last occurrence): yargs hands a
+ * number option's coerce NaN for any text, and "got NaN" would not say what
+ * was wrong.
+ */
+export function typedValue(name: string, argv: readonly string[] = process.argv): string | undefined {
+  let typed: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith(`--${name}=`)) typed = a.slice(name.length + 3);
+    else if (a === `--${name}` && i + 1 < argv.length) typed = argv[i + 1];
+  }
+  return typed;
+}
+
 function usage(name: string, what: string, got: unknown): HarnessError {
-  return new HarnessError('E_USAGE', `--${name} ${what}, got ${typeof got === 'string' ? JSON.stringify(got) : String(got)}`);
+  const shown = typeof got === 'number' && Number.isNaN(got) ? (typedValue(name) ?? got) : got;
+  return new HarnessError('E_USAGE', `--${name} ${what}, got ${typeof shown === 'string' ? JSON.stringify(shown) : String(shown)}`);
 }
 
 /** A comma list: items trimmed, empty items dropped (`"a, b,,"` → `["a", "b"]`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildParser } from '../../src/cli/parser.js';
-import { commaList, httpUrl, integer, nonEmptyCommaList, port, seconds, shard } from '../../src/cli/options.js';
+import { commaList, httpUrl, integer, nonEmptyCommaList, port, seconds, shard, typedValue } from '../../src/cli/options.js';
 
 const context = {
   quit(): never {
@@ -27,6 +27,13 @@ describe('shared option parsers', () => {
     [() => shard('3/2'), '--shard must be i/N with 1 ≤ i ≤ N, got "3/2"'],
   ])('refuse a wrong value naming the option and the value (%#)', (parse, message) => {
     expect(parse).toThrow(expect.objectContaining({ code: 'E_USAGE', message }));
+  });
+
+  it('name what was typed where yargs made a number option NaN (--fuzz-runs abc said "got NaN")', () => {
+    expect(typedValue('fuzz-runs', ['node', 'main.js', 'run', '--fuzz-runs', 'abc'])).toBe('abc');
+    expect(typedValue('duration', ['node', 'main.js', 'load', '--duration=1e', '--duration', 'x5'])).toBe('x5');
+    expect(typedValue('duration', ['node', 'main.js', 'load', '--', '--duration', 'x'])).toBeUndefined();
+    expect(typedValue('seed', ['node', 'main.js', 'run', '--seed'])).toBeUndefined();
   });
 
   it('accept the values at their bounds', () => {
