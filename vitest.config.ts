@@ -76,6 +76,7 @@ const E2E = [
   'test/certify/client/certify-client.test.ts',
   'test/examples/example-clients.test.ts',
   'test/examples/k8s-recipes.test.ts',
+  'test/hostile/k8s-extract.test.ts',
   // Every command block of the README and of docs/, run as a user would, its output checked.
   'test/docs/doc-blocks.test.ts',
 ];
