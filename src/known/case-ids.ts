@@ -2,7 +2,7 @@ import { HarnessError, isHarnessError } from '../errors/harness-error.js';
 import { parseThreshold } from '../load/gate/gates.js';
 
 /** The forms of the ids a load gives its verdicts and gates (see load/load-verdicts.ts, load/load-wallets.ts, load/gates.ts). */
-const LOAD_VERDICT_ID = /^load:(window-limit|early-throttle|retry-after):[^:\s]+:(read|write)$/;
+const LOAD_VERDICT_ID = /^load:(window-limit|early-throttle|retry-after|headers):[^:\s]+:(read|write)$/;
 const LOAD_WALLET_ID = /^load:wallet:[^:\s]+$/;
 const BASELINE_GATE_ID = /^gate:baseline:[A-Za-z0-9_.-]+$/;
 
@@ -55,6 +55,6 @@ export function canonicalCaseId(id: string, catalogue: CaseIdCatalogue): string 
 export function unknownIdError(file: string, index: number, id: string): HarnessError {
   return new HarnessError(
     'E_KNOWN_ISSUES_INVALID',
-    `known issues ${file}: entry ${index + 1} names ${JSON.stringify(id)}, which is no case id (a check id such as RL-04, scenario:<name>, property:<name>, load:<window-limit|early-throttle|retry-after>:<agency>:<read|write>, load:wallet:<agency>, gate:<threshold> or gate:baseline:<metric>; \`svc-harness checks\` lists the checks)`,
+    `known issues ${file}: entry ${index + 1} names ${JSON.stringify(id)}, which is no case id (a check id such as RL-04, scenario:<name>, property:<name>, load:<window-limit|early-throttle|retry-after|headers>:<agency>:<read|write>, load:wallet:<agency>, gate:<threshold> or gate:baseline:<metric>; \`svc-harness checks\` lists the checks)`,
   );
 }

@@ -18,12 +18,16 @@ function loadCases(load: LoadResult, startedAt: number = load.startedAt): CaseRe
           ? `${v.agency} ${v.bucket ?? ''}: no window over the limit under load`
           : v.kind === 'early-throttle'
             ? `${v.agency} ${v.bucket ?? ''}: admits up to the limit under load`
-            : `${v.agency} ${v.bucket ?? ''}: every 429's Retry-After is right under load`,
+            : v.kind === 'headers'
+              ? `${v.agency} ${v.bucket ?? ''}: rate-limit headers tell the limit and what remains under load`
+              : `${v.agency} ${v.bucket ?? ''}: every 429's Retry-After is right under load`,
     area: v.kind === 'wallet' ? 'wallet' : 'ratelimit',
     clause:
       v.kind === 'wallet'
         ? 'SPEC §1, §7: a 429 and a failed booking charge nothing'
-        : 'SPEC §8: per-agency read and write limits over a rolling one-minute window; a 429 carries Retry-After',
+        : v.kind === 'headers'
+          ? 'SPEC §8.4: usage is reported in response headers with the prefix X-RateLimit-'
+          : 'SPEC §8: per-agency read and write limits over a rolling one-minute window; a 429 carries Retry-After',
     verdict: v.verdict,
     message: v.message,
     evidence: [],

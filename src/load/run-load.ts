@@ -211,7 +211,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     };
     const walletVerdicts = await reconcileWallets(wallets, opening, tally, closingNote);
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.
-    const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown');
+    const names = { limit: o.target.profile.headers.ratelimit_limit, remaining: o.target.profile.headers.ratelimit_remaining };
+    const verdicts = judgeBuckets(recorder.bucketLogs(), agencies, readBucket, windowMs, o.target.embedded ? 'fresh-mock' : 'unknown', names);
     verdicts.push(...walletVerdicts);
     verdicts.sort((x, y) => x.id.localeCompare(y.id));
     // A stop while the wallets were read after a load that ran its course stops the run all the same: its report says so.

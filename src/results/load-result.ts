@@ -96,7 +96,7 @@ export interface SecondFigures {
 }
 
 /** What a verdict under load is about. */
-export type LoadVerdictKind = 'window-limit' | 'early-throttle' | 'retry-after' | 'wallet';
+export type LoadVerdictKind = 'window-limit' | 'early-throttle' | 'retry-after' | 'headers' | 'wallet';
 
 /** One verdict under load, for one agency (and bucket). Ids are unique per agency, so shards union without clashes. */
 export interface LoadVerdict {

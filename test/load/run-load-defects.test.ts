@@ -44,6 +44,13 @@ describe('runLoad verdicts fail against a defective mock', () => {
     expect(kinds).toContain('window-limit');
   }, 20_000);
 
+  it('ratelimit-remaining-wrong and ratelimit-headers-missing: the rate-limit headers fail under load, as RL-07 fails them in the suite', async () => {
+    expect(await failedKinds('ratelimit-remaining-wrong')).toEqual(['headers']);
+    await mock?.close();
+    // Without headers the load cannot read the buckets' start: only the headers' verdict fails.
+    expect(await failedKinds('ratelimit-headers-missing')).toEqual(['headers']);
+  }, 30_000);
+
   it('ratelimit-charges: a booking answered 429 still debited the wallet', async () => {
     expect(await failedKinds('ratelimit-charges')).toEqual(['wallet']);
   }, 20_000);

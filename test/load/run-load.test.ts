@@ -41,7 +41,9 @@ describe('runLoad against the embedded mock', () => {
     expect(load.operations.all!.latency.p99).toBeGreaterThan(0);
     expect(load.series.length).toBeGreaterThan(0);
     const checks = run.cases.filter((c) => c.kind === 'check');
-    expect(checks).toHaveLength(3 * 2 * 3 + 3);
+    // 3 agencies × 2 buckets × (window limit, early throttle, Retry-After, headers), and a wallet each.
+    expect(checks).toHaveLength(3 * 2 * 4 + 3);
+    expect(checks.filter((c) => c.id.startsWith('load:headers:')).map((c) => c.verdict)).toEqual(Array(6).fill('PASS'));
     expect(checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').map((c) => c.message)).toEqual([]);
     expect(run.cases.filter((c) => c.kind === 'gate').map((c) => c.verdict)).toEqual(['PASS', 'FAIL']);
     expect(exitCodeOf(loadOutcome(run))).toBe(99);

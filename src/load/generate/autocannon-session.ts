@@ -95,6 +95,17 @@ export interface RateHeaders {
   remaining?: number | undefined;
 }
 
+const INTEGER = /^\s*\d+\s*$/;
+
+/** Adds one response header to `out` when it is one of the rate-limit headers the load reads (`name` lower-case). */
+export function readRateHeader(out: RateHeaders, name: string, value: string | undefined, s: AutocannonSession): void {
+  if (name !== s.retryName && name !== s.limitName && name !== s.remainingName) return;
+  const n = value !== undefined && INTEGER.test(value) ? Number(value) : undefined;
+  if (name === s.retryName) out.retryAfterS = n;
+  else if (name === s.limitName) out.limit = n;
+  else out.remaining = n;
+}
+
 /** Keeps an answer's limit and remaining as its bucket's start reading (the recorder keeps the earliest); true when it had both. */
 export function noteReading(s: AutocannonSession, agency: string, bucket: string, sentAt: number, receivedAt: number, status: number, h: RateHeaders): boolean {
   if (h.limit === undefined || h.remaining === undefined) return false;

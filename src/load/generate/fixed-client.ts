@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { splitPathQuery } from '../../protocol/index.js';
-import { noteReading, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
+import { noteReading, readRateHeader, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';
 import { bucketOf } from './scenario-requests.js';
@@ -16,19 +16,10 @@ export interface FixedRequest {
   body?: string;
 }
 
-const INTEGER = /^\s*\d+\s*$/;
-
 /** Reads the rate-limit headers from autocannon's raw header list (name, value, name, value …). */
 function rawRateHeaders(raw: string[], s: AutocannonSession): RateHeaders {
   const out: RateHeaders = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const value = raw[i + 1]!;
-    const n = INTEGER.test(value) ? Number(value) : undefined;
-    if (name === s.retryName) out.retryAfterS = n;
-    else if (name === s.limitName) out.limit = n;
-    else if (name === s.remainingName) out.remaining = n;
-  }
+  for (let i = 0; i + 1 < raw.length; i += 2) readRateHeader(out, raw[i]!.toLowerCase(), raw[i + 1], s);
   return out;
 }
 
@@ -60,7 +51,7 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
   let sentAt = 0;
   let t0 = 0;
   let rate: RateHeaders | undefined;
-  // Headers are read on 429s and until this connection has told its bucket's start: the first answers carry it, later ones need not be parsed.
+  // Every answer's rate-limit headers are read (their consistency is judged); the first that carries them tells the bucket's start.
   let needReading = true;
   s.flushers.push(() => {
     if (pending) {
@@ -78,7 +69,7 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
     return template.next();
   };
   client.on('headers', (info) => {
-    rate = info.statusCode === 429 || needReading ? rawRateHeaders(info.headers, s) : undefined;
+    rate = rawRateHeaders(info.headers, s);
   });
   client.on('response', (status) => {
     if (!pending) return;
@@ -98,6 +89,7 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
       false,
       refused ? rate?.remaining : undefined,
     );
+    s.recorder.headers(agency.id, bucket, sentAt, status, rate);
     if (needReading && rate && noteReading(s, agency.id, bucket, sentAt, receivedAt, status, rate)) needReading = false;
   });
 }

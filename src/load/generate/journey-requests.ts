@@ -1,23 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { getField, getString } from '../../api/fields.js';
 import { signRequest, splitPathQuery } from '../../protocol/index.js';
-import { noteReading, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
+import { noteReading, readRateHeader, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { bucketOf, searchOffers, type Journey, type LoadStep } from './scenario-requests.js';
-
-const INTEGER = /^\s*\d+\s*$/;
 
 /** Reads the rate-limit headers of a response (header names in any case). */
 function rateHeadersOf(headers: Record<string, string | string[]>, s: AutocannonSession): RateHeaders {
   const out: RateHeaders = {};
-  for (const [k, v] of Object.entries(headers)) {
-    const name = k.toLowerCase();
-    const text = Array.isArray(v) ? v[0] : v;
-    const n = text !== undefined && INTEGER.test(text) ? Number(text) : undefined;
-    if (name === s.retryName) out.retryAfterS = n;
-    else if (name === s.limitName) out.limit = n;
-    else if (name === s.remainingName) out.remaining = n;
-  }
+  for (const [k, v] of Object.entries(headers)) readRateHeader(out, k.toLowerCase(), Array.isArray(v) ? v[0] : v, s);
   return out;
 }
 
@@ -133,8 +124,7 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       s.inFlight -= 1;
       const latency = performance.now() - cur.t0;
       const refused = status === 429;
-      const reading = refused || unread.has(cur.bucket);
-      const rate = reading ? rateHeadersOf(headers, s) : undefined;
+      const rate = rateHeadersOf(headers, s);
       const receivedAt = s.now() + 1;
       s.wallet.spending.release(agency.id, cur.reserved);
       const failed = status !== 429 && (status < 200 || status > 299);
@@ -154,7 +144,8 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
         refused ? rate?.remaining : undefined,
         code,
       );
-      if (rate && unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
+      s.recorder.headers(agency.id, cur.bucket, cur.sentAt, status, rate);
+      if (unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
       ctx.vars ??= {};
       if (cur.replaced) {
         // What the booking would have saved is gone: the steps that need it restart the journey.

@@ -104,6 +104,7 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
         bucket === writeBucket && deliberate.has(res.status),
         res.status === 429 ? rl.remaining : undefined,
       );
+      o.recorder.headers(agency.id, bucket, sentAt, res.status, rl);
       if (rl.limit !== undefined && rl.remaining !== undefined)
         o.recorder.reading(agency.id, bucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
       // Any 429 whose Retry-After ends within the run gets the bucket's one probe: later 429s promise sooner instants,

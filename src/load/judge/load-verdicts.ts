@@ -1,4 +1,4 @@
-import type { BucketLog, RateReading } from '../measure/load-recorder.js';
+import type { BucketLog, HeaderExample, RateReading } from '../measure/load-recorder.js';
 import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';
 import type { LoadVerdict } from '../../results/load-result.js';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission, type PriorAdmissions } from './window-verdicts.js';
@@ -204,6 +204,52 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
   return out;
 }
 
+/** The rate-limit header names the messages use (the profile's). */
+export interface RateHeaderNames {
+  limit: string;
+  remaining: string;
+}
+
+const DEFAULT_HEADER_NAMES: RateHeaderNames = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining' };
+
+/** An answer of the tally, for a message: its status and what its headers said. */
+function exampleWords(e: HeaderExample | undefined, names: RateHeaderNames): string {
+  if (!e) return '';
+  const said = (name: string, v: number | undefined): string => `${name} ${v === undefined ? 'absent' : String(v)}`;
+  return ` (first: a ${e.status} sent at ${new Date(e.sentAt).toISOString()}, ${said(names.limit, e.limit)}, ${said(names.remaining, e.remaining)})`;
+}
+
+/**
+ * Judges the rate-limit headers of a bucket's 2xx and 429 answers under load,
+ * as RL-07 does in the suite, answer by answer (see {@link HeaderTally}):
+ * each carries Limit and Remaining, Limit is the agency's limit of the
+ * bucket, Remaining is below it on an admitted answer and 0 on a 429.
+ */
+export function judgeHeaders(log: BucketLog, limit: number, names: RateHeaderNames = DEFAULT_HEADER_NAMES): LoadVerdict {
+  const base = { id: `load:headers:${log.agency}:${log.bucket}`, kind: 'headers' as const, agency: log.agency, bucket: log.bucket };
+  const where = `${log.agency} ${log.bucket}`;
+  const t = log.headers;
+  if (!t || t.judged === 0)
+    return { ...base, verdict: 'SKIP', message: `${where}: no 2xx or 429 answer whose rate-limit headers could be read`, details: { judged: 0 } };
+  const problems: string[] = [];
+  if (t.missing > 0) problems.push(`${t.missing} of ${t.judged} answers lacked ${names.limit} or ${names.remaining}${exampleWords(t.firstMissing, names)}`);
+  for (const [value, count] of Object.entries(t.limits).filter(([v]) => v !== String(limit)))
+    problems.push(`${count} answer(s) said ${names.limit} ${value}, the agency's ${log.bucket} limit is ${limit}${exampleWords(t.firstByLimit[value], names)}`);
+  if (t.notBelowLimit > 0)
+    problems.push(
+      `${t.notBelowLimit} admitted answer(s) said ${names.remaining} was not below ${names.limit} after counting the request${exampleWords(t.firstNotBelowLimit, names)}`,
+    );
+  if (t.refusedWithRoom > 0) problems.push(`${t.refusedWithRoom} 429(s) said ${names.remaining} was not 0${exampleWords(t.firstRefusedWithRoom, names)}`);
+  const details = { judged: t.judged, limit, limits: t.limits, missing: t.missing, notBelowLimit: t.notBelowLimit, refusedWithRoom: t.refusedWithRoom };
+  if (problems.length > 0) return { ...base, verdict: 'FAIL', message: `${where}: rate-limit headers wrong under load: ${problems.join('; ')}`, details };
+  return {
+    ...base,
+    verdict: 'PASS',
+    message: `${where}: ${names.limit} ${limit} and ${names.remaining} consistent on all ${t.judged} 2xx and 429 answers`,
+    details,
+  };
+}
+
 /** Why no 429's Retry-After could be judged: the load never came back after one elapsed. */
 function untestedWhy(refusals: readonly Admission[], admitted: readonly Admission[]): string {
   const shortest = Math.min(...refusals.map((r) => r.retryAfterS ?? Number.POSITIVE_INFINITY));
@@ -225,13 +271,15 @@ export function judgeBuckets(
   readBucket: string,
   windowMs: number,
   unread: 'fresh-mock' | 'unknown' = 'fresh-mock',
+  names: RateHeaderNames = DEFAULT_HEADER_NAMES,
 ): LoadVerdict[] {
   const byId = new Map(agencies.map((a) => [a.id, a]));
   const verdicts: LoadVerdict[] = [];
   for (const log of [...logs].sort((x, y) => `${x.agency}/${x.bucket}`.localeCompare(`${y.agency}/${y.bucket}`))) {
     const a = byId.get(log.agency);
     if (!a) continue;
-    verdicts.push(...judgeBucket(log, log.bucket === readBucket ? a.limits.read : a.limits.write, windowMs, bucketStart(log, windowMs, unread)));
+    const limit = log.bucket === readBucket ? a.limits.read : a.limits.write;
+    verdicts.push(...judgeBucket(log, limit, windowMs, bucketStart(log, windowMs, unread)), judgeHeaders(log, limit, names));
   }
   return verdicts;
 }

@@ -33,7 +33,45 @@ export interface BucketLog {
   remaining: number[];
   /** The first answer of the bucket that carried its limit and remaining: what the bucket held when the load began. */
   start?: RateReading | undefined;
+  /** What the X-RateLimit-Limit and -Remaining headers of its 2xx and 429 answers said (see {@link HeaderTally}). */
+  headers?: HeaderTally | undefined;
 }
+
+/** One answer whose rate-limit headers were wrong, kept as the example of its kind. */
+export interface HeaderExample {
+  sentAt: number;
+  status: number;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+}
+
+/**
+ * The X-RateLimit-Limit and -Remaining headers of a bucket's answers under
+ * load, tallied (bounded whatever the traffic): how many 2xx and 429 answers
+ * were read, each Limit value and how often it came, and the answers that
+ * broke a rule RL-07 holds the suite to: both headers present, Remaining
+ * below Limit once an admitted request is counted, Remaining 0 on a 429.
+ * Concurrent answers can arrive in any order, so Remaining falling by one
+ * from answer to answer is not judged here.
+ */
+export interface HeaderTally {
+  judged: number;
+  /** Limit value → answers that carried it. */
+  limits: Record<string, number>;
+  missing: number;
+  firstMissing?: HeaderExample | undefined;
+  /** Admitted answers whose Remaining was not below their Limit. */
+  notBelowLimit: number;
+  firstNotBelowLimit?: HeaderExample | undefined;
+  /** 429s whose Remaining was not 0. */
+  refusedWithRoom: number;
+  firstRefusedWithRoom?: HeaderExample | undefined;
+  /** The first answer that carried each Limit value, for the evidence. */
+  firstByLimit: Record<string, HeaderExample>;
+}
+
+/** Limit values a tally keeps apart; a target that sends more distinct values is wrong anyway, and the rest count under `other`. */
+const MAX_LIMIT_VALUES = 16;
 
 /** What became of a request, named as the load's totals name it (`cutOff`: in flight when the load stopped, never an answer). */
 export type RequestOutcome = 'ok' | 'rateLimited' | 'errors' | 'expected' | 'cutOff';
@@ -290,6 +328,38 @@ export class LoadRecorder {
     log.status.push(status);
     log.retryAfterS.push(retryAfterS ?? Number.NaN);
     log.remaining.push(remaining ?? Number.NaN);
+  }
+
+  /**
+   * Tallies the rate-limit headers of one answer (see {@link HeaderTally});
+   * answers other than 2xx and 429 are left out: a service may refuse a
+   * malformed request before its limiter sees it.
+   */
+  headers(agency: string, bucket: string, sentAt: number, status: number, h: { limit?: number | undefined; remaining?: number | undefined } | undefined): void {
+    const admitted = status >= 200 && status <= 299;
+    if (!admitted && status !== 429) return;
+    const log = this.log(agency, bucket);
+    const t = (log.headers ??= { judged: 0, limits: {}, missing: 0, notBelowLimit: 0, refusedWithRoom: 0, firstByLimit: {} });
+    t.judged += 1;
+    const limit = h?.limit;
+    const remaining = h?.remaining;
+    const example = (): HeaderExample => ({ sentAt, status, limit, remaining });
+    if (limit === undefined || remaining === undefined) {
+      t.missing += 1;
+      t.firstMissing ??= example();
+      return;
+    }
+    const key = String(limit) in t.limits || Object.keys(t.limits).length < MAX_LIMIT_VALUES ? String(limit) : 'other';
+    t.limits[key] = (t.limits[key] ?? 0) + 1;
+    t.firstByLimit[key] ??= example();
+    if (admitted && remaining >= limit) {
+      t.notBelowLimit += 1;
+      t.firstNotBelowLimit ??= example();
+    }
+    if (!admitted && remaining !== 0) {
+      t.refusedWithRoom += 1;
+      t.firstRefusedWithRoom ??= example();
+    }
   }
 
   /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */
