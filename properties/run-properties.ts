@@ -150,7 +150,9 @@ async function runOne(
         ? [pair.original, pair.replay, ...err.evidence.filter((id) => id !== pair.original && id !== pair.replay)]
         : err.evidence
       : [];
-    return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${message} — shrunk counterexample: ${shown}`, evidence, {
+    // A message that already shows the case (the property names the input it judged) is not made to repeat it.
+    const said = message.includes(shown) ? message : `${message} — shrunk counterexample: ${shown}`;
+    return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${said}`, evidence, {
       counterexample: shown,
       ...(pair ? { replayPair: pair } : {}),
       path: details.counterexamplePath,

@@ -57,6 +57,8 @@ describe('property openapi-inputs fails with a shrunk request on a broken mock',
       const d = r!.details as Record<string, unknown>;
       expect(d.counterexample).toMatch(counterexample);
       expect(r!.message).toMatch(message);
+      // The message shows the shrunk request once: where it already names the request it judged, no second copy follows.
+      expect(r!.message.split(String(d.counterexample))).toHaveLength(2);
       expect(d.replay).toBe(`svc-harness run --only property:openapi-inputs --seed 7 --property-path ${String(d.path)}`);
       expect(r!.evidence.length).toBeGreaterThan(0);
     });

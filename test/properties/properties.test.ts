@@ -67,7 +67,8 @@ describe('properties fail with a shrunk counterexample on a broken mock', () => 
       expect(d.path).toMatch(/^\d+(:\d+)*$/);
       const replayPath = d.replayPath === undefined ? '' : ` --property-replay-path ${String(d.replayPath)}`;
       expect(d.replay).toBe(`svc-harness run --only property:${name} --seed 7 --property-path ${String(d.path)}${replayPath}`);
-      expect(r!.message).toContain(`shrunk counterexample: ${String(d.counterexample)}`);
+      // The shrunk counterexample once: after the message, or in it where the message already names it.
+      expect(r!.message.split(String(d.counterexample)).length).toBeGreaterThanOrEqual(2);
       expect(r!.evidence.length).toBeGreaterThan(0);
     });
   }

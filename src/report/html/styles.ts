@@ -44,7 +44,7 @@ code,pre{font-family:var(--mono);font-size:12px}
 .failure{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--fail);border-radius:8px;padding:12px 16px;margin-bottom:12px}
 .failure header{display:flex;flex-wrap:wrap;gap:8px;align-items:baseline}
 .failure header a{margin-left:auto;font-size:12px}
-.failure p{margin:6px 0}
+.failure p{margin:6px 0;overflow-wrap:anywhere}
 .failure .msg{font-weight:500}
 .ev-lines{margin:6px 0;padding-left:18px;font-size:12px}.ev-lines code{word-break:break-all}
 .failure summary{cursor:pointer;color:#0969da;font-size:12px}
