@@ -19,5 +19,10 @@ export function knownNote(c: Pick<CaseResult, 'known'>): string | undefined {
       return `known-issues entry expired on ${k.until}: ${k.reason}`;
     case 'stale':
       return `listed as a known issue until ${k.until} (${k.reason}) but no longer fails`;
+    case 'intermittent': {
+      const h = k.history;
+      const before = h ? `failed in ${h.failed} of the ${h.ran} earlier run(s) of ${h.folder} that ran it` : 'failed in earlier runs';
+      return `known issue until ${k.until} (${k.reason}): passed this run but ${before}, so keep its entry`;
+    }
   }
 }

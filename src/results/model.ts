@@ -16,8 +16,15 @@ export interface KnownMark {
   reason: string;
   /** Last day (UTC, `YYYY-MM-DD`) the entry excuses the failure. */
   until: string;
-  /** `excused`: the case failed and is KNOWN; `expired`: it failed and fails the run, the entry being past its date; `stale`: it no longer fails (a WARN). */
-  state: 'excused' | 'expired' | 'stale';
+  /**
+   * `excused`: the case failed and is KNOWN; `expired`: it failed and fails
+   * the run, the entry being past its date; `stale`: it no longer fails, in
+   * this run nor in the earlier runs of its reports folder (a WARN);
+   * `intermittent`: it passed, but failed in some of those earlier runs (a PASS).
+   */
+  state: 'excused' | 'expired' | 'stale' | 'intermittent';
+  /** For `intermittent`: the earlier runs of the reports folder that ran the case, and those it failed in. */
+  history?: { folder: string; ran: number; failed: number } | undefined;
   /** The case's verdict before the list was applied. */
   was: Verdict;
 }

@@ -13,6 +13,7 @@ import { gatesJson, totalsJson } from '../json-output.js';
 import { loadResultLines } from '../load-summary.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
+import { knownHistory } from '../../known/case-history.js';
 import { stopOnSignals, type SignalStop } from '../stop-on-signals.js';
 import { newRunId } from '../../results/run-id.js';
 import { startWatchers, type RunWatchers, type WatchArgs } from '../run-watchers.js';
@@ -65,6 +66,13 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
   const defects = [...(args['mock-defects'] ?? []), ...(args.defects ?? [])];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
+  const history =
+    known.length > 0
+      ? await knownHistory(
+          args['report-dir'],
+          known.map((i) => i.id),
+        )
+      : undefined;
   const baseline = args.baseline ? { result: await readLoadReport(args.baseline), limits: args['max-regression'] } : undefined;
   const harness = createHarness(
     args.target !== undefined
@@ -132,7 +140,7 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
       process.stderr.write(`INTERRUPTED by ${stoppedBy ?? 'a signal'} before the load started: no report written\n`);
       return { kind: 'interrupted', signal: stoppedBy };
     }
-    const result = applyKnownIssues(ran, known, utcDay());
+    const result = applyKnownIssues(ran, known, utcDay(), history);
     const written = await writeReports(result, args['report-dir']);
     // After the report is on disk: a slow receiver delays the exit by its timeout at most, and changes nothing in the result.
     await watchers.finish(result);

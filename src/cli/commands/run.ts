@@ -17,6 +17,7 @@ import { runProgress } from '../run-progress.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
+import { knownHistory } from '../../known/case-history.js';
 import { knownIssueLines } from '../known-issue-lines.js';
 import { newRunId } from '../../results/run-id.js';
 import type { OutTarget } from '../../outputs/out-target.js';
@@ -86,6 +87,14 @@ export async function runCommand(
   const defects = args['mock-defects'] ?? [];
   if (defects.length > 0) new DefectSet(defects); // an unknown name is a usage error before anything starts
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
+  // A passing known issue is called fixed only when the earlier runs of the same reports folder agree.
+  const history =
+    known.length > 0
+      ? await knownHistory(
+          args['report-dir'] ?? 'reports',
+          known.map((i) => i.id),
+        )
+      : undefined;
   const today = utcDay();
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
@@ -102,7 +111,7 @@ export async function runCommand(
     if (args['fuzz-runs'] !== undefined && !args.json) out(`Fuzzing: property:openapi-inputs, ${args['fuzz-runs']} runs, seed ${seed}`);
     // Results (a line per case) on stdout; the plan, the waits and the bar on stderr.
     const progress = args.json ? undefined : runProgress();
-    const caseLines = knownListener(progressPrinter(out), known, today);
+    const caseLines = knownListener(progressPrinter(out), known, today, history);
     const runId = newRunId();
     const watchers = await startWatchers(args, { runId, command: 'run', target: target.profile.name, shard: 'all' }, target.profile.base_url);
     let ran;
@@ -150,7 +159,7 @@ export async function runCommand(
       process.stderr.write(`INTERRUPTED by ${signal ?? 'a signal'} before any case ran: no report written\n`);
       return { kind: 'interrupted', signal };
     }
-    const result = applyKnownIssues(ran, known, today);
+    const result = applyKnownIssues(ran, known, today, history);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     await watchers.finish(result);
     const stoppedBy = stop.stoppedBy();

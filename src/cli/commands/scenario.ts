@@ -8,6 +8,7 @@ import { terminalSafe } from '../../log/terminal-safe.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
+import { knownHistory } from '../../known/case-history.js';
 import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
@@ -36,6 +37,13 @@ export async function scenarioCommand(
   // Invalid files are a usage error before anything starts (judged again against the target's profile).
   await loadScenarios({ files });
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues'], files) : [];
+  const history =
+    known.length > 0
+      ? await knownHistory(
+          args['report-dir'] ?? 'reports',
+          known.map((i) => i.id),
+        )
+      : undefined;
   const today = utcDay();
   const harness = createHarness({
     ...(args.target !== undefined ? { targetFile: args.target } : {}),
@@ -49,9 +57,9 @@ export async function scenarioCommand(
       only: 'scenarios',
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       command: commandLine(),
-      ...(args.json ? {} : { onEvent: knownListener(progressPrinter(out), known, today) }),
+      ...(args.json ? {} : { onEvent: knownListener(progressPrinter(out), known, today, history) }),
     });
-    const result = applyKnownIssues(ran, known, today);
+    const result = applyKnownIssues(ran, known, today, history);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
     const s = result.summary;
     if (args.json) {
