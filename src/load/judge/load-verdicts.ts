@@ -205,7 +205,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
 }
 
 /** The rate-limit header names the messages use (the profile's). */
-export interface RateHeaderNames {
+interface RateHeaderNames {
   limit: string;
   remaining: string;
 }
