@@ -5,28 +5,42 @@
  * - `report trend` over 3 000 run folders, each the report.json of an hour's
  *   load (3 600 seconds of series, about 1 MB): peak RSS, goal under 300 MB;
  *   and the same with `--last 2`, which must read two runs, not 3 000;
- * - `report compare` of two loads of 3 000 operations each: time, goal under 5 s.
+ * - `report compare` of two loads of 3 000 operations each: goal under 5 s
+ *   and under 300 MB of peak RSS.
  *
- *   node --import tsx bench/hostile/release-tools.bench.ts [--cli path/to/main.js]
+ *   node --import tsx bench/hostile/release-tools.bench.ts [--cli path/to/main.js]… [--only compare|trend] [--rounds N]
  *
  * `--cli` runs another build (the code before a change, built elsewhere) on
- * the same inputs; by default the build in dist/. The inputs are written once
- * into $TMPDIR/svc-bench-release-tools/ and kept for the next sitting.
- * Prints a Markdown table: case, exit, wall time, CPU time, peak RSS, first line of stderr.
+ * the same inputs; given twice or more, the builds take turns in each round
+ * (ABBA: the first build first in odd rounds, last in even ones), so that a
+ * before and an after are measured in the same sitting on the same machine
+ * load. By default the build in dist/. `--only compare` skips the trend and
+ * its 3.5 GB of inputs; `--rounds N` (default 1) runs each case N times and
+ * reports the median. The inputs are written once into
+ * $TMPDIR/svc-bench-release-tools/ and kept for the next sitting.
+ * Prints a Markdown table: case, build, exit, wall time, CPU time, peak RSS
+ * (medians, with the range over the rounds), first line of stderr, and the
+ * load average at the start and the end.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { renderJson } from '../../src/report/render-json.js';
 import { longLoadRun, manyOperationsLoadRun, writeRunFolders } from '../../test/hostile/_reports.js';
+import { median } from '../_internal/median.js';
 
 const LIMIT_MS = 300_000;
 const RUNS = 3000;
 const OPERATIONS = 3000;
 
-const cliAt = process.argv.indexOf('--cli');
-const cli = path.resolve(cliAt > 0 ? process.argv[cliAt + 1]! : 'dist/src/cli/main.js');
+/** Every value given to `--name` on the command line. */
+function flags(name: string): string[] {
+  return process.argv.flatMap((a, i) => (a === name && i + 1 < process.argv.length ? [process.argv[i + 1]!] : []));
+}
+const clis = (flags('--cli').length > 0 ? flags('--cli') : ['dist/src/cli/main.js']).map((c) => path.resolve(c));
+const only = flags('--only')[0];
+const rounds = Math.max(1, Number(flags('--rounds')[0] ?? 1) || 1);
 
 interface Measure {
   exit: number | string;
@@ -36,7 +50,7 @@ interface Measure {
   line: string;
 }
 
-function measure(args: string[]): Promise<Measure> {
+function measure(cli: string, args: string[]): Promise<Measure> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     // A group of its own: at the limit the command is killed with /usr/bin/time, which does not pass a signal on.
@@ -71,22 +85,58 @@ const dir = path.join(tmpdir(), 'svc-bench-release-tools');
 const runs = path.join(dir, 'runs');
 const base = path.join(dir, 'compare', 'base.json');
 const now = path.join(dir, 'compare', 'new.json');
-if (!existsSync(path.join(dir, 'ready'))) {
-  mkdirSync(path.join(dir, 'compare'), { recursive: true });
-  console.error(`writing ${RUNS} run folders and two loads of ${OPERATIONS} operations into ${dir} (once)…`);
+if (only !== 'compare' && !existsSync(path.join(dir, 'ready'))) {
+  console.error(`writing ${RUNS} run folders into ${dir} (once)…`);
   writeRunFolders(runs, RUNS, longLoadRun(3600));
-  writeFileSync(base, renderJson(manyOperationsLoadRun(OPERATIONS, 12, 0)));
-  writeFileSync(now, renderJson(manyOperationsLoadRun(OPERATIONS, 12, 3)));
   writeFileSync(path.join(dir, 'ready'), '');
 }
+if (only !== 'trend' && !existsSync(path.join(dir, 'compare', 'ready'))) {
+  mkdirSync(path.join(dir, 'compare'), { recursive: true });
+  console.error(`writing two loads of ${OPERATIONS} operations into ${dir}/compare (once, about a minute)…`);
+  writeFileSync(base, renderJson(manyOperationsLoadRun(OPERATIONS, 12, 0)));
+  writeFileSync(now, renderJson(manyOperationsLoadRun(OPERATIONS, 12, 3)));
+  writeFileSync(path.join(dir, 'compare', 'ready'), '');
+}
 
-const rows: Array<[string, Measure]> = [];
-rows.push([`report trend, ${RUNS} runs`, await measure(['report', 'trend', runs, '-o', path.join(dir, 'out-trend')])]);
-rows.push([`report trend --last 2, ${RUNS} runs`, await measure(['report', 'trend', runs, '--last', '2', '-o', path.join(dir, 'out-trend-last')])]);
-rows.push([`report compare, ${OPERATIONS} operations`, await measure(['report', 'compare', base, now, '-o', path.join(dir, 'out-compare')])]);
+const cases: Array<[string, string[]]> = [
+  ...(only === 'compare'
+    ? []
+    : ([
+        [`report trend, ${RUNS} runs`, ['report', 'trend', runs, '-o', path.join(dir, 'out-trend')]],
+        [`report trend --last 2, ${RUNS} runs`, ['report', 'trend', runs, '--last', '2', '-o', path.join(dir, 'out-trend-last')]],
+      ] as Array<[string, string[]]>)),
+  ...(only === 'trend'
+    ? []
+    : ([[`report compare, ${OPERATIONS} operations`, ['report', 'compare', base, now, '-o', path.join(dir, 'out-compare')]]] as Array<[string, string[]]>)),
+];
 
-console.log(`build: ${cli}\n`);
-console.log('| case | exit | wall | CPU | peak RSS | stderr |');
-console.log('|---|---:|---:|---:|---:|---|');
-for (const [what, m] of rows)
-  console.log(`| ${what} | ${m.exit} | ${m.wallS.toFixed(1)} s | ${m.cpuS.toFixed(1)} s | ${m.rssMb.toFixed(0)} MB | ${m.line.replace(/\|/g, '\\|')} |`);
+const load = (): string =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' / ');
+const loadAtStart = load();
+const measured = new Map<string, Measure[]>();
+for (let round = 0; round < rounds; round++) {
+  // ABBA: neither build always runs first (after a pause of the machine) or last.
+  const order = round % 2 === 0 ? clis : [...clis].reverse();
+  for (const [what, args] of cases)
+    for (const cli of order) {
+      const key = `${what}\u0000${cli}`;
+      measured.set(key, [...(measured.get(key) ?? []), await measure(cli, args)]);
+    }
+}
+
+const range = (xs: number[], digits: number): string => (xs.length > 1 ? ` (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})` : '');
+console.log(`${rounds} round(s), Node ${process.version}; load average (1/5/15 min) ${loadAtStart} at start, ${load()} at end\n`);
+for (const [i, cli] of clis.entries()) console.log(`build ${String.fromCharCode(65 + i)}: ${cli}`);
+console.log('\n| case | build | exit | wall, median | CPU, median | peak RSS, median | stderr |');
+console.log('|---|---|---:|---:|---:|---:|---|');
+for (const [what] of cases)
+  for (const [i, cli] of clis.entries()) {
+    const ms = measured.get(`${what}\u0000${cli}`)!;
+    const [wall, cpu, rss] = [ms.map((m) => m.wallS), ms.map((m) => m.cpuS), ms.map((m) => m.rssMb)];
+    const exits = [...new Set(ms.map((m) => String(m.exit)))].join(', ');
+    console.log(
+      `| ${what} | ${String.fromCharCode(65 + i)} | ${exits} | ${median(wall).toFixed(2)} s${range(wall, 2)} | ${median(cpu).toFixed(2)} s${range(cpu, 2)} | ${median(rss).toFixed(0)} MB${range(rss, 0)} | ${ms[0]!.line.replace(/\|/g, '\\|')} |`,
+    );
+  }

@@ -29,10 +29,15 @@ export function cdata(text: string): string {
   return `<![CDATA[${stripXmlIllegal(text).replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 }
 
+/** What {@link html} replaces or drops; most text (figures, names) holds none of it and is returned as it is. */
+const HTML_SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
 /** Escapes text for HTML element bodies and quoted attributes alike. */
 export function html(text: unknown): string {
+  const s = String(text);
+  if (!HTML_SPECIAL.test(s)) return s;
   return (
-    String(text)
+    s
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')

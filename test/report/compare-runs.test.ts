@@ -9,6 +9,8 @@ import { renderCompareHtml } from '../../src/report/compare/render-compare-html.
 import { renderCompareMarkdown } from '../../src/report/compare/render-compare-markdown.js';
 import type { LoadResult, OperationFigures } from '../../src/results/load-result.js';
 import type { SelftestResult } from '../../src/results/selftest-result.js';
+import { formatMetricValue, notableMetrics } from '../../src/report/compare/format-delta.js';
+import { manyOperationsLoadRun } from '../hostile/_reports.js';
 import { HOSTILE, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 
 const kase = (id: string, verdict: string, message = `${id} ${verdict}`): ComparableCase => ({
@@ -254,5 +256,57 @@ describe('compareRuns of two self-tests', () => {
     expect(c.cases[1]!.base?.message).toBe('WH-02: WH-02 failed on the clean mock');
     expect(c.cases[0]!.new?.message).toBe('not caught (expected RL-04)');
     expect(c.regressed).toBe(true);
+  });
+});
+
+describe('compare.html of a load of many operations', () => {
+  const compareLoads = (operations: number) =>
+    compareRuns(
+      { file: 'a', result: manyOperationsLoadRun(operations, 12, 0) },
+      { file: 'b', result: manyOperationsLoadRun(operations, 12, 3) },
+      { thresholds: [], limits: DEFAULT_REGRESSION_LIMITS },
+    );
+
+  it('lists the metrics past their limit one row each, and every metric by value, one row per operation and outcome', () => {
+    const c = compareLoads(60);
+    const metrics = c.load!.metrics;
+    // `all` (every answer only) and 60 operations, each over every answer and its three outcomes.
+    expect(metrics).toHaveLength(9 + 60 * 30);
+    const page = renderCompareHtml(c);
+    const grid = page.slice(page.indexOf('<summary>Every metric by value'));
+    expect(grid).toMatch(/^<summary>Every metric by value, by operation and outcome \(1809 metrics of 61 operations\)/);
+    const rows = new Map(
+      [...grid.matchAll(/<tr><td>([^<]+)<\/td><td class="left">([^<]+)<\/td>(.*?)<\/tr>/g)].map((m) => [`${m[1]} ${m[2]}`, m[3]!.replace(/&gt;/g, '>')]),
+    );
+    expect(rows.size).toBe(1 + 60 * 4);
+    for (const m of metrics) {
+      const row = rows.get(`${m.op === 'all' ? 'every operation' : m.op} ${m.outcome === 'any' ? 'every answer' : m.outcome}`);
+      const [b, n] = [formatMetricValue(m, m.base), formatMetricValue(m, m.new)];
+      expect(row, m.metric).toContain(b === n ? `<td>${n}</td>` : `${b} → ${n}</td>`);
+    }
+    // Past their limit (here: the percentiles of too few samples, 3 ms slower): one row each, with intervals and judgement.
+    const notable = notableMetrics(metrics);
+    const listed = [...notable.regressions, ...notable.improvements, ...notable.withinNoise, ...notable.notJudged];
+    expect(notable.notJudged.length).toBeGreaterThan(200);
+    for (const m of listed) expect(page).toContain(`<code>${m.metric}</code>`);
+    // The others by value only, counted, and where to read them in full.
+    expect(page).not.toContain('<code>op-0001.max</code>');
+    expect(page).toContain(`the other ${metrics.length - listed.length} (within their limit`);
+    expect(page).toContain('<code>svc-harness report compare BASE NEW --json</code> gives every metric with its intervals and judgement');
+    // Spectra: 24 drawn, `all` first, and the page says so.
+    expect(c.load!.spectra).toHaveLength(24);
+    expect(c.load!.spectra[0]!.op).toBe('all');
+    expect(c.load!.spectrumOps).toBe(61);
+    expect(page).toContain('Latency spectra of 24 of the 61 operations are drawn');
+    expect(page.match(/<figcaption>[^<]*: latency by percentile, BASE vs NEW/g)).toHaveLength(24);
+  });
+
+  it('lists every metric one row each when they are few', () => {
+    const c = compareLoads(8);
+    const page = renderCompareHtml(c);
+    expect(page).toContain(`Every metric, by operation and outcome (${c.load!.metrics.length})`);
+    for (const m of c.load!.metrics) expect(page).toContain(`<code>${m.metric}</code>`);
+    expect(page).not.toContain('Every metric by value');
+    expect(c.load!.spectra.map((s) => s.op)).toEqual(['all', ...Array.from({ length: 8 }, (_, i) => `op-000${i + 1}`)]);
   });
 });

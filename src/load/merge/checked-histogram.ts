@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { LatencyHistogram } from '../measure/latency-histogram.js';
+import { INFLATE_CHUNK_BYTES, LatencyHistogram } from '../measure/latency-histogram.js';
 import { MAX_COUNT } from './load-result-schema.js';
 import { HarnessError } from '../../errors/harness-error.js';
 
@@ -19,7 +19,7 @@ function inflate(encoded: string): Buffer {
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE)
     throw new HarnessError('E_FILE_UNREADABLE', 'it is not an HDR compressed histogram');
-  const inflated = inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)), { maxOutputLength: MAX_INFLATED_BYTES });
+  const inflated = inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)), { maxOutputLength: MAX_INFLATED_BYTES, chunkSize: INFLATE_CHUNK_BYTES });
   if (inflated.length < HEADER_BYTES) throw new HarnessError('E_FILE_UNREADABLE', 'its header is cut short');
   return inflated;
 }
@@ -46,7 +46,7 @@ export function decodeCheckedHistogram(encoded: string): LatencyHistogram {
     throw new HarnessError('E_FILE_UNREADABLE', `its range or precision (${rangeOf(inflated)}: digits/lowest/highest) is not this harness's (${OWN_RANGE})`);
   let hist: LatencyHistogram;
   try {
-    hist = LatencyHistogram.decode(encoded);
+    hist = LatencyHistogram.decode(encoded, inflated);
   } catch (err) {
     throw new HarnessError('E_FILE_UNREADABLE', `it cannot be decoded (${(err as Error).message})`);
   }

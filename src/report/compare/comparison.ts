@@ -53,7 +53,10 @@ export interface LoadComparison {
   limits: RegressionLimits;
   /** Run-wide and per operation and outcome, in operation order. */
   metrics: MetricDelta[];
+  /** The percentile spectra drawn: `all` and the regressed operations first, at most MAX_SPECTRA (load-diff.ts), in operation order. */
   spectra: SpectrumPair[];
+  /** Operations with a spectrum (measured by either run): more than `spectra.length` when some are not drawn. */
+  spectrumOps: number;
   /** Per-second series of both runs, for the overlaid throughput chart. */
   series: { base: SecondFigures[]; new: SecondFigures[] };
   durationS: { base: number; new: number };

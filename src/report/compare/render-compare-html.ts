@@ -6,7 +6,7 @@ import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
 import { axisTimeLabel, timeTicks } from '../html/svg.js';
-import { CASE_CHANGES, type CaseDelta, type MetricDelta, type RunComparison, type RunLabel } from './comparison.js';
+import { CASE_CHANGES, type CaseDelta, type LoadComparison, type MetricDelta, type RunComparison, type RunLabel } from './comparison.js';
 import {
   CASE_CHANGE_TITLE,
   formatInterval,
@@ -58,8 +58,15 @@ function banner(c: RunComparison, sections: ReadonlySet<string>): string {
 ${c.notes.length > 0 ? `<ul class="notes">${c.notes.map((n) => `<li>${html(n)}</li>`).join('')}</ul>` : ''}`;
 }
 
-/** Most latency spectra drawn on one page. */
-const MAX_SPECTRA = 24;
+/**
+ * Most metrics listed one row each with their intervals and judgement (40
+ * operations of 30 metrics). Past it, only those past their limit are, and
+ * every metric is shown by value in a grid of one row per operation and
+ * outcome: 3 000 operations made 90 000 rows and an 18 MB page.
+ */
+const FULL_METRIC_ROWS = 1200;
+/** Most rows of one table of metrics; the rest are counted, and all are in `--json`. */
+const MAX_METRIC_ROWS = 2000;
 
 /** One run's side of a failure card; NEW's message is the card's `.msg`, the sentence saying what broke. */
 function side(title: string, s: CaseDelta['base'], broke = false): string {
@@ -84,12 +91,85 @@ function caseTable(list: readonly CaseDelta[]): string {
   return `<table class="delta"><thead><tr><th>case</th><th class="left">area</th><th class="left">BASE</th><th class="left">NEW</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** Metrics one row each, with their change, intervals and judgement; past {@link MAX_METRIC_ROWS}, the rest counted. */
 function metricTable(list: readonly MetricDelta[]): string {
-  const rows = list.map((m) => {
+  const rows = list.slice(0, MAX_METRIC_ROWS).map((m) => {
     const cls = m.regression ? 'worse' : m.improvement ? 'better' : '';
     return `<tr class="${cls}"><td><code>${html(m.metric)}</code></td><td>${html(formatMetricValue(m, m.base))}</td><td>${html(formatMetricValue(m, m.new))}</td><td class="${m.regression ? 'worse-text' : m.improvement ? 'better-text' : ''}">${html(formatMetricChange(m))}</td><td>${html(formatInterval(m, m.baseInterval))}</td><td>${html(formatInterval(m, m.newInterval))}</td><td class="left">${html(metricJudgement(m))}</td></tr>`;
   });
-  return `<table class="delta"><thead><tr><th>metric</th><th>BASE</th><th>NEW</th><th>change</th><th>BASE 95% interval</th><th>NEW 95% interval</th><th class="left">judged</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const more =
+    list.length > MAX_METRIC_ROWS
+      ? `<p class="muted">… and ${list.length - MAX_METRIC_ROWS} more, not listed here: each is in the table of every metric by value, and with its intervals and judgement in <code>svc-harness report compare BASE NEW --json</code>.</p>`
+      : '';
+  return `<table class="delta"><thead><tr><th>metric</th><th>BASE</th><th>NEW</th><th>change</th><th>BASE 95% interval</th><th>NEW 95% interval</th><th class="left">judged</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}`;
+}
+
+/** The keys of the grid of every metric by value, in column order, with their headings. */
+const GRID_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['rps', 'throughput'],
+  ['p50', 'p50'],
+  ['p90', 'p90'],
+  ['p95', 'p95'],
+  ['p99', 'p99'],
+  ['p99_9', 'p99.9'],
+  ['max', 'max'],
+  ['errors.rate', 'errors'],
+  ['429.rate', '429'],
+];
+
+/**
+ * Every metric by value, one row per operation and outcome: `BASE → NEW`,
+ * one figure where both runs read the same, a regression red and an
+ * improvement green. Its intervals and judgement are left to the tables of
+ * the metrics past their limit and to `--json`.
+ */
+function metricGrid(metrics: readonly MetricDelta[]): string {
+  const rows: string[] = [];
+  let row: { op: string; outcome: string; cells: Map<string, MetricDelta> } | undefined;
+  const flush = (): void => {
+    if (!row) return;
+    const cells = GRID_KEYS.map(([key]) => {
+      const m = row!.cells.get(key);
+      if (!m) return '<td>–</td>';
+      const [b, n] = [formatMetricValue(m, m.base), formatMetricValue(m, m.new)];
+      return `<td${m.regression ? ' class="worse-text"' : m.improvement ? ' class="better-text"' : ''}>${html(b === n ? n : `${b} → ${n}`)}</td>`;
+    });
+    rows.push(`<tr><td>${html(opLabel(row.op))}</td><td class="left">${row.outcome === 'any' ? 'every answer' : html(row.outcome)}</td>${cells.join('')}</tr>`);
+  };
+  // Metrics come by operation, then outcome (regression-rule.ts): a row ends where either changes.
+  for (const m of metrics) {
+    if (!row || row.op !== m.op || row.outcome !== m.outcome) {
+      flush();
+      row = { op: m.op, outcome: m.outcome, cells: new Map() };
+    }
+    row.cells.set(m.key, m);
+  }
+  flush();
+  return `<table class="delta"><thead><tr><th>operation</th><th class="left">answers</th>${GRID_KEYS.map(([, title]) => `<th>${title}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/**
+ * The metrics of a load below its charts: every one a row of its own when
+ * they are few; else those past their limit so (within the noise, or not
+ * judged), and every metric by value in a grid, saying how many are shown by
+ * value only and where their intervals are.
+ */
+function everyMetric(l: LoadComparison, notable: ReturnType<typeof notableMetrics>): string[] {
+  if (l.metrics.length <= FULL_METRIC_ROWS)
+    return [`<details><summary>Every metric, by operation and outcome (${l.metrics.length})</summary>${metricTable(l.metrics)}</details>`];
+  const out: string[] = [];
+  if (notable.withinNoise.length > 0)
+    out.push(
+      `<details><summary>Past the limit but within the noise of the samples (${notable.withinNoise.length})</summary>${metricTable(notable.withinNoise)}</details>`,
+    );
+  if (notable.notJudged.length > 0)
+    out.push(`<details><summary>Past the limit but not judged (${notable.notJudged.length})</summary>${metricTable(notable.notJudged)}</details>`);
+  const listed = notable.regressions.length + notable.improvements.length + notable.withinNoise.length + notable.notJudged.length;
+  const ops = new Set(l.metrics.map((m) => m.op)).size;
+  out.push(
+    `<details><summary>Every metric by value, by operation and outcome (${l.metrics.length} metrics of ${ops} operations)</summary><p class="muted">BASE → NEW; one figure where both runs read the same; red a regression, green an improvement. The ${listed} metric(s) past their limit are listed above, each with its change, 95% intervals and judgement; the other ${l.metrics.length - listed} (within their limit, measured in one run only, or a max, which is never judged) are shown here by value only: <code>svc-harness report compare BASE NEW --json</code> gives every metric with its intervals and judgement.</p>${metricGrid(l.metrics)}</details>`,
+  );
+  return out;
 }
 
 function headlineTable(metrics: readonly MetricDelta[]): string {
@@ -202,25 +282,17 @@ export function renderCompareHtml(c: RunComparison): string {
   }
   if (c.load) {
     const l = c.load;
-    // A chart per operation is readable for tens, not thousands (3 000 made a 25 MB page): `all` and the regressed ones first.
-    const spectra = l.spectra.filter((s) => s.base.length + s.new.length > 0);
-    const regressed = new Set(l.metrics.filter((m) => m.regression).map((m) => m.op));
-    const rank = (op: string): number => (op === 'all' ? 0 : regressed.has(op) ? 1 : 2);
-    const charted = spectra
-      .map((s, i) => ({ s, i }))
-      .sort((a, b) => rank(a.s.op) - rank(b.s.op) || a.i - b.i)
-      .slice(0, MAX_SPECTRA)
-      .sort((a, b) => a.i - b.i)
-      .map((x) => x.s);
+    // The spectra of `all` and the regressed operations first, a few tens at most (load-diff.ts).
+    const charted = l.spectra;
     const body = [
       `<p class="muted">A change is a regression when it is worse than ${html(describeLimits(l.limits))} and the 95% intervals of the two runs do not overlap (percentiles: order statistics of each run's exact HDR histogram, widened to its buckets; rates: Wilson; throughput: Poisson). What the offered load drives (the throughput of every answer, of 429s, of other statuses; the 2xx throughput and the 429 share where the runs offered different rates), a percentile with fewer than ${MIN_SAMPLES_BEYOND} answers above it and the harness's own requests around the load are shown, never judged.</p>`,
       headlineTable(l.metrics),
       `<div class="charts">${charted
         .map((s) => spectrumChart(s.op, s.base, s.new))
         .join('')}${l.series.base.length + l.series.new.length > 0 ? throughputChart(l.series.base, l.series.new) : ''}</div>`,
-      ...(spectra.length > charted.length
+      ...(l.spectrumOps > charted.length
         ? [
-            `<p class="muted">Latency spectra of ${charted.length} of the ${spectra.length} operations are drawn (every operation, the regressed ones first); every figure of each is in the table of every metric below.</p>`,
+            `<p class="muted">Latency spectra of ${charted.length} of the ${l.spectrumOps} operations are drawn (every operation, the regressed ones first); every figure of each is in the table of every metric below.</p>`,
           ]
         : []),
     ];
@@ -228,7 +300,7 @@ export function renderCompareHtml(c: RunComparison): string {
       sections.add('improvements');
       body.push(`<h3 id="improvements">Improvements</h3>${metricTable(notable.improvements)}`);
     }
-    body.push(`<details><summary>Every metric, by operation and outcome (${l.metrics.length})</summary>${metricTable(l.metrics)}</details>`);
+    body.push(...everyMetric(l, notable!));
     add('load', 'Load', body.join('\n'));
   }
   parts.unshift(COMPARE_STYLES, banner(c, sections));

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import { assertPlainTree, describeSchemaError } from '../../files/json-fields.js';
-import { validateLoadResult } from '../../load/merge/validate-load-part.js';
+import { checkSchemaValidLoadResult } from '../../load/merge/validate-load-part.js';
 import type { RunResult } from '../../results/run-result.js';
 import { REPORT_SCHEMAS } from './report-schemas.js';
 
@@ -61,7 +61,8 @@ export function validateRunReport(doc: unknown, file: string, options: ValidateO
   const run = doc as RunResult;
   if (run.kind === 'load' && options.histograms !== false) {
     try {
-      validateLoadResult(run.load, 'its load');
+      // The run schema holds the load result's schema, which `validate` has just checked `run.load` against.
+      checkSchemaValidLoadResult(run.load, 'its load');
     } catch (err) {
       throw fail((err as Error).message.replace(/^its load is not a valid load result: /, 'load.'));
     }
