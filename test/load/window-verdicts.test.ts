@@ -30,6 +30,13 @@ describe('over-admission', () => {
   });
 });
 
+describe('a window over the limit, named', () => {
+  it('gives its start and end and the first request admitted over the limit', () => {
+    const [w] = findOverAdmissions([ok(0, 'a'), ok(10, 'b'), ok(20, 'c'), ok(30, 'd')], 3, 60_000);
+    expect(w).toMatchObject({ windowStart: 0, windowEnd: 60_000, admittedInWindow: 4, firstOver: { ref: 'd', sentAt: 30 } });
+  });
+});
+
 describe('early refusal', () => {
   it('accepts a 429 at the limit and flags one well below it', () => {
     expect(findEarlyRefusals([ok(0), ok(1), ok(2), no(3, 60)], 3, 60_000)).toEqual([]);

@@ -79,12 +79,12 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
     if (status === 429) {
       const ra = log.retryAfterS[i]!;
       const left = log.remaining[i] ?? Number.NaN;
-      if (left > 1) selfContradicted.push({ at: sentAt, remaining: left, ref: `#${i}` });
-      refusals.push({ sentAt, receivedAt, admitted: false, retryAfterS: Number.isNaN(ra) ? undefined : ra, ref: `#${i}` });
+      if (left > 1) selfContradicted.push({ at: sentAt, remaining: left, ref: `#${i + 1}` });
+      refusals.push({ sentAt, receivedAt, admitted: false, retryAfterS: Number.isNaN(ra) ? undefined : ra, ref: `#${i + 1}` });
     } else if (status === UNKNOWN_OUTCOME) {
-      possible.push({ sentAt, receivedAt: Number.POSITIVE_INFINITY, admitted: true, ref: `#${i}` });
+      possible.push({ sentAt, receivedAt: Number.POSITIVE_INFINITY, admitted: true, ref: `#${i + 1}` });
     } else if (status !== 401) {
-      const a = { sentAt, receivedAt, admitted: true, ref: `#${i}` };
+      const a = { sentAt, receivedAt, admitted: true, ref: `#${i + 1}` };
       proven.push(a);
       possible.push(a);
     }
@@ -127,7 +127,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           agency: log.agency,
           bucket: log.bucket,
           verdict: 'FAIL',
-          message: `${where}: a 60 s window admitted ${over[0]!.admittedInWindow} requests, over the limit of ${limit} (${over.length} such window(s))`,
+          message: `${where}: the ${windowMs / 1000} s window from ${iso(over[0]!.windowStart)} to ${iso(over[0]!.windowEnd)} (target clock) admitted ${over[0]!.admittedInWindow} requests, over the limit of ${limit}; the first over it was the bucket's request ${over[0]!.firstOver.ref} (in the order recorded), sent at ${iso(over[0]!.firstOver.sentAt)} (${over.length} such window(s))`,
           details: { ...counts, windows: over.slice(0, 5) },
         }
       : {
@@ -202,6 +202,11 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
         },
   );
   return out;
+}
+
+/** An instant of the target's clock as the messages show it. */
+function iso(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
 /** The rate-limit header names the messages use (the profile's). */

@@ -19,7 +19,11 @@ export interface Admission {
 /** A proven breach of the limit: more than `limit` admitted within one window. */
 interface OverAdmission {
   windowStart: number;
+  /** Where the window ends (its start plus the window), target clock. */
+  windowEnd: number;
   admittedInWindow: number;
+  /** The first request the window admitted over the limit: its ref and when it was sent. */
+  firstOver: { ref: string; sentAt: number };
   refs: string[];
 }
 
@@ -55,7 +59,14 @@ export function findOverAdmissions(records: readonly Admission[], limit: number,
       if (admitted[j]!.receivedAt < end) inside.push(admitted[j]!);
     }
     if (inside.length > limit && start >= lastReported + windowMs) {
-      out.push({ windowStart: start, admittedInWindow: inside.length, refs: inside.slice(limit - 1, limit + 1).map((r) => r.ref ?? '') });
+      const over = inside[limit]!;
+      out.push({
+        windowStart: start,
+        windowEnd: end,
+        admittedInWindow: inside.length,
+        firstOver: { ref: over.ref ?? '', sentAt: over.sentAt },
+        refs: inside.slice(limit - 1, limit + 1).map((r) => r.ref ?? ''),
+      });
       lastReported = start;
     }
   }
