@@ -1,6 +1,6 @@
 import type { CaseResult } from '../results/model.js';
 import { terminalSafe } from '../log/terminal-safe.js';
-import { knownNote } from '../report/known-note.js';
+import { knownNote } from '../results/known-note.js';
 
 /** The console lines of what a known-issues list did: each case it named, with its verdict, the entry's reason and date. */
 export function knownIssueLines(cases: readonly CaseResult[]): string[] {

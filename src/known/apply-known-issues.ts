@@ -3,7 +3,7 @@ import type { LoadRunResult, SuiteResult } from '../results/run-result.js';
 import { suiteVerdict } from '../runner/run-verdict.js';
 import type { KnownIssue } from './known-issue.js';
 import type { KnownHistory } from './case-history.js';
-import { knownNote } from '../report/known-note.js';
+import { knownNote } from '../results/known-note.js';
 
 /** Today's UTC day, `YYYY-MM-DD`: an entry excuses through the whole of its `until` day. */
 export function utcDay(now: Date = new Date()): string {

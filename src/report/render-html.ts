@@ -10,7 +10,7 @@ import { renderLayout } from './html/layout.js';
 import { renderLoadSection } from './html/load-section.js';
 import { renderRateLimitTimeline } from './html/rate-limit-chart.js';
 import { renderWebhookTimeline } from './html/webhook-chart.js';
-import { namesKnownIssues } from './known-note.js';
+import { namesKnownIssues } from '../results/known-note.js';
 
 /**
  * Renders `report.html`: one self-contained page (inline CSS, JS and SVG,

@@ -3,7 +3,7 @@ import type { CaseRunResult } from '../results/run-result.js';
 import { cdata, xmlAttr } from './escape.js';
 import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
-import { knownNote } from './known-note.js';
+import { knownNote } from '../results/known-note.js';
 import type { Exchange } from '../client/exchange.js';
 import { seedWords } from './_internal/run-words.js';
 

@@ -5,7 +5,7 @@ import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_intern
 import { generatedInputs } from './_internal/generated-inputs.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
-import { knownNote, namesKnownIssues } from './known-note.js';
+import { knownNote, namesKnownIssues } from '../results/known-note.js';
 import { isPracticeRun, seedWords } from './_internal/run-words.js';
 
 const VERDICT_WORDS: Record<Verdict, [string, string]> = {

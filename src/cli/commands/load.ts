@@ -13,7 +13,7 @@ import { gatesJson, totalsJson } from '../json-output.js';
 import { loadResultLines } from '../load-summary.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, utcDay } from '../../known/apply-known-issues.js';
-import { knownHistory } from '../../known/case-history.js';
+import { readKnownHistory } from '../read-known-history.js';
 import { stopOnSignals, type SignalStop } from '../stop-on-signals.js';
 import { newRunId } from '../../results/run-id.js';
 import { startWatchers, type RunWatchers, type WatchArgs } from '../run-watchers.js';
@@ -68,7 +68,7 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues']) : [];
   const history =
     known.length > 0
-      ? await knownHistory(
+      ? await readKnownHistory(
           args['report-dir'],
           known.map((i) => i.id),
         )

@@ -17,7 +17,7 @@ import { runProgress } from '../run-progress.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
-import { knownHistory } from '../../known/case-history.js';
+import { readKnownHistory } from '../read-known-history.js';
 import { knownIssueLines } from '../known-issue-lines.js';
 import { newRunId } from '../../results/run-id.js';
 import type { OutTarget } from '../../outputs/out-target.js';
@@ -90,7 +90,7 @@ export async function runCommand(
   // A passing known issue is called fixed only when the earlier runs of the same reports folder agree.
   const history =
     known.length > 0
-      ? await knownHistory(
+      ? await readKnownHistory(
           args['report-dir'] ?? 'reports',
           known.map((i) => i.id),
         )

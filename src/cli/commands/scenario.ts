@@ -8,7 +8,7 @@ import { terminalSafe } from '../../log/terminal-safe.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
 import { readKnownIssues } from '../../known/read-known-issues.js';
 import { applyKnownIssues, knownListener, utcDay } from '../../known/apply-known-issues.js';
-import { knownHistory } from '../../known/case-history.js';
+import { readKnownHistory } from '../read-known-history.js';
 import { knownIssueLines } from '../known-issue-lines.js';
 
 /** Options of `svc-harness scenario`, as the shared option parsers leave them. */
@@ -39,7 +39,7 @@ export async function scenarioCommand(
   const known = args['known-issues'] !== undefined ? await readKnownIssues(args['known-issues'], files) : [];
   const history =
     known.length > 0
-      ? await knownHistory(
+      ? await readKnownHistory(
           args['report-dir'] ?? 'reports',
           known.map((i) => i.id),
         )

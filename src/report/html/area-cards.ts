@@ -4,7 +4,7 @@ import { groupByArea, hasCard, worstVerdict } from '../_internal/order.js';
 import { failureAnchor } from './anchors.js';
 import { verdictBadge } from './palette.js';
 import { verdictBar } from './banner.js';
-import { knownNote } from '../known-note.js';
+import { knownNote } from '../../results/known-note.js';
 
 /** One tile per area: pass count, a verdict bar, its failing cases linked to their cards, and the clauses it covered. */
 export function renderAreaCards(result: CaseRunResult): string {

@@ -4,7 +4,7 @@ import { html } from '../escape.js';
 import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';
-import { namesKnownIssues } from '../known-note.js';
+import { namesKnownIssues } from '../../results/known-note.js';
 import { isPracticeRun, seedWords } from '../_internal/run-words.js';
 
 const LABEL: Record<Verdict, string> = { PASS: 'Passed', FAIL: 'Failed', ERROR: 'Errors', KNOWN: 'Known', WARN: 'Warnings', SKIP: 'Skipped' };

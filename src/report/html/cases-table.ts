@@ -3,7 +3,7 @@ import type { CaseResult, Verdict } from '../../results/model.js';
 import type { CaseRunResult } from '../../results/run-result.js';
 import { html } from '../escape.js';
 import { hasCard, isFailing, urgentFirst } from '../_internal/order.js';
-import { knownNote, namesKnownIssues } from '../known-note.js';
+import { knownNote, namesKnownIssues } from '../../results/known-note.js';
 import { caseAnchor, failureAnchor } from './anchors.js';
 import { renderCaseEvidence } from './evidence.js';
 import { verdictBadge } from './palette.js';

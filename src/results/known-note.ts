@@ -1,4 +1,4 @@
-import type { CaseResult } from '../results/model.js';
+import type { CaseResult } from './model.js';
 
 /** True when a known-issues list named a case of the run: only then do reports show the KNOWN count, tile and filter. */
 export function namesKnownIssues(result: { cases: readonly Pick<CaseResult, 'known'>[] }): boolean {
