@@ -1,10 +1,19 @@
 import * as fc from 'fast-check';
+import type { ClockDriver } from '../src/clock/clock-driver.js';
+import { overMaxWait } from '../src/clock/max-wait.js';
 import type { PropertyEnv } from './_internal/property-env.js';
 import { quoteRuns, redeemAroundExpiry, type Redemption } from './_internal/quote-batch.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 
-/** Longest quote lifetime a real-time run waits out, s: a longer one needs a clock that can be moved. */
-const MAX_REAL_LIFETIME_S = 300;
+/**
+ * Why quote-lock does not run: against a clock that cannot be moved, the
+ * quote lifetime it waits out (`lifetimeS`) is over the run's --max-wait
+ * (`overMaxWait`, the one rule for long waits in real time). The plan and the
+ * run ask it alike.
+ */
+export function quoteLockOverMaxWait(lifetimeS: number, clock: Pick<ClockDriver, 'kind'>, maxWaitMs: number | undefined): string | undefined {
+  return overMaxWait(clock, lifetimeS * 1000, maxWaitMs, 'its quotes to expire');
+}
 
 /**
  * Clock uncertainty around the expiry instant, ms: a booking sent this close
@@ -73,8 +82,8 @@ export const quoteLock: PropertyDef = {
   // In real time one quote lifetime serves every run: the quotes are taken at once and redeemed around their shared expiry.
   realTime({ envs: [env], numRuns, leaveWrites }) {
     const lifetimeS = env!.ctx.learned?.quoteLifetimeS ?? env!.ctx.profile.quotes.lifetime_s;
-    if (lifetimeS > MAX_REAL_LIFETIME_S)
-      return { skip: `quotes live ${lifetimeS} s, longer than a real-time run waits (${MAX_REAL_LIFETIME_S} s): needs clock control to move past the expiry` };
+    const over = quoteLockOverMaxWait(lifetimeS, env!.ctx.clock, env!.ctx.maxWaitMs);
+    if (over) return { skip: over };
     const lifetimeMs = lifetimeS * 1000;
     // Each redemption is a booking and, when it books, its cancellation: all in one window of the write bucket.
     const runs = quoteRuns(numRuns, env!.budget.limits.write, leaveWrites);

@@ -15,7 +15,7 @@ import { idempotencyModel, RUN_WRITES } from './idempotency-model.js';
 import { noChargeOn429AndFailure } from './no-charge-on-429-and-failure.js';
 import { openapiInputs } from './openapi-inputs.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
-import { quoteLock } from './quote-lock.js';
+import { quoteLock, quoteLockOverMaxWait } from './quote-lock.js';
 
 /** Every property, in the order they run. */
 export const PROPERTIES: readonly PropertyDef[] = Object.freeze([idempotencyModel, noChargeOn429AndFailure, quoteLock, openapiInputs]);
@@ -185,6 +185,8 @@ export function propertiesRealTimeMs(input: {
   quoteLifetimeS?: number | undefined;
   /** Write limit of each agency the properties may use, by index; absent: one agency with `writeLimit`. */
   agencies?: readonly PlanAgency[] | undefined;
+  /** Longest single wait in real time, ms (`--max-wait`): quote-lock, whose quotes live longer, is skipped and takes no time. @defaultValue 120 000 */
+  maxWaitMs?: number | undefined;
 }): number {
   const all = chosenProperties(input.only);
   const agencies = input.agencies?.length ? input.agencies : [{ index: 0, writeLimit: input.writeLimit }];
@@ -196,7 +198,8 @@ export function propertiesRealTimeMs(input: {
   const chosen = all.filter((d) => inPhase(d, input.besideWait)).map((d) => d.name);
   const limitOf = (i: number): number => agencies.find((a) => a.index === i)?.writeLimit ?? input.writeLimit ?? 10;
   const lifetimeS = input.quoteLifetimeS ?? 900;
-  const quoteMs = chosen.includes('quote-lock') && lifetimeS <= 300 ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
+  const quoteLockRuns = !quoteLockOverMaxWait(lifetimeS, { kind: 'real' }, input.maxWaitMs);
+  const quoteMs = chosen.includes('quote-lock') && quoteLockRuns ? quoteBatchMs(lifetimeS * 1000, input.requestMs) : 0;
   // Three requests a booking (quote, booking, balance) and the fill.
   const chargeMs = chosen.includes('no-charge-on-429-and-failure')
     ? (noChargeOn429AndFailure.defaultNumRuns * 2.5 * 3 + limitOf(plan.noCharge) + 10) * input.requestMs
@@ -206,7 +209,7 @@ export function propertiesRealTimeMs(input: {
     // After quote-lock on its agency, its bookings and cancellations take part of the window.
     const names = all.map((d) => d.name);
     const taken =
-      chosen.includes('quote-lock') && plan.idempotency[0] === plan.quoteLock
+      chosen.includes('quote-lock') && quoteLockRuns && plan.idempotency[0] === plan.quoteLock
         ? 2 * quoteRuns(quoteLock.defaultNumRuns, limitOf(plan.quoteLock), leftForModel(plan, names, limitOf(plan.quoteLock)))
         : 0;
     const perWindow = plan.idempotency.reduce((n, a) => n + Math.max(0, limitOf(a) - 2 - (a === plan.quoteLock ? taken : 0)), 0);
@@ -245,11 +248,13 @@ export function propertiesRequests(input: {
   writeLimit: number | undefined;
   windowMs: number;
   quoteLifetimeS: number;
+  /** Longest single wait in real time, ms (`--max-wait`): quote-lock, whose quotes live longer, is skipped and sends nothing. @defaultValue 120 000 */
+  maxWaitMs?: number | undefined;
 }): Array<{ name: string; read: number; write: number }> {
   const chosen = chosenProperties(input.only).map((d) => d.name);
   const plan = realTimeAgencies([{ index: 0, writeLimit: input.writeLimit }], chosen);
   return plan.order.map((name) => {
-    if (name !== 'quote-lock') return { name, read: 0, write: 0 };
+    if (name !== 'quote-lock' || quoteLockOverMaxWait(input.quoteLifetimeS, { kind: 'real' }, input.maxWaitMs)) return { name, read: 0, write: 0 };
     const runs = quoteRuns(quoteLock.defaultNumRuns, input.writeLimit ?? 10, leftForModel(plan, chosen, input.writeLimit ?? 10));
     return { name, read: runs + 4, write: quoteWritesNow(plannedBefore(runs), runs, input.quoteLifetimeS * 1000, input.windowMs) };
   });

@@ -56,6 +56,14 @@ export interface HarnessRunOptions {
   propertyReplayPath?: string;
   /** Runs of property:openapi-inputs (deeper fuzzing). @defaultValue its own (1) */
   fuzzRuns?: number;
+  /**
+   * Longest single wait in real time, s (`run --max-wait`): against a target
+   * whose clock cannot be moved, a check, scenario or property that would
+   * wait longer is a SKIP naming the bound, and the estimate leaves it out.
+   * With clock control (the embedded mock, a mock's admin API) waits are
+   * moves of the clock and it does not apply. @defaultValue 120
+   */
+  maxWaitS?: number;
   /** The command line, for the report. */
   command?: string;
   /** The run id of the report. @defaultValue a new one */
@@ -228,6 +236,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
           parts,
           ...(runOptions.seed !== undefined ? { seed: runOptions.seed } : {}),
           ...(runOptions.runId !== undefined ? { runId: runOptions.runId } : {}),
+          ...(runOptions.maxWaitS !== undefined ? { maxWaitMs: runOptions.maxWaitS * 1000 } : {}),
           command: runOptions.command ?? 'run',
           embedded,
           ...(options.checkTimeoutMs !== undefined ? { checkTimeoutMs: options.checkTimeoutMs } : {}),

@@ -15,3 +15,18 @@ export function dateOffsetMs(res: Pick<ApiResponse, 'headers' | 'exchange'>): nu
   const at = value === undefined ? NaN : Date.parse(value);
   return Number.isFinite(at) ? at + 500 - answeredAt(res) : undefined;
 }
+
+/**
+ * The lifetime, s, a service gave a quote that expires at `expiresAt`
+ * (`quote_expires_at`) in an answer `res` that came by `now` (the target's
+ * clock): the expiry minus the middle of the round trip, the best guess of
+ * when the service stamped it; undefined without a readable expiry. The run
+ * and the certification learn a service's quote lifetime this way rather
+ * than trust the profile.
+ */
+export function quoteLifetimeS(expiresAt: string | undefined, res: Pick<ApiResponse, 'exchange'>, now: number): number | undefined {
+  const at = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  if (!Number.isFinite(at)) return undefined;
+  const answered = (res.exchange.startedAt + now) / 2;
+  return Math.round((at - answered) / 1000);
+}

@@ -11,7 +11,8 @@ import { RealClockDriver } from '../clock/real-clock-driver.js';
 import type { WrittenCertificate } from './certificate/write-certificate.js';
 import { writeCertificationRun } from './write-certification-run.js';
 import { EMBEDDED_DEFAULT_AGENCY, startEmbeddedTarget } from './embedded-target.js';
-import { DEFAULT_MAX_WAIT_S, runCertification, type RunCertificationOptions } from './run-certification.js';
+import { DEFAULT_MAX_WAIT_S } from '../clock/max-wait.js';
+import { runCertification, type RunCertificationOptions } from './run-certification.js';
 
 /** Options of {@link certify}. */
 interface CertifyOptions {

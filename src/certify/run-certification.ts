@@ -8,6 +8,7 @@ import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { Receiver } from '../receiver/index.js';
 import type { Verdict } from '../results/model.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
+import { DEFAULT_MAX_WAIT_S } from '../clock/max-wait.js';
 import { RealClockDriver } from '../clock/real-clock-driver.js';
 import { newRunId } from '../results/run-id.js';
 import { uniqueFactory } from '../runner/run-id.js';
@@ -15,9 +16,6 @@ import type { CertificateDraft, EvidenceDraft, TestDraft } from './certificate/t
 import { isOk } from './plan/_internal/answers.js';
 import { PLAN_V1 } from './plan/plan-v1.js';
 import type { CertificationPlan, CertifyContext, CertifyState } from './plan/plan-types.js';
-
-/** Longest single wait of a certification by default, s (`--max-wait`). */
-export const DEFAULT_MAX_WAIT_S = 120;
 
 /** Options of {@link runCertification}. */
 export interface RunCertificationOptions {

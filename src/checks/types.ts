@@ -37,6 +37,16 @@ export interface CheckWait {
   resumesLate?: boolean;
   /** Checks with the same key share one wait (one run of a webhook scenario): only the first pays it. */
   sharedKey?: string;
+  /**
+   * Its longest single wait, ms, where `ms` is not that (several waits, or
+   * margins beyond what it waits for): the run's `--max-wait` is held against
+   * it. In real time, a check whose longest wait is over the bound is a SKIP
+   * naming the bound, never started, and the plan counts no time for it.
+   * @defaultValue `ms` at the run's start
+   */
+  longestMs?: (profile: Profile, learned?: LearnedTarget) => number;
+  /** What its longest wait is for, in a few words (`the quote to expire`), for that SKIP's message. */
+  why?: string;
 }
 
 /**
@@ -143,6 +153,13 @@ export interface CheckContext {
   signal?: AbortSignal | undefined;
   /** What the run learned of the target (absent in contexts built outside a run). */
   learned?: LearnedTarget | undefined;
+  /**
+   * Longest single wait in real time, ms (`run --max-wait`): against a clock
+   * that cannot be moved, a longer wait is not made and what would make it is
+   * a SKIP (`overMaxWait`); with clock control it does not apply.
+   * @defaultValue 120 000 (`DEFAULT_MAX_WAIT_S`)
+   */
+  maxWaitMs?: number | undefined;
   /** Seed of this run (for anything random). */
   seed: number;
   /** A fresh unique token for idempotency keys, client references, webhook paths: never repeats across runs. */

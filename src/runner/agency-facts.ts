@@ -1,7 +1,6 @@
-import { dateOffsetMs } from '../api/answer-time.js';
+import { dateOffsetMs, quoteLifetimeS } from '../api/answer-time.js';
 import { getNumber } from '../api/fields.js';
 import type { TargetApi } from '../api/types.js';
-import type { Exchange } from '../client/exchange.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
 
@@ -32,15 +31,6 @@ export interface FactsWanted {
 
 function message(err: unknown): string {
   return isHarnessError(err) || err instanceof Error ? err.message : String(err);
-}
-
-/** The lifetime a quote was given: its expiry minus the time its answer came (the target clock). */
-function lifetimeOf(expiresAt: string | undefined, exchange: Exchange, now: number): number | undefined {
-  const at = expiresAt === undefined ? NaN : Date.parse(expiresAt);
-  if (!Number.isFinite(at)) return undefined;
-  // The answer came between the request's start and now; its middle is the best guess of when the service stamped it.
-  const answeredAt = (exchange.startedAt + now) / 2;
-  return Math.round((at - answeredAt) / 1000);
 }
 
 /** Reads one agency's facts: account (products, limits), and when wanted its balance and one search. */
@@ -75,7 +65,7 @@ export async function readAgencyFacts(
       const search = await api.search(product, profile.search_criteria[product], { label: `runner: a quote for ${agency.id} (offer prices, quote lifetime)` });
       const prices = search.offers.map((o) => o.priceAmount).filter((p): p is number => typeof p === 'number');
       if (prices.length > 0) facts.offerPrice = Math.max(...prices);
-      const lifetimes = search.offers.map((o) => lifetimeOf(o.quoteExpiresAt, search.exchange, now())).filter((s): s is number => s !== undefined);
+      const lifetimes = search.offers.map((o) => quoteLifetimeS(o.quoteExpiresAt, search, now())).filter((s): s is number => s !== undefined);
       if (lifetimes.length > 0) facts.quoteLifetimeS = Math.min(...lifetimes);
       facts.clockOffsetMs = dateOffsetMs(search);
     }

@@ -46,6 +46,13 @@ interface RunSuiteOptions {
   checkTimeoutMs?: number;
   /** Most checks at once against a real-time target. @defaultValue 8 */
   maxConcurrent?: number;
+  /**
+   * Longest single wait in real time, ms (`--max-wait`): against a clock that
+   * cannot be moved, every check, scenario and property that would wait
+   * longer is a SKIP naming the bound, and the estimate leaves it out; with
+   * clock control it does not apply. @defaultValue 120 000
+   */
+  maxWaitMs?: number;
   /** Notes for the top of the reports. */
   notes?: string[];
   /** Extra strings to redact besides the agencies' secrets. */
@@ -111,6 +118,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     unique: uniqueFactory(runId),
     runCache: createRunCache(),
     lastRequestAt: (kind, i = 0) => meter.lastRequestAt(`${i}:${kind}`),
+    maxWaitMs: given.maxWaitMs,
   };
   const contextFor = (id: string, binding: readonly number[], learned: LearnedTarget, lease?: LeaseChange): CheckContext =>
     checkContext(
@@ -129,7 +137,19 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     const facts = await readTarget({ ...given, reset, api, exchanges: () => recorder.exchanges });
     if (facts.note) notes.push(facts.note);
     const executor = suiteExecutor(
-      { agencies, clock, reset, parts: given.parts, checkTimeoutMs: given.checkTimeoutMs ?? 120_000, signal, emit, meter, contextFor },
+      {
+        profile,
+        agencies,
+        maxWaitMs: given.maxWaitMs,
+        clock,
+        reset,
+        parts: given.parts,
+        checkTimeoutMs: given.checkTimeoutMs ?? 120_000,
+        signal,
+        emit,
+        meter,
+        contextFor,
+      },
       facts,
     );
     const plan = await planSuite({
@@ -144,6 +164,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
       startedAt: t0,
       lastRequestAt: (bucket) => meter.lastRequestAt(bucket),
       now: () => clock.now(),
+      maxWaitMs: given.maxWaitMs,
     });
     if (plan.note) notes.push(plan.note);
     const { results, partCases } = await executor.execute(plan);

@@ -122,6 +122,8 @@ interface UnitsOptions {
   bindingsOf(uses: UnitDemand, phase: UnitPhase): number[][];
   /** The body of a unit: its members run one after the other. */
   bodyOf(members: ReadonlyArray<{ check: Check; waitMs: number }>): UnitBody;
+  /** True for a check the run skips for a wait over `--max-wait`: it waits nothing. */
+  overMaxWait?: ((check: Check) => boolean) | undefined;
 }
 
 /**
@@ -143,10 +145,10 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
     if (group !== undefined) done.add(group);
     const members = (group === undefined ? [check] : list.filter((c) => groupOf(c) === group)).map((c) => ({
       check: c,
-      waitMs: waitOf(c, o.profile, o.learned),
+      waitMs: o.overMaxWait?.(c) ? 0 : waitOf(c, o.profile, o.learned),
     }));
     const uses = demandOf(check, members[0]!.waitMs);
-    if (check.uses?.wait) uses.waitAt = (startMs) => waitOf(check, o.profile, o.learned, startMs);
+    if (check.uses?.wait && !o.overMaxWait?.(check)) uses.waitAt = (startMs) => waitOf(check, o.profile, o.learned, startMs);
     if (members.length > 1) {
       const union = <T>(pick: (c: Check) => readonly T[] | undefined): T[] | undefined => {
         const all = members.flatMap((m) => [...(pick(m.check) ?? [])]);

@@ -5,7 +5,7 @@
  */
 import type { Check, CheckContext, LearnedTarget } from '../checks/types.js';
 import { withAbortSignal } from '../client/abort-scope.js';
-import type { ResolvedAgency } from '../profile/index.js';
+import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { CaseResult } from '../results/model.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
 import { LeasePlanner } from './lease-planner.js';
@@ -20,11 +20,14 @@ import type { SuitePart, SuitePartContext } from '../checks/suite-part.js';
 import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
 import type { SuiteParts } from './suite-part-types.js';
 import type { PartName, SuitePlan } from './suite-plan.js';
-import { skipReason } from './target-facts.js';
+import { maxWaitReason, skipReason } from './target-facts.js';
 
 /** What the units run with. */
 interface ExecuteInput {
+  profile: Readonly<Profile>;
   agencies: readonly ResolvedAgency[];
+  /** Longest single wait in real time, ms (`--max-wait`): a check whose longest wait is over it is skipped. */
+  maxWaitMs?: number | undefined;
   clock: ClockDriver;
   /** Puts the target back to its fixture (a driven clock: before every unit). */
   reset?: (() => Promise<void>) | undefined;
@@ -52,7 +55,7 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
 
   const runOne = async (member: ScheduleUnit['members'][number], binding: number[], lease: LeaseChange): Promise<void> => {
     const { check, waitMs } = member;
-    const reason = skipReason(check, facts.target);
+    const reason = skipReason(check, facts.target) ?? maxWaitReason(check, clock, x.profile, facts.learned, x.maxWaitMs);
     emit({ type: 'case-started', id: check.id, kind: 'check', title: check.title, ...(facts.realTime ? { agencies: binding } : {}) });
     let result: CaseResult;
     if (reason) result = skippedCase(check, reason, clock.now());

@@ -17,6 +17,8 @@ export interface PartPlanInput {
   roundTripMs: number;
   /** The properties only: those that run beside a scenario's wait (true), or the others (false); absent, all. */
   besideWait?: boolean | undefined;
+  /** Longest single wait in real time, ms (`--max-wait`): a case that waits longer is skipped, and planned as taking no time. @defaultValue 120 000 */
+  maxWaitMs?: number | undefined;
 }
 
 /** One case of a part, as the plan sees it (see `SuiteParts.casesOf`). */

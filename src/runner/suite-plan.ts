@@ -12,7 +12,7 @@ import type { RunListener } from './run-events.js';
 import { inOrder, PARTS_UNIT_ID, splitLast, unitsOf, type ScheduleUnit, type UnitBody, type UnitSpan } from './schedule-unit.js';
 import type { SuiteFacts } from './suite-facts.js';
 import type { SuiteParts } from './suite-part-types.js';
-import { skipReason } from './target-facts.js';
+import { maxWaitReason, skipReason } from './target-facts.js';
 
 /** A part of the suite beyond checks. */
 export type PartName = 'scenarios' | 'properties';
@@ -40,6 +40,8 @@ interface PlanInput {
   lastRequestAt?: ((bucket: string) => number | undefined) | undefined;
   /** The run's clock now. */
   now?: (() => number) | undefined;
+  /** Longest single wait in real time, ms (`--max-wait`): what waits longer is skipped, and planned as taking no time. @defaultValue 120 000 */
+  maxWaitMs?: number | undefined;
 }
 
 /** The plan of a run. */
@@ -76,10 +78,13 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
         if (at !== undefined) usedAt.set(`${i}:${kind}`, at);
       }
   const planner: LeasePlannerOptions = { windowMs: profile.limits.window_s * 1000, maxConcurrent: facts.isolated ? 1 : input.maxConcurrent, limitOf, usedAt };
+  // In real time, a check whose longest wait is over --max-wait is skipped: it waits nothing, and the estimate leaves it out.
+  const overMaxWait = (c: Check): boolean => facts.realTime && maxWaitReason(c, { kind: 'real' }, profile, facts.learned, input.maxWaitMs) !== undefined;
   const unitsFrom = (list: readonly Check[]): ScheduleUnit[] =>
     unitsOf(list, {
       profile,
       learned: facts.learned,
+      overMaxWait,
       groupWaits: facts.realTime,
       bindingsOf: (uses, phase) =>
         facts.realTime && phase !== 'last' ? bindingsOf(uses, facts.agencies, agencies, profile) : [rolesOf(uses) === 2 ? [0, 1] : [0]],
@@ -112,7 +117,7 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
       ? await planParts(
           input.parts!,
           partList,
-          { profile, quoteLifetimeS: facts.learned.quoteLifetimeS, roundTripMs: facts.roundTripMs },
+          { profile, quoteLifetimeS: facts.learned.quoteLifetimeS, roundTripMs: facts.roundTripMs, maxWaitMs: input.maxWaitMs },
           facts.agencies,
           limitOf,
         )
@@ -143,7 +148,7 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
         })),
       ]
     : [];
-  const runnable = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target))), ...parts];
+  const runnable = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target) && !overMaxWait(c))), ...parts];
   // The estimate's clock starts at 0 now.
   const planNow = input.now?.() ?? 0;
   const played = {

@@ -1,4 +1,7 @@
-import type { Check, Need } from '../checks/types.js';
+import type { Check, LearnedTarget, Need } from '../checks/types.js';
+import type { ClockDriver } from '../clock/clock-driver.js';
+import { overMaxWait } from '../clock/max-wait.js';
+import type { Profile } from '../profile/index.js';
 
 /** What the runner knows about the target, to decide which needs are met. */
 export interface TargetFacts {
@@ -43,4 +46,26 @@ export function skipReason(check: Pick<Check, 'needs'>, facts: TargetFacts): str
     if (reason) return reason;
   }
   return undefined;
+}
+
+/** The longest single wait `check` makes, ms: its `uses.wait.longestMs`, else its wait at the run's start; 0 when it declares none. */
+function longestWaitMs(check: Pick<Check, 'uses'>, profile: Readonly<Profile>, learned: LearnedTarget | undefined): number {
+  const wait = check.uses?.wait;
+  const ms = wait ? (wait.longestMs ?? wait.ms)(profile, learned) : 0;
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+/**
+ * Why `check` is not run: against a clock that cannot be moved, its longest
+ * wait is over the run's `--max-wait` (`overMaxWait`, the one rule for long
+ * waits in real time), as a SKIP message; undefined when it runs.
+ */
+export function maxWaitReason(
+  check: Pick<Check, 'uses'>,
+  clock: Pick<ClockDriver, 'kind'>,
+  profile: Readonly<Profile>,
+  learned: LearnedTarget | undefined,
+  maxWaitMs: number | undefined,
+): string | undefined {
+  return overMaxWait(clock, longestWaitMs(check, profile, learned), maxWaitMs, check.uses?.wait?.why);
 }

@@ -9,7 +9,8 @@ import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
-import { AWAY_MIN_MS, chooseAgency, longWaitMs, type AgencyView } from './scenario-plan.js';
+import { overMaxWait } from '../clock/max-wait.js';
+import { AWAY_MIN_MS, chooseAgency, longWaitMs, scenarioOverMaxWait, type AgencyView } from './scenario-plan.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
 /** A step's expectation failed: the scenario fails, naming the step. */
@@ -231,6 +232,9 @@ class ScenarioRun {
         const n = Number(raw);
         if (!Number.isFinite(n) || n < 0) throw new StepFailed(at, `wait needs a duration ≥ 0, got ${JSON.stringify(raw)}`, []);
         const ms = par.ms !== undefined ? n : n * 1000;
+        // The run's one rule for long waits in real time: a wait over --max-wait is not made, the scenario is a SKIP.
+        const over = overMaxWait(this.ctx.clock, ms, this.ctx.maxWaitMs);
+        if (over) throw new ScenarioSkipped(`${at} ${over}`);
         // In a real-time suite run, a long wait made alone may run long: the suite's properties run meanwhile, and it ends once they have.
         if (this.concurrent === 0 && this.ctx.waitBeside && ms >= longWaitMs(this.ctx.profile, this.ctx.learned?.quoteLifetimeS)) {
           await this.ctx.waitBeside(ms);
@@ -244,7 +248,10 @@ class ScenarioRun {
         return { evidence: [] };
       }
       case 'rest': {
-        await this.ctx.clock.waitUntil(restedAt(this.ctx, par.buckets as BucketKind[], this.agency), 'its rate-limit buckets to rest');
+        const until = restedAt(this.ctx, par.buckets as BucketKind[], this.agency);
+        const over = overMaxWait(this.ctx.clock, until - this.ctx.clock.now(), this.ctx.maxWaitMs);
+        if (over) throw new ScenarioSkipped(`${at} ${over}`);
+        await this.ctx.clock.waitUntil(until, 'its rate-limit buckets to rest');
         return { evidence: [] };
       }
       case 'set': {
@@ -343,6 +350,9 @@ export async function runScenario(
   });
   let run: ScenarioRun | undefined;
   let agency: string | undefined;
+  // A wait known before it starts that is over --max-wait in real time: skipped before it sends anything.
+  const over = scenarioOverMaxWait(scenario, ctx.profile, ctx.clock, ctx.maxWaitMs);
+  if (over) return result('SKIP', over, [], {});
   try {
     const picked = await pickAgency(ctx, scenario, usable);
     if ('skip' in picked) return result('SKIP', picked.skip, [], {});

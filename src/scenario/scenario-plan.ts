@@ -3,6 +3,8 @@
  * target time they wait, and the agency each runs as. The runner plans a
  * real-time run with these, and the scenario runner follows the same rules.
  */
+import type { ClockDriver } from '../clock/clock-driver.js';
+import { overMaxWait } from '../clock/max-wait.js';
 import type { Profile } from '../profile/index.js';
 import { ANY_WITH_PRODUCT, type Scenario, type Step } from './types.js';
 import { interpolate, readPath } from './values.js';
@@ -38,6 +40,36 @@ export function runOrder<T extends Pick<Scenario, 'steps'>>(list: readonly T[]):
  */
 export function scenarioWaitsMs(scenarios: readonly Scenario[], profile: Readonly<Profile>, quoteLifetimeS?: number): number {
   return waitsMs(scenarios, profile, quoteLifetimeS);
+}
+
+/**
+ * Why scenario `s` is skipped before it sends anything: against a clock that
+ * cannot be moved, one of its `wait` steps known before it runs (the profile
+ * read as the run reads it) or `rest` steps (a window) waits longer than
+ * `maxWaitMs` (`overMaxWait`, the one rule for long waits in real time).
+ * Undefined when it runs; a wait that depends on a value saved at run time
+ * is held against the bound when it comes.
+ */
+export function scenarioOverMaxWait(
+  s: Pick<Scenario, 'steps'>,
+  profile: Readonly<Profile>,
+  clock: Pick<ClockDriver, 'kind'>,
+  maxWaitMs: number | undefined,
+): string | undefined {
+  if (clock.kind !== 'real') return undefined;
+  const resolve = resolver(profile, undefined);
+  const windowMs = profile.limits.window_s * 1000;
+  const of = (steps: readonly Step[]): string | undefined => {
+    for (const step of steps) {
+      const ms = step.action === 'wait' ? waitStepMs(step, resolve) : step.action === 'rest' ? windowMs : undefined;
+      const over = ms === undefined ? undefined : overMaxWait(clock, ms, maxWaitMs);
+      if (over) return `${step.at} (${step.action}${step.name ? ` "${step.name}"` : ''}) ${over}`;
+      const inner = step.action === 'repeat' ? of(step.steps ?? []) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return of(s.steps);
 }
 
 /** Shortest `wait` step through which a scenario in a real-time suite run gives the run's lease back, ms. */

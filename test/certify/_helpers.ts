@@ -15,6 +15,8 @@ export async function certifyMock(
     /** A second agency of the same organisation, for CERT-09 (null: none). @defaultValue agency-delta */
     partner?: string | null;
     maxWaitS?: number;
+    /** What the profile says of the quote lifetime, s, when it is to disagree with the mock (whose quotes live 3 s). */
+    profileLifetimeS?: number;
     before?: (agency: ResolvedAgency, profile: Readonly<Profile>) => Promise<void>;
   } = {},
 ): Promise<{
@@ -24,7 +26,12 @@ export async function certifyMock(
   secrets: string[];
   close(): Promise<void>;
 }> {
-  const { mock, profile } = await startEmbeddedTarget({ defects: options.defects ?? [] });
+  const started = await startEmbeddedTarget({ defects: options.defects ?? [] });
+  const { mock } = started;
+  const profile: Readonly<Profile> =
+    options.profileLifetimeS === undefined
+      ? started.profile
+      : { ...started.profile, quotes: { ...started.profile.quotes, lifetime_s: options.profileLifetimeS } };
   const clock = new MockClockDriver(mock.clock, { advance: (ms) => mock.advance(ms) });
   let receiver: Receiver | undefined;
   try {

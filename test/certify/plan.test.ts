@@ -83,11 +83,36 @@ describe('certification plan v1 against the mock', () => {
     try {
       const quote = run.draft.tests.find((t) => t.id === 'CERT-07')!;
       expect(quote.verdict).toBe('SKIP');
-      expect(quote.message).toMatch(/not run: quotes live 3 s .* \(2 s, --max-wait\)/);
+      expect(quote.message).toBe(
+        'not run: quotes live 3 s (quote_expires_at minus the time of the answer); it waits 3 s in real time for the quote to expire, over --max-wait 2 s (raise --max-wait to wait it)',
+      );
       const grant = decideGrant(run.draft.tests);
       expect(grant.skipped).toEqual(['CERT-07']);
     } finally {
       await run.close();
+    }
+  });
+
+  it('learns the quote lifetime from the service, as a run does, and holds --max-wait against that, not against the profile', async () => {
+    // The profile says 900 s, the service's quotes live 3 s: the test runs (it once said "not run: quotes live 900 s").
+    const long = await certifyMock({ profileLifetimeS: 900 });
+    try {
+      const quote = long.draft.tests.find((t) => t.id === 'CERT-07')!;
+      expect(quote.verdict, quote.message).toBe('PASS');
+      expect(quote.message).toContain('(lifetime 3 s)');
+    } finally {
+      await long.close();
+    }
+    // The profile says 1 s, within --max-wait 2; the service's quotes live 3 s, over it: not run, saying both.
+    const short = await certifyMock({ profileLifetimeS: 1, maxWaitS: 2 });
+    try {
+      const quote = short.draft.tests.find((t) => t.id === 'CERT-07')!;
+      expect(quote.verdict, quote.message).toBe('SKIP');
+      expect(quote.message).toMatch(
+        /^not run: quotes live 3 s \(quote_expires_at minus the time of the answer; the profile says 1 s\); it waits 3 s .*over --max-wait 2 s/,
+      );
+    } finally {
+      await short.close();
     }
   });
 

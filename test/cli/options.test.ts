@@ -50,6 +50,14 @@ describe('shared option parsers', () => {
       message: '--shard must be i/N with 1 ≤ i ≤ N, got "3/2"',
     });
     await expect(buildParser(['mock', '--port', '70000'], context).run()).rejects.toMatchObject({ code: 'E_USAGE', exitCode: 2 });
+    // run bounds its waits in real time as certify does (--max-wait): a wrong value is refused before anything starts
+    // (in a process it says got "abc": what was typed is read from process.argv).
+    for (const command of ['run', 'scenario', 'certify'])
+      await expect(buildParser([command, '--max-wait', 'abc'], context).run()).rejects.toMatchObject({
+        code: 'E_USAGE',
+        exitCode: 2,
+        message: expect.stringMatching(/^--max-wait must be a number of seconds ≥ 0, got /),
+      });
     await expect(buildParser(['run', '--target', 'x.yaml', '--mock-defects', 'fixed-window'], context).run()).rejects.toMatchObject({
       code: 'E_USAGE',
       message: expect.stringContaining('embedded mock only'),

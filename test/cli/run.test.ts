@@ -43,6 +43,15 @@ describe('svc-harness run', () => {
     }
   });
 
+  it('refuses a --max-wait that is not a number of seconds ≥ 0, naming what was typed, in one line, exit 2', async () => {
+    for (const bad of ['abc', '-1']) {
+      const { code, stderr } = await runCli(['run', '--max-wait', bad]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringContaining(`--max-wait must be a number of seconds ≥ 0, got ${bad === 'abc' ? '"abc"' : bad}`)]);
+      noStack(stderr);
+    }
+  });
+
   it('--fuzz-runs N runs openapi-inputs N times, its seed printed first; a bad N is one line, exit 2', async () => {
     for (const bad of ['abc', '0']) {
       const { code, stderr } = await runCli(['run', '--only', 'property:openapi-inputs', '--fuzz-runs', bad]);

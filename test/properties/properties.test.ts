@@ -39,11 +39,11 @@ describe('properties against the clean mock', () => {
     await expect(runProperties(t.ctx, { only: ['nope'] })).rejects.toMatchObject({ code: 'E_USAGE' });
   });
 
-  it('skips quote-lock in real time only when its quotes outlive a real-time run, saying what it lacks', async () => {
-    // The mock's quotes live 900 s: waiting that out needs a clock that can be moved.
+  it('skips quote-lock in real time only when its quotes outlive --max-wait, naming the bound', async () => {
+    // The mock's quotes live 900 s: over the default 120 s, waiting that out needs a clock that can be moved (or --max-wait 900).
     t = await startContext();
     const [r] = await runProperties({ ...t.ctx, clock: new RealClockDriver() }, { seed: 1, only: ['quote-lock'] });
-    expect(r).toMatchObject({ verdict: 'SKIP', message: expect.stringMatching(/quotes live 900 s.*needs clock control/) });
+    expect(r).toMatchObject({ verdict: 'SKIP', message: expect.stringMatching(/^waits 900 s in real time for its quotes to expire, over --max-wait 120 s/) });
   });
 });
 

@@ -8,7 +8,7 @@ import { Findings, skipped } from '../_internal/findings.js';
 import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
-import { EXPECTED_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime, TURN_MARGIN_MS } from './minute-turn.js';
+import { EXPECTED_TURN_WAIT_MS, LONGEST_TURN_WAIT_MS, planTurn, SHORTEST_TURN_LIFETIME_S, targetTime, TURN_MARGIN_MS } from './minute-turn.js';
 
 type SearchAnswer = Answer & { offers: Offer[] };
 
@@ -126,6 +126,9 @@ export const lockedPriceCheck: Check = {
     requests: { read: 9, write: 2 },
     wait: {
       ms: (p, learned, startMs) => lockWaitMs(learned?.quoteLifetimeS ?? p.quotes.lifetime_s, learned?.targetAt, startMs),
+      // Each of its waits is for a minute's turn at most.
+      longestMs: (p, learned) => ((learned?.quoteLifetimeS ?? p.quotes.lifetime_s) < SHORTEST_TURN_LIFETIME_S ? 0 : LONGEST_TURN_WAIT_MS),
+      why: "the target's clock minute to turn",
       // It holds nothing while the target's clock minute turns, and takes its lease back to search and book.
       holds: [],
       resumes: true,

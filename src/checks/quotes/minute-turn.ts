@@ -100,3 +100,6 @@ export const SHORTEST_TURN_LIFETIME_S = (4 * TURN_MARGIN_MS) / 1000 + 3;
  * two margins before it, then three margins across it.
  */
 export const EXPECTED_TURN_WAIT_MS = MINUTE_MS / 2 + TURN_MARGIN_MS;
+
+/** Longest single wait QT-03 makes, ms: to a search a margin after a turn up to a minute and a margin away (a turn within the margin is passed over). */
+export const LONGEST_TURN_WAIT_MS = MINUTE_MS + 2 * TURN_MARGIN_MS;

@@ -36,6 +36,8 @@ export interface RunCommandOptions {
   'property-replay-path'?: string;
   /** Runs of property:openapi-inputs. */
   'fuzz-runs'?: number;
+  /** Longest single wait in real time, s. */
+  'max-wait'?: number;
   /** Defects to switch on in the embedded mock, to watch the suite catch them. */
   'mock-defects'?: string[];
   /** YAML list of failures known and excused until a date. */
@@ -121,6 +123,7 @@ export async function runCommand(
           ...(args.only !== undefined ? { only: args.only } : {}),
           ...(seed !== undefined ? { seed } : {}),
           ...(args['fuzz-runs'] !== undefined ? { fuzzRuns: args['fuzz-runs'] } : {}),
+          ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
           ...(args['property-path'] ? { propertyPath: args['property-path'] } : {}),
           ...(args['property-replay-path'] ? { propertyReplayPath: args['property-replay-path'] } : {}),
           command: commandLine(),

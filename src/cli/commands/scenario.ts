@@ -17,6 +17,8 @@ export interface ScenarioCommandOptions {
   target?: string;
   'report-dir'?: string;
   seed?: number;
+  /** Longest single wait in real time, s. */
+  'max-wait'?: number;
   /** YAML list of failures known and excused until a date. */
   'known-issues'?: string;
   json?: boolean;
@@ -56,6 +58,7 @@ export async function scenarioCommand(
     const ran = await harness.run({
       only: 'scenarios',
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args['max-wait'] !== undefined ? { maxWaitS: args['max-wait'] } : {}),
       command: commandLine(),
       ...(args.json ? {} : { onEvent: knownListener(progressPrinter(out), known, today, history) }),
     });

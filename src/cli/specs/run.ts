@@ -1,7 +1,7 @@
 import { defineCommand } from '../command-spec.js';
 import { HarnessError } from '../../errors/harness-error.js';
 import type { RunCommandOptions } from '../commands/run.js';
-import { commaList, httpUrl, integer, outTargets, port } from '../options.js';
+import { commaList, httpUrl, integer, outTargets, port, seconds } from '../options.js';
 
 /** `--mock-defects` breaks the embedded mock only. */
 function checkRunArgs(args: { 'mock-defects'?: string[] | undefined; target?: string | undefined }): true {
@@ -45,6 +45,12 @@ export const runCommand = defineCommand<RunCommandOptions>({
         type: 'number',
         coerce: integer('fuzz-runs', 1, 100_000),
         describe: 'runs of property:openapi-inputs (the inputs generated from the OpenAPI document; default 1): deeper fuzzing, its seed printed first',
+      })
+      .option('max-wait', {
+        type: 'number',
+        coerce: seconds('max-wait', { atLeast: 0 }),
+        describe:
+          'longest single wait in real time, in seconds: a check, scenario or property that would wait longer (a quote lifetime) is a SKIP, left out of the estimate; none with clock control (default 120)',
       })
       .option('property-replay-path', { type: 'string', describe: 'with --property-path: the shrunk command list a failed model-based property printed' })
       .option('out', {
