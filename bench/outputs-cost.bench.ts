@@ -14,7 +14,7 @@
  *
  *   npm run build && node --import tsx bench/outputs-cost.bench.ts [seconds=8] [rounds=6]
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -95,6 +95,14 @@ await writeFile(
   ].join('\n'),
 );
 
+/*
+ * PIN=1 (a machine of 2 CPUs or more): the mock, Prometheus, the receivers and
+ * this script on CPU 1, each load on CPU 0, so that the two arms do not trade
+ * a CPU with the service they measure.
+ */
+const pin = process.env.PIN === '1';
+if (pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
 const mock = await startMockProcess(dir, { agencies: 10, limits: { read: 1_000_000, write: 1_000_000 } });
 const profile = await mock.profile(dir, 60);
 const prom = await startPrometheus();
@@ -128,7 +136,7 @@ async function arm(outputs: boolean, n: number): Promise<Arm> {
     '--json',
     ...(outputs ? ['--out', `prometheus-rw=${promUrl}`, '--out', `otlp=${otlp.url}/v1/metrics`] : []),
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
     env: { ...process.env, CI: '1', CPU_OUT: cpuOut, NODE_OPTIONS: `--import ${cpuHook}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -180,7 +188,7 @@ process.stdout.write(
   [
     '',
     `${seconds} s per arm, ${rounds} rounds (ABBA), signed searches over 10 connections against a mock in another process; remote write to ${prom ? 'a real Prometheus 2.42' : 'a local receiver'}, OTLP to a local receiver (${otlp.posts()} requests received); Node ${process.version}.`,
-    `Load average (1/5/15 min): ${load0.map((x) => x.toFixed(2)).join(' / ')} at start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at end.`,
+    `${pin ? 'Pinned (PIN=1): each load on CPU 0, the mock, Prometheus and the receivers on CPU 1. ' : ''}Load average (1/5/15 min): ${load0.map((x) => x.toFixed(2)).join(' / ')} at start, ${load1.map((x) => x.toFixed(2)).join(' / ')} at end.`,
     '',
     '| round | order | requests bare | requests outputs | CPU µs/request bare | outputs | ratio | p99 ms bare | outputs | ratio |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
