@@ -102,8 +102,18 @@ export function bindingsOf(check: Planned, facts: readonly AgencyFacts[], agenci
   const fitting = facts.filter((f) => f.index < n && fits(check, f, agencies[f.index]!, agencies[0]!, profile));
   // A check whose bookings are all refused leaves the best-funded wallets to the checks that pay: the smallest first.
   if (check.charges === 0 && touchesOf(check).includes('0:wallet')) fitting.sort((a, b) => (a.balance ?? Infinity) - (b.balance ?? Infinity));
-  const firsts = fitting.map((f) => f.index);
+  let firsts = fitting.map((f) => f.index);
   if (!firsts.includes(0)) firsts.unshift(0);
+  // A check that probes every product closed to its agency (CT-02) sends its requests once per product, and declares them for the fewest:
+  // it runs only where there are that few (on agency-beta, with three, it sent twice its declared writes and kept another check off the bucket).
+  if (check.needs.includes('closed-product')) {
+    const closed = (a: number): number => {
+      const products = facts.find((f) => f.index === a)?.products;
+      return products && !('error' in products) ? products.closed.length : 0;
+    };
+    const fewest = Math.min(...firsts.map(closed).filter((n) => n > 0));
+    if (Number.isFinite(fewest)) firsts = firsts.filter((a) => closed(a) === fewest);
+  }
   if (rolesOf(check) === 1) return firsts.map((a) => [a]);
   const out: number[][] = [];
   for (const a of firsts) for (let b = 0; b < n; b++) if (b !== a) out.push([a, b]);

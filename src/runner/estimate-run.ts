@@ -175,7 +175,7 @@ const FRONT_PASSES = 2;
 /** Rounds of preferring other agencies and moving units to the front, at most. */
 const SEARCH_ROUNDS = 3;
 
-/** How much later the played schedule may end with each long unit kept on its played agencies, ms: a run that follows its plan is worth a moment. */
+/** How much later the played schedule may end with every unit kept on its played agencies, ms: a run that follows its plan is worth a moment. */
 const KEPT_SLACK_MS = 1_000;
 
 /**
@@ -290,12 +290,13 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     const moved = await moveToFront();
     if (!bound && !moved) break;
   }
-  // The run keeps each long unit on the agencies it played with: another binding, taken a moment early, hands a filler's agency to a unit the plan put after it.
+  // The run keeps every unit on the agencies it played with: another binding, taken a moment early or late, hands a filler's agency to a unit
+  // the plan put after it, or spends a bucket's budget the plan left to another unit (a short check on an agency with a small limit can
+  // keep a unit that sends there off it for a window).
   const { slots: bestSlots } = await playSchedule(best, o);
-  const longIds = new Set(long.map((u) => u.id));
   const kept = best.map((u) => {
     const played = bestSlots.find((s) => s.id === u.id)?.binding;
-    return played && longIds.has(u.id) && u.bindings.length > 1 ? { ...u, bindings: [played] } : u;
+    return played && u.bindings.length > 1 ? { ...u, bindings: [played] } : u;
   });
   const keptPlay = await playSchedule(kept, o);
   let slots = bestSlots;

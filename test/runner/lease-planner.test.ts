@@ -165,6 +165,23 @@ describe('agency binding', () => {
     ]);
   });
 
+  it('binds a check that probes every closed product only to the agencies with the fewest: its requests grow with them', () => {
+    // as the reference fixture: a has one product closed, b three, c none
+    const closedFacts: AgencyFacts[] = [
+      { ...facts[0]!, products: { open: ['flights', 'transfers', 'activities'], closed: ['cars'] } },
+      { ...facts[1]!, products: { open: ['flights'], closed: ['transfers', 'activities', 'cars'] } },
+      { ...facts[2]!, products: { open: ['flights', 'transfers', 'activities', 'cars'], closed: [] } },
+    ];
+    const probe = mk('C', { needs: ['closed-product'], uses: { touches: ['0:read', '0:write'], requests: { read: 5, write: 3 } } });
+    expect(bindingsOf(probe, closedFacts, agencies, profile)).toEqual([[0]]);
+    // the first agency with three closed and another with one: only the other
+    const swapped = [closedFacts[1]!, closedFacts[0]!].map((f, index) => ({ ...f, index }));
+    expect(bindingsOf(probe, [...swapped, closedFacts[2]!], agencies, profile)).toEqual([[1]]);
+    // two with one each: either
+    const both = [closedFacts[0]!, { ...closedFacts[1]!, products: { open: ['flights'], closed: ['cars'] } }, closedFacts[2]!];
+    expect(bindingsOf(probe, both, agencies, profile)).toEqual([[0], [1]]);
+  });
+
   it("reads a check's uses into what it asks of the schedule: its wait, its agencies, and nothing it leaves out", () => {
     const wait = { ms: () => 5_000, holds: ['0:webhook' as const], resumes: true, sharedKey: 'k' };
     const uses = {

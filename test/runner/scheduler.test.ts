@@ -456,10 +456,11 @@ describe('the estimate: the scheduler played with stand-in bodies', () => {
     );
     expect(endMs).toBe(planned.estimateMs);
     expect(overlaps(slots)).toEqual([]);
-    // the run is handed each filler on the agencies it played with, and no other: taking another a moment early would leave the plan
-    const fillers = items.filter((i) => (i.uses.fills?.length ?? 0) > 0 && i.bindings.length > 1);
-    expect(fillers.length).toBeGreaterThan(0);
-    for (const u of fillers) expect(planned.bindings.get(u.id), u.id).toEqual([planned.slots.find((x) => x.id === u.id)!.binding]);
+    // the run is handed every unit on the agencies it played with, and no other (fillers and short checks alike): taking another a moment early would leave the plan
+    const choosing = items.filter((i) => i.bindings.length > 1);
+    expect(choosing.some((i) => (i.uses.fills?.length ?? 0) > 0)).toBe(true);
+    expect(choosing.some((i) => i.uses.waitMs === 0 && (i.uses.fills?.length ?? 0) === 0)).toBe(true);
+    for (const u of choosing) expect(planned.bindings.get(u.id), u.id).toEqual([planned.slots.find((x) => x.id === u.id)!.binding]);
     // the rate-limit episode fills its first agency's write bucket from an empty window: nobody used it in the window before, nor while it cools
     const episode = slots.find((x) => x.id === 'RL-01')!;
     const filled = `${episode.binding[0]}:write`;
@@ -560,6 +561,45 @@ describe('the estimate and the run', () => {
         .map((x) => x.id)
         .sort(),
     ).toEqual(['Q', 'W']);
+  });
+});
+
+describe('the run of a plan', () => {
+  it('keeps every unit on the agencies it played with: a short check a moment early elsewhere would spend the budget the plan left to another', async () => {
+    // Agency 1's write bucket admits 20 a window (18 for checks that do not fill it); a window is 60 s.
+    const o = { windowMs: 60_000, marginMs: 1000, roundTripMs: 0, checkOverheadMs: 100, agencyCount: 2, limitOf: (b: string) => (b === '1:write' ? 20 : 100) };
+    const rw = (id: string, requests: NonNullable<CheckUses['requests']>, touches: CheckUses['touches'] = ['0:read', '0:write']) =>
+      mk(id, { uses: { touches, requests } });
+    const checks: Array<[Check, number[][]]> = [
+      // W holds agency 0's webhook endpoint 10 s, A and C are short on agencies 0 and 1
+      [mk('W', { uses: { touches: ['0:webhook'], requests: 0, wait: { ms: () => 10_000 } } }), [[0]]],
+      [rw('A', 1), [[0]]],
+      [rw('C', 1), [[1]]],
+      // B may run on either agency, and sends 6 writes; D (the isolation episode) sends 13 and needs agency 0's webhook too
+      [rw('B', { read: 5, write: 6 }), [[0], [1]]],
+      [rw('D', { read: 5, write: 13 }, ['0:read', '0:write', '0:webhook']), [[0], [1]]],
+    ];
+    const planned = await planRun(
+      checks.map(([c, b]) => unitOf(c, b)),
+      o,
+    );
+    // played: A and C end together, B takes agency 0 after A, D agency 1 after C (1 + 13 writes fit its 18)
+    const playedOn = (id: string) => planned.slots.find((x) => x.id === id)!.binding;
+    expect([playedOn('B'), playedOn('D')]).toEqual([[0], [1]]);
+    expect(planned.estimateMs).toBe(10_100);
+
+    // The run, as the runner makes it: the plan's order and agencies; C ends 10 ms early, A 10 ms late (a real clock).
+    const { clock, slots, options } = virtual({ windowMs: 60_000, agencyCount: 2 });
+    const tookMs: Record<string, number> = { W: 10_100, A: 110, C: 90 };
+    const byId = new Map(checks.map(([c, b]) => [c.id, { check: c, bindings: planned.bindings.get(c.id) ?? b }]));
+    const running = planned.order.map((id) => {
+      const { check, bindings } = byId.get(id)!;
+      return unitOf(check, bindings, () => clock.wait(tookMs[id] ?? 100));
+    });
+    await runSchedule(running, { ...options, planner: new LeasePlanner(o) });
+    // B waits the 10 ms for agency 0 rather than taking agency 1, where its 6 writes would leave D's 13 no room for a window
+    expect(slots.map((x) => `${x.id} on ${x.binding.join(',')}`).sort()).toEqual(planned.slots.map((x) => `${x.id} on ${x.binding.join(',')}`).sort());
+    expect(clock.now()).toBe(planned.estimateMs);
   });
 });
 

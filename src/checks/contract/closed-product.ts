@@ -56,6 +56,7 @@ export const closedProductCheck: Check = {
   clause: 'SPEC §1/§4: a product outside the contract answers 403 MODULE_NOT_ENABLED on all of its endpoints / REF §5',
   needs: ['closed-product'],
   uses: {
+    // For one closed product (it probes each: the runner binds it where they are fewest, one on the reference agencies).
     requests: { read: 5, write: 3 },
     // A closed product refuses every endpoint, bookings included: no wallet.
     touches: ['0:read', '0:write'],
