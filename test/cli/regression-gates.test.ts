@@ -62,23 +62,30 @@ describe('one regression rule for report compare and load --baseline, against a 
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('back-to-back loads of an unchanged service: report compare exits 0, --baseline exits 0; 30% slower: exit 1 and 99', async () => {
-    const first = await load(unchanged, 'first');
-    expect(first.run.code, said(first.run)).toBe(0);
-    const second = await load(unchanged, 'second', first.report);
-    expect(second.run.code, said(second.run)).toBe(0);
-    const same = await cli(['report', 'compare', first.report, second.report, '-o', join(dir, 'cmp-same')]);
-    expect(same.code, said(same)).toBe(0);
+  // The loads compared run minutes apart on a machine the self-test keeps busy: one CI run's baseline read a 1 000 ms
+  // service at a median of 1 452 ms, and the 1 300 ms service then looked 7% faster. What the rule judges holds on a quiet
+  // machine; a changed load average between the loads is not the service changing, so the comparison is tried again.
+  it(
+    'back-to-back loads of an unchanged service: report compare exits 0, --baseline exits 0; 30% slower: exit 1 and 99',
+    { retry: 2, timeout: 120_000 },
+    async () => {
+      const first = await load(unchanged, 'first');
+      expect(first.run.code, said(first.run)).toBe(0);
+      const second = await load(unchanged, 'second', first.report);
+      expect(second.run.code, said(second.run)).toBe(0);
+      const same = await cli(['report', 'compare', first.report, second.report, '-o', join(dir, 'cmp-same')]);
+      expect(same.code, said(same)).toBe(0);
 
-    const slow = await load(slower, 'slow', first.report);
-    expect(slow.run.code, said(slow.run)).toBe(99);
-    const worse = await cli(['report', 'compare', first.report, slow.report, '-o', join(dir, 'cmp-slow')]);
-    expect(worse.code, said(worse)).toBe(1);
-    // What regressed is a latency percentile of the searches (every operation, or the searches alone).
-    expect(worse.stdout, worse.stdout).toMatch(/^regressions \(\d+\)[^\n]*\n {2}(latency|search)\.p(50|90|95|99)[^\n]*: /m);
-    // Neither command judges the harness's own wallet reads around the load.
-    expect(slow.run.stdout + worse.stdout).not.toMatch(/setup\.(balance|statement)\.p\d+[^\n]*(beyond|regression)/);
-  }, 120_000);
+      const slow = await load(slower, 'slow', first.report);
+      expect(slow.run.code, said(slow.run)).toBe(99);
+      const worse = await cli(['report', 'compare', first.report, slow.report, '-o', join(dir, 'cmp-slow')]);
+      expect(worse.code, said(worse)).toBe(1);
+      // What regressed is a latency percentile of the searches (every operation, or the searches alone).
+      expect(worse.stdout, worse.stdout).toMatch(/^regressions \(\d+\)[^\n]*\n {2}(latency|search)\.p(50|90|95|99)[^\n]*: /m);
+      // Neither command judges the harness's own wallet reads around the load.
+      expect(slow.run.stdout + worse.stdout).not.toMatch(/setup\.(balance|statement)\.p\d+[^\n]*(beyond|regression)/);
+    },
+  );
 });
 
 describe('errors are the service’s errors: two scenario shards merged, against a mock in another process', () => {
