@@ -221,7 +221,7 @@ const DEFAULT_HEADER_NAMES: RateHeaderNames = { limit: 'X-RateLimit-Limit', rema
 function exampleWords(e: HeaderExample | undefined, names: RateHeaderNames): string {
   if (!e) return '';
   const said = (name: string, v: number | undefined): string => `${name} ${v === undefined ? 'absent' : String(v)}`;
-  return ` (first: a ${e.status} sent at ${new Date(e.sentAt).toISOString()}, ${said(names.limit, e.limit)}, ${said(names.remaining, e.remaining)})`;
+  return ` (first: a ${e.status} sent at ${iso(e.sentAt)}, ${said(names.limit, e.limit)}, ${said(names.remaining, e.remaining)})`;
 }
 
 /**
