@@ -91,7 +91,7 @@ export interface CheckUses {
 export interface LearnedTarget {
   /** Quote lifetime, s: `quote_expires_at` minus the time of the answer, as the service gave it at the start of the run. */
   quoteLifetimeS?: number | undefined;
-  /** The target's time when the run was planned, ms since epoch, from the `Date` of an answer at the start of the run (to the second); absent when none said. */
+  /** The target's time when the run starts (the plan's instant 0), ms since epoch, from the `Date` of an answer at the start of the run (to the second); absent when none said. */
   targetAt?: number | undefined;
 }
 

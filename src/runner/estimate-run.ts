@@ -178,6 +178,9 @@ const SEARCH_ROUNDS = 3;
 /** How much later the played schedule may end with every unit kept on its played agencies, ms: a run that follows its plan is worth a moment. */
 const KEPT_SLACK_MS = 1_000;
 
+/** Plays the search makes after its last improvement (the best order for its slots, with the agencies it played, and one unit at a time): three, and one to spare. */
+const SETTLING_PLAYS = 4;
+
 /**
  * `order` with each unit that holds nothing through its wait kept to its
  * first agencies in the profile's order: away, it costs them only its
@@ -211,14 +214,25 @@ function byProfileOrder(a: readonly number[], b: readonly number[]): number {
  * bucket or looks through every agency: a wait on one agency may leave
  * another to a fill), then by moving each long unit to the front
  * while that ends the schedule sooner: started first, its wait overlaps the
- * most, and no short unit takes its agency and pushes its rest back. Returns
- * it with its estimate. On the registry with three reference agencies
+ * most, and no short unit takes its agency and pushes its rest back. Past
+ * `deadline` (performance.now()) it stops improving and settles on the best
+ * order so far: the run starts at a set instant. Returns it with its estimate. On the registry with three reference agencies
  * and the scenarios and properties, at each 5 s of the target's minute, this
- * plans 154 to 155 s after 63 plays; from the given agencies alone it planned
+ * plans 154 to 155 s after 66 plays (1.3 to 2.5 s on a busy 2-CPU machine); from the given agencies alone it planned
  * 155 to 166 s, and 185 s at one second (test/runner/suite-plan.test.ts).
  */
-export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions): Promise<PlannedRun> {
-  const ms = async (order: readonly ScheduleUnit[]): Promise<number> => (await playSchedule(order, o)).endMs;
+export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions, deadline = Infinity): Promise<PlannedRun> {
+  let plays = 0;
+  let playingMs = 0;
+  const ms = async (order: readonly ScheduleUnit[]): Promise<number> => {
+    const t0 = performance.now();
+    const { endMs } = await playSchedule(order, o);
+    plays++;
+    playingMs += performance.now() - t0;
+    return endMs;
+  };
+  /** True once the search must stop improving to settle on the best order so far by `deadline` (performance.now()): its last plays still to come. */
+  const late = (): boolean => performance.now() + SETTLING_PLAYS * (playingMs / Math.max(1, plays)) >= deadline;
   const alone = (u: ScheduleUnit): number => {
     const c = costOf(u.uses, o, new Set(), u.uses.fills ?? []);
     return c.busyMs + c.waitMs;
@@ -250,6 +264,7 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     for (const u of long) {
       const at = best.findIndex((x) => x.id === u.id);
       for (const b of u.bindings) {
+        if (late()) return false;
         const current = best[at]!;
         if (current.bindings[0] === b) continue;
         const tried = { ...current, bindings: [b, ...current.bindings.filter((x) => x !== b)] };
@@ -270,6 +285,7 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     for (let pass = 0, better = true; better && pass < FRONT_PASSES; pass++) {
       better = false;
       for (const { id } of long) {
+        if (late()) return improved;
         const u = best.find((x) => x.id === id)!;
         if (best[0] === u) continue;
         const moved = [u, ...best.filter((x) => x !== u)];
@@ -285,7 +301,7 @@ export async function planRun(units: readonly ScheduleUnit[], o: EstimateOptions
     return improved;
   };
   // A unit moved to the front may want other agencies than before, and the other way round: a few rounds of both.
-  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+  for (let round = 0; round < SEARCH_ROUNDS && !late(); round++) {
     const bound = await preferBindings();
     const moved = await moveToFront();
     if (!bound && !moved) break;

@@ -167,6 +167,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
       maxWaitMs: given.maxWaitMs,
     });
     if (plan.note) notes.push(plan.note);
+    // A real-time run starts when its plan starts (an interruption cuts the wait short; the executor then starts nothing).
+    if (plan.startAt !== undefined) await clock.waitUntil(Math.max(clock.now(), plan.startAt)).catch(() => undefined);
     const { results, partCases } = await executor.execute(plan);
     const scheduleNote = webhookScheduleNote(profile, scope.runCache);
     if (scheduleNote) notes.push(scheduleNote);

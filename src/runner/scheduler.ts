@@ -44,6 +44,12 @@ interface ScheduleOptions {
   slots?: PlayedSlot[] | undefined;
   /** A unit's planned time when it starts at `at` on `binding` (the estimate's `spansOf`); without it, a unit counts as holding its whole lease until it ends. */
   spansOf?: ((unit: ScheduleUnit, binding: readonly number[], at: number) => UnitSpan[]) | undefined;
+  /**
+   * When the plan starts a unit (the clock's time; undefined: as soon as its lease allows): it starts no earlier. A unit ready before its
+   * time takes what the plan gave to a unit it put before it, one not ready yet (whose buckets rest a moment longer, or which comes back
+   * from a wait a moment later): the plan then no longer holds, and the run ends a window or more after its estimate.
+   */
+  notBefore?: ((unit: ScheduleUnit) => number | undefined) | undefined;
 }
 
 /** A unit away for a wait it comes back from: what it takes back, from when (`from`, the run's clock) and until when it then holds it (`until`). */
@@ -130,7 +136,7 @@ const DUE_SOON_MS = 2_000;
  */
 function startInOrder(
   pending: ScheduleUnit[],
-  o: Pick<ScheduleOptions, 'planner' | 'agencyCount' | 'spansOf'>,
+  o: Pick<ScheduleOptions, 'planner' | 'agencyCount' | 'spansOf' | 'notBefore'>,
   now: number,
   strict: boolean,
   start: (unit: ScheduleUnit, free: { binding: number[]; lease: Lease }) => void,
@@ -143,6 +149,13 @@ function startInOrder(
   for (let i = 0; i < pending.length && !(strict && i > 0);) {
     const unit = pending[i]!;
     const leases = leasesOf(unit, agencyCount);
+    const planned = o.notBefore?.(unit);
+    if (planned !== undefined && planned > now) {
+      // Not its time yet: about to be, the units after it keep off its lease as off a unit due to start.
+      if (planned <= now + DUE_SOON_MS) for (const r of leases[0]!.lease.resources) reserved.add(r);
+      i++;
+      continue;
+    }
     const free = leases.find(({ lease }) => planner.canStart(lease, now));
     if (free && !free.lease.resources.some((r) => reserved.has(r)) && !crossesAway(unit, free.binding, free.lease, now, o, keep)) {
       pending.splice(i, 1);
@@ -279,15 +292,19 @@ async function runUnits(list: readonly ScheduleUnit[], o: ScheduleOptions): Prom
       (r) => freeAt.get(r) ?? Infinity,
     );
     if (pending.length === 0 && running.size === 0) break;
-    const change = planner.nextChangeAt(now);
+    const rests = planner.nextChangeAt(now);
+    const timetabled = Math.min(...pending.map((u) => o.notBefore?.(u) ?? Infinity).filter((at) => at > now));
+    const change = Number.isFinite(timetabled) && timetabled < (rests ?? Infinity) ? timetabled : rests;
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const waiters: Array<Promise<unknown>> = [...running, woken, aborted];
     if (change !== undefined && (pending.length > 0 || resuming.length > 0)) {
       if (running.size === 0) {
         const reason =
-          o.serial && pending[0]
-            ? `a rate-limit bucket of ${pending[0].id} is still resting`
-            : 'a rate-limit bucket is resting for one window before its next user';
+          change === timetabled
+            ? 'the plan starts the next unit then'
+            : o.serial && pending[0]
+              ? `a rate-limit bucket of ${pending[0].id} is still resting`
+              : 'a rate-limit bucket is resting for one window before its next user';
         o.emit?.({ type: 'waiting', ms: change - now, reason });
       }
       // Cut short by an interruption, it only wakes the loop, which then stops.

@@ -199,6 +199,7 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
       serial: facts.isolated ? { reset: x.reset } : undefined,
       signal,
       spansOf: plan.spansOf,
+      notBefore: plan.notBefore,
     };
     try {
       await runSchedule(plan.units, options, () => {

@@ -40,6 +40,8 @@ export interface SuiteFacts {
   agencies: AgencyFacts[];
   target: TargetFacts;
   learned: LearnedTarget;
+  /** The run's clock when `learned.targetAt` was read (the plan moves it to the run's start); absent: when the plan starts. */
+  learnedAt?: number | undefined;
   /** Round trip of one request, ms. */
   roundTripMs: number;
   /** A note on what the target answered unlike its profile, if any. */
@@ -52,9 +54,10 @@ export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
   const agencies = await gatherFacts(input, isolated);
   const target = targetFacts(input, agencies[0]);
   const offset = agencies.find((f) => f.clockOffsetMs !== undefined)?.clockOffsetMs;
+  const learnedAt = input.clock.now();
   const learned: LearnedTarget = {
     quoteLifetimeS: agencies.find((f) => f.quoteLifetimeS !== undefined)?.quoteLifetimeS,
-    ...(offset !== undefined ? { targetAt: input.clock.now() + offset } : {}),
+    ...(offset !== undefined ? { targetAt: learnedAt + offset } : {}),
   };
   return {
     isolated,
@@ -62,6 +65,7 @@ export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
     agencies,
     target,
     learned,
+    learnedAt,
     roundTripMs: roundTripMs(input.exchanges()),
     note: quoteLifetimeNote(input.profile, learned),
   };

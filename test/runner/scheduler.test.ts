@@ -151,6 +151,41 @@ describe('the scheduler on a virtual clock', () => {
     expect(at(slots, 'N').startAt).toBe(8200);
   });
 
+  it('starts no unit before the time its plan gives it, though its lease is free, and says why it waits when nothing runs', async () => {
+    const { clock, slots, events, options } = virtual();
+    const log: string[] = [];
+    const units = [
+      busy(clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000),
+      busy(clock, log, mk('B', { uses: { touches: ['0:read'] } }), 1000),
+    ];
+    const planned = new Map([
+      ['A', 2_500],
+      ['B', 0],
+    ]);
+    await runSchedule(units, { ...options, notBefore: (u) => planned.get(u.id) });
+    expect(at(slots, 'B').startAt).toBe(0);
+    expect(at(slots, 'A').startAt).toBe(2_500);
+    const idle = events.find((e) => e.type === 'waiting');
+    expect(idle).toMatchObject({ ms: 1_500, reason: 'the plan starts the next unit then' });
+  });
+
+  it('keeps the lease of a unit the plan starts within a moment from a unit listed after it that is ready now', async () => {
+    const { clock, slots, options } = virtual();
+    const log: string[] = [];
+    // A comes back to the wallet in 1.5 s by its plan: B, ready now and 5 s long, would hold it then.
+    const units = [busy(clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000), busy(clock, log, mk('B', { uses: { touches: ['0:wallet'] } }), 5000)];
+    const soon = new Map([['A', 1_500]]);
+    await runSchedule(units, { ...options, notBefore: (u) => soon.get(u.id) });
+    expect(at(slots, 'A').startAt).toBe(1_500);
+    expect(at(slots, 'B').startAt).toBe(2_500);
+    // Due only in 10 s, A leaves the wallet to B meanwhile.
+    const later = virtual();
+    const again = [busy(later.clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000), busy(later.clock, log, mk('B', { uses: { touches: ['0:wallet'] } }), 5000)];
+    await runSchedule(again, { ...later.options, notBefore: (u) => (u.id === 'A' ? 10_000 : undefined) });
+    expect(at(later.slots, 'B').startAt).toBe(0);
+    expect(at(later.slots, 'A').startAt).toBe(10_000);
+  });
+
   it('runs the baseline first and alone, then the others, then each that runs last alone, in list order', async () => {
     const { clock, slots, options } = virtual({ agencyCount: 2 });
     const log: string[] = [];
