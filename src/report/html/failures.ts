@@ -10,6 +10,7 @@ import { renderBodyComparison } from './body-comparison.js';
 import { renderExchange } from './evidence.js';
 import { verdictBadge } from './palette.js';
 import { knownLine } from './cases-table.js';
+import { renderWindowChart } from './window-chart.js';
 
 /** The broken replay a case names (a property's `details.replayPair`), shown first in its card. */
 function replayPairOf(c: CaseResult): { original: string; replay: string } | undefined {
@@ -39,6 +40,7 @@ export function renderFailures(result: CaseRunResult, index: Map<string, Exchang
 <p class="promise"><span class="muted">Promise broken:</span> ${html(c.clause)}</p>
 <p class="msg">${knownLine(c)}${html(gate ? gateSentence(gate) : c.message)}</p>
 ${replay ? `<p><span class="muted">Replay:</span> <code class="replay">${html(replay)}</code></p>` : ''}
+${renderWindowChart(c.details)}
 ${comparison}
 ${
   exchanges.length > 0

@@ -71,6 +71,7 @@ table.load-ops,table.load-outcomes,table.load-wallets{border-collapse:collapse;m
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}
+.window-chart{max-width:760px;margin:10px 0}
 .legend{display:flex;gap:14px;font-size:12px;color:var(--muted);margin-top:4px;flex-wrap:wrap}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:5px;vertical-align:-1px}
 .legend i.line{border-radius:0;height:2px;width:14px;vertical-align:3px}
