@@ -5,7 +5,7 @@ import type { Admission } from './window-verdicts.js';
  * report to draw it: bounded whatever the traffic (at most
  * {@link MAX_TIMELINE_BINS} counts per list, never a list of requests).
  */
-export interface WindowTimeline {
+interface WindowTimeline {
   /** Where the first bin starts, target clock, ms: a whole number of bins before the window's start. */
   from: number;
   /** Width of a bin, ms: 1000 unless the window is too long for one bin a second. */

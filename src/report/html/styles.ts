@@ -47,6 +47,8 @@ code,pre{font-family:var(--mono);font-size:12px}
 .failure p{margin:6px 0;overflow-wrap:anywhere}
 .failure .msg{font-weight:500}
 .ev-lines{margin:6px 0;padding-left:18px;font-size:12px}.ev-lines code{word-break:break-all}
+.failure .decisive{border-left:3px solid var(--fail);padding:2px 0 2px 10px;margin:8px 0}.failure .decisive-title{margin:2px 0}
+.failure .other-exchanges{margin-top:6px}.failure .other-exchanges .failure-evidence{margin-left:18px}
 .failure summary{cursor:pointer;color:#0969da;font-size:12px}
 code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px solid var(--line);border-radius:4px;word-break:break-all}
 .comparison{margin:8px 0}

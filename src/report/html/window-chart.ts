@@ -6,7 +6,7 @@ import { linear, maxOf, n, niceTicks } from './svg.js';
  * window's start (negative before it), all of it read from the verdict's
  * details: its first window, its limit and its timeline.
  */
-export interface WindowDrawing {
+interface WindowDrawing {
   /** The drawn span: the window and the margin around it. */
   fromS: number;
   toS: number;

@@ -35,8 +35,8 @@ const caseResult = {
     message: text(100_000),
     evidence: texts(10_000, 300),
     known: { type: 'object' },
-    // A load's window verdict carries its timeline, as in the load result.
-    details: { type: 'object', properties: { timeline: WINDOW_TIMELINE_SCHEMA } },
+    // A load's window verdict carries its timeline, as in the load result; a failed property the exchanges that decided it.
+    details: { type: 'object', properties: { timeline: WINDOW_TIMELINE_SCHEMA, decisive: texts(1000, 300) } },
     startedAt: { type: 'number' },
     durationMs: { type: 'number' },
   },
