@@ -116,7 +116,7 @@ export function renderWindowChart(details: Record<string, unknown> | undefined):
   const my = yRun(d.marker.count);
   // The label goes left of the mark when the mark sits in the right half.
   const right = mx < (M.l + W - M.r) / 2;
-  const marker = `<line x1="${n(mx)}" x2="${n(mx)}" y1="${M.t}" y2="${bottom}" stroke="${C.over}" stroke-width="1" stroke-dasharray="2 2"/><circle class="window-first-over" cx="${n(mx)}" cy="${n(my)}" r="4.5" fill="${C.over}" stroke="#fff" stroke-width="1"><title>${html(`${d.marker.ref} sent at ${clockTime(d.windowStart + d.marker.atS * 1000)}, ${signedS(d.marker.atS)} into the window`)}</title></circle><text x="${n(mx + (right ? 8 : -8))}" y="${n(my + 14)}" text-anchor="${right ? 'start' : 'end'}" font-size="11" font-weight="600" style="fill:${C.over}">${html(`${d.marker.ref} first over the limit (${signedS(d.marker.atS)})`)}</text>`;
+  const marker = `<line x1="${n(mx)}" x2="${n(mx)}" y1="${M.t}" y2="${bottom}" stroke="${C.over}" stroke-width="1" stroke-dasharray="2 2"/><circle class="window-first-over" cx="${n(mx)}" cy="${n(my)}" r="4.5" fill="${C.over}" stroke="#fff" stroke-width="1"><title>${html(`${d.marker.ref} sent at ${clockTime(d.windowStart + d.marker.atS * 1000)}, ${signedS(d.marker.atS)} into the window`)}</title></circle><text x="${n(mx + (right ? 8 : -8))}" y="${n(my + 14)}" text-anchor="${right ? 'start' : 'end'}" font-size="11" font-weight="600" stroke="#fff" stroke-width="3" paint-order="stroke" style="fill:${C.over}">${html(`${d.marker.ref} first over the limit (${signedS(d.marker.atS)})`)}</text>`;
   const leftTicks = niceTicks(0, maxBar * 1.1, 4)
     .map(
       (v) =>
@@ -139,7 +139,7 @@ export function renderWindowChart(details: Record<string, unknown> | undefined):
   const legend = [
     `<span><i style="background:${C.bar};border-radius:0"></i>admitted per second</span>`,
     `<span><i class="line" style="background:${C.running}"></i>admitted in the window</span>`,
-    `<span><i class="line" style="background:${C.over}"></i>limit ${d.limit}</span>`,
+    `<span><i class="line" style="background:repeating-linear-gradient(90deg,${C.over} 0 4px,transparent 4px 7px)"></i>limit ${d.limit}</span>`,
     `<span><i style="background:${C.shade};border:1px dashed ${C.over};border-radius:0"></i>window over the limit</span>`,
     `<span><i style="background:${C.over}"></i>first over the limit</span>`,
   ].join('');
