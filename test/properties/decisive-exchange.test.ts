@@ -45,7 +45,7 @@ describe('a failing property names the exchanges that broke it, first', () => {
     const card = page.slice(page.indexOf('<article class="failure"'), page.indexOf('</article>'));
     const others = r.evidence.length - 3;
     expect(card).toContain('<b>Decisive exchanges (3)</b>');
-    expect(card).toContain(`<details class="other-exchanges"><summary>${others} other exchanges of the run (setup and fill requests)</summary>`);
+    expect(card).toContain(`<details class="other-exchanges"><summary>${others} other exchanges of the run (setup, fills and the rest)</summary>`);
     expect(card.indexOf(decisive[0]!)).toBeLessThan(card.indexOf('class="other-exchanges"'));
     expect(card.indexOf(fills[0]!)).toBeGreaterThan(card.indexOf('class="other-exchanges"'));
     // The fill's alike requests in a row on one line, with their count.
@@ -58,7 +58,7 @@ describe('a failing property names the exchanges that broke it, first', () => {
     const block = md.slice(md.indexOf('### FAIL `property:no-charge-on-429-and-failure`'));
     expect(block.indexOf('Decisive exchanges:')).toBeGreaterThan(0);
     expect(block.indexOf(decisive[0]!)).toBeLessThan(
-      block.indexOf(`<details><summary>${others} other exchanges of the run (setup and fill requests)</summary>`),
+      block.indexOf(`<details><summary>${others} other exchanges of the run (setup, fills and the rest)</summary>`),
     );
     expect(block.indexOf(`${fills[0]} … ${fills.at(-1)} (${fills.length} alike)`)).toBeGreaterThan(block.indexOf('<details>'));
     const xml = renderJunit(run);

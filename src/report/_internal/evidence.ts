@@ -70,7 +70,7 @@ export function evidenceBlocks(c: CaseResult, index: Map<string, Exchange>): Arr
   const blocks = [{ title: decisive.length === 1 ? 'Decisive exchange' : 'Decisive exchanges', lines: idLines(decisive, index), folded: false }];
   if (others.length > 0)
     blocks.push({
-      title: `${others.length} other exchange${others.length === 1 ? '' : 's'} of the run (setup and fill requests)`,
+      title: `${others.length} other exchange${others.length === 1 ? '' : 's'} of the run (setup, fills and the rest)`,
       lines: groupedEvidenceLines(others, index),
       folded: true,
     });

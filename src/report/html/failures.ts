@@ -74,7 +74,7 @@ function renderEvidence(c: CaseResult, exchanges: readonly Exchange[], index: Ma
   const title = first.length === 1 ? 'Decisive exchange' : `Decisive exchanges (${first.length})`;
   const folded =
     rest.length > 0
-      ? `<details class="other-exchanges"><summary>${html(`${rest.length} other exchange${rest.length === 1 ? '' : 's'} of the run (setup and fill requests)`)}</summary><ul class="ev-lines">${groupedEvidenceLines(
+      ? `<details class="other-exchanges"><summary>${html(`${rest.length} other exchange${rest.length === 1 ? '' : 's'} of the run (setup, fills and the rest)`)}</summary><ul class="ev-lines">${groupedEvidenceLines(
           rest.map((x) => x.id),
           index,
         )
