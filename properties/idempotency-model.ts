@@ -67,17 +67,17 @@ async function sendBook(r: Real, k: number, other: boolean, what: string): Promi
 function judgeFirst(m: Model, r: Real, k: number, res: ApiResponse & { bookingId?: string; chargedAmount?: number }, what: string): void {
   const env: PropertyEnv = r.env;
   const price = r.quotes[k]!.priceAmount;
-  if (env.replayed(res)) env.fail(`${what}: the first request with key k${k} was answered as a replay`);
+  if (env.replayed(res)) env.fail(`${what}: the first request with key k${k} was answered as a replay`, { decisive: [res] });
   if (m.balance >= price) {
-    if (!ok(res.status) || res.bookingId === undefined) env.fail(`${what}: expected a booking, got ${env.describe(res)}`);
-    if (res.chargedAmount !== price) env.fail(`${what}: booked at ${String(res.chargedAmount)}, the quote said ${price}`);
+    if (!ok(res.status) || res.bookingId === undefined) env.fail(`${what}: expected a booking, got ${env.describe(res)}`, { decisive: [res] });
+    if (res.chargedAmount !== price) env.fail(`${what}: booked at ${String(res.chargedAmount)}, the quote said ${price}`, { decisive: [res] });
     m.keys[k] = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id, bookingId: res.bookingId, price, cancelled: false };
     m.balance -= price;
     m.ledger.push({ type: 'debit', amount: price, bookingId: res.bookingId });
     r.made.set(res.bookingId, false);
   } else {
     if (!env.is(res, 'insufficient_funds'))
-      env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`);
+      env.fail(`${what}: the wallet (${m.balance}) cannot pay ${price}; expected insufficient_funds, got ${env.describe(res)}`, { decisive: [res] });
     m.keys[k] = { status: res.status, bytes: res.bytes, exchangeId: res.exchange.id, price, cancelled: false };
   }
 }
@@ -88,10 +88,11 @@ function judgeReplay(r: Real, stored: StoredAnswer, res: ApiResponse, what: stri
   if (res.status !== stored.status || !res.bytes.equals(stored.bytes)) {
     env.fail(
       `${what}: expected the stored response replayed (${stored.status}, ${stored.bytes.length} bytes, ${stored.exchangeId}), got ${env.describe(res)} with ${res.bytes.length} bytes${res.status === stored.status ? ' that differ' : ''} (${res.exchange.id})`,
-      { original: stored.exchangeId, replay: res.exchange.id },
+      { pair: { original: stored.exchangeId, replay: res.exchange.id } },
     );
   }
-  if (!env.replayed(res)) env.fail(`${what}: the replay lacks ${env.ctx.profile.headers.idempotent_replayed}: ${env.ctx.profile.values.replayed_true}`);
+  if (!env.replayed(res))
+    env.fail(`${what}: the replay lacks ${env.ctx.profile.headers.idempotent_replayed}: ${env.ctx.profile.values.replayed_true}`, { decisive: [res] });
 }
 
 /** After every command: the wallet shows exactly the model's balance, and booked keys read back in the model's state. */
@@ -100,16 +101,17 @@ async function judgeState(m: Model, r: Real, what: string, k?: number): Promise<
   const ks = k === undefined ? undefined : m.keys[k];
   // Two reads after the command has been answered: sent together, one round trip.
   const [balance, booked] = await Promise.all([
-    env.balance(`${what}: balance`),
+    env.balanceRead(`${what}: balance`),
     ks?.bookingId ? env.api.getBooking(env.product, ks.bookingId, { label: env.label(`${what}: read booking`) }) : undefined,
   ]);
-  if (balance !== m.balance) env.fail(`${what}: the wallet shows ${balance}, the model ${m.balance} (a difference of ${balance - m.balance})`);
+  if (balance.amount !== m.balance)
+    env.fail(`${what}: the wallet shows ${balance.amount}, the model ${m.balance} (a difference of ${balance.amount - m.balance})`, { decisive: [balance] });
   if (ks?.bookingId && booked) {
     const res = env.track(booked, 'read');
     const v = env.ctx.profile.values;
     const want = ks.cancelled ? v.booking_cancelled : v.booking_confirmed;
     const got = (res.json as Record<string, unknown> | undefined) && readStatus(res, env);
-    if (got !== want) env.fail(`${what}: booking ${ks.bookingId} reads ${String(got)} (${res.status}), the model says ${want}`);
+    if (got !== want) env.fail(`${what}: booking ${ks.bookingId} reads ${String(got)} (${res.status}), the model says ${want}`, { decisive: [res] });
   }
 }
 
@@ -141,7 +143,9 @@ class Replay implements Cmd {
     const res = await sendBook(r, this.k, this.other, this.toString());
     if (this.other) {
       if (!r.env.is(res, 'idempotency_key_reused'))
-        r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`);
+        r.env.fail(`${this.toString()}: the same key with another body must be refused as idempotency_key_reused, got ${r.env.describe(res)}`, {
+          decisive: [res],
+        });
     } else judgeReplay(r, m.keys[this.k]!, res, this.toString());
     await judgeState(m, r, this.toString(), this.k);
   }
@@ -172,6 +176,7 @@ class Burst implements Cmd {
       if (originals.length !== 1)
         env.fail(
           `${this.toString()}: ${originals.length} of ${this.n} concurrent requests were executed (answered without the replay header: ${originals.map((o) => env.describe(o)).join(', ') || 'none'}); exactly one may be`,
+          { decisive: originals.length > 0 ? originals : all },
         );
       const first = originals[0]!;
       judgeFirst(m, r, this.k, first, this.toString());
@@ -195,13 +200,16 @@ class Cancel implements Cmd {
     const res = env.track(await env.api.cancel(env.product, ks.bookingId!, key, { label: env.label(this.toString()) }), 'write');
     if (!this.fresh && ks.cancel) judgeReplay(r, ks.cancel, res, this.toString());
     else {
-      if (env.replayed(res)) env.fail(`${this.toString()}: a first cancellation with its key was answered as a replay`);
+      if (env.replayed(res)) env.fail(`${this.toString()}: a first cancellation with its key was answered as a replay`, { decisive: [res] });
       if (ks.cancelled) {
         if (!env.is(res, 'booking_already_cancelled'))
-          env.fail(`${this.toString()}: the booking is already cancelled; expected booking_already_cancelled, got ${env.describe(res)}`);
+          env.fail(`${this.toString()}: the booking is already cancelled; expected booking_already_cancelled, got ${env.describe(res)}`, {
+            decisive: [res],
+          });
       } else {
-        if (!ok(res.status)) env.fail(`${this.toString()}: expected the cancellation, got ${env.describe(res)}`);
-        if (res.refundAmount !== ks.price) env.fail(`${this.toString()}: refunded ${String(res.refundAmount)}, the booking cost ${ks.price}`);
+        if (!ok(res.status)) env.fail(`${this.toString()}: expected the cancellation, got ${env.describe(res)}`, { decisive: [res] });
+        if (res.refundAmount !== ks.price)
+          env.fail(`${this.toString()}: refunded ${String(res.refundAmount)}, the booking cost ${ks.price}`, { decisive: [res] });
         ks.cancelled = true;
         m.balance += ks.price;
         m.ledger.push({ type: 'refund', amount: ks.price, bookingId: ks.bookingId! });
@@ -218,13 +226,14 @@ class Cancel implements Cmd {
 async function judgeStatement(m: Model, r: Real, before: Set<string | undefined>): Promise<void> {
   const env: PropertyEnv = r.env;
   const v = env.ctx.profile.values;
-  const fresh = (await env.statement('statement after the run')).filter((e) => !before.has(e.id)).reverse();
+  const after = await env.statementRead('statement after the run');
+  const fresh = after.entries.filter((e) => !before.has(e.id)).reverse();
   const show = (xs: { type?: string | undefined; amount?: number | undefined; bookingId?: string | undefined }[]): string =>
     xs.map((e) => `${e.type} ${e.amount} ${e.bookingId}`).join(', ') || 'none';
   const want = m.ledger.map((e) => ({ type: e.type === 'debit' ? v.entry_debit : v.entry_refund, amount: e.amount, bookingId: e.bookingId }));
   const same =
     fresh.length === want.length && fresh.every((e, i) => e.type === want[i]!.type && e.amount === want[i]!.amount && e.bookingId === want[i]!.bookingId);
-  if (!same) env.fail(`the statement shows [${show(fresh)}] since the run began, the model [${show(want)}]`);
+  if (!same) env.fail(`the statement shows [${show(fresh)}] since the run began, the model [${show(want)}]`, { decisive: after.exchanges });
 }
 
 /** Money back after a run: every booking still confirmed is cancelled (not judged). */

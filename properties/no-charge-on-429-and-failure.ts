@@ -35,14 +35,14 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
   const [offer, , read] = await Promise.all([
     env.offer(`${what}: quote`),
     filling ? fillWrites(env) : undefined,
-    filling ? undefined : env.balance(`${what}: balance before`),
+    filling ? undefined : env.balanceRead(`${what}: balance before`),
   ]);
   if (kind === 'limited') state.full = true;
   if (kind === 'failing' && (state.full || !env.budget.fits('write', 1))) {
     await env.budget.waitWindow();
     state.full = false;
   }
-  const before = read ?? (await env.balance(`${what}: balance before`));
+  const before = read ?? (await env.balanceRead(`${what}: balance before`));
   const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
   const ref = kind === 'failing' ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
   const res = env.track(
@@ -53,10 +53,13 @@ async function refuse(env: PropertyEnv, kind: Refusal, i: number, state: { full:
   if (!env.is(res, key)) {
     env.fail(
       `${what}: expected the booking refused as ${key} (${env.ctx.profile.errors[key].status} ${env.ctx.profile.errors[key].code}), got ${env.describe(res)}`,
+      { decisive: [res] },
     );
   }
-  const after = await env.balance(`${what}: balance after`);
-  if (after !== before) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - before}`);
+  const after = await env.balanceRead(`${what}: balance after`);
+  // The refused booking, then the two reads that show the wallet moved.
+  if (after.amount !== before.amount)
+    env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after.amount - before.amount}`, { decisive: [res, before, after] });
 }
 
 /** Fresh fills after a booking the fill should have refused was admitted (a slot of the window freed meanwhile). */
@@ -75,10 +78,11 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
   const ops = list.flatMap((run, r) => run.map((kind, i) => ({ kind, what: `run ${r + 1} #${i + 1} ${kind}` })));
   // A quote and a balance per booking; the balance after one is the balance before the next.
   await env.budget.ensure({ read: 2 * ops.length + 8 });
-  const entries = new Set((await env.statement('statement before')).map((e) => e.id));
+  const statementBefore = await env.statementRead('statement before');
+  const entries = new Set(statementBefore.entries.map((e) => e.id));
   const prefix = env.ctx.profile.failure_trigger?.client_reference_prefix ?? '';
   const admitted = new Set<string>();
-  let balance = await env.balance('balance before');
+  let balance = await env.balanceRead('balance before');
   const send = async (what: string, failing: boolean): Promise<ApiResponse & { bookingId?: string }> => {
     const offer = await env.offer(`${what}: quote`);
     const ref = failing ? `${prefix}-${env.unique('nc')}` : env.unique('nc');
@@ -88,8 +92,12 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
     );
   };
   const judge = async (what: string, res: ApiResponse): Promise<void> => {
-    const after = await env.balance(`${what}: balance after`);
-    if (after !== balance) env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after - balance}`);
+    const after = await env.balanceRead(`${what}: balance after`);
+    if (after.amount !== balance.amount)
+      env.fail(`${what}: a booking refused with ${env.describe(res)} changed the wallet by ${after.amount - balance.amount}`, {
+        decisive: [res, balance, after],
+      });
+    balance = after;
   };
   // Supplier failures while the bucket admits them; those left over meet the fill like the others.
   const failing = ops.filter((o) => o.kind === 'failing');
@@ -99,6 +107,7 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
     if (!env.is(res, 'supplier_unavailable') && !env.is(res, 'rate_limited'))
       env.fail(
         `${op.what}: expected the booking refused as supplier_unavailable (${env.ctx.profile.errors.supplier_unavailable.status}), got ${env.describe(res)}`,
+        { decisive: [res] },
       );
     await judge(op.what, res);
   }
@@ -109,7 +118,9 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
       const refused = env.is(res, 'rate_limited') || (op.kind === 'failing' && env.is(res, 'supplier_unavailable'));
       if (refused || res.bookingId === undefined || attempt > REFILLS) {
         if (!refused)
-          env.fail(`${op.what}: expected the booking refused as rate_limited (${env.ctx.profile.errors.rate_limited.status}), got ${env.describe(res)}`);
+          env.fail(`${op.what}: expected the booking refused as rate_limited (${env.ctx.profile.errors.rate_limited.status}), got ${env.describe(res)}`, {
+            decisive: [res],
+          });
         await judge(op.what, res);
         break;
       }
@@ -119,13 +130,16 @@ async function refuseInOneFill(env: PropertyEnv, list: readonly Refusal[][]): Pr
       admitted.add(res.bookingId);
       await env.budget.waitWindow();
       await env.api.cancel(env.product, res.bookingId, env.unique('nc-cancel'), { label: env.label('give back a booking the bucket admitted') });
-      balance = await env.balance('balance after a booking given back');
+      balance = await env.balanceRead('balance after a booking given back');
       await fillWrites(env);
     }
   }
-  const added = (await env.statement('statement after')).filter((e) => !entries.has(e.id) && !admitted.has(e.bookingId ?? ''));
+  const after = await env.statementRead('statement after');
+  const added = after.entries.filter((e) => !entries.has(e.id) && !admitted.has(e.bookingId ?? ''));
   if (added.length)
-    env.fail(`refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`);
+    env.fail(`refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`, {
+      decisive: [...after.exchanges, ...statementBefore.exchanges],
+    });
 }
 
 /**
@@ -145,13 +159,16 @@ export const noChargeOn429AndFailure: PropertyDef = {
       env.evidence = [];
       // Each run starts with empty buckets, whatever the last one left (the last run waited a window at its end unless it failed).
       if (!env.budget.isEmpty()) await env.budget.waitWindow();
-      const entries = new Set((await env.statement('statement before')).map((e) => e.id));
+      const before = await env.statementRead('statement before');
+      const entries = new Set(before.entries.map((e) => e.id));
       const state = { full: false };
       for (const [i, kind] of ops.entries()) await refuse(env, kind, i, state);
-      const added = (await env.statement('statement after')).filter((e) => !entries.has(e.id));
+      const after = await env.statementRead('statement after');
+      const added = after.entries.filter((e) => !entries.has(e.id));
       if (added.length)
         env.fail(
           `refused bookings left ${added.length} statement entr${added.length > 1 ? 'ies' : 'y'}: ${added.map((e) => `${e.type} ${e.amount}`).join(', ')}`,
+          { decisive: [...after.exchanges, ...before.exchanges] },
         );
       // Leave the write bucket usable for whatever runs next.
       await env.budget.waitWindow();

@@ -27,7 +27,7 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
   await env.budget.ensure({ read: 4, write: 2 });
   const searchedAt = env.ctx.clock.now();
   // The quote and the wallet before it is booked are independent reads: sent at once.
-  const [offer, before] = await Promise.all([env.offer(`${what}: quote`), env.balance(`${what}: balance before`)]);
+  const [offer, before] = await Promise.all([env.offer(`${what}: quote`), env.balanceRead(`${what}: balance before`)]);
   const parsed = offer.quoteExpiresAt === undefined ? NaN : Date.parse(offer.quoteExpiresAt);
   const expiresAt = Number.isFinite(parsed) ? parsed : searchedAt + lifetimeMs;
   await env.ctx.clock.wait(waitMs, 'the quote to expire');
@@ -35,24 +35,26 @@ async function bookAfter(env: PropertyEnv, waitMs: number, lifetimeMs: number): 
   const sentAt = env.ctx.clock.now();
   const res = env.track(await env.api.book(env.product, offer.quoteToken, env.unique('ql-key'), { label: env.label(`${what}: booking`) }), 'write');
   const answeredAt = env.ctx.clock.now();
-  const after = await env.balance(`${what}: balance after`);
+  const after = await env.balanceRead(`${what}: balance after`);
+  const charged = before.amount - after.amount;
   if (res.status >= 200 && res.status < 300) {
     if (res.bookingId !== undefined) {
       // Money back first, so that a failing run leaves the wallet whole.
       await env.api.cancel(env.product, res.bookingId, env.unique('ql-cancel'), { label: env.label('cleanup') }).then((c) => env.budget.observe(c, 'write'));
     }
-    if (sentAt >= expiresAt + SLACK_MS) env.fail(`${what}: a quote expired ${sentAt - expiresAt} ms before the booking was accepted`);
+    if (sentAt >= expiresAt + SLACK_MS) env.fail(`${what}: a quote expired ${sentAt - expiresAt} ms before the booking was accepted`, { decisive: [res] });
     if (res.chargedAmount !== offer.priceAmount)
-      env.fail(`${what}: booked at ${String(res.chargedAmount)}, a price never quoted (the quote said ${offer.priceAmount})`);
-    if (before - after !== offer.priceAmount) env.fail(`${what}: the wallet was charged ${before - after}, the quote said ${offer.priceAmount}`);
+      env.fail(`${what}: booked at ${String(res.chargedAmount)}, a price never quoted (the quote said ${offer.priceAmount})`, { decisive: [res] });
+    if (charged !== offer.priceAmount)
+      env.fail(`${what}: the wallet was charged ${charged}, the quote said ${offer.priceAmount}`, { decisive: [res, before, after] });
     return;
   }
   if (env.is(res, 'quote_expired')) {
-    if (answeredAt < expiresAt - SLACK_MS) env.fail(`${what}: refused as expired ${expiresAt - answeredAt} ms before quote_expires_at`);
-    if (after !== before) env.fail(`${what}: a booking refused as quote_expired changed the wallet by ${after - before}`);
+    if (answeredAt < expiresAt - SLACK_MS) env.fail(`${what}: refused as expired ${expiresAt - answeredAt} ms before quote_expires_at`, { decisive: [res] });
+    if (charged !== 0) env.fail(`${what}: a booking refused as quote_expired changed the wallet by ${-charged}`, { decisive: [res, before, after] });
     return;
   }
-  env.fail(`${what}: expected a booking at the quoted price or quote_expired, got ${env.describe(res)}`);
+  env.fail(`${what}: expected a booking at the quoted price or quote_expired, got ${env.describe(res)}`, { decisive: [res] });
 }
 
 /**

@@ -144,17 +144,15 @@ async function runOne(
     const message = err instanceof Error ? err.message : String(err);
     const violated = err instanceof PropertyViolation;
     const pair = violated ? err.pair : undefined;
-    // The broken replay's two exchanges first: they are what a reader must see.
-    const evidence = violated
-      ? pair
-        ? [pair.original, pair.replay, ...err.evidence.filter((id) => id !== pair.original && id !== pair.replay)]
-        : err.evidence
-      : [];
+    // The exchanges that broke the promise first (a broken replay's two among them): they are what a reader must see.
+    const decisive = violated ? err.decisive : [];
+    const evidence = violated ? [...decisive, ...err.evidence.filter((id) => !decisive.includes(id))] : [];
     // A message that already shows the case (the property names the input it judged) is not made to repeat it.
     const said = message.includes(shown) ? message : `${message} — shrunk counterexample: ${shown}`;
     return done(violated ? 'FAIL' : 'ERROR', `${violated ? '' : 'unexpected error: '}${said}`, evidence, {
       counterexample: shown,
       ...(pair ? { replayPair: pair } : {}),
+      ...(decisive.length > 0 ? { decisive } : {}),
       path: details.counterexamplePath,
       ...(replayPath ? { replayPath } : {}),
       runsUntilFailure: details.numRuns,

@@ -3,7 +3,7 @@ import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../src/ap
 import { checkContext } from '../../src/checks/check-context.js';
 import type { CheckContext } from '../../src/checks/types.js';
 import { RateBudget, type Bucket } from './rate-budget.js';
-import { PropertyViolation, type ReplayPair } from './violation.js';
+import { PropertyViolation, type ViolationFocus } from './violation.js';
 
 /**
  * What a property's runs share: the target as the primary agency sees it, an
@@ -85,27 +85,41 @@ export class PropertyEnv {
     return res;
   }
 
-  /** Throws a violation with the evidence of this run; `pair` names a broken replay, which reports show first. */
-  fail(message: string, pair?: ReplayPair): never {
-    throw new PropertyViolation(message, [...this.evidence], pair);
+  /**
+   * Throws a violation with the evidence of this run. `focus.decisive` names
+   * the exchanges that broke the promise and `focus.pair` a broken replay:
+   * reports show those first, the run's other exchanges (setup, fills) after.
+   */
+  fail(message: string, focus: ViolationFocus = {}): never {
+    throw new PropertyViolation(message, [...this.evidence], focus.pair, focus.decisive);
   }
 
   /** The wallet balance now, read under label `what`; a balance the target does not give is a violation. */
   async balance(what: string): Promise<number> {
+    return (await this.balanceRead(what)).amount;
+  }
+
+  /** The wallet balance now and the exchange that read it (to name it when it decides a violation). */
+  async balanceRead(what: string): Promise<{ amount: number; exchange: { id: string } }> {
     const label = this.label(what);
     const res = this.track(await this.api.balance({ label }), 'read');
-    if (res.amount === undefined) this.fail(`${label}: the wallet balance is unreadable (status ${res.status})`);
-    return res.amount;
+    if (res.amount === undefined) this.fail(`${label}: the wallet balance is unreadable (status ${res.status})`, { decisive: [res] });
+    return { amount: res.amount, exchange: res.exchange };
   }
 
   /** Every statement entry, newest first, read under label `what`. */
   async statement(what: string): Promise<StatementEntry[]> {
+    return (await this.statementRead(what)).entries;
+  }
+
+  /** Every statement entry, newest first, and the exchanges of its pages. */
+  async statementRead(what: string): Promise<{ entries: StatementEntry[]; exchanges: string[] }> {
     const label = this.label(what);
     const { entries, responses } = await this.api.statement({ label });
     for (const r of responses) this.track(r, 'read');
     const bad = responses.find((r) => r.status < 200 || r.status >= 300);
-    if (bad) this.fail(`${label}: the statement answered ${this.describe(bad)}`);
-    return entries;
+    if (bad) this.fail(`${label}: the statement answered ${this.describe(bad)}`, { decisive: [bad] });
+    return { entries, exchanges: responses.map((r) => r.exchange.id) };
   }
 
   /** A fresh priced offer of the product, searched under label `what`. */
@@ -113,7 +127,7 @@ export class PropertyEnv {
     const label = this.label(what);
     const res = this.track(await this.api.search(this.product, undefined, { label }), 'read');
     const offer = res.offers.find((o): o is Offer & { priceAmount: number } => o.priceAmount !== undefined);
-    if (!offer) this.fail(`${label}: the search answered ${res.status} without a priced offer`);
+    if (!offer) this.fail(`${label}: the search answered ${res.status} without a priced offer`, { decisive: [res] });
     return offer;
   }
 

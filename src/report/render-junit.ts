@@ -1,7 +1,7 @@
 import type { CaseResult } from '../results/model.js';
 import type { CaseRunResult } from '../results/run-result.js';
 import { cdata, xmlAttr } from './escape.js';
-import { evidenceLines, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
+import { evidenceBlocks, exchangeIndex, replayOf, seconds } from './_internal/evidence.js';
 import { groupByArea } from './_internal/order.js';
 import { knownNote } from '../results/known-note.js';
 import type { Exchange } from '../client/exchange.js';
@@ -92,8 +92,7 @@ function caseText(c: CaseResult, index: Map<string, Exchange>): string {
   const lines = [c.message, ...(known !== undefined ? [`Known issues: ${known}`] : []), `Clause: ${c.clause}`];
   const replay = replayOf(c);
   if (replay) lines.push(`Replay: ${replay}`);
-  const evidence = evidenceLines(c, index);
-  if (evidence.length > 0) lines.push('Evidence:', ...evidence.map((l) => `  ${l}`));
+  for (const b of evidenceBlocks(c, index)) lines.push(`${b.title}:`, ...b.lines.map((l) => `  ${l}`));
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import type { CaseResult, Verdict } from '../results/model.js';
 import type { CaseRunResult } from '../results/run-result.js';
 import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
-import { evidenceLines, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
+import { evidenceBlocks, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
 import { generatedInputs } from './_internal/generated-inputs.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
@@ -137,7 +137,11 @@ function failureBlock(c: CaseResult, index: ReturnType<typeof exchangeIndex>): s
   const replay = replayOf(c);
   if (replay) out.push(`- Replay: ${mdCode(replay)}`);
   out.push('');
-  const lines = evidenceLines(c, index);
-  if (lines.length > 0) out.push('Evidence:', '', mdFence(lines.join('\n'), 'text'), '');
+  // The decisive exchanges first; the setup and fill requests after them, folded.
+  for (const b of evidenceBlocks(c, index)) {
+    const fence = mdFence(b.lines.join('\n'), 'text');
+    if (b.folded) out.push(`<details><summary>${mdInline(b.title)}</summary>`, '', fence, '', '</details>', '');
+    else out.push(`${b.title}:`, '', fence, '');
+  }
   return out;
 }

@@ -2,6 +2,7 @@ import type { BucketLog, HeaderExample, RateReading } from '../measure/load-reco
 import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';
 import type { LoadVerdict } from '../../results/load-result.js';
 import { findEarlyRefusals, findOverAdmissions, findRetryAfterFaults, testedRetryAfters, type Admission, type PriorAdmissions } from './window-verdicts.js';
+import { windowTimeline } from './window-timeline.js';
 
 /**
  * How a bucket's state at the start of the load was known: from the
@@ -128,7 +129,8 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           bucket: log.bucket,
           verdict: 'FAIL',
           message: `${where}: the ${windowMs / 1000} s window from ${iso(over[0]!.windowStart)} to ${iso(over[0]!.windowEnd)} (target clock) admitted ${over[0]!.admittedInWindow} requests, over the limit of ${limit}; the first over it was the bucket's request ${over[0]!.firstOver.ref} (in the order recorded), sent at ${iso(over[0]!.firstOver.sentAt)} (${over.length} such window(s))`,
-          details: { ...counts, windows: over.slice(0, 5) },
+          // The first window's admissions per second, for the report's card to draw it.
+          details: { ...counts, windows: over.slice(0, 5), timeline: windowTimeline(proven, over[0]!.windowStart, windowMs) },
         }
       : {
           id: id('window-limit'),

@@ -1,3 +1,5 @@
+import { MAX_TIMELINE_BINS } from '../judge/window-timeline.js';
+
 /*
  * The JSON Schema a load result read from a file must meet before anything
  * touches it (`report merge` shards, a `--baseline` report). Every count and
@@ -55,6 +57,18 @@ const operationFigures = {
       required: ['2xx', '429', 'other'],
       properties: { '2xx': outcomeLatency, '429': outcomeLatency, other: outcomeLatency },
     },
+  },
+} as const;
+
+/** A window verdict's admissions per second around the window (`details.timeline`, see `load/judge/window-timeline.ts`): bounded bins. */
+export const WINDOW_TIMELINE_SCHEMA = {
+  type: 'object',
+  required: ['from', 'binMs', 'admitted', 'counted'],
+  properties: {
+    from: instant,
+    binMs: { type: 'integer', minimum: 1, maximum: 1e9 },
+    admitted: { type: 'array', maxItems: MAX_TIMELINE_BINS, items: count },
+    counted: { type: 'array', maxItems: MAX_TIMELINE_BINS, items: count },
   },
 } as const;
 
@@ -150,7 +164,7 @@ export const LOAD_RESULT_SCHEMA = {
           bucket: text(100),
           verdict: { enum: ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'] },
           message: text(10_000),
-          details: { type: 'object' },
+          details: { type: 'object', properties: { timeline: WINDOW_TIMELINE_SCHEMA } },
         },
       },
     },

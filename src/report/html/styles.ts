@@ -47,6 +47,8 @@ code,pre{font-family:var(--mono);font-size:12px}
 .failure p{margin:6px 0;overflow-wrap:anywhere}
 .failure .msg{font-weight:500}
 .ev-lines{margin:6px 0;padding-left:18px;font-size:12px}.ev-lines code{word-break:break-all}
+.failure .decisive{border-left:3px solid var(--fail);padding:2px 0 2px 10px;margin:8px 0}.failure .decisive-title{margin:2px 0}
+.failure .other-exchanges{margin-top:6px}.failure .other-exchanges .failure-evidence{margin-left:18px}
 .failure summary{cursor:pointer;color:#0969da;font-size:12px}
 code.replay{display:inline-block;padding:2px 6px;background:var(--bg);border:1px solid var(--line);border-radius:4px;word-break:break-all}
 .comparison{margin:8px 0}
@@ -71,6 +73,7 @@ table.load-ops,table.load-outcomes,table.load-wallets{border-collapse:collapse;m
 .panel{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}
 .chart svg{width:100%;height:auto;display:block}
+.window-chart{max-width:760px;margin:10px 0}
 .legend{display:flex;gap:14px;font-size:12px;color:var(--muted);margin-top:4px;flex-wrap:wrap}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:5px;vertical-align:-1px}
 .legend i.line{border-radius:0;height:2px;width:14px;vertical-align:3px}

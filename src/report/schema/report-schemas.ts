@@ -1,4 +1,4 @@
-import { LOAD_RESULT_SCHEMA } from '../../load/merge/load-result-schema.js';
+import { LOAD_RESULT_SCHEMA, WINDOW_TIMELINE_SCHEMA } from '../../load/merge/load-result-schema.js';
 
 /*
  * The JSON Schemas of the reports the harness writes, one per report kind:
@@ -35,7 +35,8 @@ const caseResult = {
     message: text(100_000),
     evidence: texts(10_000, 300),
     known: { type: 'object' },
-    details: { type: 'object' },
+    // A load's window verdict carries its timeline, as in the load result; a failed property the exchanges that decided it.
+    details: { type: 'object', properties: { timeline: WINDOW_TIMELINE_SCHEMA, decisive: texts(1000, 300) } },
     startedAt: { type: 'number' },
     durationMs: { type: 'number' },
   },
