@@ -1,6 +1,6 @@
 import { dateOffsetMs, quoteLifetimeS } from '../api/answer-time.js';
 import { getNumber } from '../api/fields.js';
-import type { TargetApi } from '../api/types.js';
+import type { ApiResponse, TargetApi } from '../api/types.js';
 import { isHarnessError } from '../errors/harness-error.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
 
@@ -20,6 +20,22 @@ export interface AgencyFacts {
   quoteLifetimeS?: number | undefined;
   /** The target's clock minus the harness clock, ms, from the `Date` of its search answer (the middle of that second). */
   clockOffsetMs?: number | undefined;
+  /** Its read bucket as the target's last answer to these reads counted it (a 429 leaves no room); absent when no answer said. */
+  readRoom?: { limit: number; remaining: number } | undefined;
+}
+
+/** The room an answer says its bucket has left, from the profile's rate-limit headers; a 429 has none. */
+export function roomOf(res: Pick<ApiResponse, 'status' | 'headers'>, profile: Readonly<Profile>, known?: number): AgencyFacts['readRoom'] {
+  const header = (name: string): number | undefined => {
+    const v = res.headers[name.toLowerCase()];
+    const n = v === undefined || v.trim() === '' ? NaN : Number(v);
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  };
+  const limit = header(profile.headers.ratelimit_limit) ?? known;
+  if (limit === undefined) return undefined;
+  if (res.status === profile.errors.rate_limited.status) return { limit, remaining: 0 };
+  const remaining = header(profile.headers.ratelimit_remaining);
+  return remaining === undefined ? undefined : { limit, remaining: Math.min(remaining, limit) };
 }
 
 /** What to read of each agency. */
@@ -48,6 +64,7 @@ export async function readAgencyFacts(
   if (!wanted.products && !wanted.wallet) return facts;
   try {
     const { open, closed, response } = await api.openProducts({ label: `runner: which products are open for ${agency.id}` });
+    facts.readRoom = roomOf(response, profile, facts.limits?.read);
     facts.products = response.status >= 200 && response.status < 300 ? { open, closed } : { error: `the account answered ${response.status}` };
     const read = getNumber(response.json, profile.fields.account_read_limit);
     const write = getNumber(response.json, profile.fields.account_write_limit);
@@ -60,6 +77,7 @@ export async function readAgencyFacts(
   try {
     const bal = await api.balance({ label: `runner: wallet balance of ${agency.id}` });
     facts.balance = bal.amount;
+    facts.readRoom = roomOf(bal, profile, facts.limits?.read) ?? facts.readRoom;
     const product = facts.products.open.find((p) => profile.search_criteria[p] !== undefined);
     if (product !== undefined) {
       const search = await api.search(product, profile.search_criteria[product], { label: `runner: a quote for ${agency.id} (offer prices, quote lifetime)` });

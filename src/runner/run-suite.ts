@@ -134,7 +134,14 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     );
 
   try {
-    const facts = await readTarget({ ...given, reset, api, exchanges: () => recorder.exchanges });
+    const facts = await readTarget({
+      ...given,
+      reset,
+      api,
+      exchanges: () => recorder.exchanges,
+      ownRequests: (bucket) => meter.mark([bucket]).get(bucket) ?? 0,
+      onWait: (ms, reason) => emit({ type: 'waiting', ms, reason }),
+    });
     if (facts.note) notes.push(facts.note);
     const executor = suiteExecutor(
       {

@@ -7,7 +7,7 @@ import { withAbortSignal } from '../client/abort-scope.js';
 import type { Exchange } from '../client/exchange.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
 import type { Receiver } from '../receiver/index.js';
-import { readAgencyFacts, type AgencyFacts, type FactsWanted } from './agency-facts.js';
+import { readAgencyFacts, roomOf, type AgencyFacts, type FactsWanted } from './agency-facts.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
 import { quoteLifetimeNote, roundTripMs } from './run-notes.js';
 import type { TargetFacts } from './target-facts.js';
@@ -29,6 +29,32 @@ interface FactsInput {
   api: (i?: number) => TargetApi;
   /** The exchanges made so far (the round trip is measured on them). */
   exchanges: () => readonly Exchange[];
+  /** Requests this run sent to a bucket (`<agency index>:read`) so far; without it, no other client's use is looked for. */
+  ownRequests?: ((bucket: string) => number) | undefined;
+  /** Told of a wait before the run plans (`ms`, why). */
+  onWait?: ((ms: number, reason: string) => void) | undefined;
+}
+
+/** An agency whose read bucket counted requests beyond the run's own when its facts were read. */
+interface ForeignUse {
+  agency: string;
+  requests: number;
+  limit: number;
+}
+
+/**
+ * The agencies whose read bucket, by the target's answers to the facts' reads,
+ * counted more requests than the run has sent it (`own`): another client (or
+ * a run just before this one) used it within the window. A real-time plan
+ * counts only its own requests in a bucket, so a check would meet a bucket it
+ * did not fill and be refused (429 where it expects an answer).
+ */
+export function foreignUse(agencies: readonly AgencyFacts[], own: (bucket: string) => number): ForeignUse[] {
+  return agencies.flatMap((f) => {
+    if (!f.readRoom) return [];
+    const requests = f.readRoom.limit - f.readRoom.remaining - own(`${f.index}:read`);
+    return requests > 0 ? [{ agency: f.id, requests, limit: f.readRoom.limit }] : [];
+  });
 }
 
 /** What the runner knows of the target before it plans. */
@@ -51,7 +77,21 @@ export interface SuiteFacts {
 /** Reads the target: each agency's facts (only the first's against an isolated target, as every check runs there), then the round trip. */
 export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
   const isolated = input.clock.kind === 'mock';
-  const agencies = await gatherFacts(input, isolated);
+  let agencies = await gatherFacts(input, isolated);
+  let busyNote: string | undefined;
+  const busy = !isolated && input.clock.kind === 'real' && input.ownRequests ? foreignUse(agencies, input.ownRequests) : [];
+  if (busy.length > 0) {
+    // Those requests leave the window within one: the run waits that long, then reads the target afresh.
+    const windowMs = input.profile.limits.window_s * 1000;
+    const who = busy.map((b) => `${b.agency}'s read bucket counted ${b.requests} of ${b.limit} beyond this run's own`).join('; ');
+    busyNote = `${who}: another client (or a run just before this one) was using the target, so the run waited one window (${input.profile.limits.window_s} s) before it read the target again and planned. A write bucket in use cannot be seen without writing.`;
+    input.onWait?.(windowMs, `${who}; waiting one window for another client's requests to leave it`);
+    const waited = await input.clock.wait(windowMs).then(
+      () => true,
+      () => false,
+    );
+    if (waited) agencies = await gatherFacts(input, isolated);
+  }
   const target = targetFacts(input, agencies[0]);
   const offset = agencies.find((f) => f.clockOffsetMs !== undefined)?.clockOffsetMs;
   const learnedAt = input.clock.now();
@@ -67,7 +107,7 @@ export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
     learned,
     learnedAt,
     roundTripMs: roundTripMs(input.exchanges()),
-    note: quoteLifetimeNote(input.profile, learned),
+    note: [busyNote, quoteLifetimeNote(input.profile, learned)].filter((n) => n !== undefined).join(' ') || undefined,
   };
 }
 
@@ -83,7 +123,11 @@ async function gatherFacts(input: FactsInput, isolated: boolean): Promise<Agency
     // A few reads on open connections, one at a time: the round trip the estimate counts with.
     for (let i = 0; i < ROUND_TRIP_PROBES; i++) {
       const answered = await withAbortSignal(AbortSignal.timeout(ROUND_TRIP_PROBE_MAX_MS), () => api(0).account({ label: 'runner: round trip' })).then(
-        () => true,
+        (res) => {
+          // The first agency's read bucket as its last answer counts it: the room its facts saw, or none where no facts were read.
+          if (facts[0]) facts[0].readRoom = roomOf(res, profile, facts[0].limits?.read) ?? facts[0].readRoom;
+          return true;
+        },
         () => false,
       );
       if (!answered) break;

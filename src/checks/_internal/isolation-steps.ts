@@ -1,8 +1,8 @@
-import type { StatementEntry } from '../../api/types.js';
+import type { Offer, StatementEntry, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 import { skipped, type Findings } from './findings.js';
-import { productsToSearch, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
+import { cheapest, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 
 /** Both agencies' wallets at one moment: the owner's (role 0), then the other agency's (role 1). */
@@ -51,6 +51,30 @@ export async function sharedProduct(ctx: CheckContext): Promise<string | CheckOu
   return skipped(
     `no product is open to both ${agencyName(ctx, 0)} (${mine.join(', ') || 'none'}) and ${agencyName(ctx, 1)} (${theirs.join(', ') || 'none'}) with search criteria in the profile`,
   );
+}
+
+/** Where an isolation check that tries the owner's offer starts: a product both may book, the owner's offer in it, both wallets before. */
+export interface OwnerOffer {
+  product: string;
+  owner: TargetApi;
+  other: TargetApi;
+  offer: Offer;
+  before: BothWallets;
+}
+
+/**
+ * The owner searches the first product both agencies may book while both
+ * wallets are read, and takes its cheapest offer; or a SKIP naming why there
+ * is none.
+ */
+export async function ownerOffer(ctx: CheckContext): Promise<OwnerOffer | CheckOutcome> {
+  const product = await sharedProduct(ctx);
+  if (typeof product !== 'string') return product;
+  const [owner, other] = [ctx.api(0), ctx.api(1)];
+  const [search, before] = await Promise.all([searchProduct(ctx, owner, product, `search ${product}`), bothWallets(ctx, 'before')]);
+  const offer = cheapest(search.offers);
+  if (!offer) return skipped(`a search of ${product} gave no offer to book`, search);
+  return { product, owner, other, offer, before };
 }
 
 /** Both agencies' wallets, read at once; `label` (e.g. `before`) is prefixed with the check's id. */

@@ -2,8 +2,8 @@ import type { Profile } from '../../profile/index.js';
 import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
 import { Findings, skipped } from '../_internal/findings.js';
-import { cheapest, retryRateLimited, searchProduct } from '../_internal/flow-steps.js';
-import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, sharedProduct } from '../_internal/isolation-steps.js';
+import { retryRateLimited } from '../_internal/flow-steps.js';
+import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, ownerOffer } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What IS-01 saw: the owner's booking, the other agency's read and cancellation of it, then the owner's cancellation. */
@@ -50,12 +50,9 @@ export const bookingByOtherCheck: Check = {
   needs: ['second-agency', 'open-product'],
   ...ISOLATION_EPISODE,
   async run(ctx) {
-    const product = await sharedProduct(ctx);
-    if (typeof product !== 'string') return product;
-    const [owner, other] = [ctx.api(0), ctx.api(1)];
-    const [search, before] = await Promise.all([searchProduct(ctx, owner, product, `search ${product}`), bothWallets(ctx, 'before')]);
-    const offer = cheapest(search.offers);
-    if (!offer) return skipped(`a search of ${product} gave no offer to book`, search);
+    const start = await ownerOffer(ctx);
+    if (!('offer' in start)) return start;
+    const { product, owner, other, offer, before } = start;
     const booking = await bookFresh(ctx, owner, product, offer.quoteToken, "the owner's booking");
     const bookingId = booking.bookingId;
     if (!isSuccess(booking) || bookingId === undefined)

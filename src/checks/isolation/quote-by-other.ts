@@ -1,9 +1,9 @@
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
-import { cancelQuietly, cheapest, searchProduct } from '../_internal/flow-steps.js';
-import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, type OwnBooking, sharedProduct } from '../_internal/isolation-steps.js';
+import { Findings } from '../_internal/findings.js';
+import { cancelQuietly } from '../_internal/flow-steps.js';
+import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, type OwnBooking, ownerOffer } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What IS-02 saw: another agency's booking with the owner's quote token, then the owner's booking of it and its cancellation. */
@@ -56,12 +56,9 @@ export const quoteByOtherCheck: Check = {
   needs: ['second-agency', 'open-product'],
   ...ISOLATION_EPISODE,
   async run(ctx) {
-    const product = await sharedProduct(ctx);
-    if (typeof product !== 'string') return product;
-    const [owner, other] = [ctx.api(0), ctx.api(1)];
-    const [search, before] = await Promise.all([searchProduct(ctx, owner, product, `search ${product}`), bothWallets(ctx, 'before')]);
-    const offer = cheapest(search.offers);
-    if (!offer) return skipped(`a search of ${product} gave no offer to book`, search);
+    const start = await ownerOffer(ctx);
+    if (!('offer' in start)) return start;
+    const { product, owner, other, offer, before } = start;
     const otherBooking = await bookFresh(ctx, other, product, offer.quoteToken, "another agency's booking with the owner's quote token");
     const ownerBooking = await bookFresh(ctx, owner, product, offer.quoteToken, "the owner's booking of its quote");
     const ownerCancel =
