@@ -25,7 +25,7 @@ export function casesRun(d: Pick<DefectOutcome, 'focus' | 'cases'>): string {
 export function modeLine(r: Pick<SelftestResult, 'mode'>): string {
   return r.mode === 'whole'
     ? 'whole: each defect ran the whole suite, as the clean runs did'
-    : 'focused: each defect ran only the baseline and the cases expected to catch it (the whole suite where one of them judges the whole run; --whole for the whole suite every time); the clean runs ran the whole suite';
+    : 'focused: each defect ran the baseline and its expected cases (the whole suite where one of them judges the whole run; --whole runs it every time); the clean runs ran the whole suite';
 }
 
 /** The terminal report: defect × catching checks, false alarms, coverage gaps, the verdict. */

@@ -71,7 +71,9 @@ describe('self-test reports', () => {
 
   it('say which mode ran and what each defect run executed', () => {
     const focused = result({ defects: [{ ...result().defects[0]!, focus: ['AU-01', 'WL-05'], cases: 2 }, result().defects[1]!] });
-    expect(renderSelftestText(focused)).toMatch(/^mode focused: each defect ran only the baseline and the cases expected to catch it/m);
+    expect(renderSelftestText(focused)).toMatch(
+      /^mode focused: each defect ran the baseline and its expected cases \(the whole suite where one of them judges the whole run/m,
+    );
     const md = renderSelftestMarkdown(focused);
     expect(md).toMatch(/^Mode focused: /m);
     expect(md).toContain('| AU-01, WL-05 (2 cases) |');
