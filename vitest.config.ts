@@ -18,7 +18,7 @@ import { TierSequencer } from './test/setup/tier-sequencer.js';
  * docs/testing.md.
  */
 const E2E = [
-  // The whole suite, once per defect (CPU-bound; the longest file, so it starts first) and for a few defects through the CLI.
+  // Every defect against the checks meant to catch it, and the whole suite on the clean mock (CPU-bound; the longest file, so it starts first); a few defects, focused and whole.
   'test/selftest/selftest-all.test.ts',
   'test/selftest/selftest-few.test.ts',
   // The whole suite in real time and against a mock 25 ms away.

@@ -26,6 +26,11 @@ export interface DefectOutcome {
   /** Every other failed case (fine, shown). */
   collateral: FailedCase[];
   caught: boolean;
+  /**
+   * The cases its run selected (a `run --only` list) in a focused self-test;
+   * absent when the whole suite ran.
+   */
+  focus?: string[];
   /** Cases of the run (all kinds) and real duration of the run. */
   cases: number;
   durationMs: number;
@@ -56,6 +61,13 @@ export interface CheckCoverage {
   explanation?: string;
 }
 
+/**
+ * What a defect's run executes: `focused`, only the cases that can catch it
+ * (its expected checks and the baseline); `whole`, the whole suite. Clean
+ * runs are the whole suite in both.
+ */
+export type SelftestMode = 'focused' | 'whole';
+
 /** The whole self-test result (`selftest.json`). */
 export interface SelftestResult {
   schema: 'svc-harness/selftest@1';
@@ -66,6 +78,8 @@ export interface SelftestResult {
   finishedAt: string;
   durationMs: number;
   concurrency: number;
+  /** What each defect's run executed (the clean runs are the whole suite either way). */
+  mode: SelftestMode;
   /**
    * True when every defect of the catalogue ran. Only then can the report
    * say which checks alone catch nothing; a run of chosen defects leaves that open.

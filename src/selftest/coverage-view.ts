@@ -16,16 +16,19 @@ interface CoverageView {
  * that caught something are listed, and nothing is said about the rest.
  */
 export function coverageView(r: SelftestResult): CoverageView {
+  // A check is credited only where it is expected to catch (in either mode); a focused run leaves the other checks out, so their collateral failures go unseen.
+  const focused =
+    r.mode === 'focused' ? ' Each defect ran only the cases that can catch it, so its collateral failures are among those; --whole shows every one.' : '';
   if (r.wholeCatalogue) {
     return {
       rows: r.coverage,
-      caption: 'Every check, with the defects only it catches; a check that alone catches none needs a documented reason.',
+      caption: `Every check, with the defects only it catches (as a check expected to catch them); a check that alone catches none needs a documented reason.${focused}`,
       judgesNeed: true,
     };
   }
   return {
     rows: r.coverage.filter((c) => c.catches.length > 0),
-    caption: `The checks that caught one of the ${r.defects.length} chosen defects. Whether a check is needed at all is judged only by a self-test over the whole catalogue.`,
+    caption: `The checks that caught one of the ${r.defects.length} chosen defects. Whether a check is needed at all is judged only by a self-test over the whole catalogue.${focused}`,
     judgesNeed: false,
   };
 }

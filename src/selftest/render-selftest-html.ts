@@ -3,7 +3,7 @@ import { renderLayout } from '../report/html/layout.js';
 import { verdictBadge } from '../report/html/palette.js';
 import type { CleanOutcome, DefectOutcome, SelftestResult } from '../results/selftest-result.js';
 import { coverageView } from './coverage-view.js';
-import { scoreLine } from './render-selftest-text.js';
+import { casesRun, modeLine, scoreLine } from './render-selftest-text.js';
 
 function table(head: string[], rows: string[][], cls = 'cases'): string {
   return `<table class="${cls}"><thead><tr>${head.map((h) => `<th>${html(h)}</th>`).join('')}</tr></thead><tbody>${rows
@@ -45,12 +45,14 @@ function banner(r: SelftestResult): string {
 <h1>Self-test <span class="muted">· run ${html(r.runId)}</span></h1>
 <div class="meta">
 <span>Scope <b>${html(scope)}</b></span>
+<span>Mode <b>${html(r.mode)}</b></span>
 <span>Clean runs <b>${r.clean.length}</b></span>
 <span>Started <b>${html(r.startedAt)}</b></span>
 <span>Duration <b>${html(seconds(r.durationMs))}</b> with <b>${r.concurrency}</b> runs at once</span>
 </div>
 <div class="counts">${count(r.score.caught, 'Caught', 'c-pass')}${count(escaped, 'Escaped', 'c-fail')}${count(alarms, 'False alarms', 'c-fail')}</div>
 <p class="muted" style="margin:10px 0 0">${html(scoreLine(r))}</p>
+<p class="muted" style="margin:4px 0 0">Mode ${html(modeLine(r))}.</p>
 </div>
 </section>`;
 }
@@ -83,7 +85,7 @@ function attention(r: SelftestResult): string {
  * the checks. Every text is escaped.
  */
 export function renderSelftestHtml(r: SelftestResult): string {
-  const defects = `<table class="cases"><thead><tr><th>Defect</th><th>Promise broken</th><th>Verdict</th><th>Caught by</th><th>Collateral failures</th></tr></thead><tbody>${r.defects
+  const defects = `<table class="cases"><thead><tr><th>Defect</th><th>Promise broken</th><th>Verdict</th><th>Caught by</th><th>Collateral failures</th><th>Cases run</th></tr></thead><tbody>${r.defects
     .map(
       (d) => `<tr id="${html(defectAnchor(d.defect))}" class="${d.caught ? '' : 'failing'}">
 <td><code>${html(d.defect)}</code><br><small class="muted">${html(d.description)}</small></td>
@@ -91,6 +93,7 @@ export function renderSelftestHtml(r: SelftestResult): string {
 <td>${d.caught ? CAUGHT : ESCAPED}${d.error ? `<br><small>${html(d.error)}</small>` : ''}</td>
 <td>${html(d.caught ? d.caughtBy.join(', ') : `expected ${d.expected.join(', ')}`)}</td>
 <td>${d.collateral.map((c) => `<span title="${html(c.message)}">${html(c.id)}</span>`).join(', ') || '<span class="muted">none</span>'}</td>
+<td>${html(casesRun(d))}</td>
 </tr>`,
     )
     .join('\n')}</tbody></table>`;

@@ -1,18 +1,19 @@
 import { mdCell } from './defect-table.js';
 import type { SelftestResult } from '../results/selftest-result.js';
 import { coverageView } from './coverage-view.js';
-import { scoreLine } from './render-selftest-text.js';
+import { casesRun, modeLine, scoreLine } from './render-selftest-text.js';
 
 /** `selftest.md`: score, defect × catching checks, false alarms, per-check coverage. */
 export function renderSelftestMarkdown(r: SelftestResult): string {
   const out: string[] = [];
   out.push(`# Self-test ${r.runId}: ${r.verdict}`, '');
   out.push(`${scoreLine(r)}. Duration ${(r.durationMs / 1000).toFixed(1)} s, ${r.concurrency} runs at once. Command: \`${mdCell(r.command)}\`.`, '');
-  out.push('## Defects', '', '| defect | promise broken | verdict | caught by | collateral failures |', '|---|---|---|---|---|');
+  out.push(`Mode ${mdCell(modeLine(r))}.`, '');
+  out.push('## Defects', '', '| defect | promise broken | verdict | caught by | collateral failures | cases run |', '|---|---|---|---|---|---|');
   for (const d of r.defects) {
     const verdict = d.caught ? 'CAUGHT' : `**ESCAPED**${d.error ? ` (${mdCell(d.error)})` : ''}`;
     const by = d.caught ? d.caughtBy.join(', ') : `expected ${d.expected.join(', ')}`;
-    out.push(`| \`${d.defect}\` | ${mdCell(d.promise)} | ${verdict} | ${by} | ${d.collateral.map((c) => c.id).join(', ') || '-'} |`);
+    out.push(`| \`${d.defect}\` | ${mdCell(d.promise)} | ${verdict} | ${by} | ${d.collateral.map((c) => c.id).join(', ') || '-'} | ${casesRun(d)} |`);
   }
   out.push('', '## False alarms (clean runs)', '');
   if (r.clean.length === 0) out.push('No clean run was made.');

@@ -1,4 +1,4 @@
-import type { SelftestResult } from '../results/selftest-result.js';
+import type { DefectOutcome, SelftestResult } from '../results/selftest-result.js';
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -14,6 +14,18 @@ export function scoreLine(r: SelftestResult): string {
   const pct = total === 0 ? 100 : Math.floor((caught / total) * 1000) / 10;
   const alarms = r.clean.reduce((n, c) => n + c.falseAlarms.length + (c.error ? 1 : 0), 0);
   return `catch score ${caught}/${total} (${pct}%), ${alarms} false alarm${alarms === 1 ? '' : 's'} in ${r.clean.length} clean run${r.clean.length === 1 ? '' : 's'} (${r.falseAlarmRuns} failing)`;
+}
+
+/** The cases a defect's run executed: its focus, or the whole suite, with their number. */
+export function casesRun(d: Pick<DefectOutcome, 'focus' | 'cases'>): string {
+  return `${d.focus ? d.focus.join(', ') : 'whole suite'} (${d.cases} case${d.cases === 1 ? '' : 's'})`;
+}
+
+/** What each defect's run executed, in one sentence: `focused: …` or `whole: …`. */
+export function modeLine(r: Pick<SelftestResult, 'mode'>): string {
+  return r.mode === 'whole'
+    ? 'whole: each defect ran the whole suite, as the clean runs did'
+    : 'focused: each defect ran the baseline and its expected cases (the whole suite where one of them judges the whole run; --whole runs it every time); the clean runs ran the whole suite';
 }
 
 /** The terminal report: defect × catching checks, false alarms, coverage gaps, the verdict. */
@@ -42,6 +54,7 @@ export function renderSelftestText(r: SelftestResult): string {
     out.push(`check ${c.check} alone catches no defect: ${c.explanation ?? 'NOT EXPLAINED (add a defect, or explain it in CHECKS_WITHOUT_OWN_DEFECT)'}`);
   const durations = r.clean.map((c) => c.durationMs);
   if (durations.length > 0) out.push(`clean runs: ${durations.length}, ${seconds(Math.min(...durations))} to ${seconds(Math.max(...durations))} each`);
+  out.push(`mode ${modeLine(r)}`);
   out.push(`${r.verdict}: ${scoreLine(r)}; ${seconds(r.durationMs)} with ${r.concurrency} runs at once`);
   return `${out.join('\n')}\n`;
 }

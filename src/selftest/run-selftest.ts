@@ -7,13 +7,21 @@ import { newRunId } from '../results/run-id.js';
 import type { SuiteResult } from '../results/run-result.js';
 import { randomSeed } from '../runner/run-id.js';
 import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS, type DefectExpectation } from './expectations.js';
+import { defectFocus } from './defect-focus.js';
 import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';
-import type { CleanOutcome, DefectOutcome, SelftestResult } from '../results/selftest-result.js';
+import type { CleanOutcome, DefectOutcome, SelftestMode, SelftestResult } from '../results/selftest-result.js';
 
 /** Options of `runSelftest`. */
 interface SelftestOptions {
   /** Defects to try. @defaultValue every defect of the catalogue */
   defects?: readonly string[];
+  /**
+   * What a defect's run executes: `focused`, the cases that can catch it (its
+   * expected checks, after the baseline); `whole`, the whole suite, which also
+   * shows every collateral failure. Clean runs are the whole suite either way.
+   * @defaultValue 'focused'
+   */
+  mode?: SelftestMode;
   /** Clean runs (no defect) to look for false alarms. @defaultValue 1 */
   repeatClean?: number;
   /** Suite runs at once, each against its own embedded mock and clock. @defaultValue 4 */
@@ -34,7 +42,7 @@ interface SelftestOptions {
 type SelftestProgress =
   { type: 'defect'; outcome: DefectOutcome; done: number; total: number } | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
 
-type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName } };
+type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName }; focus: string[] | undefined };
 
 /** The spec of every defect named (all when none), in catalogue order; an unknown name is a usage error. */
 function defectSpecs(names?: readonly string[], overrides: Partial<Record<string, DefectExpectation>> = {}): Array<DefectSpec & { defect: DefectName }> {
@@ -62,14 +70,15 @@ class Worker {
 
   constructor(private readonly options: SelftestOptions) {}
 
-  async run(defects: readonly DefectName[]): Promise<SuiteResult> {
+  /** One run with `defects` switched on: the cases of `only` (a `run --only` list), or the whole suite. */
+  async run(defects: readonly DefectName[], only?: readonly string[]): Promise<SuiteResult> {
     this.harness ??= createHarness({ ...(this.options.checkTimeoutMs !== undefined ? { checkTimeoutMs: this.options.checkTimeoutMs } : {}) });
     const { mock } = await this.harness.prepare();
     if (!mock) throw new HarnessError('E_INTERNAL', 'the self-test needs the embedded mock');
     mock.defects.disable(DEFECT_NAMES);
     mock.defects.enable(defects);
     await mock.reset();
-    return this.harness.run({ seed: this.options.seed ?? randomSeed(), command: this.options.command ?? 'selftest' });
+    return this.harness.run({ ...(only ? { only } : {}), seed: this.options.seed ?? randomSeed(), command: this.options.command ?? 'selftest' });
   }
 
   async close(): Promise<void> {
@@ -79,24 +88,42 @@ class Worker {
 }
 
 /**
- * Runs the whole suite once per defect (that defect alone switched on) and
- * `repeatClean` times with none, several runs at once; judges each run and
- * returns the self-test result.
+ * The jobs, those that run the whole suite first, then the focused runs of a
+ * scenario or property (seconds of fast-check each), then the other focused
+ * runs (a check or two): the short runs fill in at the end instead of one
+ * long run starting last while the other workers stand idle. Stable
+ * otherwise; the results are put back in catalogue order.
+ */
+function heaviestFirst(jobs: readonly Job[]): Job[] {
+  const weight = (j: Job): number => (j.kind === 'clean' || !j.focus ? 2 : j.focus.some((id) => id.includes(':')) ? 1 : 0);
+  return jobs
+    .map((job, i) => ({ job, i }))
+    .sort((a, b) => weight(b.job) - weight(a.job) || a.i - b.i)
+    .map((x) => x.job);
+}
+
+/**
+ * Runs the suite once per defect (that defect alone switched on; focused on
+ * the cases that can catch it unless `mode` is `whole`) and `repeatClean`
+ * times, whole, with none, several runs at once; judges each run and returns
+ * the self-test result.
  */
 export async function runSelftest(options: SelftestOptions = {}): Promise<SelftestResult> {
   const specs = defectSpecs(options.defects, options.expectations);
   const repeatClean = options.repeatClean ?? 1;
   const concurrency = Math.max(1, options.concurrency ?? 4);
+  const mode = options.mode ?? 'focused';
+  if (mode !== 'focused' && mode !== 'whole') throw new HarnessError('E_USAGE', `the self-test mode must be focused or whole, got ${String(mode)}`);
   if (!Number.isInteger(repeatClean) || repeatClean < 0) throw new HarnessError('E_USAGE', `--repeat-clean must be an integer ≥ 0, got ${String(repeatClean)}`);
   if (!Number.isInteger(concurrency)) throw new HarnessError('E_USAGE', `--concurrency must be an integer ≥ 1, got ${String(options.concurrency)}`);
   const runId = newRunId();
   const startedAt = new Date();
   const t0 = performance.now();
 
-  const jobs: Job[] = [
+  const jobs: Job[] = heaviestFirst([
     ...Array.from({ length: repeatClean }, (_, index): Job => ({ kind: 'clean', index })),
-    ...specs.map((spec): Job => ({ kind: 'defect', spec })),
-  ];
+    ...specs.map((spec): Job => ({ kind: 'defect', spec, focus: mode === 'focused' ? defectFocus(spec.caughtBy, ALL_CHECKS) : undefined })),
+  ]);
   const total = jobs.length;
   const defects: DefectOutcome[] = [];
   const clean: CleanOutcome[] = [];
@@ -122,11 +149,12 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
         } else {
           let outcome: DefectOutcome;
           try {
-            outcome = judgeDefect(job.spec, await worker.run([job.spec.defect]));
+            outcome = judgeDefect(job.spec, await worker.run([job.spec.defect], job.focus));
           } catch (err) {
             outcome = erroredDefect(job.spec, message(err), Math.round(performance.now() - r0), seed);
             await worker.close();
           }
+          if (job.focus) outcome.focus = job.focus;
           defects.push(outcome);
           options.onProgress?.({ type: 'defect', outcome, done: ++done, total });
         }
@@ -159,6 +187,7 @@ export async function runSelftest(options: SelftestOptions = {}): Promise<Selfte
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
     concurrency,
+    mode,
     wholeCatalogue: whole,
     defects,
     clean,

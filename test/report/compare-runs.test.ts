@@ -220,6 +220,7 @@ describe('compareRuns of two self-tests', () => {
       finishedAt: '2026-11-25T10:01:00Z',
       durationMs: 60_000,
       concurrency: 2,
+      mode: 'focused',
       wholeCatalogue: false,
       defects: [defect('fixed-window', caught), defect('replay-differs', true)],
       clean: [

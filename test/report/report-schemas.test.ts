@@ -36,6 +36,7 @@ const selftest: SelftestResult = {
   finishedAt: '2026-01-01T00:01:00.000Z',
   durationMs: 60_000,
   concurrency: 2,
+  mode: 'focused',
   wholeCatalogue: false,
   defects: [
     {

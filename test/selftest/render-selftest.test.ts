@@ -27,6 +27,7 @@ function result(over: Partial<SelftestResult> = {}): SelftestResult {
     finishedAt: '2026-01-01T00:01:00.000Z',
     durationMs: 60_000,
     concurrency: 2,
+    mode: 'focused',
     wholeCatalogue: false,
     defects: [outcome('rates-missing', ['WL-05']), outcome('cancel-no-refund', [])],
     clean: [
@@ -66,6 +67,25 @@ describe('self-test reports', () => {
     expect(renderSelftestText(r)).toContain('check AU-01 alone catches no defect: NOT EXPLAINED');
     expect(renderSelftestMarkdown(r)).toMatch(/\| AU-02 \| - \| - \| catches no defect alone: not explained \|/);
     expect(renderSelftestHtml(r)).toContain('catches no defect alone: not explained');
+  });
+
+  it('say which mode ran and what each defect run executed', () => {
+    const focused = result({ defects: [{ ...result().defects[0]!, focus: ['AU-01', 'WL-05'], cases: 2 }, result().defects[1]!] });
+    expect(renderSelftestText(focused)).toMatch(
+      /^mode focused: each defect ran the baseline and its expected cases \(the whole suite where one of them judges the whole run/m,
+    );
+    const md = renderSelftestMarkdown(focused);
+    expect(md).toMatch(/^Mode focused: /m);
+    expect(md).toContain('| AU-01, WL-05 (2 cases) |');
+    expect(md).toContain('| whole suite (60 cases) |');
+    expect(md).toContain('so its collateral failures are among those; --whole shows every one.');
+    const page = renderSelftestHtml(focused);
+    expect(page).toContain('Mode <b>focused</b>');
+    expect(page).toContain('<td>AU-01, WL-05 (2 cases)</td>');
+    const whole = result({ mode: 'whole' });
+    expect(renderSelftestText(whole)).toMatch(/^mode whole: each defect ran the whole suite, as the clean runs did$/m);
+    expect(renderSelftestMarkdown(whole)).not.toContain('--whole shows every one');
+    expect(renderSelftestHtml(whole)).toContain('Mode <b>whole</b>');
   });
 
   it('open on the verdict, then what failed with links to its rows, then the tables', () => {

@@ -3,13 +3,15 @@ import { DEFECT_NAMES } from '../../src/mock/defects/catalogue.js';
 import { runSelftest } from '../../src/selftest/run-selftest.js';
 
 /**
- * The whole self-test, in-process: every defect of the catalogue is caught by
- * one of its expected checks, the clean mock raises no false alarm, and every
- * check alone catches some defect or carries its documented reason.
+ * The whole self-test, in-process and focused (each defect's run executes the
+ * cases that can catch it; the clean run, the whole suite): every defect of
+ * the catalogue is caught by one of its expected checks, the clean mock
+ * raises no false alarm, and every check alone catches some defect or carries
+ * its documented reason.
  */
 describe('the whole self-test', () => {
   test('catches 100% of the defects with zero false alarms', { timeout: 900_000 }, async () => {
-    const result = await runSelftest({ repeatClean: 1, concurrency: 4 });
+    const result = await runSelftest({ repeatClean: 1, concurrency: 4, mode: 'focused' });
     const escaped = result.defects.filter((d) => !d.caught).map((d) => `${d.defect}${d.error ? ` (${d.error})` : ''}`);
     const alarms = result.clean.flatMap((c) => [...c.falseAlarms.map((f) => `${f.id}: ${f.message}`), ...(c.error ? [c.error] : [])]);
     expect(escaped).toEqual([]);
@@ -17,5 +19,8 @@ describe('the whole self-test', () => {
     expect(result.score).toEqual({ caught: DEFECT_NAMES.length, total: DEFECT_NAMES.length });
     expect(result.unexplainedChecks).toEqual([]);
     expect(result.verdict).toBe('PASS');
+    // Each focused run ran its selection and nothing more (one case per id: the baseline, the expected checks and properties).
+    const strays = result.defects.filter((d) => d.focus !== undefined && d.cases !== d.focus.length).map((d) => `${d.defect}: ${d.cases} cases`);
+    expect(strays).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFECT_NAMES } from '../../src/mock/defects/catalogue.js';
 import { renderDefectTable } from '../../src/selftest/defect-table.js';
+import { defectFocus } from '../../src/selftest/defect-focus.js';
 import { DEFECT_EXPECTATIONS } from '../../src/selftest/expectations.js';
 import { renderSelftestText } from '../../src/selftest/render-selftest-text.js';
 import { runSelftest } from '../../src/selftest/run-selftest.js';
@@ -40,10 +41,16 @@ describe('expectations', () => {
 describe('selftest on chosen defects', () => {
   test('catches each chosen defect by its expected check, raises no false alarm, and writes the reports', { timeout: 300_000 }, async () => {
     const result = await runSelftest({ defects: ['rates-missing', 'quote-tag-unchecked'], repeatClean: 1, concurrency: 3 });
+    expect(result.mode).toBe('focused');
     expect(result.score).toEqual({ caught: 2, total: 2 });
     expect(result.defects.map((d) => [d.defect, d.caught, d.caughtBy])).toEqual([
       ['rates-missing', true, ['WL-05']],
       ['quote-tag-unchecked', true, ['QT-04']],
+    ]);
+    // A focused run of a defect runs the baseline and its expected checks, nothing else; the clean run, the whole suite.
+    expect(result.defects.map((d) => [d.defect, d.focus, d.cases])).toEqual([
+      ['rates-missing', ['AU-01', 'WL-05'], 2],
+      ['quote-tag-unchecked', ['AU-01', 'QT-04'], 2],
     ]);
     expect(result.clean).toHaveLength(1);
     expect(result.clean[0]!.falseAlarms).toEqual([]);
@@ -52,6 +59,9 @@ describe('selftest on chosen defects', () => {
     expect(result.verdict).toBe('PASS');
     expect(result.coverage.find((c) => c.check === 'WL-05')?.only).toEqual(['rates-missing']);
     expect(renderSelftestText(result)).toContain('catch score 2/2 (100%), 0 false alarms in 1 clean run');
+    expect(renderSelftestText(result)).toMatch(
+      /^mode focused: each defect ran the baseline and its expected cases \(the whole suite where one of them judges the whole run/m,
+    );
 
     const base = await mkdtemp(path.join(tmpdir(), 'selftest-'));
     dirs.push(base);
@@ -59,27 +69,56 @@ describe('selftest on chosen defects', () => {
     const json = JSON.parse(await readFile(path.join(written.dir, 'selftest.json'), 'utf8')) as { score: unknown; schema: string };
     expect(json.schema).toBe('svc-harness/selftest@1');
     expect(json.score).toEqual({ caught: 2, total: 2 });
-    expect(await readFile(path.join(written.dir, 'selftest.md'), 'utf8')).toContain('| `rates-missing` |');
+    const md = await readFile(path.join(written.dir, 'selftest.md'), 'utf8');
+    expect(md).toContain('| `rates-missing` |');
+    expect(md).toContain('| AU-01, WL-05 (2 cases) |');
+    expect(md).toMatch(/^Mode focused: /m);
     const page = await readFile(path.join(written.dir, 'selftest.html'), 'utf8');
     expect(page).toContain('quote-tag-unchecked');
+    expect(page).toContain('Mode <b>focused</b>');
     expect(page).not.toMatch(/<script[^>]*src=/);
     expect(await readlink(path.join(base, 'latest'))).toBe(result.runId);
     expect(JSON.parse(await readFile(path.join(base, 'latest.json'), 'utf8'))).toMatchObject({ runId: result.runId, verdict: 'PASS' });
   });
 
   test('a defect whose expected check passes escapes, even when other checks fail: verdict FAIL', { timeout: 180_000 }, async () => {
-    // WL-05 catches rates-missing; expecting AU-03 instead turns WL-05's failure into collateral.
+    // WL-05 catches rates-missing; expecting AU-03 instead turns WL-05's failure, in a run of the whole suite, into collateral.
+    const result = await runSelftest({
+      defects: ['rates-missing'],
+      repeatClean: 0,
+      concurrency: 1,
+      mode: 'whole',
+      expectations: { 'rates-missing': { promise: 'p', caughtBy: ['AU-03'] } },
+    });
+    expect(result.mode).toBe('whole');
+    expect(result.defects[0]).toMatchObject({ defect: 'rates-missing', caught: false, caughtBy: [] });
+    expect(result.defects[0]?.focus).toBeUndefined();
+    expect(result.defects[0]?.cases).toBeGreaterThan(40);
+    expect(result.defects[0]?.collateral.map((c) => c.id)).toContain('WL-05');
+    expect(result.score).toEqual({ caught: 0, total: 1 });
+    expect(result.verdict).toBe('FAIL');
+    expect(renderSelftestText(result)).toMatch(/rates-missing\s+ESCAPED\s+\(expected AU-03\)/);
+    expect(renderSelftestText(result)).toMatch(/^mode whole: each defect ran the whole suite/m);
+  });
+
+  test('a focused run escapes the same way: its expected check passes, and the check that would catch it does not run', { timeout: 180_000 }, async () => {
     const result = await runSelftest({
       defects: ['rates-missing'],
       repeatClean: 0,
       concurrency: 1,
       expectations: { 'rates-missing': { promise: 'p', caughtBy: ['AU-03'] } },
     });
-    expect(result.defects[0]).toMatchObject({ defect: 'rates-missing', caught: false, caughtBy: [] });
-    expect(result.defects[0]?.collateral.map((c) => c.id)).toContain('WL-05');
+    expect(result.defects[0]).toMatchObject({ defect: 'rates-missing', caught: false, caughtBy: [], focus: ['AU-01', 'AU-03'], cases: 2, collateral: [] });
     expect(result.score).toEqual({ caught: 0, total: 1 });
     expect(result.verdict).toBe('FAIL');
     expect(renderSelftestText(result)).toMatch(/rates-missing\s+ESCAPED\s+\(expected AU-03\)/);
+  });
+
+  test('a defect expected of a check that judges the whole run (ER-01) runs the whole suite in focused mode too', () => {
+    expect(defectFocus(DEFECT_EXPECTATIONS['error-request-id-mismatch'].caughtBy, ALL_CHECKS)).toBeUndefined();
+    expect(defectFocus(DEFECT_EXPECTATIONS['price-amount-as-string'].caughtBy, ALL_CHECKS)).toBeUndefined();
+    expect(defectFocus(DEFECT_EXPECTATIONS['webhook-no-retry'].caughtBy, ALL_CHECKS)).toEqual(['AU-01', 'WH-03', 'WH-06']);
+    expect(defectFocus(DEFECT_EXPECTATIONS['booking-body-unchecked'].caughtBy, ALL_CHECKS)).toEqual(['AU-01', 'property:openapi-inputs']);
   });
 });
 
@@ -98,5 +137,21 @@ describe('selftest command', () => {
     await expect(parse('--concurrency', '0')).rejects.toThrow(/--concurrency must be an integer ≥ 1/);
     await expect(parse('--repeat-clean', '-1')).rejects.toThrow(/--repeat-clean/);
     await expect(parse('--only-defects', ' , ')).rejects.toThrow(/comma list/);
+  });
+
+  test('runs focused by default and the whole suite per defect with --whole', { timeout: 180_000 }, async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'selftest-cli-'));
+    dirs.push(base);
+    const summary = async (whole: boolean) => {
+      const lines: string[] = [];
+      await selftestCommand({ 'only-defects': ['rates-missing'], 'repeat-clean': 0, json: true, 'report-dir': base, whole }, (l) => lines.push(l));
+      const s = JSON.parse(lines.join('')) as { mode: string; report_dir: string; verdict: string };
+      const report = JSON.parse(await readFile(path.join(s.report_dir, 'selftest.json'), 'utf8')) as { defects: Array<{ focus?: string[]; cases: number }> };
+      return { mode: s.mode, verdict: s.verdict, focus: report.defects[0]?.focus, cases: report.defects[0]?.cases ?? 0 };
+    };
+    expect(await summary(false)).toEqual({ mode: 'focused', verdict: 'PASS', focus: ['AU-01', 'WL-05'], cases: 2 });
+    const whole = await summary(true);
+    expect(whole).toMatchObject({ mode: 'whole', verdict: 'PASS', focus: undefined });
+    expect(whole.cases).toBeGreaterThan(40);
   });
 });

@@ -12,12 +12,14 @@ export interface SelftestCommandOptions {
   'report-dir'?: string;
   concurrency?: number;
   seed?: number;
+  whole?: boolean;
   json?: boolean;
   table?: boolean;
 }
 
 /**
- * `svc-harness selftest`: runs the suite against the mock once per defect and
+ * `svc-harness selftest`: runs the suite against the mock once per defect
+ * (focused on the cases that can catch it, or whole with `--whole`) and, whole,
  * on the clean mock, prints the table and the score, writes the reports.
  * Passed when every defect is caught and no false alarm occurred.
  */
@@ -35,6 +37,7 @@ export async function selftestCommand(
     ...(args['repeat-clean'] !== undefined ? { repeatClean: args['repeat-clean'] } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    mode: args.whole ? 'whole' : 'focused',
     command: commandLine(),
     ...(args.json
       ? {}
@@ -57,6 +60,7 @@ export async function selftestCommand(
         score: result.score,
         false_alarm_runs: result.falseAlarmRuns,
         clean_runs: result.clean.length,
+        mode: result.mode,
         duration_ms: result.durationMs,
         escaped: result.defects.filter((d) => !d.caught).map((d) => d.defect),
         false_alarms: result.clean.flatMap((c) => c.falseAlarms.map((f) => ({ run: c.index + 1, id: f.id, message: f.message }))),

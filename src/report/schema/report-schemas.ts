@@ -133,6 +133,7 @@ export const SELFTEST_REPORT_SCHEMA = {
     finishedAt: isoInstant,
     durationMs: ms,
     concurrency: count,
+    mode: { enum: ['focused', 'whole'] },
     wholeCatalogue: { type: 'boolean' },
     defects: {
       type: 'array',
@@ -149,6 +150,7 @@ export const SELFTEST_REPORT_SCHEMA = {
           unproven: { type: 'array', maxItems: 10_000, items: failedCase },
           collateral: { type: 'array', maxItems: 10_000, items: failedCase },
           caught: { type: 'boolean' },
+          focus: texts(1000, 300),
           cases: count,
           durationMs: ms,
           error: text(100_000),
