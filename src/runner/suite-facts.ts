@@ -35,6 +35,9 @@ interface FactsInput {
   onWait?: ((ms: number, reason: string) => void) | undefined;
 }
 
+/** Reads of this harness a bucket may count that the run does not: the probe of the target before the run (one signed read of an account). */
+const UNCOUNTED_READS = 1;
+
 /** An agency whose read bucket counted requests beyond the run's own when its facts were read. */
 interface ForeignUse {
   agency: string;
@@ -44,7 +47,8 @@ interface ForeignUse {
 
 /**
  * The agencies whose read bucket, by the target's answers to the facts' reads,
- * counted more requests than the run has sent it (`own`): another client (or
+ * counted more requests than the run has sent it (`own`) and the harness's
+ * probe before the run: another client (or
  * a run just before this one) used it within the window. A real-time plan
  * counts only its own requests in a bucket, so a check would meet a bucket it
  * did not fill and be refused (429 where it expects an answer).
@@ -53,7 +57,7 @@ export function foreignUse(agencies: readonly AgencyFacts[], own: (bucket: strin
   return agencies.flatMap((f) => {
     if (!f.readRoom) return [];
     const requests = f.readRoom.limit - f.readRoom.remaining - own(`${f.index}:read`);
-    return requests > 0 ? [{ agency: f.id, requests, limit: f.readRoom.limit }] : [];
+    return requests > UNCOUNTED_READS ? [{ agency: f.id, requests, limit: f.readRoom.limit }] : [];
   });
 }
 

@@ -57,8 +57,11 @@ describe('a real-time run against a target whose read bucket another client has 
       readRoom: { limit: 120, remaining },
     });
     const own = (bucket: string): number => (bucket === '0:read' ? 3 : 2);
-    // 120 - 117 = 3 counted, 3 of them the run's own: nobody else. 120 - 100 = 20 counted, 2 own: 18 of another client.
-    expect(foreignUse([facts(0, 117), facts(1, 100)], own)).toEqual([{ agency: 'agency-1', requests: 18, limit: 120 }]);
+    // 120 - 116 = 4 counted, 3 of them the run's own and one the harness's probe before the run: nobody else.
+    // 120 - 100 = 20 counted, 2 own: 18 of another client (the probe among them).
+    expect(foreignUse([facts(0, 116), facts(1, 100)], own)).toEqual([{ agency: 'agency-1', requests: 18, limit: 120 }]);
+    // Two beyond the run's own and the probe: another client's.
+    expect(foreignUse([facts(0, 115)], own)).toEqual([{ agency: 'agency-0', requests: 2, limit: 120 }]);
     // No room said (no headers): nothing to judge.
     expect(foreignUse([{ index: 0, id: 'a', products: { open: [], closed: [] } }], own)).toEqual([]);
   });
