@@ -5,6 +5,7 @@ import { fillPath, queryString, type RequestOperation, type RequestParameter } f
 import { resolvePointer } from '../src/openapi/json-pointer.js';
 import { loadOpenApiDocument, type OpenApiDocument } from '../src/openapi/load-document.js';
 import { responseValidatorFor } from '../src/openapi/response-validator.js';
+import { describeEvent, EventWatch, type StrayEvent } from './_internal/event-watch.js';
 import { planInputs, renderCase, type InputCase } from './_internal/input-cases.js';
 import type { PropertyEnv } from './_internal/property-env.js';
 import type { Bucket } from './_internal/rate-budget.js';
@@ -59,16 +60,40 @@ function requestOf(env: PropertyEnv, c: InputCase, needsKey: (op: RequestOperati
   };
 }
 
+/** The writes of a run that were refused (a rate-limit refusal aside), invalid inputs first: what a stray event came from. */
+function refusedWrites(env: PropertyEnv, sent: readonly Sent[]): Sent[] {
+  const refused = sent.filter((s) => s.bucket === 'write' && !ok(s.res.status) && !env.is(s.res, 'rate_limited'));
+  const rank = (s: Sent): number => (s.c.kind === 'invalid' ? 0 : s.c.kind === 'method' ? 2 : 1);
+  return refused.sort((a, b) => rank(a) - rank(b));
+}
+
+/** What a run's stray events say: the first event, and the refused writes sent beside it. */
+function strayMessage(env: PropertyEnv, strays: readonly StrayEvent[], sent: readonly Sent[]): string {
+  const refused = refusedWrites(env, sent);
+  const others = strays.length > 1 ? ` (and ${strays.length - 1} more: ${strays.slice(1, 3).map(describeEvent).join(', ')})` : '';
+  const event = `event ${describeEvent(strays[0]!)}${others} reached the agency's webhook endpoint, and no write the service accepted names it`;
+  if (refused.length === 0) return `${event}: the run's writes were all accepted or none was sent`;
+  const first = refused[0]!;
+  const more = refused.length > 1 ? ` (and ${refused.length - 1} more refused write${refused.length > 2 ? 's' : ''})` : '';
+  return `${event}: a refused request emitted it — ${first.shown} answered ${env.describe(first.res)}${more}`;
+}
+
 /**
  * The whole property on one environment: it loads the document, plans the
- * inputs, and judges each run's answers and the wallet around them.
+ * inputs, and judges each run's answers, the wallet around them and the
+ * agency's webhook events. In real time its cases' writes fit what the write
+ * bucket has free once the agency's endpoint is set.
  */
-async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltProperty<Array<InputCase | null>> & { left: number }> {
+async function buildInputs(env: PropertyEnv, realTime = false): Promise<BuiltProperty<Array<InputCase | null>> & { left: number; free: number | undefined }> {
   const ctx = env.ctx;
   const p = ctx.profile;
   const doc: OpenApiDocument = await loadOpenApiDocument(p.openapi);
   const validator = responseValidatorFor(doc);
   const { open } = await env.api.openProducts({ label: env.label('open products') });
+  // The events the inputs cause reach a receiver path of the run's own; without one they are not judged, and the case says so.
+  const watch = await EventWatch.open(env);
+  const events = 'unjudged' in watch ? undefined : watch;
+  const maxWrites = realTime ? Math.max(0, env.budget.free('write') - (events?.restoreWrites ?? 0)) : undefined;
   // A path under a product outside the contract answers 403 whatever the input: its operations are left out, and an enum of products is narrowed to the open ones.
   const productPaths = Object.values(p.operations)
     .filter((o) => o.path.includes('{product}'))
@@ -110,6 +135,8 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
   const tallies = new Map<string, Tally>(plan.operations.map((op) => [op.name, { valid: 0, invalid: 0, keywords: new Set<string>() }]));
   const probes = new Map<string, number>();
   let counting = true;
+  /** What the first failing run found: a shrink of a failure the events did not make looks at them without waiting. */
+  let failedOn: 'events' | 'other' | undefined;
 
   const judge = (s: Sent): string | undefined => {
     const { c, res } = s;
@@ -162,6 +189,7 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
           await env.api.raw(r.method, r.path, r.body, { label: env.label(shown.slice(0, 160)), query: r.query, headers: r.headers }),
           bucket,
         );
+        if (bucket === 'write') events?.wrote(res);
         return { c, shown, bucket, res };
       }),
     );
@@ -192,7 +220,11 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
           `${writes} refused writes changed the wallet: balance ${before} → ${after}${added.length ? `, ${added.length} new statement entr${added.length > 1 ? 'ies' : 'y'} (${added.map((x) => `${x.type} ${x.amount}`).join(', ')})` : ''}`,
         );
     }
+    // Looked at once the wallet is read: an event a write caused comes within a short settle of its answer (not waited for where the run fails anyway).
+    const strays = events ? await events.strays(problems.length === 0 && failedOn !== 'other') : [];
+    if (strays.length) problems.push(strayMessage(env, strays, sent));
     if (problems.length) {
+      failedOn ??= strays.length && problems.length === 1 ? 'events' : 'other';
       counting = false;
       env.fail(problems.length > 1 ? `${problems[0]} (and ${problems.length - 1} more: ${problems.slice(1, 3).join('; ')})` : problems[0]!);
     }
@@ -200,6 +232,9 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
   return {
     property,
     left: plan.left,
+    free: maxWrites,
+    unjudged: () => ('unjudged' in watch ? `webhook events (${watch.unjudged})` : undefined),
+    finish: () => events?.restore() ?? Promise.resolve(),
     render: (drawn) =>
       drawn
         .filter((c): c is InputCase => c !== null)
@@ -213,6 +248,7 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
       methodProbes: [...probes].map(([path, n]) => ({ path, probes: n })),
       ...(plan.unusable.length ? { unusable: plan.unusable } : {}),
       ...(open.length < p.products.length ? { productsLeftOut: p.products.filter((x) => !open.includes(x)) } : {}),
+      events: 'unjudged' in watch ? { judged: false, why: watch.unjudged } : { judged: true, path: watch.path },
     }),
   };
 }
@@ -222,23 +258,24 @@ async function buildInputs(env: PropertyEnv, maxWrites?: number): Promise<BuiltP
  * at a time, each request signed with a fresh nonce (and idempotency key
  * where the document requires one), are answered as the document says:
  * never a server error; an invalid input 400 or 422 in the envelope, a 422
- * naming the broken field; an invalid write moves no money; a valid input
- * accepted, or refused only as the document lists for its operation; a
- * method its path does not document 405.
+ * naming the broken field; an invalid write moves no money and emits no
+ * webhook event (every event the agency's endpoint gets names a booking a
+ * write the service accepted gave); a valid input accepted, or refused only
+ * as the document lists for its operation; a method its path does not
+ * document 405.
  */
 export const openapiInputs: PropertyDef = {
   name: 'openapi-inputs',
   title: 'Inputs generated from the OpenAPI document, valid or broken one keyword at a time, are answered as the document says',
   clause:
-    'SPEC §7 / REF §4, §5: a body that fails validation is 422 VALIDATION_FAILED with details.fields, never a server error; a failed booking charges nothing; a method no route has is 405',
+    'SPEC §7 / REF §4, §5, §9: a body that fails validation is 422 VALIDATION_FAILED with details.fields, never a server error; a failed booking charges nothing and emits no event; a method no route has is 405',
   needs: [],
   defaultNumRuns: 1,
   build: (env) => buildInputs(env),
   // In real time it runs on the main agency before the fill, with the writes its bucket has free (those it leaves, the fill takes): no window is waited for.
   async realTime({ envs: [env], numRuns }) {
-    const free = env!.budget.free('write');
-    const built = await buildInputs(env!, free);
-    const why = built.left ? `${free} writes free: ${built.left} write cases left out of each run` : 'every case in each run';
+    const built = await buildInputs(env!, true);
+    const why = built.left ? `${built.free} writes free: ${built.left} write cases left out of each run` : 'every case in each run';
     return { built, fcRuns: numRuns, runs: numRuns, why };
   },
 };

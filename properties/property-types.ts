@@ -9,6 +9,10 @@ export interface BuiltProperty<T> {
   render(value: T): string;
   /** What the case's details add once it has run (what was generated, per operation). */
   details?(): Record<string, unknown>;
+  /** What it could not judge against this target, in a few words (a case that holds says so in its message); undefined when it judged everything. */
+  unjudged?(): string | undefined;
+  /** Sets back what it changed on the target for its runs (an agency's webhook endpoint), once they are over. */
+  finish?(): Promise<void>;
 }
 
 /** One fast-check property run against the live target. */

@@ -5,6 +5,7 @@ import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
 import type { CaseResult } from '../src/results/model.js';
 import type { SuitePartContext } from '../src/checks/suite-part.js';
+import { eventSettleMs } from './_internal/event-watch.js';
 import { PropertyEnv } from './_internal/property-env.js';
 import { plannedBefore, quoteBatchMs, quoteRuns, quoteWritesNow } from './_internal/quote-batch.js';
 import { plannedAgency, realTimeAgencies, type PlanAgency } from './_internal/real-time-plan.js';
@@ -123,17 +124,24 @@ async function runOne(
     if (ready.fcRuns === 1 && ready.runs > 1) params.endOnFailure = true;
     if (opts.path) params.path = opts.path;
     const runs = settledProperty(ready.built.property);
-    const details = await fc.check(runs.property, params);
-    // A run the time limit cut short goes on sending: the case ends when it has.
-    await runs.settled();
+    let details: fc.RunDetails<[unknown]>;
+    try {
+      details = await fc.check(runs.property, params);
+      // A run the time limit cut short goes on sending: the case ends when it has.
+      await runs.settled();
+    } finally {
+      await ready.built.finish?.();
+    }
+    const unjudged = ready.built.unjudged?.();
+    const caveat = unjudged ? `; not judged: ${unjudged}` : '';
     // A batch judges all its runs in its one fast-check run.
     const made = (n: number): number => (ready.fcRuns === ready.runs ? n : n * ready.runs);
     if (!details.failed) {
       if (details.interrupted)
-        return done('WARN', `interrupted by the time limit after ${made(details.numRuns)} of ${numRuns} runs, none failing${sized}`, [], {
+        return done('WARN', `interrupted by the time limit after ${made(details.numRuns)} of ${numRuns} runs, none failing${sized}${caveat}`, [], {
           runs: made(details.numRuns),
         });
-      return done('PASS', `${made(details.numRuns)} runs held (seed ${seed})${sized}`, [], { runs: made(details.numRuns) });
+      return done('PASS', `${made(details.numRuns)} runs held (seed ${seed})${sized}${caveat}`, [], { runs: made(details.numRuns) });
     }
     const err = details.errorInstance;
     if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: made(details.numRuns) });
@@ -215,8 +223,8 @@ export function propertiesRealTimeMs(input: {
     // About twenty requests a run, one after the other.
     modelMs = runs * 20 * input.requestMs;
   }
-  // openapi-inputs: a run is the wallet read, every request at once, the wallet read again; its writes fit what is free.
-  const inputsMs = chosen.includes('openapi-inputs') ? openapiInputs.defaultNumRuns * 4 * input.requestMs : 0;
+  // openapi-inputs: the agency's endpoint set (and set back); a run is the wallet read, every request at once, the wallet read again, the events looked at; its writes fit what is free.
+  const inputsMs = chosen.includes('openapi-inputs') ? 3 * input.requestMs + openapiInputs.defaultNumRuns * (4 * input.requestMs + eventSettleMs('real')) : 0;
   return modelMs + quoteMs + chargeMs + inputsMs;
 }
 

@@ -91,6 +91,7 @@ export const DEFECT_EXPECTATIONS: Readonly<Record<DefectName, DefectExpectation>
   },
   'validation-fields-unnamed': { promise: 'REF §4: a 422 VALIDATION_FAILED lists the failing fields in details.fields', caughtBy: ['property:openapi-inputs'] },
   'invalid-booking-charges': { promise: 'SPEC §1, REF §5: a failed booking charges nothing', caughtBy: ['property:openapi-inputs'] },
+  'invalid-booking-emits-event': { promise: 'REF §5, §9: a failed booking leaves no booking and emits no event', caughtBy: ['property:openapi-inputs'] },
   'statement-limit-unchecked': {
     promise: 'REF §5, the OpenAPI document: a statement limit is 1 to 200; out of range → 422 VALIDATION_FAILED',
     caughtBy: ['property:openapi-inputs'],

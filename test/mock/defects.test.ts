@@ -139,6 +139,17 @@ const CASES: Record<string, { observe: () => Promise<unknown>; off: unknown; on:
     off: 0,
     on: 100,
   },
+  'invalid-booking-emits-event': {
+    observe: async () => {
+      await alpha.send('PUT', '/v1/webhook-endpoint', { body: { url: receiver.url } });
+      const res = await alpha.send('POST', '/v1/flights/bookings', { body: { quote_token: 'qt_x', travellers: [] }, headers: { 'idempotency-key': key() } });
+      expect(res.status).toBe(422);
+      await mock.advance(0);
+      return ((await deliveries()) as Array<{ type: string; attempt: number }>).map((d) => `${d.type} #${d.attempt}`);
+    },
+    off: [],
+    on: ['booking.confirmed #1'],
+  },
   'statement-limit-unchecked': { observe: async () => (await alpha.get('/v1/wallet/statement?limit=0')).status, off: 422, on: 200 },
   'statement-cursor-not-found': { observe: async () => (await alpha.get('/v1/wallet/statement?cursor=zz')).status, off: 422, on: 404 },
   'product-method-not-found': { observe: async () => (await alpha.send('DELETE', '/v1/flights/bookings')).status, off: 405, on: 404 },

@@ -1,12 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runProperties } from '../../properties/index.js';
+import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import { startContext, type TestContext } from '../scenario/_context.js';
 
 let t: TestContext | undefined;
+let receiver: Receiver | undefined;
 afterEach(async () => {
   await t?.close();
+  await receiver?.close();
   t = undefined;
+  receiver = undefined;
 });
+
+/** A mock (with `defects`) and the harness's receiver, reachable by it. */
+async function withReceiver(defects: string[] = []): Promise<{ t: TestContext; receiver: Receiver; ctx: TestContext['ctx'] }> {
+  t = await startContext({ defects });
+  receiver = await startReceiver();
+  return { t, receiver, ctx: { ...t.ctx, receiver } };
+}
 
 describe('property openapi-inputs', () => {
   it('holds against the clean mock, reporting per operation what it generated', async () => {
@@ -20,6 +31,23 @@ describe('property openapi-inputs', () => {
     expect(booking.keywords).toEqual(expect.arrayContaining(['type', 'required', 'minItems', 'maxItems', 'maxLength', 'pattern', 'path enum']));
     const statuses = new Set(t.recorder.exchanges.map((x) => x.response?.status));
     for (const s of [200, 404, 405, 422]) expect(statuses).toContain(s);
+    // No receiver reachable by the target: the events are not judged, and the case says so.
+    expect(r!.message).toMatch(/held .*; not judged: webhook events \(no webhook receiver reachable by the target\)$/);
+    expect(r!.details).toMatchObject({ events: { judged: false, why: 'no webhook receiver reachable by the target' } });
+  });
+
+  it("watches the agency's events on a receiver path of its own, none stray, and sets the endpoint back", async () => {
+    const { ctx, receiver } = await withReceiver();
+    const before = `${receiver.url}/before`;
+    expect((await ctx.api(0).setWebhookEndpoint(before)).status).toBe(200);
+    const [r] = await runProperties(ctx, { seed: 4242, only: ['openapi-inputs'], numRuns: 3 });
+    expect(r, r!.message).toMatchObject({ verdict: 'PASS' });
+    expect(r!.message).not.toMatch(/not judged/);
+    const events = (r!.details as { events: { judged: boolean; path: string } }).events;
+    expect(events).toMatchObject({ judged: true, path: expect.stringMatching(/^\/wh\/oi-events/) });
+    const set = t!.recorder.exchanges.filter((x) => x.request.method === 'PUT' && x.request.url.endsWith('/webhook-endpoint') && x.response?.status === 200);
+    expect(set.map((x) => JSON.parse(x.request.body ?? '{}').url)).toEqual([before, receiver.url + events.path, before]);
+    expect((await ctx.api(0).getWebhookEndpoint()).json).toMatchObject({ url: before });
   });
 });
 
@@ -63,4 +91,32 @@ describe('property openapi-inputs fails with a shrunk request on a broken mock',
       expect(r!.evidence.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('property openapi-inputs judges the webhook events of refused writes', () => {
+  it('fails naming the event and the refused booking that emitted it (invalid-booking-emits-event)', async () => {
+    const { ctx, receiver } = await withReceiver(['invalid-booking-emits-event']);
+    const [r] = await runProperties(ctx, { seed: 7, only: ['openapi-inputs'] });
+    expect(r!.verdict, r!.message).toBe('FAIL');
+    const d = r!.details as Record<string, unknown>;
+    expect(d.counterexample).toMatch(/^POST \/\w+\/bookings \{.*\} \(broken: body \w+ at \/[\w/]*\)$/);
+    expect(r!.message).toMatch(
+      /^event evt_[\w-]+ \(booking\.confirmed, booking bk_[\w-]+\) reached the agency's webhook endpoint, and no write the service accepted names it: a refused request emitted it — POST .* answered 422 VALIDATION_FAILED$/,
+    );
+    expect(r!.message.split(String(d.counterexample))).toHaveLength(2);
+    expect(d.replay).toBe(`svc-harness run --only property:openapi-inputs --seed 7 --property-path ${String(d.path)}`);
+    expect(r!.evidence.length).toBeGreaterThan(0);
+    // The event was delivered as real ones are, signed, at the path the property set.
+    const path = (d.events as { path: string }).path;
+    expect(receiver.deliveries({ path }).length).toBeGreaterThan(0);
+    expect(receiver.deliveries({ path })[0]!.headers['x-svc-webhook-signature']).toMatch(/^v1,/);
+  });
+
+  it('raises no event alarm where a refused booking charges but emits nothing (invalid-booking-charges fails on the wallet alone)', async () => {
+    const { ctx } = await withReceiver(['invalid-booking-charges']);
+    const [r] = await runProperties(ctx, { seed: 7, only: ['openapi-inputs'] });
+    expect(r!.verdict).toBe('FAIL');
+    expect(r!.message).toMatch(/refused writes changed the wallet/);
+    expect(r!.message).not.toMatch(/webhook endpoint/);
+  });
 });

@@ -75,6 +75,7 @@ export const DEFECTS = {
   'booking-body-unchecked': 'a booking body is read before it is validated: a field missing or of an unexpected JSON type crashes with 500',
   'validation-fields-unnamed': 'a booking refused with 422 VALIDATION_FAILED names the body, not the broken field, in details.fields',
   'invalid-booking-charges': 'a booking refused with 422 VALIDATION_FAILED still debits a processing fee of 100 minor units',
+  'invalid-booking-emits-event': 'a booking refused with 422 VALIDATION_FAILED still emits the booking.confirmed event it queued first',
   'statement-limit-unchecked': 'a statement limit out of range (0, or over 200) is clamped and answered 200 instead of 422',
   'statement-cursor-not-found': 'a statement cursor the API did not issue answers 404 NOT_FOUND, which the document does not list for the statement',
   'product-method-not-found': 'a method a path under /v1/{product}/ does not have answers 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',

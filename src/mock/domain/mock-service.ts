@@ -219,6 +219,24 @@ export class MockService {
     }
   }
 
+  /**
+   * The `booking.confirmed` event a booking request queues before its body is
+   * validated (defect `invalid-booking-emits-event`): it names a booking id
+   * the service never stores nor answers, and no price was charged.
+   */
+  prematureBookingEvent(agency: Agency, product: string, body: unknown): ServiceEvent {
+    const reference = (body as { client_reference?: unknown } | null)?.client_reference;
+    const booking = {
+      booking_id: newId('bk_'),
+      product,
+      status: 'confirmed',
+      price: { amount: 0, currency: agency.currency },
+      client_reference: typeof reference === 'string' ? reference : null,
+      created_at: iso(this.clock.now()),
+    };
+    return { type: 'booking.confirmed', data: { booking } };
+  }
+
   /** `GET /v1/{product}/bookings/{id}`. */
   getBooking(agency: Agency, product: Product, id: string): OpResult {
     const b = this.bookings.find(agency.id, product, id) ?? (this.defects.has('booking-readable-by-others') ? this.bookings.findAny(product, id) : undefined);

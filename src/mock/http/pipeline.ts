@@ -234,6 +234,7 @@ export class ServicePipeline {
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) throw err;
       if (s.defects.has('invalid-booking-charges')) s.ledger.debit(agency.id, 100, null, s.clock.now(), true);
+      if (s.defects.has('invalid-booking-emits-event')) s.emit(agency, s.prematureBookingEvent(agency, params.product ?? '', body));
       if (s.defects.has('validation-fields-unnamed'))
         throw new ApiError(422, 'VALIDATION_FAILED', 'request failed validation', { fields: [{ field: 'body', message: 'is invalid' }] });
       throw err;
