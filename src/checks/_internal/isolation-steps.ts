@@ -54,7 +54,7 @@ export async function sharedProduct(ctx: CheckContext): Promise<string | CheckOu
 }
 
 /** Where an isolation check that tries the owner's offer starts: a product both may book, the owner's offer in it, both wallets before. */
-export interface OwnerOffer {
+interface OwnerOffer {
   product: string;
   owner: TargetApi;
   other: TargetApi;
