@@ -172,8 +172,19 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
   const runnableFrom = (at: number) => {
     const learned =
       facts.learned.targetAt === undefined ? facts.learned : { ...facts.learned, targetAt: facts.learned.targetAt + at - (facts.learnedAt ?? planNow) };
-    const units = [...unitsFrom(input.checks.filter((c) => !skipReason(c, facts.target) && !overMaxWait(c)), learned), ...parts];
-    const played = { ...planner, usedAt: new Map([...usedAt].map(([b, used]) => [b, used - at] as const)), agencyCount: agencies.length, roundTripMs: facts.roundTripMs };
+    const units = [
+      ...unitsFrom(
+        input.checks.filter((c) => !skipReason(c, facts.target) && !overMaxWait(c)),
+        learned,
+      ),
+      ...parts,
+    ];
+    const played = {
+      ...planner,
+      usedAt: new Map([...usedAt].map(([b, used]) => [b, used - at] as const)),
+      agencyCount: agencies.length,
+      roundTripMs: facts.roundTripMs,
+    };
     return { learned, units, played };
   };
   const t0 = performance.now();

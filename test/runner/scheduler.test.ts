@@ -154,10 +154,7 @@ describe('the scheduler on a virtual clock', () => {
   it('starts no unit before the time its plan gives it, though its lease is free, and says why it waits when nothing runs', async () => {
     const { clock, slots, events, options } = virtual();
     const log: string[] = [];
-    const units = [
-      busy(clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000),
-      busy(clock, log, mk('B', { uses: { touches: ['0:read'] } }), 1000),
-    ];
+    const units = [busy(clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000), busy(clock, log, mk('B', { uses: { touches: ['0:read'] } }), 1000)];
     const planned = new Map([
       ['A', 2_500],
       ['B', 0],
@@ -180,7 +177,10 @@ describe('the scheduler on a virtual clock', () => {
     expect(at(slots, 'B').startAt).toBe(2_500);
     // Due only in 10 s, A leaves the wallet to B meanwhile.
     const later = virtual();
-    const again = [busy(later.clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000), busy(later.clock, log, mk('B', { uses: { touches: ['0:wallet'] } }), 5000)];
+    const again = [
+      busy(later.clock, log, mk('A', { uses: { touches: ['0:wallet'] } }), 1000),
+      busy(later.clock, log, mk('B', { uses: { touches: ['0:wallet'] } }), 5000),
+    ];
     await runSchedule(again, { ...later.options, notBefore: (u) => (u.id === 'A' ? 10_000 : undefined) });
     expect(at(later.slots, 'B').startAt).toBe(0);
     expect(at(later.slots, 'A').startAt).toBe(10_000);

@@ -64,40 +64,52 @@ describe('the plan of the whole suite in real time on the three reference agenci
     return announced?.type === 'plan' ? (announced.estimateMs ?? Infinity) : Infinity;
   };
 
-  it("plays the target clock's waits from the instant the run starts, after the search for its order, not from when the target was read", { timeout: 30_000 }, async () => {
-    /** QT-03's planned time when the run starts, the target's clock read `readAgoMs` before the plan began at 12:00:20. */
-    const lockPlanned = async (readAgoMs: number): Promise<{ startAt: number; ms: number }> => {
-      const plan = await planSuite({
-        profile,
-        agencies,
-        checks: ALL_CHECKS.filter((c) => c.id === 'QT-03'),
-        maxConcurrent: 8,
-        facts: {
-          isolated: false,
-          realTime: true,
-          agencies: facts,
-          target: { clock: 'real', agencies: 3, hotel: true, failureTrigger: true, receiver: true, products: facts[0]!.products, primaryAgency: 'agency-alpha' },
-          learned: { quoteLifetimeS: 60, targetAt: Date.UTC(2026, 10, 27, 12, 0, 20) },
-          learnedAt: -readAgoMs,
-          roundTripMs: 2,
-        },
-        emit: () => undefined,
-        bodies: { checks: () => () => Promise.resolve(), parts: () => () => Promise.resolve(), aside: () => () => Promise.resolve() },
-        startedAt: performance.now(),
-        now: () => 0,
-      });
-      const unit = plan.units.find((u) => u.id === 'QT-03')!;
-      return { startAt: plan.startAt!, ms: plan.spansOf!(unit, [0], plan.startAt!).reduce((sum, x) => sum + x.ms, 0) };
-    };
-    const now = await lockPlanned(0);
-    const earlier = await lockPlanned(10_000);
-    // The run starts after the search, and the turn's wait is reckoned from then, on the target's clock as read, 10 s apart.
-    expect(now.ms + now.startAt - (earlier.ms + earlier.startAt)).toBe(10_000);
-    const search = now.startAt;
-    // Read at 12:00:20 and started `search` ms later, the run searches after the turn at 12:01:03: 43 s less the search, plus its requests.
-    expect(now.ms).toBeGreaterThanOrEqual(43_000 - search);
-    expect(now.ms).toBeLessThan(43_000 - search + 1_000);
-  });
+  it(
+    "plays the target clock's waits from the instant the run starts, after the search for its order, not from when the target was read",
+    { timeout: 30_000 },
+    async () => {
+      /** QT-03's planned time when the run starts, the target's clock read `readAgoMs` before the plan began at 12:00:20. */
+      const lockPlanned = async (readAgoMs: number): Promise<{ startAt: number; ms: number }> => {
+        const plan = await planSuite({
+          profile,
+          agencies,
+          checks: ALL_CHECKS.filter((c) => c.id === 'QT-03'),
+          maxConcurrent: 8,
+          facts: {
+            isolated: false,
+            realTime: true,
+            agencies: facts,
+            target: {
+              clock: 'real',
+              agencies: 3,
+              hotel: true,
+              failureTrigger: true,
+              receiver: true,
+              products: facts[0]!.products,
+              primaryAgency: 'agency-alpha',
+            },
+            learned: { quoteLifetimeS: 60, targetAt: Date.UTC(2026, 10, 27, 12, 0, 20) },
+            learnedAt: -readAgoMs,
+            roundTripMs: 2,
+          },
+          emit: () => undefined,
+          bodies: { checks: () => () => Promise.resolve(), parts: () => () => Promise.resolve(), aside: () => () => Promise.resolve() },
+          startedAt: performance.now(),
+          now: () => 0,
+        });
+        const unit = plan.units.find((u) => u.id === 'QT-03')!;
+        return { startAt: plan.startAt!, ms: plan.spansOf!(unit, [0], plan.startAt!).reduce((sum, x) => sum + x.ms, 0) };
+      };
+      const now = await lockPlanned(0);
+      const earlier = await lockPlanned(10_000);
+      // The run starts after the search, and the turn's wait is reckoned from then, on the target's clock as read, 10 s apart.
+      expect(now.ms + now.startAt - (earlier.ms + earlier.startAt)).toBe(10_000);
+      const search = now.startAt;
+      // Read at 12:00:20 and started `search` ms later, the run searches after the turn at 12:01:03: 43 s less the search, plus its requests.
+      expect(now.ms).toBeGreaterThanOrEqual(43_000 - search);
+      expect(now.ms).toBeLessThan(43_000 - search + 1_000);
+    },
+  );
 
   // Two windows (a fill, then its rest) and the quote-lock turn overlap in about 155 s; one search started from the agencies as given found 185 s at 0 s.
   it.each([0, 10, 20, 30, 40, 50])('ends within 170 s at %i s past the minute', { timeout: 30_000 }, async (second) => {
