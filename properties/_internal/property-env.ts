@@ -34,7 +34,9 @@ export class PropertyEnv {
       write: getNumber(response.json, f.account_write_limit) ?? 10,
     };
     const v = ctx.profile.values;
-    const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write });
+    const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write }, undefined, (line) =>
+      ctx.log(line),
+    );
     budget.observe(response, 'read');
     return new PropertyEnv(ctx, api, agency, product, budget);
   }

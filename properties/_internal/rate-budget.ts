@@ -26,6 +26,8 @@ export class RateBudget {
     private readonly names: { read: string; write: string },
     /** Requests kept in reserve, for a remaining count that runs one high. */
     private readonly margin = 2,
+    /** Told why a whole window is waited (the counts that did not fit). */
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     this.used = { read: limits.read, write: limits.write };
   }
@@ -65,8 +67,15 @@ export class RateBudget {
 
   /** Waits a window when the requests a run needs do not fit. */
   async ensure(need: Partial<Record<Bucket, number>>): Promise<void> {
-    const short = (Object.keys(need) as Bucket[]).some((b) => !this.fits(b, need[b] ?? 0));
-    if (short) await this.waitWindow();
+    const short = (Object.keys(need) as Bucket[]).filter((b) => !this.fits(b, need[b] ?? 0));
+    if (short.length > 0) await this.waitWindow(this.shortOf(short, need));
+  }
+
+  /** Why `need` does not fit: each short bucket's count, need and limit. */
+  private shortOf(short: readonly Bucket[], need: Partial<Record<Bucket, number>>): string {
+    return short
+      .map((b) => `the ${b} bucket at ${this.used[b]} of ${this.limits[b]} as last counted, ${need[b] ?? 0} more needed and ${this.margin} kept in reserve`)
+      .join('; ');
   }
 
   /**
@@ -85,12 +94,13 @@ export class RateBudget {
       await measure(bucket);
     }
     if (short().length === 0) return false;
-    await this.waitWindow();
+    await this.waitWindow(this.shortOf(short(), need));
     return true;
   }
 
-  /** Lets a whole window pass: both buckets are empty afterwards. */
-  async waitWindow(): Promise<void> {
+  /** Lets a whole window pass (`why`: the counts that did not fit): both buckets are empty afterwards. */
+  async waitWindow(why?: string): Promise<void> {
+    if (why !== undefined) this.log(`waiting a window: ${why}`);
     await this.clock.wait(this.windowSpanMs, 'a window, both buckets to empty');
     this.used.read = 0;
     this.used.write = 0;
