@@ -23,6 +23,19 @@ describe('a property rate budget making room', () => {
     clock.stop();
   });
 
+  it('says why it waits a whole window: the short bucket, its count as last read, and what was needed', async () => {
+    const clock = new VirtualClockDriver(0);
+    const lines: string[] = [];
+    const budget = new RateBudget(clock, { read: 600, write: 60 }, 60_000, { read: 'read', write: 'write' }, 2, (l) => lines.push(l));
+    budget.observe(answer(10, 40), 'write');
+    await budget.ensure({ read: 4, write: 30 });
+    // The read bucket was never read: it counts as full.
+    expect(lines).toEqual([
+      'waiting a window: the read bucket at 600 of 600 as last counted, 4 more needed and 2 kept in reserve; the write bucket at 50 of 60 as last counted, 30 more needed and 2 kept in reserve',
+    ]);
+    clock.stop();
+  });
+
   it('waits a whole window when no slot frees soon, or when measuring again still leaves it short', async () => {
     const clock = new VirtualClockDriver(0);
     const budget = new RateBudget(clock, { read: 600, write: 60 }, 60_000, { read: 'read', write: 'write' });
