@@ -69,6 +69,9 @@ export class PropertyEnv {
     else await this.measureBucket('write');
   }
 
+  /** Writes {@link learnBuckets} sends at most: the one that reads how full the write bucket is. */
+  static readonly LEARNING_WRITES = 1;
+
   /** Reads how full `bucket` is (a write that changes nothing, or a balance read): its answer's remaining count updates the budget. */
   async measureBucket(bucket: Bucket): Promise<void> {
     if (bucket === 'write') await this.noOpWrite('how full is the write bucket');

@@ -4,6 +4,9 @@ import type { ClockDriver } from '../../src/clock/clock-driver.js';
 /** How soon a slot must free for {@link RateBudget.room} to wait for it rather than a whole window, ms. */
 const SOON_MS = 5_000;
 
+/** Requests of a bucket a budget keeps in reserve by default, for a remaining count that runs one high. */
+export const BUDGET_MARGIN = 2;
+
 /** A rate-limit bucket of one agency. */
 export type Bucket = 'read' | 'write';
 
@@ -25,7 +28,7 @@ export class RateBudget {
     private readonly windowMs: number,
     private readonly names: { read: string; write: string },
     /** Requests kept in reserve, for a remaining count that runs one high. */
-    private readonly margin = 2,
+    private readonly margin = BUDGET_MARGIN,
     /** Told why a whole window is waited (the counts that did not fit). */
     private readonly log: (line: string) => void = () => undefined,
   ) {

@@ -79,22 +79,23 @@ describe('the real-time plan of the properties', () => {
     expect(plannedBefore(1)).toBe(1);
     expect(quoteWritesNow(11, 25, 60_000, 60_000)).toBe(11);
     expect(quoteWritesNow(11, 25, 30_000, 60_000)).toBe(50);
-    // beside idempotency-model, quote-lock leaves it two runs' writes of the window: 17 runs, not 25
+    // beside idempotency-model, quote-lock leaves it two runs' writes of the window: 17 runs, not 25; it asks room for its bookings
+    // before the expiry, its budget's reserve of 2 and the write that measures the bucket
     const asked = propertiesRequests({ writeLimit: 60, windowMs: 60_000, quoteLifetimeS: 60 });
     expect(asked).toEqual([
-      { name: 'quote-lock', read: 21, write: 10 },
+      { name: 'quote-lock', read: 21, write: 13 },
       { name: 'idempotency-model', read: 0, write: 0 },
       { name: 'openapi-inputs', read: 0, write: 0 },
       { name: 'no-charge-on-429-and-failure', read: 0, write: 0 },
     ]);
     // beside idempotency-model on a write limit of 20, it leaves half the free writes: (18 - 9) / 2 = 4 runs
-    expect(propertiesRequests({ writeLimit: 20, windowMs: 60_000, quoteLifetimeS: 60 })[0]).toEqual({ name: 'quote-lock', read: 8, write: 3 });
+    expect(propertiesRequests({ writeLimit: 20, windowMs: 60_000, quoteLifetimeS: 60 })[0]).toEqual({ name: 'quote-lock', read: 8, write: 6 });
     // alone, with a write limit of 20, quote-lock makes 9 runs
     expect(propertiesRequests({ only: ['quote-lock'], writeLimit: 60, windowMs: 60_000, quoteLifetimeS: 60 })).toEqual([
-      { name: 'quote-lock', read: 29, write: 14 },
+      { name: 'quote-lock', read: 29, write: 17 },
     ]);
     expect(propertiesRequests({ only: ['quote-lock'], writeLimit: 20, windowMs: 60_000, quoteLifetimeS: 30 })).toEqual([
-      { name: 'quote-lock', read: 13, write: 18 },
+      { name: 'quote-lock', read: 13, write: 21 },
     ]);
   });
 });
