@@ -19,10 +19,40 @@ export interface RunWatchers {
   onStart: ((live: LiveLoad) => void) | undefined;
   /** Counts a finished case of a suite run. */
   caseFinished(c: { area: string; verdict: string }): void;
-  /** Sends the final figures (the report's) and stops. */
-  finish(result: RunResult): Promise<void>;
-  /** Stops without a result. */
-  close(): Promise<void>;
+  /**
+   * Sends the final figures (the report's) and stops. A run `stopped` by a
+   * signal waits {@link STOPPED_WAIT_MS} at most (the person who stopped it
+   * is waiting) and says so when that was not enough.
+   */
+  finish(result: RunResult, stopped?: boolean): Promise<void>;
+  /** Stops without a result; a `stopped` run waits {@link STOPPED_WAIT_MS} at most. */
+  close(stopped?: boolean): Promise<void>;
+}
+
+/**
+ * Real ms a run stopped by a signal waits for its outputs' last push and
+ * its live page's last frame, its report already written: a receiver that
+ * answers takes milliseconds, a slow one held the exit up to its timeouts
+ * (5 s for the push under way, 5 s for the last one).
+ */
+const STOPPED_WAIT_MS = 1000;
+
+/** Waits for `work`, or for {@link STOPPED_WAIT_MS} at most when `stopped`, and then says what was left. */
+async function untilDone(work: Promise<unknown>, stopped: boolean): Promise<void> {
+  if (!stopped) {
+    await work;
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), STOPPED_WAIT_MS);
+  });
+  try {
+    const done = await Promise.race([work.then(() => true), late]);
+    if (!done) warn(`the outputs' last push was not done within ${STOPPED_WAIT_MS / 1000} s: not waited for, since the run was stopped`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const warn = (line: string): void => {
@@ -57,11 +87,11 @@ export async function startWatchers(args: WatchArgs, id: RunIdentity, baseUrl: s
           }
         : undefined,
     caseFinished: (c) => outputs?.caseFinished(c),
-    async finish(result) {
-      await Promise.all([outputs?.finish(result), result.kind === 'load' ? page?.finish(result) : page?.close()]);
+    async finish(result, stopped = false) {
+      await untilDone(Promise.all([outputs?.finish(result), result.kind === 'load' ? page?.finish(result) : page?.close()]), stopped);
     },
-    async close() {
-      await Promise.all([outputs?.close(), page?.close()]);
+    async close(stopped = false) {
+      await untilDone(Promise.all([outputs?.close(), page?.close()]), stopped);
     },
   };
 }

@@ -183,8 +183,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const errs = profile.errors;
     const explained = tally.spending.explained({ insufficientFunds: errs.insufficient_funds, quoteAlreadyRedeemed: errs.quote_already_redeemed });
     for (const e of explained) recorder.explain(e.op, e.receivedAt, e.status, e.code);
-    // Requests cut off when the load stopped may still be executing; let them settle (a stop cuts the pause short).
-    if (!o.signal?.aborted || recorder.counts().cutOff > 0)
+    // Requests cut off when the load stopped may still be executing; let them settle. A stopped load reads no wallet after it: no pause.
+    if (!o.signal?.aborted)
       await announcedSleep(
         o.settleMs ?? SETTLE_MS,
         'letting requests cut off at the stop finish at the service before the wallets are read',
@@ -194,7 +194,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     // The load filled the read buckets. A movable clock goes to the instant the last 429 of every read bucket promised a
     // slot: the first wallet read of each agency puts that promise to the test (a load shorter than its Retry-After judged none).
     // Never past a window: a Retry-After beyond it is a verdict (FAIL), not a wait.
-    if (o.target.advance) await o.target.advance(Math.min(promisedSlotMs(recorder.bucketLogs(), agencies, readBucket, now()) ?? Infinity, windowMs + 1000));
+    if (o.target.advance && !o.signal?.aborted)
+      await o.target.advance(Math.min(promisedSlotMs(recorder.bucketLogs(), agencies, readBucket, now()) ?? Infinity, windowMs + 1000));
     // The reads after the load take slots and test promises: the verdicts see them, the figures do not.
     const closingNote: NoteAdmission = (agency, _op, res) => {
       const { sentAt, receivedAt } = admissionSpan(res);

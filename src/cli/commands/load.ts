@@ -136,14 +136,14 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
     }
     const stoppedBy = stop.stoppedBy();
     if (ran === undefined) {
-      await watchers?.close();
+      await watchers?.close(stoppedBy !== undefined);
       process.stderr.write(`INTERRUPTED by ${stoppedBy ?? 'a signal'} before the load started: no report written\n`);
       return { kind: 'interrupted', signal: stoppedBy };
     }
     const result = applyKnownIssues(ran, known, utcDay(), history);
     const written = await writeReports(result, args['report-dir']);
-    // After the report is on disk: a slow receiver delays the exit by its timeout at most, and changes nothing in the result.
-    await watchers.finish(result);
+    // After the report is on disk: a slow receiver delays the exit by its timeout at most (a second after a signal), and changes nothing in the result.
+    await watchers.finish(result, stoppedBy !== undefined);
     // A stopped load is neither a pass nor a fail: its report says INTERRUPTED and the exit status names the signal.
     const outcome: CommandOutcome = stoppedBy !== undefined ? { kind: 'interrupted', signal: stoppedBy } : loadOutcome(result);
     const load = result.load;

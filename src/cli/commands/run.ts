@@ -157,14 +157,14 @@ export async function runCommand(
       progress?.done();
     }
     if (ran === undefined) {
-      await watchers.close();
       const signal = stop.stoppedBy();
+      await watchers.close(signal !== undefined);
       process.stderr.write(`INTERRUPTED by ${signal ?? 'a signal'} before any case ran: no report written\n`);
       return { kind: 'interrupted', signal };
     }
     const result = applyKnownIssues(ran, known, today, history);
     const written = await writeReports(result, args['report-dir'] ?? 'reports');
-    await watchers.finish(result);
+    await watchers.finish(result, stop.stoppedBy() !== undefined);
     const stoppedBy = stop.stoppedBy();
     const s = result.summary;
     if (args.json) {

@@ -4,6 +4,7 @@ import type { ApiResponse, StatementEntry } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import type { LoadVerdict } from '../../results/load-result.js';
 import { withRetryPolicy } from '../../client/retry-scope.js';
+import { withAbortSignal } from '../../client/abort-scope.js';
 import { isHarnessError } from '../../errors/harness-error.js';
 import { announcedSleep, type OnLoadWait } from '../announced-wait.js';
 import { reconcileWallet, type LedgerLine, type WalletTally } from './wallet-reconciliation.js';
@@ -30,7 +31,7 @@ export interface LoadWallets {
   now: () => number;
   /** Told of every real-time wait longer than a second (a full read bucket's Retry-After). */
   onWait?: OnLoadWait | undefined;
-  /** Aborted by a stop: every wait gives way at once, and once aborted no read waits at all. */
+  /** Aborted by a stop: every wait and every read in flight gives way at once, and once aborted no read is sent. */
   signal?: AbortSignal | undefined;
 }
 
@@ -74,10 +75,16 @@ function unreadWhy(w: LoadWallets, what: string, res: ApiResponse | undefined): 
  * Balance and statement of one agency, 429s waited out (the mock's clock is
  * moved, a real service is waited for) up to one window for each read: a
  * Retry-After beyond it is not waited for (the verdicts judge it). A stop
- * ends any wait at once, and once the load is stopped no read waits at all.
- * `note` sees every response when given.
+ * ends any wait and aborts the request in flight at once (the exit never
+ * waits for a slow answer, up to the request timeout); the caller sends no
+ * read once the load is stopped. `note` sees every response when given.
  */
-async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission, phase: 'setup' | 'teardown' = 'setup'): Promise<WalletRead> {
+function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission, phase: 'setup' | 'teardown' = 'setup'): Promise<WalletRead> {
+  const read = () => readWalletOnce(w, agency, note, phase);
+  return w.signal ? withAbortSignal(w.signal, read) : read();
+}
+
+async function readWalletOnce(w: LoadWallets, agency: string, note: NoteAdmission | undefined, phase: 'setup' | 'teardown'): Promise<WalletRead> {
   const api = w.apis.get(agency)!;
   const signal = w.signal;
   const wait = (ms: number): Promise<void> =>
@@ -86,7 +93,7 @@ async function readWallet(w: LoadWallets, agency: string, note?: NoteAdmission, 
   const policy = rateLimitRetry(w.profile, {
     wait,
     now: w.now,
-    maxAttempts: signal?.aborted ? 1 : 6,
+    maxAttempts: 6,
     fallbackWaitMs: 1000,
     marginMs: RETRY_MARGIN_MS,
     budgetMs: windowMs + RETRY_MARGIN_MS,
@@ -138,6 +145,14 @@ export async function reconcileWallets(
       const base = { id: `load:wallet:${id}`, kind: 'wallet' as const, agency: id };
       if (open.interrupted)
         return { ...base, verdict: 'SKIP', message: `wallet of ${id} not reconciled: the load was stopped while its opening balance was read`, details: {} };
+      // Requests cut off at the stop may still be executing at the service (a read now could catch a booking half done), and a stopped load waits for nothing.
+      if (w.signal?.aborted)
+        return {
+          ...base,
+          verdict: 'SKIP',
+          message: `wallet of ${id} not reconciled: the load was stopped, and a stopped load reads no wallet after it (requests cut off at the stop may still be executing)`,
+          details: {},
+        };
       let close: WalletRead;
       try {
         close = await readWallet(w, id, note, 'teardown');

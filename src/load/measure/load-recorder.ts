@@ -1,4 +1,4 @@
-import { LatencyHistogram } from './latency-histogram.js';
+import { LatencyHistogram, type BucketCounts } from './latency-histogram.js';
 import { LATENCY_OUTCOMES, type LatencyOutcome, type OperationFigures, type OutcomeLatency, type SecondFigures } from '../../results/load-result.js';
 
 /** Status recorded for a request whose outcome never arrived (timeout, connection lost). */
@@ -102,16 +102,19 @@ const OUTCOME_2XX = 0;
 const OUTCOME_429 = 1;
 const OUTCOME_OTHER = 2;
 
-/** A second's histograms of one operation, one per outcome (index as in LATENCY_OUTCOMES), each made when first needed. */
-type OutcomeHistograms = [LatencyHistogram | undefined, LatencyHistogram | undefined, LatencyHistogram | undefined];
+/** A second's latencies of one operation, per outcome (index as in LATENCY_OUTCOMES): the counts of each fold of that second, made when first needed. */
+type OutcomeCounts = [BucketCounts[] | undefined, BucketCounts[] | undefined, BucketCounts[] | undefined];
 
 interface OpStats {
   /**
-   * Per second, one histogram per outcome: each latency is recorded once,
-   * into the histogram its outcome picks by index; the operation's, the
-   * outcome's and the second's totals are added up at the end.
+   * Per second, the bucket counts of each outcome: each latency is recorded
+   * once, into the histogram its outcome picks by index; the operation's,
+   * the outcome's and the second's totals are added up at the end. Counts,
+   * not packed HDR histograms: adding a packed one scans all its 23 000
+   * buckets at about a microsecond each (the figures of a 6 s load took 4 s,
+   * the end of an interrupted load most of its exit).
    */
-  bySecond: Map<number, OutcomeHistograms>;
+  bySecond: Map<number, OutcomeCounts>;
   /**
    * The second being recorded, in fast (32-bit) histograms: a packed one
    * costs ~0.7 µs a value, most of the recorder's time per request under
@@ -404,58 +407,67 @@ export class LoadRecorder {
     };
   }
 
-  /** Figures per operation (plus `all`) and per second. */
+  /**
+   * Figures per operation (plus `all`) and per second, summed in a few wide
+   * histograms from the bucket counts of every operation's seconds: the
+   * cost grows with the buckets recorded, not with 23 000 per histogram.
+   */
   figures(): { operations: Record<string, OperationFigures>; series: SecondFigures[]; all: LatencyHistogram } {
     for (const s of this.ops.values()) fold(s);
     const operations: Record<string, OperationFigures> = {};
-    const all = new LatencyHistogram();
-    const perSecond = new Map<number, LatencyHistogram>();
+    const all = new LatencyHistogram('wide');
     const allByOutcome = outcomeHistograms();
+    // One operation at a time in the same sums: each is encoded and summarised before the next.
+    const byOutcome = outcomeHistograms();
+    const hist = new LatencyHistogram('wide');
+    const perSecond = new Map<number, BucketCounts[]>();
     for (const [name, s] of [...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const byOutcome = outcomeHistograms();
+      hist.reset();
+      for (const h of byOutcome) h.reset();
       for (const [second, hs] of s.bySecond) {
         let ps = perSecond.get(second);
-        if (!ps) perSecond.set(second, (ps = new LatencyHistogram()));
-        hs.forEach((h, i) => {
-          if (!h) return;
-          byOutcome[i]!.add(h);
-          ps.add(h);
+        if (!ps) perSecond.set(second, (ps = []));
+        hs.forEach((folds, i) => {
+          for (const c of folds ?? []) {
+            byOutcome[i]!.addCounts(c);
+            hist.addCounts(c);
+            allByOutcome[i]!.addCounts(c);
+            all.addCounts(c);
+            ps.push(c);
+          }
         });
       }
-      const hist = new LatencyHistogram();
-      byOutcome.forEach((h, i) => {
-        hist.add(h);
-        allByOutcome[i]!.add(h);
-      });
-      all.add(hist);
       operations[name] = opFigures(s, hist, byOutcome);
     }
     operations.all = opFigures(this.all, all, allByOutcome);
+    const second = new LatencyHistogram('wide');
     const series = [...this.seconds.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([second, s]) => secondFigures(second, perSecond.get(second) ?? new LatencyHistogram(), s));
+      .map(([at, s]) => {
+        second.reset();
+        for (const c of perSecond.get(at) ?? []) second.addCounts(c);
+        return secondFigures(at, second, s);
+      });
     return { operations, series, all };
   }
 }
 
-/** Adds the operation's current second into its per-second histograms and empties it. */
+/** Hands the operation's current second over to its per-second counts and empties it. */
 function fold(s: OpStats): void {
   const cur = s.current;
   if (cur === undefined || !cur.used) return;
   let hs = s.bySecond.get(cur.second);
   if (!hs) s.bySecond.set(cur.second, (hs = [undefined, undefined, undefined]));
   for (let i = 0; i < cur.hs.length; i++) {
-    const h = cur.hs[i]!;
-    if (h.count === 0) continue;
-    (hs[i] ??= new LatencyHistogram()).add(h);
-    h.reset();
+    const c = cur.hs[i]!.takeCounts();
+    if (c) (hs[i] ??= []).push(c);
   }
   cur.used = false;
 }
 
-/** One empty histogram per outcome, in LATENCY_OUTCOMES order. */
+/** One empty wide histogram per outcome, in LATENCY_OUTCOMES order. */
 function outcomeHistograms(): LatencyHistogram[] {
-  return LATENCY_OUTCOMES.map(() => new LatencyHistogram());
+  return LATENCY_OUTCOMES.map(() => new LatencyHistogram('wide'));
 }
 
 /** The latency of each outcome, from one histogram per outcome in LATENCY_OUTCOMES order. */
