@@ -40,9 +40,19 @@ export function quoteWritesNow(before: number, runs: number, lifetimeMs: number,
   return lifetimeMs >= windowMs ? before : 2 * runs;
 }
 
-/** Bookings before the expiry a batch of `runs` is planned with: half, each side being drawn evenly, and one more (a batch with more waits for slots to free). */
-export function plannedBefore(runs: number): number {
-  return Math.min(runs, Math.ceil(runs / 2) + 1);
+/**
+ * Bookings before the expiry a batch of `runs` draws at most but once in a hundred batches (each side is drawn evenly: the 99th
+ * percentile of a binomial of `runs` halves): the room a plan keeps for the batch, so that a batch seldom waits a window for more.
+ */
+export function likelyBefore(runs: number): number {
+  let below = 0;
+  let choose = 1;
+  for (let k = 0; k <= runs; k++) {
+    if (k > 0) choose = (choose * (runs - k + 1)) / k;
+    below += choose / 2 ** runs;
+    if (below >= 0.99) return k;
+  }
+  return runs;
 }
 
 interface Quote {
