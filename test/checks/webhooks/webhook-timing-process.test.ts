@@ -69,12 +69,14 @@ describe('webhook retry delays against a mock in another process, on the clock i
     expect(Math.abs(base * Number(m![2]) - logged[1]!)).toBeLessThanOrEqual(100);
   });
 
-  it('in real time: each delay within 100 ms of the mock’s own log', async () => {
+  it('in real time: each delay within 250 ms of the mock’s own log', async () => {
     // A short schedule keeps the real wait to about 12 s.
     const { report, logged } = await runWh05({ base: 1000, factor: 2, adminClock: false, profileSchedule: 'webhooks: {base_ms: 1000, factor: 2}' });
     expect(logged).toEqual([1000, 2000]);
     const gaps = gapsOf(report);
     expect(gaps).toHaveLength(2);
-    gaps.forEach((g, i) => expect(Math.abs(g - logged[i]!)).toBeLessThanOrEqual(100));
+    // The log holds the delays the mock scheduled; in real time its timers fire late on a busy machine (113 ms once beside two CPU
+    // hogs). The error this test exists for was a whole second (4.0 s measured for 5.0 s).
+    gaps.forEach((g, i) => expect(Math.abs(g - logged[i]!)).toBeLessThanOrEqual(250));
   });
 });
