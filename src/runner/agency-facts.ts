@@ -24,17 +24,12 @@ export interface AgencyFacts {
   readRoom?: { limit: number; remaining: number } | undefined;
 }
 
-/** The room an answer says its bucket has left, from the profile's rate-limit headers; a 429 has none. */
-export function roomOf(res: Pick<ApiResponse, 'status' | 'headers'>, profile: Readonly<Profile>, known?: number): AgencyFacts['readRoom'] {
-  const header = (name: string): number | undefined => {
-    const v = res.headers[name.toLowerCase()];
-    const n = v === undefined || v.trim() === '' ? NaN : Number(v);
-    return Number.isFinite(n) && n >= 0 ? n : undefined;
-  };
-  const limit = header(profile.headers.ratelimit_limit) ?? known;
+/** The room an answer says its bucket has left, from the rate-limit headers the client parsed; a 429 has none. */
+export function roomOf(res: Pick<ApiResponse, 'status' | 'rateLimit'>, profile: Readonly<Profile>, known?: number): AgencyFacts['readRoom'] {
+  const limit = res.rateLimit.limit ?? known;
   if (limit === undefined) return undefined;
   if (res.status === profile.errors.rate_limited.status) return { limit, remaining: 0 };
-  const remaining = header(profile.headers.ratelimit_remaining);
+  const remaining = res.rateLimit.remaining;
   return remaining === undefined ? undefined : { limit, remaining: Math.min(remaining, limit) };
 }
 

@@ -83,7 +83,7 @@ export async function readTarget(input: FactsInput): Promise<SuiteFacts> {
   const isolated = input.clock.kind === 'mock';
   let agencies = await gatherFacts(input, isolated);
   let busyNote: string | undefined;
-  const busy = !isolated && input.clock.kind === 'real' && input.ownRequests ? foreignUse(agencies, input.ownRequests) : [];
+  const busy = input.clock.kind === 'real' && input.ownRequests ? foreignUse(agencies, input.ownRequests) : [];
   if (busy.length > 0) {
     // Those requests leave the window within one: the run waits that long, then reads the target afresh.
     const windowMs = input.profile.limits.window_s * 1000;
