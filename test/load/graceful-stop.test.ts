@@ -41,4 +41,19 @@ describe('the stop of a load', () => {
     expect(cut).toBeLessThanOrEqual(4);
     expect(run.load.notes.join('\n')).toContain(`${cut} request(s) still in flight when the load stopped and its 0 s grace ran out: cut off at the stop`);
   }, 20_000);
+
+  it('with no grace, an answer that arrives after the stop stays cut off: a stalled event loop at the stop cannot turn it into an answer', async () => {
+    // The loop stalls across the end of the duration: the mock's answers are written when it wakes, just after the stop.
+    const stall = setTimeout(() => {
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+    }, 900);
+    try {
+      const run = await slowLoad(0);
+      expect(run.load.totals.errors).toBe(0);
+      expect(run.load.totals.cutOff).toBeGreaterThanOrEqual(1);
+    } finally {
+      clearTimeout(stall);
+    }
+  }, 20_000);
 });

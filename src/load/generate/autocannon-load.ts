@@ -83,16 +83,22 @@ function runInstance(
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve({ errors: result.errors, timeouts: result.timeouts, sent: result.requests.sent });
     });
-    const stop = (): void => {
-      clearInterval(poll);
-      instance.stop();
-    };
-    const drain = (): void => {
-      // A spent budget pauses each connection for good: with no per-second timer (none was set at the start) nothing refills it.
+    // A spent budget pauses each connection for good: with no per-second timer (none was set at the start) nothing refills it.
+    const pauseAll = (): void => {
       for (const c of run.clients) {
         c.rate = 1;
         c.reqsMadeThisSecond = Number.POSITIVE_INFINITY;
       }
+    };
+    const stop = (): void => {
+      clearInterval(poll);
+      pauseAll();
+      // Cut off at this instant: autocannon closes its sockets only on its next sample, and an answer in between came after the grace.
+      for (const flush of run.session.flushers) flush();
+      instance.stop();
+    };
+    const drain = (): void => {
+      pauseAll();
       const started = Date.now();
       const until = started + run.graceS * 1000;
       let told = false;
