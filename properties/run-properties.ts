@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import { checkContext } from '../src/checks/check-context.js';
 import type { CheckContext, Need } from '../src/checks/types.js';
 import { HarnessError, isHarnessError } from '../src/errors/harness-error.js';
+import { refusedWaitOf } from '../src/clock/max-wait.js';
 import type { CaseResult } from '../src/results/model.js';
 import type { SuitePartContext } from '../src/checks/suite-part.js';
 import { eventSettleMs } from './_internal/event-watch.js';
@@ -145,6 +146,8 @@ async function runOne(
       return done('PASS', `${made(details.numRuns)} runs held (seed ${seed})${sized}${caveat}`, [], { runs: made(details.numRuns) });
     }
     const err = details.errorInstance;
+    const refused = refusedWaitOf(err);
+    if (refused) return done('SKIP', refused.message, [], { runs: made(details.numRuns) });
     if (isHarnessError(err)) return done('ERROR', err.message, [], { runs: made(details.numRuns) });
     if (details.counterexample === null) return done('ERROR', `fast-check gave up after ${details.numRuns} runs (${details.numSkips} skipped)`, [], {});
     const [value] = details.counterexample as [unknown];
@@ -169,6 +172,8 @@ async function runOne(
       replay: replayCommand({ name: def.name, seed, path: details.counterexamplePath, replayPath, context: opts.replayContext }),
     });
   } catch (err) {
+    const refused = refusedWaitOf(err);
+    if (refused) return done('SKIP', refused.message, [], {});
     const message = isHarnessError(err) ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     return done('ERROR', message, [], {});
   }

@@ -2,6 +2,7 @@ import { getNumber } from '../../src/api/fields.js';
 import type { ApiResponse, Offer, StatementEntry, TargetApi } from '../../src/api/types.js';
 import { checkContext } from '../../src/checks/check-context.js';
 import type { CheckContext } from '../../src/checks/types.js';
+import { boundedClock } from '../../src/clock/max-wait.js';
 import { RateBudget, type Bucket } from './rate-budget.js';
 import { PropertyViolation, type ViolationFocus } from './violation.js';
 
@@ -34,8 +35,14 @@ export class PropertyEnv {
       write: getNumber(response.json, f.account_write_limit) ?? 10,
     };
     const v = ctx.profile.values;
-    const budget = new RateBudget(ctx.clock, limits, ctx.profile.limits.window_s * 1000, { read: v.bucket_read, write: v.bucket_write }, undefined, (line) =>
-      ctx.log(line),
+    // In real time a window wait over --max-wait is not made: the case is a SKIP naming the bound.
+    const budget = new RateBudget(
+      boundedClock(ctx.clock, ctx.maxWaitMs),
+      limits,
+      ctx.profile.limits.window_s * 1000,
+      { read: v.bucket_read, write: v.bucket_write },
+      undefined,
+      (line) => ctx.log(line),
     );
     budget.observe(response, 'read');
     return new PropertyEnv(ctx, api, agency, product, budget);

@@ -25,3 +25,35 @@ export function overMaxWait(clock: Pick<ClockDriver, 'kind'>, waitMs: number, ma
   if (clock.kind !== 'real' || !(waitMs > maxWaitMs)) return undefined;
   return `waits ${seconds(waitMs)} in real time${why ? ` for ${why}` : ''}, over --max-wait ${seconds(maxWaitMs)} (raise --max-wait to wait it)`;
 }
+
+/** A wait the bound refused while a case ran (a Retry-After, a window to free): the case is a SKIP with this message, never an ERROR. */
+export class OverMaxWaitError extends Error {
+  override readonly name = 'OverMaxWaitError';
+}
+
+/** The refused wait behind `err` (itself, or a cause: a request's transport error wraps the wait it could not make), if any. */
+export function refusedWaitOf(err: unknown): OverMaxWaitError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof OverMaxWaitError) return e;
+  return undefined;
+}
+
+/**
+ * `clock` under the one rule: a wait it would make in real time over
+ * `maxWaitMs` ({@link overMaxWait}) rejects at once with an
+ * {@link OverMaxWaitError} naming the bound and what the wait was for, and
+ * nothing is waited. Every other wait, and every move of a driven clock, is
+ * `clock`'s own.
+ */
+export function boundedClock(clock: ClockDriver, maxWaitMs: number | undefined): ClockDriver {
+  const refused = (ms: number, why: string | undefined): Promise<void> | undefined => {
+    const over = overMaxWait(clock, ms, maxWaitMs, why);
+    return over ? Promise.reject(new OverMaxWaitError(over)) : undefined;
+  };
+  return {
+    kind: clock.kind,
+    now: () => clock.now(),
+    waitUntil: (instant, why) => refused(instant - clock.now(), why) ?? clock.waitUntil(instant, why),
+    wait: (ms, why) => refused(ms, why) ?? clock.wait(ms, why),
+    fineUntil: (instant) => clock.fineUntil(instant),
+  };
+}

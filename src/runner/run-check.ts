@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Check, CheckContext, CheckOutcome } from '../checks/types.js';
+import { refusedWaitOf } from '../clock/max-wait.js';
 import { withAbortSignal } from '../client/abort-scope.js';
 import { RoundTripMeter, withRoundTrips } from '../client/round-trip-scope.js';
 import type { CaseResult, Verdict } from '../results/model.js';
@@ -80,7 +81,9 @@ export async function runCheck(check: Check, ctx: CheckContext, timeoutMs: numbe
       outcome = { verdict: 'ERROR', message: `check returned no valid verdict (got ${JSON.stringify(outcome?.verdict)})` };
     }
   } catch (err) {
-    outcome = { verdict: 'ERROR', message: `check threw: ${describe(err)}` };
+    // A wait the one rule refused (--max-wait, in real time) is a SKIP naming the bound, as a wait known from the plan is.
+    const refused = refusedWaitOf(err);
+    outcome = refused ? { verdict: 'SKIP', message: refused.message } : { verdict: 'ERROR', message: `check threw: ${describe(err)}` };
   } finally {
     if (timer) clearTimeout(timer);
     stop?.removeEventListener('abort', onStop);

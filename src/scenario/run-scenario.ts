@@ -9,7 +9,7 @@ import { isHarnessError } from '../errors/harness-error.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import { accountView, balanceView, baseView, bookingView, cancelView, searchView, statementView, type View } from './_internal/views.js';
 import { evalIntExpression, interpolate, matchValue, readPath, UnknownValueError } from './values.js';
-import { overMaxWait } from '../clock/max-wait.js';
+import { overMaxWait, refusedWaitOf } from '../clock/max-wait.js';
 import { AWAY_MIN_MS, chooseAgency, longWaitMs, scenarioOverMaxWait, type AgencyView } from './scenario-plan.js';
 import { ANY_WITH_PRODUCT, type Expectation, type Scenario, type Step } from './types.js';
 
@@ -363,6 +363,8 @@ export async function runScenario(
     return result('PASS', `${scenario.steps.length} steps passed as ${agency}`, run.evidence, { agency });
   } catch (err) {
     if (err instanceof ScenarioSkipped) return result('SKIP', err.message, run?.evidence ?? [], { agency });
+    const refused = refusedWaitOf(err);
+    if (refused) return result('SKIP', refused.message, run?.evidence ?? [], { agency });
     if (err instanceof StepFailed) return result('FAIL', `${err.at}: ${err.message}`, err.evidence, { agency, failedStep: err.at });
     const message = isHarnessError(err) && err.code !== 'E_INTERNAL' ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     return result('ERROR', message, run?.evidence ?? [], { agency });
