@@ -8,6 +8,7 @@ import { responseValidatorFor } from '../src/openapi/response-validator.js';
 import { describeEvent, EventWatch, type StrayEvent } from './_internal/event-watch.js';
 import { planInputs, renderCase, type InputCase } from './_internal/input-cases.js';
 import type { PropertyEnv } from './_internal/property-env.js';
+import type { Decisive } from './_internal/violation.js';
 import type { Bucket } from './_internal/rate-budget.js';
 import type { BuiltProperty, PropertyDef } from './property-types.js';
 
@@ -181,7 +182,7 @@ async function buildInputs(env: PropertyEnv, realTime = false): Promise<BuiltPro
     const reads = sends.length - writes + 8;
     await env.budget.ensure({ read: reads, write: writes });
     // Money moves only through writes: the wallet is read around them.
-    const [before, entries] = writes ? await Promise.all([env.balance('balance before'), env.statement('statement before')]) : [undefined, []];
+    const [before, entries] = writes ? await Promise.all([env.balanceRead('balance before'), env.statement('statement before')]) : [undefined, []];
     const sent: Sent[] = await Promise.all(
       sends.map(async ({ c, r, bucket }) => {
         const shown = renderCase(c, r.path, r.query);
@@ -210,23 +211,31 @@ async function buildInputs(env: PropertyEnv, realTime = false): Promise<BuiltPro
     }
     // A request the rate limit refused says nothing of its input.
     const judged = sent.filter((s) => !env.is(s.res, 'rate_limited'));
-    const problems = judged.map(judge).filter((m): m is string => m !== undefined);
+    // Each problem with the exchanges that show it: the card opens on them, the fills and reads around them folded below.
+    const problems: Array<{ message: string; decisive: Decisive[] }> = judged.flatMap((s) => {
+      const message = judge(s);
+      return message === undefined ? [] : [{ message, decisive: [s.res] }];
+    });
     if (before !== undefined && !sent.some((s) => s.bucket === 'write' && ok(s.res.status))) {
-      const after = await env.balance('balance after');
+      const after = await env.balanceRead('balance after');
       const known = new Set(entries.map((x) => x.id));
-      const added = (await env.statement('statement after')).filter((x) => !known.has(x.id));
-      if (after !== before || added.length)
-        problems.push(
-          `${writes} refused writes changed the wallet: balance ${before} → ${after}${added.length ? `, ${added.length} new statement entr${added.length > 1 ? 'ies' : 'y'} (${added.map((x) => `${x.type} ${x.amount}`).join(', ')})` : ''}`,
-        );
+      const added = (await env.statementRead('statement after')).entries.filter((x) => !known.has(x.id));
+      if (after.amount !== before.amount || added.length)
+        problems.push({
+          message: `${writes} refused writes changed the wallet: balance ${before.amount} → ${after.amount}${added.length ? `, ${added.length} new statement entr${added.length > 1 ? 'ies' : 'y'} (${added.map((x) => `${x.type} ${x.amount}`).join(', ')})` : ''}`,
+          decisive: [before.exchange.id, ...refusedWrites(env, sent).map((w) => w.res), after.exchange.id],
+        });
     }
     // Looked at once the wallet is read: an event a write caused comes within a short settle of its answer (not waited for where the run fails anyway).
     const strays = events ? await events.strays(problems.length === 0 && failedOn !== 'other') : [];
-    if (strays.length) problems.push(strayMessage(env, strays, sent));
+    if (strays.length) problems.push({ message: strayMessage(env, strays, sent), decisive: refusedWrites(env, sent).map((w) => w.res) });
     if (problems.length) {
       failedOn ??= strays.length && problems.length === 1 ? 'events' : 'other';
       counting = false;
-      env.fail(problems.length > 1 ? `${problems[0]} (and ${problems.length - 1} more: ${problems.slice(1, 3).join('; ')})` : problems[0]!);
+      const [first, ...more] = problems.map((x) => x.message);
+      env.fail(more.length > 0 ? `${first} (and ${more.length} more: ${more.slice(0, 2).join('; ')})` : first!, {
+        decisive: problems.flatMap((x) => x.decisive),
+      });
     }
   });
   return {

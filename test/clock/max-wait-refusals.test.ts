@@ -32,6 +32,7 @@ const fourReads: Check = {
   title: 'four reads',
   area: 'ratelimit',
   clause: '',
+  needs: [],
   async run(ctx) {
     for (let i = 0; i < 4; i++) await waitOutRefusals(ctx, () => ctx.api(0).balance());
     return { verdict: 'PASS', message: 'four reads answered' };

@@ -89,6 +89,16 @@ describe('property openapi-inputs fails with a shrunk request on a broken mock',
       expect(r!.message.split(String(d.counterexample))).toHaveLength(2);
       expect(d.replay).toBe(`svc-harness run --only property:openapi-inputs --seed 7 --property-path ${String(d.path)}`);
       expect(r!.evidence.length).toBeGreaterThan(0);
+      // The card opens on the exchanges that broke the promise: the shrunk request's own answer (with the wallet read around it, for a charge).
+      const decisive = d.decisive as string[];
+      expect(r!.evidence.slice(0, decisive.length)).toEqual(decisive);
+      const base = new URL(t!.ctx.profile.base_url).pathname.replace(/\/$/, '');
+      const shown = decisive
+        .map((id) => t!.recorder.exchanges.find((x) => x.id === id)!)
+        .map((x) => `${x.request.method} ${new URL(x.request.url).pathname.slice(base.length)}`);
+      const [method, path] = String(d.counterexample).split(' ');
+      const sent = `${method} ${path!.split('?')[0]}`;
+      expect(shown).toEqual(defect === 'invalid-booking-charges' ? ['GET /wallet/balance', sent, 'GET /wallet/balance'] : [sent]);
     });
   }
 });
