@@ -11,7 +11,7 @@ import type { ClockDriver } from '../clock/clock-driver.js';
 import { DEFAULT_MAX_WAIT_S } from '../clock/max-wait.js';
 import { RealClockDriver } from '../clock/real-clock-driver.js';
 import { newRunId } from '../results/run-id.js';
-import { uniqueFactory } from '../runner/run-id.js';
+import { uniqueFactory } from '../runner/fresh-values.js';
 import type { CertificateDraft, EvidenceDraft, TestDraft } from './certificate/types.js';
 import { isOk } from './plan/_internal/answers.js';
 import { PLAN_V1 } from './plan/plan-v1.js';

@@ -13,7 +13,7 @@ import { boundScope } from './agency-binding.js';
 import { announcedClock } from './announced-clock.js';
 import { bucketMeter } from './bucket-meter.js';
 import type { ClockDriver } from '../clock/clock-driver.js';
-import { randomSeed, uniqueFactory } from './run-id.js';
+import { randomSeed, uniqueFactory } from './fresh-values.js';
 import type { RunListener } from './run-events.js';
 import { webhookScheduleNote } from './run-notes.js';
 import type { LeaseChange } from './schedule-unit.js';

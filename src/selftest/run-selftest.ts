@@ -5,7 +5,7 @@ import { DEFECT_NAMES, DEFECTS, isDefectName, type DefectName } from '../mock/de
 import { HarnessError } from '../errors/harness-error.js';
 import { newRunId } from '../results/run-id.js';
 import type { SuiteResult } from '../results/run-result.js';
-import { randomSeed } from '../runner/run-id.js';
+import { randomSeed } from '../runner/fresh-values.js';
 import { CHECKS_WITHOUT_OWN_DEFECT, DEFECT_EXPECTATIONS, type DefectExpectation } from './expectations.js';
 import { defectFocus } from './defect-focus.js';
 import { coverageOf, erroredDefect, judgeClean, judgeDefect, unexplained, type DefectSpec } from './judge-selftest.js';

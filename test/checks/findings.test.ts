@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errored, evidenceId, Findings, skipped } from '../../src/checks/_internal/findings.js';
+import { errored, evidenceId, Findings, skipped } from '../../src/checks/findings.js';
 
 describe('Findings: the one verdict builder and its evidence rule', () => {
   it('FAIL cites exactly the exchanges the failures named, in the order named', () => {

@@ -17,7 +17,7 @@ const LONGEST_FIRST = [
   'test/cli/load.test.ts',
   'test/examples/k8s-recipes.test.ts',
   'test/runner/real-time-suite.test.ts',
-  'test/checks/ratelimit/ratelimit-e2e.test.ts',
+  'test/checks/ratelimit/ratelimit-on-mock.test.ts',
   'test/hostile/read-files.test.ts',
   'test/cli/report-compare.test.ts',
   'test/selftest/selftest-few.test.ts',

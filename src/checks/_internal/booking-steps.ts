@@ -1,6 +1,6 @@
 import type { ApiResponse, Offer, TargetApi } from '../../api/types.js';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { skipped } from './findings.js';
+import { skipped } from '../findings.js';
 import { cheapest, productsToSearch, retryRateLimited, searchProduct, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
 
 /** A fresh quote of an open product of agency `index`, with the search that gave it. */

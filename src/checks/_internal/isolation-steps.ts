@@ -1,7 +1,7 @@
 import type { Offer, StatementEntry, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
-import { skipped, type Findings } from './findings.js';
+import { skipped, type Findings } from '../findings.js';
 import { cheapest, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 

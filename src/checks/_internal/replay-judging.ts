@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/index.js';
 import type { Answer } from './expect-error.js';
-import type { Findings } from './findings.js';
+import type { Findings } from '../findings.js';
 
 /** A response with its raw bytes. */
 export type ByteAnswer = Answer & { bytes: Buffer };

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { RunCacheKey } from '../run-cache.js';
 import { checkLabel } from '../check-context.js';
 import type { BucketRef, Check, CheckContext, ResourceRef } from '../types.js';
-import type { EvidenceRef } from './findings.js';
+import type { EvidenceRef } from '../findings.js';
 import {
   BURST_WIDTH,
   fillFast,

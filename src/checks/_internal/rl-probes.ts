@@ -2,7 +2,7 @@ import { fillPath, getNumber } from '../../api/fields.js';
 import { parseNonNegativeInt } from '../../client/rate-limit.js';
 import type { Profile } from '../../profile/index.js';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { errored } from './findings.js';
+import { errored } from '../findings.js';
 import { isRefused, toShot, type RlBucket, type RlShot } from './rl-shot.js';
 
 /** Sends one cheap, side-effect-free request counted in a chosen bucket of one agency. */

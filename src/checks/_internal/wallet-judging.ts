@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import type { Findings } from './findings.js';
+import type { Findings } from '../findings.js';
 import type { WalletSnapshot } from './flow-steps.js';
 import { entriesFor, entriesSince, netEffect } from './wallet-ledger.js';
 

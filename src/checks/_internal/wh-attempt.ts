@@ -2,7 +2,7 @@ import { getField } from '../../api/fields.js';
 import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
 import type { CheckOutcome } from '../types.js';
-import { errored } from './findings.js';
+import { errored } from '../findings.js';
 
 /** One webhook attempt as the receiver recorded it: plain data, so a judge can run on recorded deliveries. */
 export interface WhAttempt {

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { signedHeadersFor } from '../_internal/auth-signing.js';
 import { errorMismatch } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { productsToSearch, uniqueNonce } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 import type { RefusalCase } from './unauthenticated.js';

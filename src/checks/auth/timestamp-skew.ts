@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/index.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What AU-04 saw: requests signed with a shifted timestamp. */

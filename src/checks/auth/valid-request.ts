@@ -1,5 +1,5 @@
 import type { Profile } from '../../profile/index.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
 import type { Check, CheckOutcome } from '../types.js';
 

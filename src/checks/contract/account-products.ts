@@ -1,7 +1,7 @@
 import { getArray, getField, getString } from '../../api/fields.js';
 import type { Profile } from '../../profile/index.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What CT-01 saw: the account response. */

@@ -1,7 +1,7 @@
 import { fillPath } from '../../api/fields.js';
 import type { Profile } from '../../profile/index.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { bookingBodyText } from '../_internal/flow-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 

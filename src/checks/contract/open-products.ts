@@ -1,7 +1,7 @@
 import type { Offer } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../client/exchange.js';
 import type { Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** True when `url` is under `base` (same origin, path prefix). */

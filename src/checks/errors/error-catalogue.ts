@@ -2,7 +2,7 @@ import { getField, setTemplate } from '../../api/fields.js';
 import type { ErrorDef, Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { productsToSearch } from '../_internal/flow-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 

@@ -1,7 +1,7 @@
 import { setTemplate } from '../../api/fields.js';
 import type { Profile } from '../../profile/index.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-01 saw: availability with the right, no and a wrong API key. */

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { envelopeProblems } from '../_internal/envelope-shape.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What HT-03 saw: a cancellation of an unknown reference and a booking of an unknown rate key. */

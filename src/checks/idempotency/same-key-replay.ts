@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { withFreshQuote } from '../_internal/booking-steps.js';
 import { successMismatch } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { bookingBodyText, cancelQuietly, retryRateLimited, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeReplay, type ByteAnswer } from '../_internal/replay-judging.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { retryRateLimited } from '../_internal/flow-steps.js';
 import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, ownerOffer } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/index.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { agencyName, ISOLATION_EPISODE } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';
 

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
 import { codeOf, describeAnswer, errorMismatch, isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { agencyName, ISOLATION_EPISODE } from '../_internal/isolation-steps.js';
 import { mentions } from '../_internal/wh-attempt.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';

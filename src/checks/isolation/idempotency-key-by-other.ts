@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { cancelFresh } from '../_internal/booking-steps.js';
 import { codeOf, describeAnswer, errorMismatch, isSuccess, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { bookingBodyText, cancelQuietly, cheapest, retryRateLimited, searchProduct } from '../_internal/flow-steps.js';
 import { bothWallets, type BothWallets, ISOLATION_EPISODE, judgeBothWallets, leaks, type OwnBooking, sharedProduct } from '../_internal/isolation-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';

@@ -2,7 +2,7 @@ import type { StatementEntry } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { isSuccess, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { cheapest, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { ISOLATION_EPISODE, judgeOwnEntriesOnly, OTHER } from '../_internal/isolation-steps.js';
 import type { Check, CheckOutcome } from '../types.js';

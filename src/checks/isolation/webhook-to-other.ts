@@ -3,7 +3,7 @@ import type { Profile } from '../../profile/index.js';
 import type { ReceivedDelivery } from '../../receiver/index.js';
 import { bookFresh, cancelFresh } from '../_internal/booking-steps.js';
 import { isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { cheapest, productsToSearch, retryRateLimited, searchProduct } from '../_internal/flow-steps.js';
 import { mentions } from '../_internal/wh-attempt.js';
 import { ISOLATION_EPISODE } from '../_internal/isolation-steps.js';

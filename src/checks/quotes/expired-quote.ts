@@ -2,7 +2,7 @@ import { overMaxWait } from '../../clock/max-wait.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, freshQuote } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { cancelQuietly, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome, LearnedTarget } from '../types.js';

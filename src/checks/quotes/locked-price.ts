@@ -4,7 +4,7 @@ import type { Offer, TargetApi } from '../../api/types.js';
 import type { Profile } from '../../profile/index.js';
 import { bookFresh } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { cancelQuietly, productsToSearch, searchProduct, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, withFreshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { errorMismatch, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { cancelQuietly, snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';

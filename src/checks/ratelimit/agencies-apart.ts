@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { skipped } from '../_internal/findings.js';
+import { skipped } from '../findings.js';
 import type { RlShot } from '../_internal/rl-shot.js';
 import type { Check, CheckOutcome } from '../types.js';
 import { judgeCrossPhases } from './buckets-apart.js';

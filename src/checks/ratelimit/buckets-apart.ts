@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { describeShot, isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** One direction of RL-05: fill a bucket, then send one request of the other bucket. */

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { type WalletView, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
-import { errored, Findings } from '../_internal/findings.js';
+import { errored, Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-02 saw. */

@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, isRefused, type RlShot } from '../_internal/rl-shot.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-08 saw (write bucket of the primary agency). */

@@ -11,7 +11,7 @@ import {
   windowMs,
 } from '../_internal/rl-probes.js';
 import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What RL-04 saw (write bucket of the primary agency, from an empty window). */

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../client/exchange.js';
 import { loadOpenApiDocument } from '../../openapi/load-document.js';
 import type { ResponseValidator } from '../../openapi/response-validator.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { searchableProducts, searchProduct } from '../_internal/flow-steps.js';
 import type { Check, CheckContext, CheckOutcome } from '../types.js';
 

@@ -1,7 +1,7 @@
 import { getField, getString } from '../../api/fields.js';
 import type { Profile } from '../../profile/index.js';
 import { isSuccess, successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WL-05 saw: the currency rates, and the balance that names the wallet currency. */

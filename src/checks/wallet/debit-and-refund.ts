@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { formatMoney } from '../../results/units.js';
 import { bookFresh, cancelFresh, withFreshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { successMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';

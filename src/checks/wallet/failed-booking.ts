@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { bookFresh, freshQuoteAndWallet } from '../_internal/booking-steps.js';
 import { errorMismatch, type Answer } from '../_internal/expect-error.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { judgeLedger } from '../_internal/wallet-judging.js';
 import type { Check, CheckOutcome } from '../types.js';

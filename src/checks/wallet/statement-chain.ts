@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { formatMoney } from '../../results/units.js';
 import { bookFresh, cancelFresh, freshQuote } from '../_internal/booking-steps.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import { snapshotWallet, type WalletSnapshot } from '../_internal/flow-steps.js';
 import { chainProblems } from '../_internal/wallet-ledger.js';
 import type { Check, CheckOutcome } from '../types.js';

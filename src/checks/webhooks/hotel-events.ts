@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { verifyHotelWebhookRequest } from '../../protocol/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-09 judges: a hotel booking's event attempts and the agency's hotel webhook secret. */

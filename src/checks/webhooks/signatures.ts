@@ -2,7 +2,7 @@ import type { Profile } from '../../profile/index.js';
 import { verifyServiceWebhookRequest } from '../../protocol/index.js';
 import { runEvidence, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
-import { Findings, skipped } from '../_internal/findings.js';
+import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /** What WH-02 judges: the attempts of a failing delivery (so retries are signed too) and the agency's webhook secret. */

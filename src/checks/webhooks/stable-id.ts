@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { runEvidence, whEvent, whHeader, whSetupError, type WhRun } from '../_internal/wh-attempt.js';
 import { whScenario, whScenarioUse } from '../_internal/wh-scenario.js';
-import { Findings } from '../_internal/findings.js';
+import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
 /**

@@ -1,3 +1,4 @@
+/* Fresh values of one run: the unique ids its requests carry and its seed. */
 import { randomBytes } from 'node:crypto';
 
 /** A `unique(prefix)` for one run: prefix + run id + counter, so that reruns against a long-lived deployment never collide. */
