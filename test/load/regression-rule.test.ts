@@ -98,4 +98,38 @@ describe('one regression rule for report compare and load --baseline', () => {
     const now = run({ ok: 1200, limited: 0, ms: around(13) });
     expect(judged(base, now, parseRegressionLimits(['latency=50%'])).broken).toEqual([]);
   });
+
+  /**
+   * Two loads of one unchanged service on a busy machine: every second
+   * answers around 20 ms, except the seconds a stall of the machine slows
+   * whole, which fall at other times and last other lengths in each run
+   * (one second at ~40 ms in BASE, two at ~50 ms in NEW). Answers taken as
+   * independent, NEW's p90 to p99 sit 30 to 100% above BASE's with narrow
+   * intervals that do not touch; the stalls are two or three events, not
+   * thousands of samples, and no gate may break on them.
+   */
+  function stalled(stalls: Record<number, number>, base = 20): LoadResult {
+    const rec = new LoadRecorder();
+    for (let sec = 0; sec < 20; sec++)
+      for (let j = 0; j < 500; j++) {
+        const at = 1_000_000 + sec * 1000 + j * 2;
+        rec.record('search', 'agency-1', 'read', at, at + 1, around(stalls[sec] ?? base)(sec * 500 + j), 200);
+      }
+    return loadResultOf(rec, { durationS: 20, finishedAt: 1_020_000 });
+  }
+
+  it('stalls of the machine that slow whole seconds are noise, not a regression: each second is one cluster of samples', () => {
+    const base = stalled({ 4: 40 });
+    const now = stalled({ 9: 50, 15: 50 });
+    const p99 = diffLoads(base, now, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.p99')!;
+    expect(p99.relative).toBeGreaterThan(0.2);
+    expect(p99.notJudged).toBeUndefined();
+    expect(judged(base, now)).toMatchObject({ regressions: [], broken: [] });
+  });
+
+  it('a service 30% slower in every second is still a regression with the same stalls', () => {
+    const r = judged(stalled({ 4: 40 }), stalled({ 4: 52 }, 26));
+    expect(r.regressions).toEqual(expect.arrayContaining(['latency.p50', 'search.p50']));
+    expect(r.broken).toEqual(expect.arrayContaining(['latency.p50', 'search.p50']));
+  });
 });

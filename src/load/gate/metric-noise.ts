@@ -1,3 +1,4 @@
+import type { LatencyOutcome, LoadResult } from '../../results/load-result.js';
 import { LatencyHistogram } from '../measure/latency-histogram.js';
 
 /*
@@ -6,6 +7,18 @@ import { LatencyHistogram } from '../measure/latency-histogram.js';
  * only when the two intervals do not overlap, which is stricter than a 95%
  * test of the difference (two separate 95% intervals that do not touch mean
  * a difference at about the 99.5% level).
+ *
+ * A load's latencies are not independent draws: a stall of the machine, a
+ * collection or a burst of other traffic slows every answer of the seconds
+ * it lasts, so the slow answers come in clusters of time. A quantile's
+ * interval taken as if each answer were independent is then far too narrow
+ * (two back-to-back loads of one unchanged service read p99 30.8 and 39.5 ms
+ * with intervals 30.6–31.6 and 36.4–42.2 ms), and every such stall reads as
+ * a regression. Each second of the run is therefore taken as one cluster of
+ * samples: the design effect of the quantile (how much the clustering
+ * inflates the variance of the share of answers above it) is measured on
+ * the run's per-second histograms and widens the order-statistics interval
+ * by its square root (`quantileDesignEffect`).
  */
 
 /** An interval a metric's true value lies in, given the samples. */
@@ -18,8 +31,109 @@ export interface Interval {
 const Z95 = 1.96;
 
 /** A quantile's interval from its histogram: order statistics bracketing n·q, widened to the edges of their HDR buckets (see `quantileIntervalMs`). */
-export function quantileInterval(encoded: string | undefined, q: number): Interval | undefined {
-  return decodeHistogram(encoded)?.quantileIntervalMs(q, Z95);
+export function quantileInterval(encoded: string | undefined, q: number, designEffect = 1): Interval | undefined {
+  return decodeHistogram(encoded)?.quantileIntervalMs(q, Z95 * Math.sqrt(Math.max(1, designEffect)));
+}
+
+/** Per load, the run's per-second histograms (every answer of the second), decoded once; null when the series has none. */
+const seriesOf = new WeakMap<LoadResult, { hist: LatencyHistogram; second: LoadResult['series'][number] }[] | null>();
+/** Per load and quantile, the intra-second correlation of "slower than the run's quantile" (undefined: not measurable). */
+const correlationOf = new WeakMap<LoadResult, Map<number, number | undefined>>();
+
+function decodedSeries(load: LoadResult): { hist: LatencyHistogram; second: LoadResult['series'][number] }[] | null {
+  let found = seriesOf.get(load);
+  if (found !== undefined) return found;
+  found = [];
+  // The seconds of the load itself: the harness's own reads around it are not the service under load.
+  const first = Math.floor(load.startedAt / 1000);
+  const last = Math.floor(load.finishedAt / 1000);
+  for (const second of load.series ?? []) {
+    if (second.second < first || second.second > last) continue;
+    // Each second is decoded once here, apart from the shared cache, which a long run's series would flush.
+    let hist: LatencyHistogram | undefined;
+    try {
+      hist = second.histogram ? LatencyHistogram.decode(second.histogram) : undefined;
+    } catch {
+      hist = undefined;
+    }
+    if (hist === undefined) {
+      found = null;
+      break;
+    }
+    if (hist.count > 0) found.push({ hist, second });
+  }
+  seriesOf.set(load, found);
+  return found;
+}
+
+/**
+ * The intra-class correlation, within a second, of an answer being slower
+ * than the run's quantile `q` (every answer of the run): from the
+ * between-second variance of the share above it (a ratio estimator over
+ * the seconds as clusters) against the variance independent answers would
+ * give, through Kish's design effect 1 + (m − 1)·ρ. Undefined when the run
+ * has fewer than 3 seconds with answers, or no per-second histograms.
+ */
+function intraSecondCorrelation(load: LoadResult, q: number): number | undefined {
+  let perQ = correlationOf.get(load);
+  if (perQ === undefined) correlationOf.set(load, (perQ = new Map()));
+  if (perQ.has(q)) return perQ.get(q);
+  let rho: number | undefined;
+  const series = decodedSeries(load);
+  const all = decodeHistogram(load.operations.all?.histogram);
+  if (series !== null && series.length >= 3 && all !== undefined && all.count > 0) {
+    const x = all.percentileMs(q * 100);
+    let n = 0;
+    let above = 0;
+    let sizeSquares = 0;
+    const cells = series.map(({ hist }) => {
+      const m = hist.count;
+      const y = hist.countAboveMs(x);
+      n += m;
+      above += y;
+      sizeSquares += m * m;
+      return { m, y };
+    });
+    const p = above / n;
+    const k = cells.length;
+    const meanSize = sizeSquares / n;
+    if (p > 0 && p < 1 && meanSize > 1) {
+      let spread = 0;
+      for (const c of cells) spread += (c.y - p * c.m) ** 2;
+      const clustered = (k / (k - 1)) * (spread / (n * n));
+      const independent = (p * (1 - p)) / n;
+      rho = Math.min(1, Math.max(0, (clustered / independent - 1) / (meanSize - 1)));
+    }
+  }
+  perQ.set(q, rho);
+  return rho;
+}
+
+/**
+ * How much the clustering of slow answers in time inflates the variance of
+ * an operation's quantile `q` in one load (1: as independent answers; a
+ * load whose stalls last whole seconds reads tens). The correlation within
+ * a second is measured on every answer of the run; the clusters' sizes are
+ * the outcome's answers per second (`ok`, `rateLimited`, the rest for
+ * `other`), scaled by the operation's share of them. 1 when the run carries
+ * no per-second histograms (a result of an older version) or too few
+ * seconds to tell.
+ */
+export function quantileDesignEffect(load: LoadResult, q: number, op: string, outcome: 'any' | LatencyOutcome, answers: number): number {
+  const rho = intraSecondCorrelation(load, q);
+  if (rho === undefined || !(answers > 0)) return 1;
+  let total = 0;
+  let squares = 0;
+  for (const { second: s } of decodedSeries(load) ?? []) {
+    const c = outcome === 'any' ? s.requests : outcome === '2xx' ? s.ok : outcome === '429' ? s.rateLimited : s.requests - s.ok - s.rateLimited;
+    total += c;
+    squares += c * c;
+  }
+  if (!(total > 0)) return 1;
+  // The operation's answers per second, taken in proportion to its outcome's.
+  const share = op === 'all' ? 1 : Math.min(1, answers / total);
+  const meanSize = (share * squares) / total;
+  return Math.max(1, 1 + (meanSize - 1) * rho);
 }
 
 /** A stored histogram, or undefined when there is none or it does not decode (a hand-edited or truncated report): its noise is then unknown. */

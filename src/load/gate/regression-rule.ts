@@ -1,5 +1,5 @@
 import { LATENCY_OUTCOMES, type LatencyOutcome, type LatencySummary, type LoadResult, type OperationFigures } from '../../results/load-result.js';
-import { apart, proportionInterval, quantileInterval, rateInterval, type Interval } from './metric-noise.js';
+import { apart, proportionInterval, quantileDesignEffect, quantileInterval, rateInterval, type Interval } from './metric-noise.js';
 
 /*
  * The one rule that calls a change between two loads a regression, used by
@@ -7,7 +7,9 @@ import { apart, proportionInterval, quantileInterval, rateInterval, type Interva
  * service getting worse, never the harness sending more:
  *
  * - a change counts only when it is worse than `--max-regression` for its
- *   kind AND the two runs' 95% intervals do not overlap (metric-noise.ts);
+ *   kind AND the two runs' 95% intervals do not overlap (metric-noise.ts;
+ *   a percentile's interval counts each second of the run as one cluster
+ *   of samples, since a stall slows every answer of the seconds it lasts);
  * - a percentile is judged only when each run has at least
  *   MIN_SAMPLES_BEYOND answers above it (p99 needs 1 000 answers);
  * - what the offered load drives is shown, never judged: the throughput of
@@ -149,7 +151,9 @@ function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): M
         side: (load) => {
           const l = latencyOf(load.operations[op], outcome);
           if (!l || !(l.latency.count > 0)) return NONE;
-          return { value: finite(l.latency[key]), interval: quantileInterval(l.histogram, q), measured: true, samples: l.latency.count };
+          // Slow answers come in clusters of time (a stall slows a whole second): the interval is widened by their design effect.
+          const designEffect = quantileDesignEffect(load, q, op, outcome, l.latency.count);
+          return { value: finite(l.latency[key]), interval: quantileInterval(l.histogram, q, designEffect), measured: true, samples: l.latency.count };
         },
       });
     }

@@ -213,6 +213,23 @@ export class LatencyHistogram {
     return { lo: loEdge / 1000, hi: Math.min(hiEdge, this.maxUs) / 1000 };
   }
 
+  /** Values recorded in HDR buckets whose top lies above `ms` (the values a quantile read as `ms` has above it). */
+  countAboveMs(ms: number): number {
+    const us = ms * 1000;
+    const s = this.sparse;
+    if (s) {
+      let below = 0;
+      for (let k = 0; k < s.index.length && TEMPLATE.highestEquivalentValue(TEMPLATE.valueFromIndex(s.index[k]!)) <= us; k++) below = s.cumulative[k]!;
+      return s.total - below;
+    }
+    const h = this.h as InternalHdr;
+    if (h.totalCount === 0) return 0;
+    const end = h.countsArrayIndex(h.maxValue) + 1;
+    let above = 0;
+    for (let i = 0; i < end; i++) if (TEMPLATE.highestEquivalentValue(TEMPLATE.valueFromIndex(i)) > us) above += h.getCountAtIndex(i);
+    return above;
+  }
+
   /** HDR compressed base64 encoding. */
   encode(): string {
     return hdr.encodeIntoCompressedBase64(this.h);
