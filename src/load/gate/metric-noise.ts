@@ -35,6 +35,9 @@ export function quantileInterval(encoded: string | undefined, q: number, designE
   return decodeHistogram(encoded)?.quantileIntervalMs(q, Z95 * Math.sqrt(Math.max(1, designEffect)));
 }
 
+/** Longest per-second series whose clustering is measured: a day. */
+const MAX_SERIES_SECONDS = 86_400;
+
 /** Per load, the run's per-second histograms (every answer of the second), decoded once; null when the series has none. */
 const seriesOf = new WeakMap<LoadResult, { hist: LatencyHistogram; second: LoadResult['series'][number] }[] | null>();
 /** Per load and quantile, the intra-second correlation of "slower than the run's quantile" (undefined: not measurable). */
@@ -43,7 +46,15 @@ const correlationOf = new WeakMap<LoadResult, Map<number, number | undefined>>()
 function decodedSeries(load: LoadResult): { hist: LatencyHistogram; second: LoadResult['series'][number] }[] | null {
   let found = seriesOf.get(load);
   if (found !== undefined) return found;
-  found = [];
+  // A series longer than a day of seconds is no load this harness wrote: its clustering is not measured (a crafted file is not decoded second by second).
+  found = (load.series?.length ?? 0) > MAX_SERIES_SECONDS ? null : decodeSeconds(load);
+  seriesOf.set(load, found);
+  return found;
+}
+
+/** The per-second histograms of the load's own seconds, or null when one of them is missing or does not decode. */
+function decodeSeconds(load: LoadResult): { hist: LatencyHistogram; second: LoadResult['series'][number] }[] | null {
+  const found: { hist: LatencyHistogram; second: LoadResult['series'][number] }[] = [];
   // The seconds of the load itself: the harness's own reads around it are not the service under load.
   const first = Math.floor(load.startedAt / 1000);
   const last = Math.floor(load.finishedAt / 1000);
@@ -56,13 +67,9 @@ function decodedSeries(load: LoadResult): { hist: LatencyHistogram; second: Load
     } catch {
       hist = undefined;
     }
-    if (hist === undefined) {
-      found = null;
-      break;
-    }
+    if (hist === undefined) return null;
     if (hist.count > 0) found.push({ hist, second });
   }
-  seriesOf.set(load, found);
   return found;
 }
 
