@@ -42,6 +42,11 @@ interface PlanInput {
   now?: (() => number) | undefined;
   /** Longest single wait in real time, ms (`--max-wait`): what waits longer is skipped, and planned as taking no time. @defaultValue 120 000 */
   maxWaitMs?: number | undefined;
+  /**
+   * In real time, the time the search for the order may take, ms: the run starts when it is over.
+   * @defaultValue {@link SEARCH_PLAYS} plays of the units as listed, at most {@link PLAN_SEARCH_MS}
+   */
+  searchMs?: number | undefined;
 }
 
 /** The plan of a run. */
@@ -190,7 +195,7 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
   const t0 = performance.now();
   const listed = runnableFrom(planNow);
   await playSchedule(listed.units, listed.played);
-  const searchMs = Math.min(PLAN_SEARCH_MS, Math.ceil((performance.now() - t0) * SEARCH_PLAYS));
+  const searchMs = input.searchMs ?? Math.min(PLAN_SEARCH_MS, Math.ceil((performance.now() - t0) * SEARCH_PLAYS));
   const startAt = (input.now?.() ?? 0) + searchMs;
   const { learned, units: runnable, played } = runnableFrom(startAt);
   const { order, bindings, slots, ...est } = await planRun(runnable, played, performance.now() + searchMs);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ClockDriver } from '../../src/clock/clock-driver.js';
 import { DEFAULT_FIXTURE } from '../../src/mock/index.js';
 import { parseScenario, runScenario } from '../../src/scenario/index.js';
 import { startContext, type TestContext } from './_context.js';
@@ -93,10 +94,26 @@ describe('the agencies a scenario may use', () => {
 describe('the wait step in a real-time suite run', () => {
   it("gives the run's lease back through a wait it makes alone, saying when it comes back, and takes it back after; not within a concurrent repeat, nor for under a second", async () => {
     t = await startContext();
-    const { clock } = t.ctx;
+    // The target's clock as the scenario reads it, still between waits: its offset is read exactly however late the callback runs.
+    const moving = t.ctx.clock;
+    let at = moving.now();
+    const clock: ClockDriver = {
+      kind: moving.kind,
+      now: () => at,
+      wait: async (ms, why) => {
+        await moving.wait(ms, why);
+        at = moving.now();
+      },
+      waitUntil: async (instant, why) => {
+        await moving.waitUntil(instant, why);
+        at = moving.now();
+      },
+      fineUntil: (instant) => moving.fineUntil(instant),
+    };
     const calls: string[] = [];
     const leased = {
       ...t.ctx,
+      clock,
       // When it comes back, from the moment it says so (the scenario's steps before the wait take their own time).
       narrowLease: (keep: readonly string[], backAt?: number) =>
         void calls.push(`narrow [${keep.join(',')}] back +${Math.round(((backAt ?? NaN) - clock.now()) / 100) * 100}`),
