@@ -37,7 +37,9 @@ interface RollingWindowObservations {
  */
 export function judgeRollingWindow(obs: RollingWindowObservations, profile: Profile): CheckOutcome {
   const v = new Findings();
+  const W = windowMs(profile);
   const halfA = obs.firstHalf.length;
+  const answeredAt = (s: RlShot): number => s.at + (s.durationMs ?? 0);
   const badA = obs.firstHalf.find((s) => isRefused(s, profile));
   if (badA) v.fail(`the first ${halfA} requests of an empty window were not all admitted: ${describeShot(badA)}`, badA.exchangeId);
   const badB = obs.secondHalf.find((s) => isRefused(s, profile));
@@ -46,22 +48,38 @@ export function judgeRollingWindow(obs: RollingWindowObservations, profile: Prof
       `the next ${obs.secondHalf.length} requests half a window later (${obs.limit} in all) were not all admitted: ${describeShot(badB)}`,
       badB.exchangeId,
     );
-  if (!isRefused(obs.overflow, profile)) {
+  const firstSent = Math.min(...obs.firstHalf.map((s) => s.at));
+  const overflowIn = !isRefused(obs.overflow, profile);
+  if (overflowIn && answeredAt(obs.overflow) >= firstSent + W) {
+    // Counted anywhere up to its answer: one window after the first half went out, that half may have left the window.
+    v.warn(
+      `request ${obs.limit + 1} was admitted, but its answer came ${((answeredAt(obs.overflow) - firstSent) / 1000).toFixed(2)} s after the first of t0's went out (a window is ${W / 1000} s): too late to show that the count restarted`,
+      obs.overflow.exchangeId,
+    );
+  } else if (overflowIn) {
     v.fail(
       `request ${obs.limit + 1} within one window (${halfA} at t0, ${obs.secondHalf.length} at t0 + ${profile.limits.window_s / 2} s) was admitted: the count restarted between them, as a fixed clock-minute window does`,
       obs.overflow.exchangeId,
       obs.firstHalf[0]?.exchangeId,
     );
   } else v.see(obs.overflow.exchangeId);
+  // Just after t0 + window the second half still counts, and so does the overflow where it was admitted.
+  const free = halfA - (overflowIn ? 1 : 0);
   const admitted = admittedBeforeRefusal(obs.afterFirstHalfExpired, profile);
   const edge = obs.afterFirstHalfExpired[admitted] ?? obs.afterFirstHalfExpired[obs.afterFirstHalfExpired.length - 1];
-  if (admitted > halfA) {
+  const secondSent = Math.min(...obs.secondHalf.map((s) => s.at));
+  if (admitted > free && edge !== undefined && answeredAt(edge) >= secondSent + W) {
+    v.warn(
+      `just after t0 + ${profile.limits.window_s} s, ${admitted} requests were admitted, but the last answer came ${((answeredAt(edge) - secondSent) / 1000).toFixed(2)} s after the ${obs.secondHalf.length} of t0 + ${profile.limits.window_s / 2} s went out: too late to show they still counted`,
+      edge.exchangeId,
+    );
+  } else if (admitted > free) {
     v.fail(
       `just after t0 + ${profile.limits.window_s} s, ${admitted} requests were admitted although only the ${halfA} sent at t0 had left the window (the ${obs.secondHalf.length} sent at t0 + ${profile.limits.window_s / 2} s still count): the window is not rolling`,
       edge?.exchangeId,
       obs.secondHalf[0]?.exchangeId,
     );
-  } else if (admitted < halfA) {
+  } else if (admitted < free) {
     v.fail(
       `just after t0 + ${profile.limits.window_s} s, only ${admitted} requests were admitted although the ${halfA} sent at t0 had left the window: requests older than the window still counted`,
       edge?.exchangeId,

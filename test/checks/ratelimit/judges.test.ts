@@ -167,6 +167,38 @@ describe('judgeRollingWindow (RL-04)', () => {
     expect(o.verdict).toBe('FAIL');
     expect(o.message).toMatch(/fixed clock-minute window/);
   });
+  it('warns, never fails, when a stall sent the overflow a window after t0: the first half had left, and the overflow now counts in the second window', () => {
+    // The half-window wait returned 31 s late (a starved machine): the overflow went out at t0 + 61 s and a correct window admitted it.
+    const late = burst({ bucket: 'write', limit: 60, send: 30, at: T0 + 61_000 });
+    const o = judgeRollingWindow(
+      {
+        limit: 60,
+        firstHalf,
+        secondHalf: late,
+        overflow: shot({ bucket: 'write', at: T0 + 61_100, status: 201 }),
+        afterFirstHalfExpired: burst({ bucket: 'write', limit: 29, at: T0 + 62_000 }).slice(0, 30),
+      },
+      PROFILE,
+    );
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(
+      /^request 61 was admitted, but its answer came 61\.10 s after the first of t0's went out \(a window is 60 s\): too late to show that the count restarted/,
+    );
+  });
+  it('warns, never fails, when the burst after t0 + window was answered a window after the second half went out', () => {
+    const o = judgeRollingWindow(
+      {
+        limit: 60,
+        firstHalf,
+        secondHalf,
+        overflow: shot({ bucket: 'write', at: T0 + 30_100, status: 429 }),
+        afterFirstHalfExpired: burst({ bucket: 'write', limit: 60, at: T0 + 90_500 }),
+      },
+      PROFILE,
+    );
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/too late to show they still counted/);
+  });
 });
 
 describe('judgeBucketsApart (RL-05) and judgeAgenciesApart (RL-06)', () => {
