@@ -107,6 +107,11 @@ export async function profileLoadTarget(
     const note = `clock control: the mock admin API at ${profile.clock.admin_url} did not answer (${err.message}): the wallets after the load are read in real time`;
     return { profile, agencies, embedded: false, now: Date.now, notes: [note], ...sharded };
   }
+  if (o.shard && o.shard.count > 1) {
+    // The other shards load the same target meanwhile: moving its clock would move theirs, and their 429s' Retry-After would read wrong.
+    const note = `clock control: shard ${o.shard.index}/${o.shard.count} shares the target's clock with the other shards, and does not move it: the wallets after the load are read in real time`;
+    return { profile, agencies, embedded: false, now: () => driver.now(), notes: [note], ...sharded };
+  }
   return {
     profile,
     agencies,

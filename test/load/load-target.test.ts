@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMock } from '../../src/mock/index.js';
 import { profileLoadTarget } from '../../src/load/load-target.js';
 import { loadAgencies } from '../../src/load/run-load.js';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
@@ -26,5 +27,32 @@ describe('profileLoadTarget with a shard', () => {
 
   it('without a shard needs every secret, naming the missing one', async () => {
     await expect(profileLoadTarget(profile, {})).rejects.toThrow(/SVC_HARNESS_TEST_UNSET_SECRET/);
+  });
+});
+
+describe('profileLoadTarget of a mock whose clock it may move', () => {
+  it("moves the clock alone, and never as a shard: the other shards' 429s are judged on the same clock meanwhile", async () => {
+    const mock = await createMock({ port: 0, hotelPort: 0, admin: true, adminPort: 0 });
+    try {
+      const moved: Profile = {
+        ...profile,
+        base_url: mock.baseUrl,
+        clock: { control: 'mock-admin', admin_url: mock.adminUrl! },
+        agencies: [profile.agencies[0]!],
+      };
+      const alone = await profileLoadTarget(moved, {});
+      expect(alone.advance).toBeDefined();
+      await alone.close?.();
+      // An earlier run left the clock a minute ahead: the shard reads the target's clock as it finds it.
+      await mock.clock.advance(60_000);
+      const shard = await profileLoadTarget({ ...moved, agencies: profile.agencies.filter((a) => a.id !== 'a2') }, {}, { shard: { index: 1, count: 2 } });
+      expect(shard.advance).toBeUndefined();
+      expect(shard.notes).toEqual([
+        "clock control: shard 1/2 shares the target's clock with the other shards, and does not move it: the wallets after the load are read in real time",
+      ]);
+      expect(Math.abs(shard.now() - mock.clock.now())).toBeLessThan(1_000);
+    } finally {
+      await mock.close();
+    }
   });
 });
