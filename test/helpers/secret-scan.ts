@@ -33,30 +33,35 @@ const jsonEscapes = (s: string): string =>
 /** Percent escapes decoded byte by byte, on latin1 byte text. */
 const percentBytes = (bytes: string): string => bytes.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
-/** Every base64/base64url decoding of `bytes` (line breaks, escaped or real, removed), at each start offset. */
-function base64Decodings(bytes: string): string[] {
-  const joined = bytes.replace(/\\r\\n|\\n|\r?\n/g, '');
+/** The base64/base64url runs of `bytes` (line breaks, escaped or real, removed). */
+function base64Runs(bytes: string): string[] {
+  return bytes.replace(/\\r\\n|\\n|\r?\n/g, '').match(/[A-Za-z0-9+/_-]{6,}/g) ?? [];
+}
+
+/** Every base64/base64url decoding of one run, at each start offset. */
+function base64Decodings(run: string): string[] {
   const out: string[] = [];
-  for (const run of joined.match(/[A-Za-z0-9+/_-]{6,}/g) ?? []) {
-    const std = run.replace(/-/g, '+').replace(/_/g, '/');
-    for (let k = 0; k < 4; k++) {
-      const part = std.slice(k);
-      const whole = part.slice(0, part.length - (part.length % 4));
-      out.push(Buffer.from(whole, 'base64').toString('latin1'));
-      if (whole.length !== part.length) out.push(Buffer.from(`${part}${'='.repeat((4 - (part.length % 4)) % 4)}`, 'base64').toString('latin1'));
-    }
+  const std = run.replace(/-/g, '+').replace(/_/g, '/');
+  for (let k = 0; k < 4; k++) {
+    const part = std.slice(k);
+    const whole = part.slice(0, part.length - (part.length % 4));
+    out.push(Buffer.from(whole, 'base64').toString('latin1'));
+    if (whole.length !== part.length) out.push(Buffer.from(`${part}${'='.repeat((4 - (part.length % 4)) % 4)}`, 'base64').toString('latin1'));
   }
   return out;
 }
 
-/** Every hex decoding of `bytes` (either case), at both offsets. */
-function hexDecodings(bytes: string): string[] {
+/** The hex runs of `bytes` (either case). */
+function hexRuns(bytes: string): string[] {
+  return bytes.match(/[0-9a-fA-F]{8,}/g) ?? [];
+}
+
+/** Every hex decoding of one run, at both offsets. */
+function hexDecodings(run: string): string[] {
   const out: string[] = [];
-  for (const run of bytes.match(/[0-9a-fA-F]{8,}/g) ?? []) {
-    for (let k = 0; k < 2; k++) {
-      const part = run.slice(k);
-      out.push(Buffer.from(part.slice(0, part.length - (part.length % 2)), 'hex').toString('latin1'));
-    }
+  for (let k = 0; k < 2; k++) {
+    const part = run.slice(k);
+    out.push(Buffer.from(part.slice(0, part.length - (part.length % 2)), 'hex').toString('latin1'));
   }
   return out;
 }
@@ -80,44 +85,55 @@ function printable(bytes: string): boolean {
   return n >= bytes.length * 0.8;
 }
 
-/** Every decoded text of `text`, labelled by form: the text views, and each base64 or hex decoding of them with its own views once more. */
-function decodedTexts(text: string): [string, string][] {
-  const out: [string, string][] = [];
+/**
+ * The forms in which each needle shows in `text`, in the order first met: the text views, and each base64 or hex
+ * decoding of them with its own views once more. A report repeats the same answers many times, so a run (or a decoded
+ * text) met again under the same form is not decoded again: it would only add the forms it added the first time.
+ */
+function formsOf(text: string, needles: readonly string[]): Set<string>[] {
+  const found = needles.map(() => new Set<string>());
   const names = ['plain', 'json', 'percent', 'json+percent', 'html', 'html+json', 'html+percent'];
+  const check = (form: string, t: string): void => {
+    needles.forEach((needle, i) => {
+      if (t.includes(needle)) found[i]!.add(form);
+    });
+  };
+  const done = new Set<string>();
   const look = (bytes: string, prefix: string, depth: number): void => {
     const views = textViews(bytes);
-    views.forEach((v, i) => out.push([`${prefix}${names[i]}`, v]));
+    views.forEach((v, i) => check(`${prefix}${names[i]}`, v));
+    // The runs met so far in these views: one met again (in another view, or further on) decodes to the same texts.
+    const seen = { base64: new Set<string>(), hex: new Set<string>() };
+    const fresh = (runs: string[], met: Set<string>): string[] => runs.filter((r) => !met.has(r) && Boolean(met.add(r)));
     for (const v of new Set(views)) {
-      for (const [form, decodings] of [
-        ['base64', base64Decodings(v)],
-        ['hex', hexDecodings(v)],
+      for (const [form, decode, runs] of [
+        ['base64', base64Decodings, fresh(base64Runs(v), seen.base64)],
+        ['hex', hexDecodings, fresh(hexRuns(v), seen.hex)],
       ] as const) {
-        for (const d of decodings) {
-          out.push([`${prefix}${form}`, d]);
-          if (depth === 0 && printable(d)) look(d, `${prefix}${form}>`, 1);
+        for (const run of runs) {
+          for (const d of decode(run)) {
+            const key = `${prefix}${form}\0${d}`;
+            if (done.has(key)) continue;
+            done.add(key);
+            check(`${prefix}${form}`, d);
+            if (depth === 0 && printable(d)) look(d, `${prefix}${form}>`, 1);
+          }
         }
       }
     }
   };
   look(asBytes(text), '', 0);
-  return out;
+  return found;
 }
 
 /** The forms in which `secret` shows in `text`, nested once inside base64 or hex. */
 export function secretFormsIn(text: string, secret: string): string[] {
-  const needle = asBytes(secret);
-  return [...new Set(decodedTexts(text).flatMap(([form, t]) => (t.includes(needle) ? [form] : [])))];
+  return [...formsOf(text, [asBytes(secret)])[0]!];
 }
 
 /** `where: secret #i as form` for every secret found in `text`. */
 export function secretsIn(text: string, secrets: readonly string[], where: string): string[] {
-  const texts = decodedTexts(text);
-  const out: string[] = [];
-  secrets.forEach((s, i) => {
-    const needle = asBytes(s);
-    for (const form of new Set(texts.flatMap(([f, t]) => (t.includes(needle) ? [f] : [])))) out.push(`${where}: secret #${i} as ${form}`);
-  });
-  return out;
+  return formsOf(text, secrets.map(asBytes)).flatMap((forms, i) => [...forms].map((form) => `${where}: secret #${i} as ${form}`));
 }
 
 /** Every secret found in any file under `dir`. */
