@@ -34,6 +34,7 @@ const E2E = [
   'test/load/latency-by-outcome.test.ts',
   'test/load/live-load.test.ts',
   'test/load/push-limits-retry-after.test.ts',
+  'test/load/rate-limit-status.test.ts',
   'test/load/run-load-defects.test.ts',
   'test/load/run-load.test.ts',
   'test/load/target-dies.test.ts',

@@ -35,7 +35,7 @@ function tmpl() {
 }
 async function run(mode: string): Promise<number> {
   if (mode === 'harness') {
-    const recorder = new LoadRecorder();
+    const recorder = new LoadRecorder({ rateLimitedStatus: 429 });
     await runAutocannonLoad({
       profile: { ...DEFAULT_PROFILE, base_url: `${url}v1` },
       agencies: [{ id: 'a', keyId: 'k', secret: 's', limits: { read: 1e9, write: 1e9 } }] as any,
@@ -43,7 +43,7 @@ async function run(mode: string): Promise<number> {
       durationS: secs,
       fixed: { op: 'balance', method: 'GET', path: '/wallet/balance' },
       recorder,
-      wallet: new WalletTally(),
+      wallet: new WalletTally({ rateLimitedStatus: 429 }),
       now: Date.now,
     });
     return recorder.requests;
@@ -84,7 +84,7 @@ async function run(mode: string): Promise<number> {
       });
     };
   if (mode === 'sign-rec') {
-    const rec = new LoadRecorder();
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
     opts.setupClient = (c: any) => {
       const t = tmpl();
       let t0 = 0;
@@ -95,7 +95,20 @@ async function run(mode: string): Promise<number> {
         return t.next();
       };
       c.on('response', (s: number) => {
-        rec.record('balance', 'a', 'read', sent, Date.now() + 1, performance.now() - t0, s);
+        rec.record({
+          op: 'balance',
+          method: 'GET',
+          agency: 'a',
+          bucket: 'read',
+          sentAt: sent,
+          receivedAt: Date.now() + 1,
+          latencyMs: performance.now() - t0,
+          status: s,
+          retryAfterS: undefined,
+          remaining: undefined,
+          code: undefined,
+          expected: false,
+        });
       });
     };
   }

@@ -97,7 +97,7 @@ function wrk(url: string): Promise<Figures | string> {
 }
 
 async function harness(baseUrl: string, agency: { id: string; keyId: string; secret: string }): Promise<Figures & { requests: number }> {
-  const recorder = new LoadRecorder();
+  const recorder = new LoadRecorder({ rateLimitedStatus: 429 });
   const profile = { ...DEFAULT_PROFILE, base_url: baseUrl };
   const t = Date.now();
   await runAutocannonLoad({
@@ -107,7 +107,7 @@ async function harness(baseUrl: string, agency: { id: string; keyId: string; sec
     durationS: SECONDS,
     fixed: { op: 'balance', method: 'GET', path: PATH },
     recorder,
-    wallet: new WalletTally(),
+    wallet: new WalletTally({ rateLimitedStatus: 429 }),
     now: Date.now,
   });
   const secs = (Date.now() - t) / 1000;

@@ -54,7 +54,7 @@ export async function signedSearch(baseUrl: string, agency: BenchAgency): Promis
 
 /** Server CPU µs per signed search of `server` under `connections` for `seconds`; throws when a search failed. */
 export async function cpuPerSearch(server: BenchServer, agency: BenchAgency, seconds: number, connections: number): Promise<number> {
-  const recorder = new LoadRecorder();
+  const recorder = new LoadRecorder({ rateLimitedStatus: 429 });
   const cpu0 = cpuSeconds(server.child.pid!);
   await runAutocannonLoad({
     profile: { ...DEFAULT_PROFILE, base_url: server.baseUrl },
@@ -63,7 +63,7 @@ export async function cpuPerSearch(server: BenchServer, agency: BenchAgency, sec
     durationS: seconds,
     search: { product: 'flights' },
     recorder,
-    wallet: new WalletTally(),
+    wallet: new WalletTally({ rateLimitedStatus: 429 }),
     now: Date.now,
   });
   const op = Object.values(recorder.figures().operations)[0]!;

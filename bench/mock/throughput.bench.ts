@@ -109,7 +109,7 @@ async function bareRun(): Promise<Figures> {
 
 /** The signed load generator against `baseUrl`, the server process being `server`. */
 async function signedRun(baseUrl: string, server: ChildProcess): Promise<Figures> {
-  const recorder = new LoadRecorder();
+  const recorder = new LoadRecorder({ rateLimitedStatus: 429 });
   const cpu0 = cpuSeconds(server.pid!);
   const own0 = cpuSeconds(process.pid);
   const t = Date.now();
@@ -120,7 +120,7 @@ async function signedRun(baseUrl: string, server: ChildProcess): Promise<Figures
     durationS: SECONDS,
     search: { product: 'flights' },
     recorder,
-    wallet: new WalletTally(),
+    wallet: new WalletTally({ rateLimitedStatus: 429 }),
     now: Date.now,
   });
   const seconds = (Date.now() - t) / 1000;

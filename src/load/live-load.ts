@@ -1,5 +1,6 @@
 import type { Profile } from '../profile/index.js';
 import type { LoadResult, OperationFigures } from '../results/load-result.js';
+import { loadResult } from './load-result-of.js';
 import type { Threshold } from './gate/gates.js';
 import { evaluateLoadGates } from './gate/load-metrics.js';
 import type { RegressionLimits } from './gate/regression-rule.js';
@@ -12,7 +13,7 @@ import { latencyByOutcomeSummaries, UNKNOWN_OUTCOME, type LoadRecorder, type Rec
 export interface BucketUse {
   agency: string;
   bucket: string;
-  /** Requests sent within the last window of the target clock and not refused with a 429 (an unanswered one may have been admitted). */
+  /** Requests sent within the last window of the target clock and not refused by the rate limit (an unanswered one may have been admitted). */
   used: number;
   /** The limit the bucket's answers told, else the agency's. */
   limit: number;
@@ -30,9 +31,10 @@ export interface LiveLoad {
   subscribe(s: RecorderSubscriber): () => void;
   /**
    * Follows the load from now on (call it before the first request): its
-   * `view()` is the load as it stands, from the recorder's feed into fast
-   * histograms, cheap enough for once a second; the report's own figures
-   * (encoded histograms, series, spectrum) are made once, at the end.
+   * `view()` is the load as it stands, the recorder's own counts with the
+   * latencies of its feed in fast histograms, cheap enough for once a second;
+   * the report's own figures (encoded histograms, series, spectrum) are made
+   * once, at the end.
    */
   track(): { view(): LiveLoadView; stop(): void };
 }
@@ -58,7 +60,7 @@ export function liveLoad(f: LiveLoadFacts): LiveLoad {
   return {
     subscribe: (s) => f.recorder.subscribe(s),
     track() {
-      const figures = new LiveFigures();
+      const figures = new LiveLatency();
       const stop = f.recorder.subscribe(figures.add);
       return {
         view() {
@@ -85,7 +87,7 @@ function bucketUse({ recorder, profile, agencies }: LiveLoadFacts, at: number): 
       // Requests are logged about in the order they end: walk back from the newest until the window is left.
       for (let i = log.sentAt.length - 1; i >= 0; i--) {
         if (log.receivedAt[i]! < from) break;
-        if (log.sentAt[i]! >= from && log.status[i] !== 429) used += 1;
+        if (log.sentAt[i]! >= from && log.status[i] !== log.rateLimitedStatus) used += 1;
       }
       const own = limits.get(log.agency);
       const limit = log.start?.limit ?? (own ? (log.bucket === profile.values.bucket_read ? own.read : own.write) : 0);
@@ -94,116 +96,57 @@ function bucketUse({ recorder, profile, agencies }: LiveLoadFacts, at: number): 
     .sort((a, b) => a.agency.localeCompare(b.agency) || a.bucket.localeCompare(b.bucket));
 }
 
-/** Counts of one operation so far, with one fast histogram of its answers' latency (and, for all operations together, one per outcome). */
-interface LiveOp {
-  count: number;
-  ok: number;
-  rateLimited: number;
-  errors: number;
-  expected: number;
-  cutOff: number;
-  statuses: Map<number, number>;
-  latency: LatencyHistogram;
-  byOutcome?: [LatencyHistogram, LatencyHistogram, LatencyHistogram];
-}
-
-const newLiveOp = (): LiveOp => ({
-  count: 0,
-  ok: 0,
-  rateLimited: 0,
-  errors: 0,
-  expected: 0,
-  cutOff: 0,
-  statuses: new Map(),
-  latency: new LatencyHistogram('fast'),
-});
-
-/** The load's figures so far, kept from the recorder's feed. */
-class LiveFigures {
-  private readonly ops = new Map<string, LiveOp>();
-  private readonly all: LiveOp = { ...newLiveOp(), byOutcome: [new LatencyHistogram('fast'), new LatencyHistogram('fast'), new LatencyHistogram('fast')] };
-  private readonly perSecond = new Map<number, number>();
+/**
+ * The latency of the load's answers so far, kept from the recorder's feed in
+ * fast histograms (one per operation, and one per outcome of all of them):
+ * what the recorder holds only as per-second counts until the end. The
+ * counts are the recorder's own, read when a view is made.
+ */
+class LiveLatency {
+  private readonly ops = new Map<string, LatencyHistogram>();
+  private readonly all = new LatencyHistogram('fast');
+  private readonly byOutcome: [LatencyHistogram, LatencyHistogram, LatencyHistogram] = [
+    new LatencyHistogram('fast'),
+    new LatencyHistogram('fast'),
+    new LatencyHistogram('fast'),
+  ];
   /** Target-clock instant of the latest request recorded. */
   lastAt = Number.POSITIVE_INFINITY;
 
   readonly add = (r: RecordedRequest): void => {
-    let op = this.ops.get(r.op);
-    if (!op) this.ops.set(r.op, (op = newLiveOp()));
-    for (const o of [op, this.all]) {
-      if (r.outcome === 'cutOff') {
-        o.cutOff += 1;
-        continue;
-      }
-      o.count += 1;
-      o[r.outcome] += 1;
-      o.statuses.set(r.status, (o.statuses.get(r.status) ?? 0) + 1);
-      if (r.status === UNKNOWN_OUTCOME) continue;
-      o.latency.recordMs(r.latencyMs);
-      o.byOutcome?.[r.outcome === 'ok' ? 0 : r.outcome === 'rateLimited' ? 1 : 2].recordMs(r.latencyMs);
-    }
     this.lastAt = this.lastAt === Number.POSITIVE_INFINITY ? r.receivedAt : Math.max(this.lastAt, r.receivedAt);
-    if (r.outcome !== 'cutOff') {
-      const second = Math.floor(r.receivedAt / 1000);
-      this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
-    }
+    if (r.status === UNKNOWN_OUTCOME) return;
+    let h = this.ops.get(r.op);
+    if (!h) this.ops.set(r.op, (h = new LatencyHistogram('fast')));
+    h.recordMs(r.latencyMs);
+    this.all.recordMs(r.latencyMs);
+    this.byOutcome[r.outcome === 'ok' ? 0 : r.outcome === 'rateLimited' ? 1 : 2].recordMs(r.latencyMs);
   };
 
-  /** The figures so far in the report's shape: no encoded histograms, no spectrum, per-second counts only. */
+  /** The figures so far in the report's shape: the recorder's counts, these latencies; no encoded histograms, no spectrum, per-second counts only. */
   result(f: LiveLoadFacts, at: number): LoadResult {
-    const durationS = Math.max(0.001, (at - f.startedAt) / 1000);
     const operations: Record<string, OperationFigures> = {};
-    for (const [name, op] of [...this.ops].sort(([a], [b]) => a.localeCompare(b))) operations[name] = liveOpFigures(op);
-    operations['all'] = liveOpFigures(this.all);
-    const totals = {
-      requests: this.all.count,
-      ok: this.all.ok,
-      rateLimited: this.all.rateLimited,
-      errors: this.all.errors,
-      expected: this.all.expected,
-      cutOff: this.all.cutOff,
-    };
-    const modes: LoadResult['modes'] = [];
-    if (f.connections > 0) modes.push(f.plan.mode);
-    if (f.pushLimits) modes.push('push-limits');
-    return {
-      schema: 'svc-harness/load@1',
-      modes,
-      shards: f.shard ? [f.shard] : [],
-      agencies: f.agencies.map((a) => a.id),
-      scenarios: [],
-      connections: f.connections,
-      startedAt: f.startedAt,
-      finishedAt: at,
-      durationS,
-      interrupted: false,
-      clock: 'real-time',
-      totals,
-      rps: totals.requests / durationS,
-      errorRate: totals.requests ? totals.errors / totals.requests : 0,
-      rateLimitedRate: totals.requests ? totals.rateLimited / totals.requests : 0,
-      operations,
-      spectrum: [],
-      series: [...this.perSecond]
-        .sort(([a], [b]) => a - b)
-        .map(([second, requests]) => ({ second, requests, ok: 0, rateLimited: 0, errors: 0, histogram: '', p50: 0, p99: 0, max: 0 })),
-      verdicts: [],
-      gates: [],
-      notes: [],
-    };
+    for (const [name, counts] of Object.entries(f.recorder.operationCounts())) {
+      const all = name === 'all';
+      const h = all ? this.all : this.ops.get(name);
+      operations[name] = {
+        ...counts,
+        latency: (h ?? new LatencyHistogram('fast')).summary(),
+        histogram: '',
+        ...(all ? { latencyByOutcome: latencyByOutcomeSummaries(this.byOutcome) } : {}),
+      };
+    }
+    return loadResult(
+      { ...f, agencies: f.agencies.map((a) => a.id) },
+      { startedAt: f.startedAt, finishedAt: at, interrupted: false },
+      {
+        totals: f.recorder.counts(),
+        operations,
+        spectrum: [],
+        series: f.recorder.secondCounts().map((c) => ({ ...c, histogram: '', p50: 0, p99: 0, max: 0 })),
+        verdicts: [],
+        notes: [],
+      },
+    );
   }
-}
-
-function liveOpFigures(op: LiveOp): OperationFigures {
-  return {
-    count: op.count,
-    ok: op.ok,
-    rateLimited: op.rateLimited,
-    errors: op.errors,
-    expected: op.expected,
-    ...(op.cutOff > 0 ? { cutOff: op.cutOff } : {}),
-    statuses: Object.fromEntries([...op.statuses].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
-    latency: op.latency.summary(),
-    histogram: '',
-    ...(op.byOutcome ? { latencyByOutcome: latencyByOutcomeSummaries(op.byOutcome) } : {}),
-  };
 }

@@ -109,7 +109,8 @@ function promisedSlotMs(logs: readonly BucketLog[], agencies: ReadonlyArray<{ id
   for (const log of logs) {
     if (log.bucket !== readBucket || !ids.has(log.agency)) continue;
     let last = -1;
-    for (let i = 0; i < log.status.length; i++) if (log.status[i] === 429 && (last < 0 || log.receivedAt[i]! > log.receivedAt[last]!)) last = i;
+    for (let i = 0; i < log.status.length; i++)
+      if (log.status[i] === log.rateLimitedStatus && (last < 0 || log.receivedAt[i]! > log.receivedAt[last]!)) last = i;
     const ra = last < 0 ? Number.NaN : log.retryAfterS[last]!;
     if (!Number.isFinite(ra) || ra < 0) continue;
     const promised = log.receivedAt[last]! + ra * 1000;
@@ -141,8 +142,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const startedIso = new Date().toISOString();
   const t0 = Date.now();
   const agencies = loadAgencies(o.target, o.shard);
-  const recorder = new LoadRecorder();
-  const tally = new WalletTally();
+  const rateLimitedStatus = profile.errors.rate_limited.status;
+  const recorder = new LoadRecorder({ rateLimitedStatus });
+  const tally = new WalletTally({ rateLimitedStatus });
   const readBucket = bucketOf(profile, 'GET', false);
   const windowMs = profile.limits.window_s * 1000;
   const apis = new Map<string, ClosableTargetApi>(
@@ -154,9 +156,22 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const x = res.exchange;
     const rl = res.rateLimit;
     const { sentAt, receivedAt } = admissionSpan(res);
-    recorder.record(op, agency, readBucket, sentAt, receivedAt, x.durationMs, res.status, rl.retryAfterS, false, res.status === 429 ? rl.remaining : undefined);
-    if (rl.limit !== undefined && rl.remaining !== undefined)
-      recorder.reading(agency, readBucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
+    const r = {
+      op,
+      method: x.request.method.toUpperCase(),
+      agency,
+      bucket: readBucket,
+      sentAt,
+      receivedAt,
+      latencyMs: x.durationMs,
+      status: res.status,
+      retryAfterS: rl.retryAfterS,
+      remaining: res.status === rateLimitedStatus ? rl.remaining : undefined,
+      code: undefined,
+      expected: false,
+    };
+    recorder.record(r);
+    recorder.reading(r, rl);
   };
   try {
     const plan = planLoad(profile, o, agencies.length);
@@ -198,17 +213,15 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       await o.target.advance(Math.min(promisedSlotMs(recorder.bucketLogs(), agencies, readBucket, now()) ?? Infinity, windowMs + 1000));
     // The reads after the load take slots and test promises: the verdicts see them, the figures do not.
     const closingNote: NoteAdmission = (agency, _op, res) => {
-      const { sentAt, receivedAt } = admissionSpan(res);
-      const refused = res.status === 429;
-      recorder.admission(
+      const refused = res.status === rateLimitedStatus;
+      recorder.admission({
         agency,
-        readBucket,
-        sentAt,
-        receivedAt,
-        res.status,
-        refused ? res.rateLimit.retryAfterS : undefined,
-        refused ? res.rateLimit.remaining : undefined,
-      );
+        bucket: readBucket,
+        ...admissionSpan(res),
+        status: res.status,
+        retryAfterS: refused ? res.rateLimit.retryAfterS : undefined,
+        remaining: refused ? res.rateLimit.remaining : undefined,
+      });
     };
     const walletVerdicts = await reconcileWallets(wallets, opening, tally, closingNote);
     // A bucket whose answers never told its state: empty only on a mock the harness started for this load.

@@ -64,8 +64,8 @@ const hrTime = (ms: number): HrTime => [Math.floor(ms / 1000), Math.round((ms % 
  * `http.client.request.duration` histogram cost nothing per request.
  */
 function requestMetrics(tally: RequestTally, version: string, server: Attributes, startMs: number): MetricProducer {
-  const attrs = (c: { operation: string; outcome: string; status: number }): Attributes => {
-    const a: Attributes = { ...server, 'svc_harness.operation': c.operation, 'svc_harness.outcome': c.outcome };
+  const attrs = (c: { operation: string; method: string; outcome: string; status: number }): Attributes => {
+    const a: Attributes = { ...server, 'http.request.method': c.method, 'svc_harness.operation': c.operation, 'svc_harness.outcome': c.outcome };
     if (c.status !== UNKNOWN_OUTCOME) a['http.response.status_code'] = c.status;
     if (c.outcome === 'errors') a['error.type'] = c.status === UNKNOWN_OUTCOME ? 'no_response' : String(c.status);
     return a;

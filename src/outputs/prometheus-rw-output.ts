@@ -43,10 +43,14 @@ export function prometheusSeries(id: RunIdentity, s: RunSnapshot): Timeseries[] 
     }
   };
   for (const c of s.tally.countCells())
-    add(`${P}requests_total`, { operation: c.operation, outcome: c.outcome, status_class: c.statusClass, error_type: c.errorType ?? '' }, c.count);
+    add(
+      `${P}requests_total`,
+      { operation: c.operation, http_request_method: c.method, outcome: c.outcome, status_class: c.statusClass, error_type: c.errorType ?? '' },
+      c.count,
+    );
   for (const c of s.tally.cutOffCells()) add(`${P}requests_cut_off_total`, { operation: c.operation }, c.count);
   for (const d of s.tally.durationCells()) {
-    const own = { operation: d.operation, outcome: d.outcome };
+    const own = { operation: d.operation, http_request_method: d.method, outcome: d.outcome };
     let cumulative = 0;
     d.buckets.forEach((n, i) => {
       cumulative += n;

@@ -21,6 +21,8 @@ function errorType(r: Pick<RecordedRequest, 'outcome' | 'status'>): string | und
 /** One request counter: its labels and count. */
 interface CountCell {
   operation: string;
+  /** HTTP method (OpenTelemetry's `http.request.method`). */
+  method: string;
   /** UNKNOWN_OUTCOME when no answer came. */
   status: number;
   outcome: string;
@@ -32,6 +34,7 @@ interface CountCell {
 /** One latency histogram: counts per bucket of {@link LATENCY_BOUNDS_S} (the last is +Inf), sum in seconds. */
 interface DurationCell {
   operation: string;
+  method: string;
   status: number;
   outcome: string;
   buckets: number[];
@@ -40,7 +43,7 @@ interface DurationCell {
 }
 
 /**
- * The requests of a load counted by operation, outcome and status, and their
+ * The requests of a load counted by operation, method, outcome and status, and their
  * latencies in buckets, as the recorder tells them: the one count both
  * metrics outputs send while the load runs (no per-request work in either).
  */
@@ -55,11 +58,22 @@ export class RequestTally {
       this.cutOffs.set(r.op, (this.cutOffs.get(r.op) ?? 0) + 1);
       return;
     }
-    const cls = statusClass(r.status);
-    const err = errorType(r);
-    const key = `${r.op}\u0000${r.outcome}\u0000${r.status}`;
+    const key = `${r.op}\u0000${r.method}\u0000${r.outcome}\u0000${r.status}`;
     let c = this.counts.get(key);
-    if (!c) this.counts.set(key, (c = { operation: r.op, status: r.status, outcome: r.outcome, statusClass: cls, errorType: err, count: 0 }));
+    // The class and error type follow from the key: worked out once, when its cell is made.
+    if (!c)
+      this.counts.set(
+        key,
+        (c = {
+          operation: r.op,
+          method: r.method,
+          status: r.status,
+          outcome: r.outcome,
+          statusClass: statusClass(r.status),
+          errorType: errorType(r),
+          count: 0,
+        }),
+      );
     c.count += 1;
     // As in the recorder's histograms: a request with no answer has no latency.
     if (r.status === UNKNOWN_OUTCOME) return;
@@ -67,7 +81,15 @@ export class RequestTally {
     if (!d)
       this.durations.set(
         key,
-        (d = { operation: r.op, status: r.status, outcome: r.outcome, buckets: new Array<number>(LATENCY_BOUNDS_S.length + 1).fill(0), sum: 0, count: 0 }),
+        (d = {
+          operation: r.op,
+          method: r.method,
+          status: r.status,
+          outcome: r.outcome,
+          buckets: new Array<number>(LATENCY_BOUNDS_S.length + 1).fill(0),
+          sum: 0,
+          count: 0,
+        }),
       );
     const s = r.latencyMs / 1000;
     let i = 0;
@@ -82,7 +104,7 @@ export class RequestTally {
     return [...this.counts.values()];
   }
 
-  /** Latency histograms, one per operation and outcome. */
+  /** Latency histograms, one per operation, method, outcome and status. */
   durationCells(): DurationCell[] {
     return [...this.durations.values()];
   }

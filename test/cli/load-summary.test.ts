@@ -5,14 +5,26 @@ import { evaluateLoadGates } from '../../src/load/gate/load-metrics.js';
 import { parseThresholds } from '../../src/load/gate/gates.js';
 import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
 import { sampleLoadResult } from '../load/_load-result.js';
+import { req } from '../load/_request.js';
 
 describe('the end-of-load summary on the console', () => {
-  const rec = new LoadRecorder();
-  for (let i = 0; i < 100; i++) rec.record('search', 'agency-1', 'read', 1_000_000 + i, 1_000_001 + i, i < 8 ? 11.27 : 0.5, i < 8 ? 200 : 429);
+  const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+  for (let i = 0; i < 100; i++)
+    rec.record(
+      req({
+        op: 'search',
+        agency: 'agency-1',
+        bucket: 'read',
+        sentAt: 1_000_000 + i,
+        receivedAt: 1_000_001 + i,
+        latencyMs: i < 8 ? 11.27 : 0.5,
+        status: i < 8 ? 200 : 429,
+      }),
+    );
   const f = rec.figures();
   const load = sampleLoadResult(0, { operations: f.operations, rps: 7531.4, errorRate: 0.0001 });
   load.gates = evaluateLoadGates(load, parseThresholds(['search.p95<200ms', 'errors.rate<0.01', 'rps>=500', 'rps>=10000']));
-  const tally = new WalletTally();
+  const tally = new WalletTally({ rateLimitedStatus: 429 });
   tally.booking('agency-1', 201, 'bk1', 581_800);
   load.verdicts = [
     reconcileWallet(

@@ -1,10 +1,22 @@
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import type { LoadResult } from '../../src/results/load-result.js';
+import { req } from './_request.js';
 
 /** A small load result: `n` searches of agency-1, a second apart, every 7th a 429. */
 export function sampleLoadResult(n = 20, over: Partial<LoadResult> = {}): LoadResult {
-  const rec = new LoadRecorder();
-  for (let i = 0; i < n; i++) rec.record('search', 'agency-1', 'read', 1_000_000 + i * 10, 1_000_005 + i * 10, 5, i % 7 === 0 ? 429 : 200);
+  const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+  for (let i = 0; i < n; i++)
+    rec.record(
+      req({
+        op: 'search',
+        agency: 'agency-1',
+        bucket: 'read',
+        sentAt: 1_000_000 + i * 10,
+        receivedAt: 1_000_005 + i * 10,
+        latencyMs: 5,
+        status: i % 7 === 0 ? 429 : 200,
+      }),
+    );
   return loadResultOf(rec, over);
 }
 

@@ -7,16 +7,34 @@ import { mergeLoadResults } from '../../src/load/merge/merge-load-results.js';
 import { validateLoadResult } from '../../src/load/merge/validate-load-part.js';
 import { renderLoadSection } from '../../src/report/html/load-section.js';
 import { loadResultOf } from './_load-result.js';
+import { req } from './_request.js';
 
 /** Bookings: 3 answered 201, two 402 INSUFFICIENT_FUNDS and a 500 the service gave, a 502 the scenario provoked, one that never came. */
 function run() {
-  const rec = new LoadRecorder();
-  for (let i = 0; i < 3; i++) rec.record('book', 'agency-1', 'write', 1_000_000 + i, 1_000_010 + i, 10, 201);
-  rec.record('book', 'agency-1', 'write', 1_000_100, 1_000_110, 10, 402, undefined, false, undefined, 'INSUFFICIENT_FUNDS');
-  rec.record('book', 'agency-1', 'write', 1_000_200, 1_000_210, 10, 402, undefined, false, undefined, 'INSUFFICIENT_FUNDS');
-  rec.record('book', 'agency-1', 'write', 1_000_300, 1_000_310, 10, 500);
-  rec.record('book', 'agency-1', 'write', 1_000_400, 1_000_410, 10, 502, undefined, true, undefined, 'SUPPLIER_UNAVAILABLE');
-  rec.record('book', 'agency-1', 'write', 1_000_500, 1_000_510, 0, 0);
+  const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+  for (let i = 0; i < 3; i++)
+    rec.record(req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_000 + i, receivedAt: 1_000_010 + i, latencyMs: 10, status: 201 }));
+  rec.record(
+    req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_100, receivedAt: 1_000_110, latencyMs: 10, status: 402, code: 'INSUFFICIENT_FUNDS' }),
+  );
+  rec.record(
+    req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_200, receivedAt: 1_000_210, latencyMs: 10, status: 402, code: 'INSUFFICIENT_FUNDS' }),
+  );
+  rec.record(req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_300, receivedAt: 1_000_310, latencyMs: 10, status: 500 }));
+  rec.record(
+    req({
+      op: 'book',
+      agency: 'agency-1',
+      bucket: 'write',
+      sentAt: 1_000_400,
+      receivedAt: 1_000_410,
+      latencyMs: 10,
+      status: 502,
+      expected: true,
+      code: 'SUPPLIER_UNAVAILABLE',
+    }),
+  );
+  rec.record(req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_500, receivedAt: 1_000_510, latencyMs: 0, status: 0 }));
   const load = loadResultOf(rec);
   load.errorRate = load.totals.errors / load.totals.requests;
   load.gates = evaluateLoadGates(load, parseThresholds(['errors.rate<0.01', 'book.errors.count<1']));

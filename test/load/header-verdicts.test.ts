@@ -4,9 +4,12 @@ import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 
 /** A recorder's log of one bucket, its answers' headers tallied as the senders tally them. */
 function tallied(answers: Array<[status: number, limit?: number, remaining?: number]>) {
-  const recorder = new LoadRecorder();
+  const recorder = new LoadRecorder({ rateLimitedStatus: 429 });
   answers.forEach(([status, limit, remaining], i) =>
-    recorder.headers('agency-a', 'read', 1_000 + i, status, limit === undefined && remaining === undefined ? undefined : { limit, remaining }),
+    recorder.headers(
+      { agency: 'agency-a', bucket: 'read', sentAt: 1_000 + i, status },
+      limit === undefined && remaining === undefined ? undefined : { limit, remaining },
+    ),
   );
   return recorder.log('agency-a', 'read');
 }

@@ -3,13 +3,15 @@ import { LatencyHistogram } from '../../src/load/measure/latency-histogram.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import { mergeLoadResults } from '../../src/load/merge/merge-load-results.js';
 import { sampleLoadResult } from './_load-result.js';
+import { req } from './_request.js';
 
 /** 3 searches answered 2xx in 40 ms, 5 answered 429 in 1 ms, 2 answered 502 in 400 ms, 1 never answered. */
-function recorded(rec = new LoadRecorder(), t = 1_000_000): LoadRecorder {
-  for (let i = 0; i < 3; i++) rec.record('search', 'a', 'read', t, t + 40, 40, 200);
-  for (let i = 0; i < 5; i++) rec.record('search', 'a', 'read', t, t + 1, 1, 429, 30);
-  for (let i = 0; i < 2; i++) rec.record('book', 'a', 'write', t, t + 400, 400, 502);
-  rec.record('book', 'a', 'write', t, t + 1, 0, 0);
+function recorded(rec = new LoadRecorder({ rateLimitedStatus: 429 }), t = 1_000_000): LoadRecorder {
+  for (let i = 0; i < 3; i++) rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 40, latencyMs: 40, status: 200 }));
+  for (let i = 0; i < 5; i++)
+    rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 1, latencyMs: 1, status: 429, retryAfterS: 30 }));
+  for (let i = 0; i < 2; i++) rec.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: t, receivedAt: t + 400, latencyMs: 400, status: 502 }));
+  rec.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: t, receivedAt: t + 1, latencyMs: 0, status: 0 }));
   return rec;
 }
 
@@ -32,15 +34,15 @@ describe('latency split by outcome', () => {
   });
 
   it('counts every latency once in its second, when seconds interleave and when figures are taken mid-run', () => {
-    const rec = new LoadRecorder();
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
     const t = 5_000_000;
     // Seconds 0, 1, then 0 again (a late answer), figures taken, then more of second 1.
-    rec.record('search', 'a', 'read', t, t + 100, 10, 200);
-    rec.record('search', 'a', 'read', t, t + 1_100, 20, 200);
-    rec.record('search', 'a', 'read', t, t + 200, 30, 429, 5);
+    rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 100, latencyMs: 10, status: 200 }));
+    rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 1_100, latencyMs: 20, status: 200 }));
+    rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 200, latencyMs: 30, status: 429, retryAfterS: 5 }));
     const mid = rec.figures();
     expect(mid.operations.search!.latency.count).toBe(3);
-    rec.record('search', 'a', 'read', t, t + 1_900, 40, 200);
+    rec.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: t, receivedAt: t + 1_900, latencyMs: 40, status: 200 }));
     const { operations, series } = rec.figures();
     expect(operations.search!.latency.count).toBe(4);
     expect(operations.search!.latencyByOutcome!['2xx'].latency.count).toBe(3);
@@ -55,7 +57,7 @@ describe('latency split by outcome', () => {
   it('merges across shards exactly, and leaves the split out when a part predates it', () => {
     const a = sampleLoadResult(0, {});
     const rA = recorded();
-    const rB = recorded(new LoadRecorder(), 1_002_000);
+    const rB = recorded(new LoadRecorder({ rateLimitedStatus: 429 }), 1_002_000);
     const fa = rA.figures();
     const fb = rB.figures();
     const merged = mergeLoadResults([

@@ -31,7 +31,8 @@ describe("a running load's feed", () => {
       runId: '20261128-110000-beef',
       onStart: (l) => {
         live = l;
-        l.subscribe((r) => told.push(r));
+        // A sender fills its record in again for its next request: what is kept is copied.
+        l.subscribe((r) => told.push({ ...r }));
         tracked = l.track();
       },
     });
@@ -47,6 +48,9 @@ describe("a running load's feed", () => {
       cutOff: load.totals.cutOff ?? 0,
     });
     expect(told.filter((r) => r.outcome !== 'cutOff')).toHaveLength(load.totals.requests);
+    // Each request with the method it went out with, and a refusal with the Retry-After it carried.
+    expect(new Set(told.map((r) => r.method))).toEqual(new Set(['GET', 'POST']));
+    expect(told.some((r) => r.outcome === 'rateLimited' && r.retryAfterS !== undefined)).toBe(true);
     expect(load.totals.rateLimited).toBeGreaterThan(0);
     for (const [op, f] of Object.entries(load.operations))
       if (op !== 'all') expect(told.filter((r) => r.op === op && r.outcome !== 'cutOff')).toHaveLength(f.count);

@@ -4,6 +4,7 @@ import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import type { LoadResult } from '../../src/results/load-result.js';
 import { mergeLoadResults } from '../../src/load/merge/merge-load-results.js';
 import { loadResultOf } from './_load-result.js';
+import { req } from './_request.js';
 
 function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['verdicts']): LoadResult {
   return loadResultOf(rec, { agencies, connections: 2, verdicts });
@@ -11,8 +12,8 @@ function resultOf(rec: LoadRecorder, agencies: string[], verdicts: LoadResult['v
 
 describe('mergeLoadResults', () => {
   it('adds histograms exactly: merged halves equal one histogram of every value; counts add', () => {
-    const a = new LoadRecorder();
-    const b = new LoadRecorder();
+    const a = new LoadRecorder({ rateLimitedStatus: 429 });
+    const b = new LoadRecorder({ rateLimitedStatus: 429 });
     const whole = new LatencyHistogram();
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -21,7 +22,17 @@ describe('mergeLoadResults', () => {
       const status = i % 7 === 0 ? 429 : 200;
       const rec = i % 2 === 0 ? a : b;
       const t = 1_000_000 + Math.floor(i / 2);
-      rec.record(i % 3 === 0 ? 'book' : 'search', i % 2 === 0 ? 'agency-1' : 'agency-2', 'read', t, t + ms, ms, status);
+      rec.record(
+        req({
+          op: i % 3 === 0 ? 'book' : 'search',
+          agency: i % 2 === 0 ? 'agency-1' : 'agency-2',
+          bucket: 'read',
+          sentAt: t,
+          receivedAt: t + ms,
+          latencyMs: ms,
+          status,
+        }),
+      );
       whole.recordMs(ms);
     }
     const merged = mergeLoadResults([
@@ -42,8 +53,8 @@ describe('mergeLoadResults', () => {
   });
 
   it('keeps the worst verdict for one id, and refuses to merge nothing', () => {
-    const r = new LoadRecorder();
-    r.record('search', 'a', 'read', 1, 2, 1, 200);
+    const r = new LoadRecorder({ rateLimitedStatus: 429 });
+    r.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: 1, receivedAt: 2, latencyMs: 1, status: 200 }));
     const v = (verdict: 'PASS' | 'FAIL') => [{ id: 'same', kind: 'wallet' as const, agency: 'a', verdict, message: verdict, details: {} }];
     expect(mergeLoadResults([resultOf(r, ['a'], v('FAIL')), resultOf(r, ['a'], v('PASS'))]).verdicts).toHaveLength(1);
     expect(mergeLoadResults([resultOf(r, ['a'], v('PASS')), resultOf(r, ['a'], v('FAIL'))]).verdicts[0]!.verdict).toBe('FAIL');
@@ -53,11 +64,11 @@ describe('mergeLoadResults', () => {
 
 describe('mergeLoadResults, expected refusals', () => {
   it('sums them apart from errors, and reads results that predate the count as 0', () => {
-    const a = new LoadRecorder();
-    const b = new LoadRecorder();
-    a.record('book', 'agency-1', 'write', 1_000_000, 1_000_005, 5, 502, undefined, true);
-    a.record('book', 'agency-1', 'write', 1_000_010, 1_000_015, 5, 502);
-    b.record('book', 'agency-2', 'write', 1_000_000, 1_000_005, 5, 502, undefined, true);
+    const a = new LoadRecorder({ rateLimitedStatus: 429 });
+    const b = new LoadRecorder({ rateLimitedStatus: 429 });
+    a.record(req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_000, receivedAt: 1_000_005, latencyMs: 5, status: 502, expected: true }));
+    a.record(req({ op: 'book', agency: 'agency-1', bucket: 'write', sentAt: 1_000_010, receivedAt: 1_000_015, latencyMs: 5, status: 502 }));
+    b.record(req({ op: 'book', agency: 'agency-2', bucket: 'write', sentAt: 1_000_000, receivedAt: 1_000_005, latencyMs: 5, status: 502, expected: true }));
     const old = resultOf(b, ['agency-2'], []);
     delete old.operations.book!.expected;
     delete old.operations.all!.expected;
@@ -70,9 +81,9 @@ describe('mergeLoadResults, expected refusals', () => {
 describe('mergeLoadResults: cut-off requests and the target', () => {
   it('adds the requests cut off at the stop, and names the one target the shards ran against', () => {
     const parts = [1, 2].map((i) => {
-      const rec = new LoadRecorder();
-      rec.record('search', `agency-${i}`, 'read', 1_000_000, 1_000_005, 5, 200);
-      rec.recordCutOff('search', `agency-${i}`, 'read', 1_000_010, 1_002_000);
+      const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+      rec.record(req({ op: 'search', agency: `agency-${i}`, bucket: 'read', sentAt: 1_000_000, receivedAt: 1_000_005, latencyMs: 5, status: 200 }));
+      rec.recordCutOff(req({ op: 'search', agency: `agency-${i}`, bucket: 'read', sentAt: 1_000_010, receivedAt: 1_002_000 }));
       return { ...resultOf(rec, [`agency-${i}`], []), target: { name: 'staging', baseUrl: 'https://staging.example/v1' } };
     });
     const merged = mergeLoadResults(parts);

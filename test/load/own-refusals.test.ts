@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OwnSpending } from '../../src/load/judge/own-spending.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { req } from './_request.js';
 
 const CODES = {
   insufficientFunds: { status: 402, code: 'INSUFFICIENT_FUNDS' },
@@ -9,7 +10,7 @@ const CODES = {
 
 /** A wallet of USD 50.00 and three quotes of USD 20.00 each. */
 function gamma(): OwnSpending {
-  const w = new OwnSpending();
+  const w = new OwnSpending({ rateLimitedStatus: 429 });
   w.open('agency-gamma', 5000, 'USD');
   w.quoted('agency-gamma', [
     { quote_token: 'qt_1', price: 2000 },
@@ -65,10 +66,14 @@ describe("refusals the load's own traffic made correct, proven from the wallet t
   });
 
   it('moves an explained refusal from errors to expected, by status and code, in the figures', () => {
-    const rec = new LoadRecorder();
-    rec.record('book', 'agency-gamma', 'write', 100, 105, 5, 402, undefined, false, undefined, 'INSUFFICIENT_FUNDS');
-    rec.record('book', 'agency-gamma', 'write', 200, 205, 5, 402, undefined, false, undefined, 'INSUFFICIENT_FUNDS');
-    rec.record('book', 'agency-gamma', 'write', 300, 305, 5, 500);
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+    rec.record(
+      req({ op: 'book', agency: 'agency-gamma', bucket: 'write', sentAt: 100, receivedAt: 105, latencyMs: 5, status: 402, code: 'INSUFFICIENT_FUNDS' }),
+    );
+    rec.record(
+      req({ op: 'book', agency: 'agency-gamma', bucket: 'write', sentAt: 200, receivedAt: 205, latencyMs: 5, status: 402, code: 'INSUFFICIENT_FUNDS' }),
+    );
+    rec.record(req({ op: 'book', agency: 'agency-gamma', bucket: 'write', sentAt: 300, receivedAt: 305, latencyMs: 5, status: 500 }));
     expect(rec.explain('book', 105, 402, 'INSUFFICIENT_FUNDS')).toBe(true);
     expect(rec.explain('book', 105, 409, 'QUOTE_ALREADY_REDEEMED')).toBe(false);
     const { operations } = rec.figures();

@@ -5,6 +5,7 @@ import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import type { LoadResult } from '../../src/results/load-result.js';
 import { diffLoads } from '../../src/report/compare/load-diff.js';
 import { loadResultOf } from './_load-result.js';
+import { req } from './_request.js';
 
 /** What one run sent: searches answered 200 or 429, each with a latency, and the harness's own wallet reads before the load. */
 interface Run {
@@ -22,16 +23,16 @@ const around =
     median * (0.8 + (0.4 * ((i * 7919) % 1000)) / 1000);
 
 function run(r: Run): LoadResult {
-  const rec = new LoadRecorder();
-  for (let i = 0; i < 5; i++) {
-    rec.record('setup.balance', `agency-${i}`, 'read', 1000, 1000 + (r.setupMs ?? 20), r.setupMs ?? 20, 200);
-    rec.record('setup.statement', `agency-${i}`, 'read', 1000, 1000 + (r.setupMs ?? 20), r.setupMs ?? 20, 200);
-  }
+  const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+  const setupMs = r.setupMs ?? 20;
+  for (let i = 0; i < 5; i++)
+    for (const op of ['setup.balance', 'setup.statement'])
+      rec.record(req({ op, agency: `agency-${i}`, bucket: 'read', sentAt: 1000, receivedAt: 1000 + setupMs, latencyMs: setupMs, status: 200 }));
   const n = r.ok + r.limited;
   for (let i = 0; i < n; i++) {
     const at = 1_000_000 + Math.floor((i * 10_000) / n);
     const status = i % n < r.ok ? 200 : 429;
-    rec.record('search', 'agency-1', 'read', at, at + 5, status === 429 ? 2 : r.ms(i), status);
+    rec.record(req({ op: 'search', agency: 'agency-1', bucket: 'read', sentAt: at, receivedAt: at + 5, latencyMs: status === 429 ? 2 : r.ms(i), status }));
   }
   return loadResultOf(rec);
 }
@@ -109,11 +110,21 @@ describe('one regression rule for report compare and load --baseline', () => {
    * thousands of samples, and no gate may break on them.
    */
   function stalled(stalls: Record<number, number>, base = 20): LoadResult {
-    const rec = new LoadRecorder();
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
     for (let sec = 0; sec < 20; sec++)
       for (let j = 0; j < 500; j++) {
         const at = 1_000_000 + sec * 1000 + j * 2;
-        rec.record('search', 'agency-1', 'read', at, at + 1, around(stalls[sec] ?? base)(sec * 500 + j), 200);
+        rec.record(
+          req({
+            op: 'search',
+            agency: 'agency-1',
+            bucket: 'read',
+            sentAt: at,
+            receivedAt: at + 1,
+            latencyMs: around(stalls[sec] ?? base)(sec * 500 + j),
+            status: 200,
+          }),
+        );
       }
     return loadResultOf(rec, { durationS: 20, finishedAt: 1_020_000 });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../src/profile/defaults.js';
 import { compileJourney } from '../../src/load/generate/scenario-requests.js';
 import { parseScenario } from '../../src/scenario/load-scenario.js';
+import { req } from './_request.js';
 
 const YAML = `
 name: journey
@@ -82,23 +83,60 @@ describe('statuses a scenario expects on purpose', () => {
 describe('LoadRecorder', () => {
   it('counts expected refusals apart from errors, and an unanswered request as an error even when a refusal was expected', async () => {
     const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/measure/load-recorder.js');
-    const r = new LoadRecorder();
-    r.record('book', 'a', 'write', 0, 5, 5, 201);
-    r.record('book', 'a', 'write', 10, 15, 5, 502, undefined, true);
-    r.record('book', 'a', 'write', 20, 25, 5, 502);
-    r.record('book', 'a', 'write', 30, 35, 5, 429, 60, true);
-    r.record('book', 'a', 'write', 40, 45, 0, UNKNOWN_OUTCOME, undefined, true);
+    const r = new LoadRecorder({ rateLimitedStatus: 429 });
+    r.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: 0, receivedAt: 5, latencyMs: 5, status: 201 }));
+    r.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: 10, receivedAt: 15, latencyMs: 5, status: 502, expected: true }));
+    r.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: 20, receivedAt: 25, latencyMs: 5, status: 502 }));
+    r.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: 30, receivedAt: 35, latencyMs: 5, status: 429, retryAfterS: 60, expected: true }));
+    r.record(req({ op: 'book', agency: 'a', bucket: 'write', sentAt: 40, receivedAt: 45, latencyMs: 0, status: UNKNOWN_OUTCOME, expected: true }));
     expect(r.counts()).toEqual({ requests: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1, cutOff: 0 });
     expect(r.figures().operations.book).toMatchObject({ count: 5, ok: 1, rateLimited: 1, errors: 2, expected: 1 });
   });
 
   it('counts a request cut off at the stop apart: no answer, no error, yet possibly admitted for the bucket verdicts', async () => {
     const { LoadRecorder, UNKNOWN_OUTCOME } = await import('../../src/load/measure/load-recorder.js');
-    const r = new LoadRecorder();
-    r.record('search', 'a', 'read', 0, 5, 5, 200);
-    r.recordCutOff('search', 'a', 'read', 10, 2_000);
+    const r = new LoadRecorder({ rateLimitedStatus: 429 });
+    r.record(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: 0, receivedAt: 5, latencyMs: 5, status: 200 }));
+    r.recordCutOff(req({ op: 'search', agency: 'a', bucket: 'read', sentAt: 10, receivedAt: 2_000 }));
     expect(r.counts()).toEqual({ requests: 1, ok: 1, rateLimited: 0, errors: 0, expected: 0, cutOff: 1 });
     expect(r.figures().operations.search).toMatchObject({ count: 1, errors: 0, cutOff: 1 });
     expect(r.log('a', 'read').status).toEqual([200, UNKNOWN_OUTCOME]);
+  });
+
+  it("tells its subscribers the object it was handed, outcome set, and counts the profile's rate-limit status as rate-limited", async () => {
+    const { LoadRecorder } = await import('../../src/load/measure/load-recorder.js');
+    const r = new LoadRecorder({ rateLimitedStatus: 503 });
+    const told: unknown[] = [];
+    r.subscribe((x) => told.push(x));
+    const refused = req({
+      op: 'search',
+      method: 'POST',
+      agency: 'a',
+      bucket: 'read',
+      sentAt: 0,
+      receivedAt: 5,
+      latencyMs: 5,
+      status: 503,
+      retryAfterS: 30,
+      remaining: 0,
+    });
+    const failed = req({ op: 'book', method: 'POST', agency: 'a', bucket: 'write', sentAt: 10, receivedAt: 15, latencyMs: 5, status: 429, code: 'SLOW_DOWN' });
+    r.record(refused);
+    r.record(failed);
+    expect(told).toHaveLength(2);
+    expect(told[0]).toBe(refused);
+    expect(told[0]).toMatchObject({ method: 'POST', status: 503, retryAfterS: 30, remaining: 0, outcome: 'rateLimited' });
+    expect(told[1]).toBe(failed);
+    expect(told[1]).toMatchObject({ method: 'POST', status: 429, code: 'SLOW_DOWN', outcome: 'errors' });
+    expect(r.counts()).toEqual({ requests: 2, ok: 0, rateLimited: 1, errors: 1, expected: 0, cutOff: 0 });
+    expect(r.figures().operations.book!.errorsBy).toEqual({ '429 SLOW_DOWN': 1 });
+    // The bucket verdicts read refusals by the same status; an answer of that status tells a reading of a full bucket.
+    expect(r.log('a', 'read')).toMatchObject({ rateLimitedStatus: 503, status: [503], retryAfterS: [30], remaining: [0] });
+    expect(r.reading(refused, { limit: 10, remaining: 0 })).toBe(true);
+    expect(r.log('a', 'read').start).toMatchObject({ limit: 10, remaining: 0, admitted: false });
+    r.headers(refused, { limit: 10, remaining: 0 });
+    r.headers(failed, { limit: 3, remaining: 0 });
+    expect(r.log('a', 'read').headers).toMatchObject({ judged: 1 });
+    expect(r.log('a', 'write').headers).toBeUndefined();
   });
 });

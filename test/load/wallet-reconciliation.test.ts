@@ -3,7 +3,7 @@ import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconc
 
 describe('reconcileWallet', () => {
   it('passes when every 201 booking has one debit and every 201 cancellation one refund', () => {
-    const t = new WalletTally();
+    const t = new WalletTally({ rateLimitedStatus: 429 });
     t.booking('a', 201, 'bk1', 300);
     t.booking('a', 201, 'bk2', 200);
     t.booking('a', 429);
@@ -27,7 +27,7 @@ describe('reconcileWallet', () => {
   });
 
   it('fails on a debit for a booking answered 429, a doubled debit, and a balance that does not add up', () => {
-    const t = new WalletTally();
+    const t = new WalletTally({ rateLimitedStatus: 429 });
     t.booking('a', 201, 'bk1', 300);
     t.booking('a', 429);
     const stray = reconcileWallet(
@@ -69,7 +69,7 @@ describe('reconcileWallet', () => {
   });
 
   it('warns, not fails, when a stray debit may belong to a request whose answer never came', () => {
-    const t = new WalletTally();
+    const t = new WalletTally({ rateLimitedStatus: 429 });
     t.booking('a', 0);
     const v = reconcileWallet({ agency: 'a', opening: 1000, closing: 700, entries: [{ id: 'e1', type: 'debit', amount: 300, bookingId: 'bk7' }] }, t.of('a'));
     expect(v.verdict).toBe('WARN');

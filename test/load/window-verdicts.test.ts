@@ -89,6 +89,7 @@ describe('Retry-After', () => {
     const log: BucketLog = {
       agency: 'a',
       bucket: 'read',
+      rateLimitedStatus: 429,
       sentAt: [0, 10],
       receivedAt: [5, 15],
       status: [200, 429],
@@ -114,6 +115,7 @@ describe('Retry-After put to the test', () => {
     return {
       agency: 'a',
       bucket: 'write',
+      rateLimitedStatus: 429,
       sentAt: rows.map((r) => r[0]),
       receivedAt: rows.map((r) => r[0] + 5),
       status: rows.map((r) => r[1]),
@@ -164,6 +166,7 @@ describe('early refusals judged against what the bucket held at the start', () =
     return {
       agency: 'a',
       bucket: 'read',
+      rateLimitedStatus: 429,
       sentAt: rows.map((r) => r[0]),
       receivedAt: rows.map((r) => r[0] + 5),
       status: rows.map((r) => r[1]),

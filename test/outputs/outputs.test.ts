@@ -14,21 +14,24 @@ import { LATENCY_BOUNDS_S, RequestTally } from '../../src/outputs/request-tally.
 import { finalFigures, type RunIdentity } from '../../src/outputs/run-figures.js';
 import type { RunSnapshot } from '../../src/outputs/run-snapshot.js';
 import type { LoadRunResult } from '../../src/results/run-result.js';
+import { req } from '../load/_request.js';
 
 const ID: RunIdentity = { runId: '20261128-100000-abcd', command: 'load', target: 'reference', shard: 'all' };
 
-/** A recorder fed a known mix: 2xx, 429, an expected 409, a 500, a request with no answer, one cut off. */
+/** A recorder fed a known mix: 2xx, 429, an expected 409, a 500, a request with no answer, one cut off; an operation sent with two methods. */
 function recorded(subscriber: Parameters<LoadRecorder['subscribe']>[0]): LoadRecorder {
-  const r = new LoadRecorder();
+  const r = new LoadRecorder({ rateLimitedStatus: 429 });
   r.subscribe(subscriber);
   const t = 1_800_000_000_000;
-  r.record('search', 'a1', 'read', t, t + 3, 3, 200);
-  r.record('search', 'a1', 'read', t + 1, t + 40, 40, 200);
-  r.record('search', 'a2', 'read', t + 2, t + 4, 0.8, 429, 12);
-  r.record('book', 'a1', 'write', t + 3, t + 300, 300, 409, undefined, true);
-  r.record('book', 'a2', 'write', t + 4, t + 1500, 1500, 500);
-  r.record('book', 'a2', 'write', t + 5, t + 10_005, 0, 0);
-  r.recordCutOff('search', 'a1', 'read', t + 6, t + 20_000);
+  r.record(req({ op: 'search', agency: 'a1', bucket: 'read', sentAt: t, receivedAt: t + 3, latencyMs: 3, status: 200 }));
+  r.record(req({ op: 'search', agency: 'a1', bucket: 'read', sentAt: t + 1, receivedAt: t + 40, latencyMs: 40, status: 200 }));
+  r.record(req({ op: 'search', agency: 'a2', bucket: 'read', sentAt: t + 2, receivedAt: t + 4, latencyMs: 0.8, status: 429, retryAfterS: 12 }));
+  r.record(req({ op: 'book', method: 'POST', agency: 'a1', bucket: 'write', sentAt: t + 3, receivedAt: t + 300, latencyMs: 300, status: 409, expected: true }));
+  r.record(req({ op: 'book', method: 'POST', agency: 'a2', bucket: 'write', sentAt: t + 4, receivedAt: t + 1500, latencyMs: 1500, status: 500 }));
+  r.record(req({ op: 'book', method: 'POST', agency: 'a2', bucket: 'write', sentAt: t + 5, receivedAt: t + 10_005, latencyMs: 0, status: 0 }));
+  r.recordCutOff(req({ op: 'search', agency: 'a1', bucket: 'read', sentAt: t + 6, receivedAt: t + 20_000 }));
+  r.record(req({ op: 'push.probe', method: 'GET', agency: 'a1', bucket: 'read', sentAt: t + 7, receivedAt: t + 9, latencyMs: 2, status: 200 }));
+  r.record(req({ op: 'push.probe', method: 'POST', agency: 'a1', bucket: 'write', sentAt: t + 8, receivedAt: t + 10, latencyMs: 2, status: 201 }));
   return r;
 }
 
@@ -92,6 +95,18 @@ describe('Prometheus series', () => {
       ['book', '5xx', '500'],
       ['book', 'none', 'no_response'],
     ]);
+    // Each request under the method it was sent with (OpenTelemetry's http.request.method): one operation, two methods, two series.
+    const byMethod = (op: string) => requests.filter((s) => s.labels['operation'] === op).map((s) => [s.labels['http_request_method'], s.samples[0]!.value]);
+    expect(byMethod('push.probe')).toEqual([
+      ['GET', 1],
+      ['POST', 1],
+    ]);
+    expect(new Set(byMethod('book').map(([m]) => m))).toEqual(new Set(['POST']));
+    expect(
+      named('svc_harness_request_duration_seconds_count')
+        .filter((s) => s.labels['operation'] === 'push.probe')
+        .map((s) => s.labels['http_request_method']),
+    ).toEqual(['GET', 'POST']);
     expect(named('svc_harness_requests_cut_off_total').map((s) => [s.labels['operation'], s.samples[0]!.value])).toEqual([['search', 1]]);
     // Every series names the run; no label carries a metric name.
     for (const s of series) {
@@ -186,7 +201,7 @@ describe('Prometheus remote write', () => {
       timeseries: Array<{ labels: Array<{ name: string; value: string }>; samples: Array<{ value: number }> }>;
     };
     const requests = decoded.timeseries.filter((t) => t.labels[0]!.value === 'svc_harness_requests_total');
-    expect(requests.reduce((n, t) => n + t.samples[0]!.value, 0)).toBe(6);
+    expect(requests.reduce((n, t) => n + t.samples[0]!.value, 0)).toBe(8);
   });
 
   it('an unreachable receiver is one warning, not an error, and only once until a push succeeds', async () => {
@@ -233,6 +248,7 @@ describe('OpenTelemetry metrics', () => {
     expect(requests.dataPoints.reduce((n, p) => n + (p.value as number), 0)).toBe(rec.counts().requests);
     const error500 = requests.dataPoints.find((p) => p.attributes['error.type'] === '500')!;
     expect(error500.attributes).toMatchObject({
+      'http.request.method': 'POST',
       'http.response.status_code': 500,
       'svc_harness.operation': 'book',
       'svc_harness.outcome': 'errors',
@@ -240,12 +256,19 @@ describe('OpenTelemetry metrics', () => {
       'server.port': 8080,
     });
     expect(requests.dataPoints.find((p) => p.attributes['error.type'] === 'no_response')!.attributes['http.response.status_code']).toBeUndefined();
+    expect(
+      requests.dataPoints.filter((p) => p.attributes['svc_harness.operation'] === 'push.probe').map((p) => [p.attributes['http.request.method'], p.value]),
+    ).toEqual([
+      ['GET', 1],
+      ['POST', 1],
+    ]);
     const duration = metric('http.client.request.duration');
     expect(duration.descriptor.unit).toBe('s');
     expect(duration.dataPointType).toBe(DataPointType.HISTOGRAM);
     const h = duration.dataPoints.map((p) => p.value as Histogram);
     expect(h.reduce((n, x) => n + x.count, 0)).toBe(rec.counts().requests - 1);
     expect(h[0]!.buckets.boundaries).toEqual(LATENCY_BOUNDS_S);
+    expect(duration.dataPoints.every((p) => p.attributes['http.request.method'] === 'GET' || p.attributes['http.request.method'] === 'POST')).toBe(true);
     expect(metric('svc_harness.requests.cut_off').dataPoints[0]!.value).toBe(1);
     expect(metric('svc_harness.gate.passed').dataPoints.map((p) => [p.attributes['svc_harness.gate'], p.value])).toEqual([
       ['search.p95<200ms', 1],
@@ -286,7 +309,7 @@ describe('OpenTelemetry metrics', () => {
     expect(rm.resource.attributes.find((a) => a.key === 'svc_harness.run.id')!.value.stringValue).toBe(ID.runId);
     const metrics = rm.scopeMetrics.flatMap((s) => s.metrics);
     const requests = metrics.find((m) => m.name === 'svc_harness.requests')!;
-    expect(requests.sum!.dataPoints.reduce((n, p) => n + (p.asInt ?? p.asDouble ?? 0), 0)).toBe(6);
+    expect(requests.sum!.dataPoints.reduce((n, p) => n + (p.asInt ?? p.asDouble ?? 0), 0)).toBe(8);
     expect(metrics.find((m) => m.name === 'http.client.request.duration')!.histogram).toBeDefined();
   });
 });

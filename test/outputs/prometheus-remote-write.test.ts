@@ -135,6 +135,10 @@ describe.skipIf(!PROMETHEUS)('load --out prometheus-rw against a real Prometheus
           .map(([op, f]) => [op, f.count]),
       ),
     );
+    // Every request under the HTTP method it was sent with: the profile's methods, all the requests between them.
+    const byMethod = await query(`sum by (operation, http_request_method) (svc_harness_requests_total{${run_id}})`);
+    expect(byMethod.filter((r) => !/^(GET|POST|PUT|PATCH|DELETE)$/.test(r.metric['http_request_method'] ?? '')).map((r) => r.metric)).toEqual([]);
+    expect(byMethod.reduce((n, r) => n + Number(r.value[1]), 0)).toBe(load.totals.requests);
     const cutOff = await query(`sum(svc_harness_requests_cut_off_total{${run_id}})`);
     expect(cutOff.length === 0 ? 0 : Number(cutOff[0]!.value[1])).toBe(load.totals.cutOff ?? 0);
 

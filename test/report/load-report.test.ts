@@ -5,6 +5,7 @@ import { gateFigures } from '../../src/results/gate-units.js';
 import { sampleLoad, sampleLoadRun } from './fixtures/sample-run.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import { reconcileWallet, WalletTally } from '../../src/load/judge/wallet-reconciliation.js';
+import { req } from '../load/_request.js';
 
 describe('the load report', () => {
   const load = sampleLoad();
@@ -83,10 +84,21 @@ describe('the load report', () => {
 
 describe('the load report of a run pushed past its limits', () => {
   // 92 answers of 100 are 429s in 1 ms: the 2xx latency (40 ms) must read on its own.
-  const rec = new LoadRecorder();
-  for (let i = 0; i < 100; i++) rec.record('search', 'ag-1', 'read', 1_000_000 + i, 1_000_000 + i + 1, i < 8 ? 40 : 1, i < 8 ? 200 : 429);
+  const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+  for (let i = 0; i < 100; i++)
+    rec.record(
+      req({
+        op: 'search',
+        agency: 'ag-1',
+        bucket: 'read',
+        sentAt: 1_000_000 + i,
+        receivedAt: 1_000_000 + i + 1,
+        latencyMs: i < 8 ? 40 : 1,
+        status: i < 8 ? 200 : 429,
+      }),
+    );
   const figures = rec.figures();
-  const tally = new WalletTally();
+  const tally = new WalletTally({ rateLimitedStatus: 429 });
   tally.booking('ag-1', 201, 'bk1', 581_800);
   const wallet = reconcileWallet(
     { agency: 'ag-1', opening: 1_000_000, closing: 418_200, currency: 'EUR', entries: [{ id: 'e1', type: 'debit', amount: 581_800, bookingId: 'bk1' }] },

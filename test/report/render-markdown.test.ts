@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { HOSTILE, sampleLoad, sampleLoadRun, sampleRun } from './fixtures/sample-run.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
+import { req } from '../load/_request.js';
 
 /** Splits a Markdown table row on unescaped pipes. */
 function cells(row: string): string[] {
@@ -84,8 +85,19 @@ describe('renderMarkdown', () => {
   });
 
   it('follows each operation of a load with its latency by outcome, 2xx apart from 429s', () => {
-    const rec = new LoadRecorder();
-    for (let i = 0; i < 10; i++) rec.record('search', 'ag-1', 'read', 1_000_000 + i, 1_000_001 + i, i < 2 ? 40 : 1, i < 2 ? 200 : 429);
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+    for (let i = 0; i < 10; i++)
+      rec.record(
+        req({
+          op: 'search',
+          agency: 'ag-1',
+          bucket: 'read',
+          sentAt: 1_000_000 + i,
+          receivedAt: 1_000_001 + i,
+          latencyMs: i < 2 ? 40 : 1,
+          status: i < 2 ? 200 : 429,
+        }),
+      );
     const md = renderMarkdown(sampleLoadRun({ load: { ...sampleLoad(), operations: rec.figures().operations } }));
     const rows = md.split('\n').filter((l) => l.startsWith('| search') || l.startsWith('| all'));
     expect(rows.map((r) => cells(r)[0])).toEqual(['search', 'search 2xx', 'search 429', 'all', 'all 2xx', 'all 429']);

@@ -17,6 +17,7 @@ function bucket(rows: Array<[atMs: number, status: number]>): BucketLog {
   return {
     agency: 'agency-1',
     bucket: 'write',
+    rateLimitedStatus: 429,
     sentAt: rows.map((r) => T0 + r[0]),
     receivedAt: rows.map((r) => T0 + r[0] + 20),
     status: rows.map((r) => r[1]),

@@ -1,6 +1,6 @@
 import type { SigningHeaderNames } from '../../protocol/index.js';
 import type { Profile } from '../../profile/index.js';
-import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js';
+import { UNKNOWN_OUTCOME, unanswered, type LoadRecorder } from '../measure/load-recorder.js';
 import type { LoadStep } from './scenario-requests.js';
 import { NoncePool } from './signed-template.js';
 import type { WalletTally } from '../judge/wallet-reconciliation.js';
@@ -25,6 +25,8 @@ export interface AcClient {
 /** A request sent and not yet answered. */
 export interface InFlight {
   op: string;
+  /** HTTP method, upper case. */
+  method: string;
   bucket: string;
   effect: LoadStep['effect'];
   sentAt: number;
@@ -49,6 +51,8 @@ export interface AutocannonSession {
   /** The X-RateLimit-Limit and X-RateLimit-Remaining header names, lower-case. */
   limitName: string;
   remainingName: string;
+  /** The status of a rate-limit refusal (the profile's). */
+  rateLimitedStatus: number;
   /** Requests written and not yet answered, over every connection (the stop waits for them). */
   inFlight: number;
   nonces: NoncePool;
@@ -71,6 +75,7 @@ export function createSession(profile: Profile, recorder: LoadRecorder, wallet: 
     retryName: profile.headers.retry_after.toLowerCase(),
     limitName: profile.headers.ratelimit_limit.toLowerCase(),
     remainingName: profile.headers.ratelimit_remaining.toLowerCase(),
+    rateLimitedStatus: profile.errors.rate_limited.status,
     inFlight: 0,
     nonces: new NoncePool(),
     recorder,
@@ -82,8 +87,9 @@ export function createSession(profile: Profile, recorder: LoadRecorder, wallet: 
 
 /** Records a request whose outcome is unknown (overtaken by a timeout, or `cutOff` at the stop): it may have been executed, booking included. */
 export function recordUnknown(s: AutocannonSession, agency: string, f: InFlight, cutOff = false): void {
-  if (cutOff) s.recorder.recordCutOff(f.op, agency, f.bucket, f.sentAt, s.now() + 1);
-  else s.recorder.record(f.op, agency, f.bucket, f.sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+  const r = unanswered({ op: f.op, method: f.method, agency, bucket: f.bucket, sentAt: f.sentAt, receivedAt: s.now() + 1 });
+  if (cutOff) s.recorder.recordCutOff(r);
+  else s.recorder.record(r);
   s.wallet.spending.release(agency, f.reserved);
   if (f.effect === 'book' || f.effect === 'cancel') s.wallet.booking(agency, UNKNOWN_OUTCOME);
 }
@@ -104,11 +110,4 @@ export function readRateHeader(out: RateHeaders, name: string, value: string | u
   if (name === s.retryName) out.retryAfterS = n;
   else if (name === s.limitName) out.limit = n;
   else out.remaining = n;
-}
-
-/** Keeps an answer's limit and remaining as its bucket's start reading (the recorder keeps the earliest); true when it had both. */
-export function noteReading(s: AutocannonSession, agency: string, bucket: string, sentAt: number, receivedAt: number, status: number, h: RateHeaders): boolean {
-  if (h.limit === undefined || h.remaining === undefined) return false;
-  s.recorder.reading(agency, bucket, { sentAt, receivedAt, limit: h.limit, remaining: h.remaining, admitted: status !== 429 });
-  return true;
 }

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { splitPathQuery } from '../../protocol/index.js';
-import { noteReading, readRateHeader, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
+import { readRateHeader, type AcClient, type AutocannonSession, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
-import { UNKNOWN_OUTCOME } from '../measure/load-recorder.js';
+import { requestRecord, unanswered } from '../measure/load-recorder.js';
 import { bucketOf } from './scenario-requests.js';
 import { SignedTemplate } from './signed-template.js';
 
@@ -46,22 +46,26 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
     s.nonces,
   );
   const { op } = fixed;
+  const method = fixed.method.toUpperCase();
+  const agencyId = agency.id;
   const bucket = bucketOf(s.profile, fixed.method, fixed.op === 'search');
   let pending = false;
   let sentAt = 0;
   let t0 = 0;
   let rate: RateHeaders | undefined;
+  // One record for every answer of the connection, filled in anew each time: nothing is allocated per request to record it.
+  const r = requestRecord({ op, method, agency: agencyId, bucket });
   // Every answer's rate-limit headers are read (their consistency is judged); the first that carries them tells the bucket's start.
   let needReading = true;
   s.flushers.push(() => {
     if (pending) {
-      s.recorder.recordCutOff(op, agency.id, bucket, sentAt, s.now() + 1);
+      s.recorder.recordCutOff(unanswered({ op, method, agency: agencyId, bucket, sentAt, receivedAt: s.now() + 1 }));
       s.inFlight -= 1;
     }
     pending = false;
   });
   client.getRequestBuffer = () => {
-    if (pending) s.recorder.record(op, agency.id, bucket, sentAt, s.now() + 1, 0, UNKNOWN_OUTCOME);
+    if (pending) s.recorder.record(unanswered({ op, method, agency: agencyId, bucket, sentAt, receivedAt: s.now() + 1 }));
     else s.inFlight += 1;
     pending = true;
     sentAt = s.now() - 1;
@@ -75,21 +79,15 @@ export function setupFixedClient(s: AutocannonSession, client: AcClient, agency:
     if (!pending) return;
     pending = false;
     s.inFlight -= 1;
-    const receivedAt = s.now() + 1;
-    const refused = status === 429;
-    s.recorder.record(
-      op,
-      agency.id,
-      bucket,
-      sentAt,
-      receivedAt,
-      performance.now() - t0,
-      status,
-      refused ? rate?.retryAfterS : undefined,
-      false,
-      refused ? rate?.remaining : undefined,
-    );
-    s.recorder.headers(agency.id, bucket, sentAt, status, rate);
-    if (needReading && rate && noteReading(s, agency.id, bucket, sentAt, receivedAt, status, rate)) needReading = false;
+    const refused = status === s.rateLimitedStatus;
+    r.sentAt = sentAt;
+    r.receivedAt = s.now() + 1;
+    r.latencyMs = performance.now() - t0;
+    r.status = status;
+    r.retryAfterS = refused ? rate?.retryAfterS : undefined;
+    r.remaining = refused ? rate?.remaining : undefined;
+    s.recorder.record(r);
+    s.recorder.headers(r, rate);
+    if (needReading && rate && s.recorder.reading(r, rate)) needReading = false;
   });
 }

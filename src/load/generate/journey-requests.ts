@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { getField, getString } from '../../api/fields.js';
 import { signRequest, splitPathQuery } from '../../protocol/index.js';
-import { noteReading, readRateHeader, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
+import { readRateHeader, recordUnknown, type AutocannonSession, type InFlight, type RateHeaders } from './autocannon-session.js';
 import type { LoadAgency } from './load-agency.js';
 import { bucketOf, searchOffers, type Journey, type LoadStep } from './scenario-requests.js';
+import { requestRecord } from '../measure/load-recorder.js';
 
 /** Reads the rate-limit headers of a response (header names in any case). */
 function rateHeadersOf(headers: Record<string, string | string[]>, s: AutocannonSession): RateHeaders {
@@ -64,6 +65,8 @@ function parsed(body: string): unknown {
  */
 export function journeyRequests(s: AutocannonSession, journey: Journey, agency: LoadAgency): unknown[] {
   const state: { current?: InFlight | undefined } = {};
+  // One record for every answer of the connection, filled in anew each time: nothing is allocated per request to record it.
+  const r = requestRecord({ op: '', method: '', agency: agency.id, bucket: '' });
   // Buckets whose start this connection has not read yet: their answers' headers are parsed until it has.
   const unread = new Set(journey.steps.map((st) => st.bucket));
   s.flushers.push(() => {
@@ -106,9 +109,10 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       );
       if (state.current) recordUnknown(s, agency.id, state.current);
       else s.inFlight += 1;
+      const method = built.method.toUpperCase();
       state.current = replaced
-        ? { op: 'search', bucket: bucketOf(s.profile, 'POST', true), effect: 'search', sentAt: s.now() - 1, t0: performance.now(), replaced }
-        : { op: step.op, bucket: step.bucket, effect: step.effect, sentAt: s.now() - 1, t0: performance.now(), reserved, quote: built.quote };
+        ? { op: 'search', method, bucket: bucketOf(s.profile, 'POST', true), effect: 'search', sentAt: s.now() - 1, t0: performance.now(), replaced }
+        : { op: step.op, method, bucket: step.bucket, effect: step.effect, sentAt: s.now() - 1, t0: performance.now(), reserved, quote: built.quote };
       return {
         ...req,
         method: built.method,
@@ -123,29 +127,28 @@ export function journeyRequests(s: AutocannonSession, journey: Journey, agency: 
       state.current = undefined;
       s.inFlight -= 1;
       const latency = performance.now() - cur.t0;
-      const refused = status === 429;
+      const refused = status === s.rateLimitedStatus;
       const rate = rateHeadersOf(headers, s);
       const receivedAt = s.now() + 1;
       s.wallet.spending.release(agency.id, cur.reserved);
-      const failed = status !== 429 && (status < 200 || status > 299);
+      const failed = !refused && (status < 200 || status > 299);
       const wanted = failed || (!cur.replaced && step.needsBody && status >= 200 && status <= 299) || (cur.replaced === true && status >= 200 && status <= 299);
       const json = wanted ? parsed(body) : undefined;
       const code = failed ? getString(json, s.profile.fields.error_code) : undefined;
-      s.recorder.record(
-        cur.op,
-        agency.id,
-        cur.bucket,
-        cur.sentAt,
-        receivedAt,
-        latency,
-        status,
-        refused ? rate?.retryAfterS : undefined,
-        !cur.replaced && step.expected.has(status),
-        refused ? rate?.remaining : undefined,
-        code,
-      );
-      s.recorder.headers(agency.id, cur.bucket, cur.sentAt, status, rate);
-      if (unread.has(cur.bucket) && noteReading(s, agency.id, cur.bucket, cur.sentAt, receivedAt, status, rate)) unread.delete(cur.bucket);
+      r.op = cur.op;
+      r.method = cur.method;
+      r.bucket = cur.bucket;
+      r.sentAt = cur.sentAt;
+      r.receivedAt = receivedAt;
+      r.latencyMs = latency;
+      r.status = status;
+      r.retryAfterS = refused ? rate.retryAfterS : undefined;
+      r.remaining = refused ? rate.remaining : undefined;
+      r.code = code;
+      r.expected = !cur.replaced && step.expected.has(status);
+      s.recorder.record(r);
+      s.recorder.headers(r, rate);
+      if (unread.has(cur.bucket) && s.recorder.reading(r, rate)) unread.delete(cur.bucket);
       ctx.vars ??= {};
       if (cur.replaced) {
         // What the booking would have saved is gone: the steps that need it restart the journey.

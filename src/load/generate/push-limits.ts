@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { TargetApi } from '../../api/types.js';
-import { UNKNOWN_OUTCOME, type LoadRecorder } from '../measure/load-recorder.js';
+import { UNKNOWN_OUTCOME, unanswered, type LoadRecorder } from '../measure/load-recorder.js';
 import { runPaced } from './paced-sender.js';
 import { bucketOf, loadUnique } from './scenario-requests.js';
 import type { LoadAgency } from './load-agency.js';
@@ -74,11 +74,15 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
   const t0 = performance.now();
   const readBucket = bucketOf(o.profile, 'GET', true);
   const writeBucket = o.profile.values.bucket_write;
+  const refusedStatus = o.profile.errors.rate_limited.status;
+  const ops = o.profile.operations;
+  const method = { search: ops.search.method.toUpperCase(), book: ops.create_booking.method.toUpperCase(), balance: ops.wallet_balance.method.toUpperCase() };
 
   // The pusher books a quote it already redeemed, or none at all, on purpose: those refusals are expected, not errors.
   const deliberate = new Set([o.profile.errors.quote_already_redeemed.status, o.profile.errors.quote_not_found.status]);
   const timed = async (
     op: string,
+    httpMethod: string,
     a: number,
     bucket: string,
     call: () => Promise<{ status: number; rateLimit: { retryAfterS?: number; limit?: number; remaining?: number } }>,
@@ -89,27 +93,29 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
     const start = plannedAbs ?? performance.now();
     try {
       const res = await call();
-      const ra = res.status === 429 ? res.rateLimit.retryAfterS : undefined;
-      const receivedAt = o.now() + 1;
+      const refused = res.status === refusedStatus;
+      const ra = refused ? res.rateLimit.retryAfterS : undefined;
       const rl = res.rateLimit;
-      o.recorder.record(
+      const r = {
         op,
-        agency.id,
+        method: httpMethod,
+        agency: agency.id,
         bucket,
         sentAt,
-        receivedAt,
-        performance.now() - start,
-        res.status,
-        ra,
-        bucket === writeBucket && deliberate.has(res.status),
-        res.status === 429 ? rl.remaining : undefined,
-      );
-      o.recorder.headers(agency.id, bucket, sentAt, res.status, rl);
-      if (rl.limit !== undefined && rl.remaining !== undefined)
-        o.recorder.reading(agency.id, bucket, { sentAt, receivedAt, limit: rl.limit, remaining: rl.remaining, admitted: res.status !== 429 });
-      // Any 429 whose Retry-After ends within the run gets the bucket's one probe: later 429s promise sooner instants,
+        receivedAt: o.now() + 1,
+        latencyMs: performance.now() - start,
+        status: res.status,
+        retryAfterS: ra,
+        remaining: refused ? rl.remaining : undefined,
+        code: undefined,
+        expected: bucket === writeBucket && deliberate.has(res.status),
+      };
+      o.recorder.record(r);
+      o.recorder.headers(r, rl);
+      o.recorder.reading(r, rl);
+      // Any refusal whose Retry-After ends within the run gets the bucket's one probe: later ones promise sooner instants,
       // and a promise beyond the run (a huge Retry-After among them) is never waited for.
-      if (res.status === 429 && ra !== undefined && !probed.has(`${a}:${bucket}`)) {
+      if (refused && ra !== undefined && !probed.has(`${a}:${bucket}`)) {
         const dueIn = ra * 1000 + 100;
         if (performance.now() - t0 + dueIn < o.untilMs) {
           probed.add(`${a}:${bucket}`);
@@ -118,14 +124,14 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       }
       return res;
     } catch {
-      o.recorder.record(op, agency.id, bucket, sentAt, o.now() + 1, 0, UNKNOWN_OUTCOME);
+      o.recorder.record(unanswered({ op, method: httpMethod, agency: agency.id, bucket, sentAt, receivedAt: o.now() + 1 }));
       return undefined;
     }
   };
 
   const book = async (a: number, token: string | undefined, op: string, plannedAbs?: number) => {
     const { api, product, agency } = o.agencies[a]!;
-    const res = await timed(op, a, writeBucket, () => api.book(product, token ?? `qt_${loadUnique('none')}`, loadUnique('idem')), plannedAbs);
+    const res = await timed(op, method.book, a, writeBucket, () => api.book(product, token ?? `qt_${loadUnique('none')}`, loadUnique('idem')), plannedAbs);
     if (!res) o.wallet.booking(agency.id, UNKNOWN_OUTCOME);
     else {
       const r = res as Awaited<ReturnType<TargetApi['book']>>;
@@ -138,7 +144,9 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const timer = setTimeout(() => {
         o.signal?.removeEventListener('abort', cancel);
         const done =
-          bucket === readBucket ? timed('push.probe', a, bucket, () => o.agencies[a]!.api.balance()).then(() => undefined) : book(a, undefined, 'push.probe');
+          bucket === readBucket
+            ? timed('push.probe', method.balance, a, bucket, () => o.agencies[a]!.api.balance()).then(() => undefined)
+            : book(a, undefined, 'push.probe');
         void done.then(resolve);
       }, dueIn);
       const cancel = (): void => {
@@ -157,7 +165,7 @@ export async function pushLimits(o: PushLimitsOptions): Promise<PushSummary> {
       const { api, product, agency } = o.agencies[it.a]!;
       const planned = t0 + it.at;
       if (it.kind === 'read') {
-        const res = await timed('push.search', it.a, readBucket, () => api.search(product), planned);
+        const res = await timed('push.search', method.search, it.a, readBucket, () => api.search(product), planned);
         if (res && res.status >= 200 && res.status < 300)
           tokens[it.a]!.push(...(res as Awaited<ReturnType<TargetApi['search']>>).offers.map((x) => x.quoteToken));
         return;

@@ -30,7 +30,7 @@ export function priorFromReading(log: BucketLog, r: RateReading, windowMs: numbe
   let ours = 0;
   for (let i = 0; i < log.status.length; i++) {
     const st = log.status[i]!;
-    if (st === 429 || st === UNKNOWN_OUTCOME || st === 401) continue;
+    if (st === log.rateLimitedStatus || st === UNKNOWN_OUTCOME || st === 401) continue;
     if (log.receivedAt[i]! < r.sentAt && log.sentAt[i]! > r.receivedAt - windowMs) ours += 1;
   }
   return Math.max(0, r.limit - r.remaining - (r.admitted ? 1 : 0) - ours);
@@ -77,7 +77,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
     const status = log.status[i]!;
     const sentAt = log.sentAt[i]!;
     const receivedAt = log.receivedAt[i]!;
-    if (status === 429) {
+    if (status === log.rateLimitedStatus) {
       const ra = log.retryAfterS[i]!;
       const left = log.remaining[i] ?? Number.NaN;
       if (left > 1) selfContradicted.push({ at: sentAt, remaining: left, ref: `#${i + 1}` });
@@ -102,6 +102,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
     });
   }
   const where = `${log.agency} ${log.bucket}`;
+  const refused = log.rateLimitedStatus;
   const counts = {
     admitted: proven.length,
     refused: totalRefusals,
@@ -184,7 +185,7 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           agency: log.agency,
           bucket: log.bucket,
           verdict: 'FAIL',
-          message: `${where}: ${faults.length} 429(s) with a wrong Retry-After (first: ${faults[0]!.problem}, ${String(faults[0]!.retryAfterS)} s${faults[0]!.problem === 'beyond-window' ? `, longer than the window of ${windowMs / 1000} s: a slot frees within one window` : ''})`,
+          message: `${where}: ${faults.length} ${refused}(s) with a wrong Retry-After (first: ${faults[0]!.problem}, ${String(faults[0]!.retryAfterS)} s${faults[0]!.problem === 'beyond-window' ? `, longer than the window of ${windowMs / 1000} s: a slot frees within one window` : ''})`,
           details: { ...counts, faults: faults.slice(0, 5) },
         }
       : {
@@ -196,10 +197,10 @@ export function judgeBucket(log: BucketLog, limit: number, windowMs: number, sta
           verdict: tested === 0 ? 'SKIP' : 'PASS',
           message:
             totalRefusals === 0
-              ? `${where}: no 429 to judge`
+              ? `${where}: no ${refused} to judge`
               : tested === 0
-                ? `${where}: ${untestedWhy(refusals, possible)}`
-                : `${where}: every judged 429 carried a Retry-After that what followed agrees with (${tested} of ${totalRefusals} put to the test)`,
+                ? `${where}: ${untestedWhy(refusals, possible, refused)}`
+                : `${where}: every judged ${refused} carried a Retry-After that what followed agrees with (${tested} of ${totalRefusals} put to the test)`,
           details: { ...counts, testedRetryAfters: tested },
         },
   );
@@ -235,9 +236,10 @@ function exampleWords(e: HeaderExample | undefined, names: RateHeaderNames): str
 export function judgeHeaders(log: BucketLog, limit: number, names: RateHeaderNames = DEFAULT_HEADER_NAMES): LoadVerdict {
   const base = { id: `load:headers:${log.agency}:${log.bucket}`, kind: 'headers' as const, agency: log.agency, bucket: log.bucket };
   const where = `${log.agency} ${log.bucket}`;
+  const refused = log.rateLimitedStatus;
   const t = log.headers;
   if (!t || t.judged === 0)
-    return { ...base, verdict: 'SKIP', message: `${where}: no 2xx or 429 answer whose rate-limit headers could be read`, details: { judged: 0 } };
+    return { ...base, verdict: 'SKIP', message: `${where}: no 2xx or ${refused} answer whose rate-limit headers could be read`, details: { judged: 0 } };
   const problems: string[] = [];
   if (t.missing > 0) problems.push(`${t.missing} of ${t.judged} answers lacked ${names.limit} or ${names.remaining}${exampleWords(t.firstMissing, names)}`);
   for (const [value, count] of Object.entries(t.limits).filter(([v]) => v !== String(limit)))
@@ -246,24 +248,25 @@ export function judgeHeaders(log: BucketLog, limit: number, names: RateHeaderNam
     problems.push(
       `${t.notBelowLimit} admitted answer(s) said ${names.remaining} was not below ${names.limit} after counting the request${exampleWords(t.firstNotBelowLimit, names)}`,
     );
-  if (t.refusedWithRoom > 0) problems.push(`${t.refusedWithRoom} 429(s) said ${names.remaining} was not 0${exampleWords(t.firstRefusedWithRoom, names)}`);
+  if (t.refusedWithRoom > 0)
+    problems.push(`${t.refusedWithRoom} ${refused}(s) said ${names.remaining} was not 0${exampleWords(t.firstRefusedWithRoom, names)}`);
   const details = { judged: t.judged, limit, limits: t.limits, missing: t.missing, notBelowLimit: t.notBelowLimit, refusedWithRoom: t.refusedWithRoom };
   if (problems.length > 0) return { ...base, verdict: 'FAIL', message: `${where}: rate-limit headers wrong under load: ${problems.join('; ')}`, details };
   return {
     ...base,
     verdict: 'PASS',
-    message: `${where}: ${names.limit} ${limit} and ${names.remaining} consistent on all ${t.judged} 2xx and 429 answers`,
+    message: `${where}: ${names.limit} ${limit} and ${names.remaining} consistent on all ${t.judged} 2xx and ${refused} answers`,
     details,
   };
 }
 
-/** Why no 429's Retry-After could be judged: the load never came back after one elapsed. */
-function untestedWhy(refusals: readonly Admission[], admitted: readonly Admission[]): string {
+/** Why no refusal's Retry-After could be judged: the load never came back after one elapsed. */
+function untestedWhy(refusals: readonly Admission[], admitted: readonly Admission[], refused: number): string {
   const shortest = Math.min(...refusals.map((r) => r.retryAfterS ?? Number.POSITIVE_INFINITY));
   const first = Math.min(...refusals.map((r) => r.receivedAt));
   const last = Math.max(...[...refusals, ...admitted].map((r) => r.sentAt));
   const spanS = Math.max(0, (last - first) / 1000);
-  return `${refusals.length} 429(s), but no Retry-After could be judged: no request of this bucket followed a 429 once its Retry-After (shortest ${shortest} s) had elapsed, the load's last request came ${spanS.toFixed(1)} s after the first 429; run the load for longer than the Retry-After to judge it`;
+  return `${refusals.length} ${refused}(s), but no Retry-After could be judged: no request of this bucket followed a ${refused} once its Retry-After (shortest ${shortest} s) had elapsed, the load's last request came ${spanS.toFixed(1)} s after the first ${refused}; run the load for longer than the Retry-After to judge it`;
 }
 
 /**

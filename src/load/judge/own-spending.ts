@@ -67,6 +67,12 @@ interface OwnRefusalCodes {
 /** Every agency's spending under load (see the top of this file). */
 export class OwnSpending {
   private readonly agencies = new Map<string, AgencySpending>();
+  /** The status of a rate-limit refusal (the profile's): no refusal of the service's own to judge. */
+  private readonly rateLimitedStatus: number;
+
+  constructor(o: { rateLimitedStatus: number }) {
+    this.rateLimitedStatus = o.rateLimitedStatus;
+  }
 
   private of(agency: string): AgencySpending {
     let a = this.agencies.get(agency);
@@ -127,7 +133,7 @@ export class OwnSpending {
       const amount = b.amount ?? (b.quote !== undefined ? a.prices.get(b.quote) : undefined);
       if (amount !== undefined && Number.isFinite(amount)) a.debits.push({ sentAt: b.sentAt, amount });
       if (b.quote !== undefined) a.redeemed.set(b.quote, Math.min(a.redeemed.get(b.quote) ?? Infinity, b.sentAt));
-    } else if (b.status !== 429 && b.status !== 0)
+    } else if (b.status !== this.rateLimitedStatus && b.status !== 0)
       a.refusals.push({ op: b.op, sentAt: b.sentAt, receivedAt: b.receivedAt, status: b.status, code: b.code, quote: b.quote });
   }
 

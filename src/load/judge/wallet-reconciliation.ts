@@ -9,8 +9,10 @@ interface AgencyWalletTally {
   booked: Map<string, number>;
   /** Booking id → amount refunded, per 201 cancellation response. */
   refunded: Map<string, number>;
-  /** Booking attempts answered 429. */
+  /** Booking attempts refused by the rate limit. */
   bookingsRateLimited: number;
+  /** The status of those refusals (the profile's `errors.rate_limited.status`). */
+  rateLimitedStatus: number;
   /** Booking attempts answered with another non-2xx status. */
   bookingsFailed: number;
   /** Booking or cancellation attempts whose response never arrived (they may have been executed). */
@@ -21,21 +23,39 @@ interface AgencyWalletTally {
 export class WalletTally {
   private readonly agencies = new Map<string, AgencyWalletTally>();
   /** What the load spent of each wallet, to keep within it and to tell its own refusals from the service's errors. */
-  readonly spending = new OwnSpending();
+  readonly spending: OwnSpending;
+  /** The status of a rate-limit refusal (the profile's `errors.rate_limited.status`). */
+  private readonly rateLimitedStatus: number;
+
+  constructor(o: { rateLimitedStatus: number }) {
+    this.rateLimitedStatus = o.rateLimitedStatus;
+    this.spending = new OwnSpending(o);
+  }
 
   /** The tally of one agency (created empty). */
   of(agency: string): AgencyWalletTally {
     let t = this.agencies.get(agency);
-    if (!t) this.agencies.set(agency, (t = { booked: new Map(), refunded: new Map(), bookingsRateLimited: 0, bookingsFailed: 0, unknownOutcomes: 0 }));
+    if (!t)
+      this.agencies.set(
+        agency,
+        (t = {
+          booked: new Map(),
+          refunded: new Map(),
+          bookingsRateLimited: 0,
+          rateLimitedStatus: this.rateLimitedStatus,
+          bookingsFailed: 0,
+          unknownOutcomes: 0,
+        }),
+      );
     return t;
   }
 
-  /** A booking attempt's outcome: 2xx with its id and amount, 429, another failure, or 0 (no response). */
+  /** A booking attempt's outcome: 2xx with its id and amount, a rate-limit refusal, another failure, or 0 (no response). */
   booking(agency: string, status: number, bookingId?: string, amount?: number): void {
     const t = this.of(agency);
     if (status === 0) t.unknownOutcomes += 1;
     else if (status >= 200 && status <= 299 && bookingId !== undefined) t.booked.set(bookingId, amount ?? Number.NaN);
-    else if (status === 429) t.bookingsRateLimited += 1;
+    else if (status === this.rateLimitedStatus) t.bookingsRateLimited += 1;
     else if (status < 200 || status > 299) t.bookingsFailed += 1;
   }
 
@@ -139,7 +159,7 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   const base = { id, kind: 'wallet' as const, agency: reading.agency, details };
   if (strayDebits.length > 0) {
     const strayTotal = strayDebits.reduce((sum, d) => sum + (Number.isFinite(d.amount) ? d.amount! : 0), 0);
-    const why = `${strayDebits.length} debit(s) of ${money(strayTotal)} in all for bookings the load never got a 201 for (${tally.bookingsRateLimited} bookings were answered 429, ${tally.bookingsFailed} failed)`;
+    const why = `${strayDebits.length} debit(s) of ${money(strayTotal)} in all for bookings the load never got a 201 for (${tally.bookingsRateLimited} bookings were answered ${tally.rateLimitedStatus}, ${tally.bookingsFailed} failed)`;
     if (strayDebits.length > tally.unknownOutcomes) problems.push(why);
     else if (problems.length === 0) {
       return { ...base, verdict: 'WARN', message: `${why}; as many requests got no response, so they may have been executed` };
@@ -149,6 +169,6 @@ export function reconcileWallet(reading: WalletReading, tally: AgencyWalletTally
   return {
     ...base,
     verdict: 'PASS',
-    message: `wallet of ${reading.agency} reconciles, balance moved ${formatMoneyChange(reading.closing - reading.opening, reading.currency)}: ${money(reading.opening)} − ${money(debits)} + ${money(refunds)} = ${money(reading.closing)}; ${tally.booked.size} debit(s) for ${tally.booked.size} booking(s), none for ${tally.bookingsRateLimited} 429 and ${tally.bookingsFailed} failed booking(s)`,
+    message: `wallet of ${reading.agency} reconciles, balance moved ${formatMoneyChange(reading.closing - reading.opening, reading.currency)}: ${money(reading.opening)} − ${money(debits)} + ${money(refunds)} = ${money(reading.closing)}; ${tally.booked.size} debit(s) for ${tally.booked.size} booking(s), none for ${tally.bookingsRateLimited} ${tally.rateLimitedStatus} and ${tally.bookingsFailed} failed booking(s)`,
   };
 }

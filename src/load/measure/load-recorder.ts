@@ -13,19 +13,21 @@ export interface RateReading {
   receivedAt: number;
   limit: number;
   remaining: number;
-  /** The answer was not a 429: the request itself is counted in `limit − remaining`. */
+  /** The answer was no rate-limit refusal: the request itself is counted in `limit − remaining`. */
   admitted: boolean;
 }
 
 /**
  * Every request of one agency's bucket, in parallel arrays (millions of
  * requests stay compact): target-clock send and receive instants, status
- * (0 = outcome unknown), the Retry-After of a 429 and the
- * X-RateLimit-Remaining a 429 carried (NaN when absent or not read).
+ * (0 = outcome unknown), the Retry-After of a rate-limit refusal and the
+ * X-RateLimit-Remaining it carried (NaN when absent or not read).
  */
 export interface BucketLog {
   agency: string;
   bucket: string;
+  /** The status of a rate-limit refusal (the profile's `errors.rate_limited.status`, 429 by default): how `status` tells refusals from admissions. */
+  rateLimitedStatus: number;
   sentAt: number[];
   receivedAt: number[];
   status: number[];
@@ -76,30 +78,91 @@ const MAX_LIMIT_VALUES = 16;
 /** What became of a request, named as the load's totals name it (`cutOff`: in flight when the load stopped, never an answer). */
 export type RequestOutcome = 'ok' | 'rateLimited' | 'errors' | 'expected' | 'cutOff';
 
-/** One request as the recorder counted it: what its subscribers are told. */
+/**
+ * One request as its sender saw it and the recorder counted it: the object a
+ * sender hands to {@link LoadRecorder.record} is the one the recorder's
+ * subscribers are told of, its outcome set. Every field is there, undefined
+ * where not known, so that the senders' objects share one shape and the
+ * recorder's reads stay monomorphic.
+ */
 export interface RecordedRequest {
-  op: string;
-  agency: string;
-  bucket: string;
+  /** Operation name for the figures (`search`, `push.book`, …). */
+  readonly op: string;
+  /** HTTP method, upper case (OpenTelemetry's `http.request.method`). */
+  readonly method: string;
+  readonly agency: string;
+  readonly bucket: string;
   /** Target-clock ms. */
-  sentAt: number;
-  receivedAt: number;
+  readonly sentAt: number;
+  readonly receivedAt: number;
   /** Latency in ms; counted in the figures only when a status arrived. */
-  latencyMs: number;
+  readonly latencyMs: number;
   /** UNKNOWN_OUTCOME when no response came. */
-  status: number;
-  outcome: RequestOutcome;
+  readonly status: number;
+  /** The Retry-After of a rate-limit refusal, seconds; undefined when absent or not read. */
+  readonly retryAfterS: number | undefined;
+  /** The X-RateLimit-Remaining a rate-limit refusal carried; undefined when absent or not read. */
+  readonly remaining: number | undefined;
+  /** The `error.code` of an error's body (`INSUFFICIENT_FUNDS`); undefined when not read. */
+  readonly code: string | undefined;
+  /** The sender provoked this refusal on purpose (a scenario step's `expect`, the limit pusher's reused quote): counted `expected` when neither 2xx nor a rate-limit refusal, never as an error. */
+  readonly expected: boolean;
+  /** What became of it, as the recorder counted it. */
+  readonly outcome: RequestOutcome;
 }
 
-/** Told of every request the recorder counts, as it counts it (progress, live page, metrics outputs). */
+/**
+ * Told of every request the recorder counts, as it counts it (live page,
+ * metrics outputs). The object is the sender's: the fast paths fill the same
+ * one in again for their next request, so read it during the call and copy
+ * what you keep.
+ */
 export type RecorderSubscriber = (r: RecordedRequest) => void;
 
-/** The outcome each branch of {@link LoadRecorder.record} counts, in order: 2xx, 429, expected, errors. */
+/** What a sender hands to the recorder: the request, its outcome left to the recorder (set on the same object for the subscribers). */
+type RequestToRecord = Omit<RecordedRequest, 'outcome'>;
+
+/** A request record a sender fills in for each request and hands to {@link LoadRecorder.record} again and again. */
+type RequestRecord = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
+
+/**
+ * A record for a sender to fill in anew for each request it records and hand
+ * to the recorder every time: a fresh object per request cost the recorder's
+ * hot path 7 to 20% more CPU (bench/outputs-hot-path.bench.ts), one per
+ * connection nothing measurable. Its outcome is the recorder's to set.
+ */
+export function requestRecord(f: Pick<RecordedRequest, 'op' | 'method' | 'agency' | 'bucket'>): RequestRecord {
+  return {
+    op: f.op,
+    method: f.method,
+    agency: f.agency,
+    bucket: f.bucket,
+    sentAt: 0,
+    receivedAt: 0,
+    latencyMs: 0,
+    status: UNKNOWN_OUTCOME,
+    retryAfterS: undefined,
+    remaining: undefined,
+    code: undefined,
+    expected: false,
+    outcome: 'cutOff',
+  };
+}
+
+/** A request that got no answer (timed out, lost, or cut off at the stop), as the recorder takes it. */
+export function unanswered(f: Pick<RecordedRequest, 'op' | 'method' | 'agency' | 'bucket' | 'sentAt' | 'receivedAt'>): RequestRecord {
+  const r = requestRecord(f);
+  r.sentAt = f.sentAt;
+  r.receivedAt = f.receivedAt;
+  return r;
+}
+
+/** The outcome each branch of {@link LoadRecorder.record} counts, in order: 2xx, rate-limited, expected, errors. */
 const COUNTED: readonly RequestOutcome[] = ['ok', 'rateLimited', 'expected', 'errors'];
 
-/** Index in LATENCY_OUTCOMES of a status that arrived. */
+/** Index in LATENCY_OUTCOMES of a status that arrived (`429` there names the rate-limit refusals, whatever their status). */
 const OUTCOME_2XX = 0;
-const OUTCOME_429 = 1;
+const OUTCOME_RATE_LIMITED = 1;
 const OUTCOME_OTHER = 2;
 
 /** A second's latencies of one operation, per outcome (index as in LATENCY_OUTCOMES): the counts of each fold of that second, made when first needed. */
@@ -182,6 +245,12 @@ export class LoadRecorder {
   private readonly logs = new Map<string, Map<string, BucketLog>>();
   private readonly all = newOp();
   private subscribers: RecorderSubscriber[] = [];
+  /** The status of a rate-limit refusal (the profile's `errors.rate_limited.status`). */
+  readonly rateLimitedStatus: number;
+
+  constructor(o: { rateLimitedStatus: number }) {
+    this.rateLimitedStatus = o.rateLimitedStatus;
+  }
 
   /** Tells `s` of every request recorded from now on (the same counts the figures hold); returns the function that stops it. */
   subscribe(s: RecorderSubscriber): () => void {
@@ -191,38 +260,20 @@ export class LoadRecorder {
     };
   }
 
-  private tell(
-    op: string,
-    agency: string,
-    bucket: string,
-    sentAt: number,
-    receivedAt: number,
-    latencyMs: number,
-    status: number,
-    outcome: RequestOutcome,
-  ): void {
-    const r: RecordedRequest = { op, agency, bucket, sentAt, receivedAt, latencyMs, status, outcome };
-    for (const s of this.subscribers) s(r);
+  /** Tells the subscribers of `r`, its outcome set on it: the object the sender made is the one they get (no copy per request). */
+  private tell(r: RequestToRecord, outcome: RequestOutcome): void {
+    (r as RequestToRecord & { outcome: RequestOutcome }).outcome = outcome;
+    for (const s of this.subscribers) s(r as RecordedRequest);
   }
 
   /**
-   * Records one request. Instants are target-clock ms; `status` is
-   * UNKNOWN_OUTCOME when no response came (its latency is then not recorded).
+   * Records one request and tells the subscribers of it. Instants are
+   * target-clock ms; `status` is UNKNOWN_OUTCOME when no response came (its
+   * latency is then not recorded). The recorder keeps no reference to `r`.
    */
-  record(
-    op: string,
-    agency: string,
-    bucket: string,
-    sentAt: number,
-    receivedAt: number,
-    latencyMs: number,
-    status: number,
-    retryAfterS?: number,
-    expected = false,
-    remaining?: number,
-    code?: string,
-  ): void {
-    this.admission(agency, bucket, sentAt, receivedAt, status, retryAfterS, remaining);
+  record(r: RequestToRecord): void {
+    const { op, status, latencyMs, receivedAt } = r;
+    this.logged(r.agency, r.bucket, r.sentAt, receivedAt, status, r.retryAfterS, r.remaining);
 
     let s = this.ops.get(op);
     if (!s) this.ops.set(op, (s = newOp()));
@@ -243,28 +294,28 @@ export class LoadRecorder {
       s.ok += 1;
       this.all.ok += 1;
       sec.ok += 1;
-    } else if (status === 429) {
-      outcome = OUTCOME_429;
+    } else if (status === this.rateLimitedStatus) {
+      outcome = OUTCOME_RATE_LIMITED;
       counted = 1;
       s.rateLimited += 1;
       this.all.rateLimited += 1;
       sec.rateLimited += 1;
-    } else if (expected && status !== UNKNOWN_OUTCOME) {
+    } else if (r.expected && status !== UNKNOWN_OUTCOME) {
       counted = 2;
       s.expected += 1;
       this.all.expected += 1;
-      const key = breakdownKey(status, code);
+      const key = breakdownKey(status, r.code);
       bump(s.expectedBy, key);
       bump(this.all.expectedBy, key);
     } else {
       s.errors += 1;
       this.all.errors += 1;
       sec.errors += 1;
-      const key = breakdownKey(status, code);
+      const key = breakdownKey(status, r.code);
       bump(s.errorsBy, key);
       bump(this.all.errorsBy, key);
     }
-    if (this.subscribers.length > 0) this.tell(op, agency, bucket, sentAt, receivedAt, latencyMs, status, COUNTED[counted]!);
+    if (this.subscribers.length > 0) this.tell(r, COUNTED[counted]!);
     if (status !== UNKNOWN_OUTCOME) {
       let cur = s.current;
       if (cur === undefined)
@@ -283,18 +334,13 @@ export class LoadRecorder {
    * ran out: the bucket verdicts count it as possibly admitted, the figures
    * count it apart (cut off at the stop), never as an answer or an error.
    */
-  recordCutOff(op: string, agency: string, bucket: string, sentAt: number, receivedAt: number): void {
-    const log = this.log(agency, bucket);
-    log.sentAt.push(sentAt);
-    log.receivedAt.push(receivedAt);
-    log.status.push(UNKNOWN_OUTCOME);
-    log.retryAfterS.push(Number.NaN);
-    log.remaining.push(Number.NaN);
-    let s = this.ops.get(op);
-    if (!s) this.ops.set(op, (s = newOp()));
+  recordCutOff(r: RequestToRecord): void {
+    this.logged(r.agency, r.bucket, r.sentAt, r.receivedAt, UNKNOWN_OUTCOME, undefined, undefined);
+    let s = this.ops.get(r.op);
+    if (!s) this.ops.set(r.op, (s = newOp()));
     s.cutOff += 1;
     this.all.cutOff += 1;
-    if (this.subscribers.length > 0) this.tell(op, agency, bucket, sentAt, receivedAt, 0, UNKNOWN_OUTCOME, 'cutOff');
+    if (this.subscribers.length > 0) this.tell(r, 'cutOff');
   }
 
   /**
@@ -324,7 +370,24 @@ export class LoadRecorder {
    * harness's own reads after the load take slots and test Retry-After
    * promises, but are not the load's figures.
    */
-  admission(agency: string, bucket: string, sentAt: number, receivedAt: number, status: number, retryAfterS?: number, remaining?: number): void {
+  admission(r: Pick<RecordedRequest, 'agency' | 'bucket' | 'sentAt' | 'receivedAt' | 'status' | 'retryAfterS' | 'remaining'>): void {
+    this.logged(r.agency, r.bucket, r.sentAt, r.receivedAt, r.status, r.retryAfterS, r.remaining);
+  }
+
+  /**
+   * Appends one request to its bucket's log. Positional, and private: the
+   * request's fields read once by the caller; an object handed on here cost
+   * the hot path a tenth more CPU (bench/outputs-hot-path.bench.ts).
+   */
+  private logged(
+    agency: string,
+    bucket: string,
+    sentAt: number,
+    receivedAt: number,
+    status: number,
+    retryAfterS: number | undefined,
+    remaining: number | undefined,
+  ): void {
     const log = this.log(agency, bucket);
     log.sentAt.push(sentAt);
     log.receivedAt.push(receivedAt);
@@ -335,13 +398,17 @@ export class LoadRecorder {
 
   /**
    * Tallies the rate-limit headers of one answer (see {@link HeaderTally});
-   * answers other than 2xx and 429 are left out: a service may refuse a
-   * malformed request before its limiter sees it.
+   * answers other than 2xx and rate-limit refusals are left out: a service
+   * may refuse a malformed request before its limiter sees it.
    */
-  headers(agency: string, bucket: string, sentAt: number, status: number, h: { limit?: number | undefined; remaining?: number | undefined } | undefined): void {
+  headers(
+    r: Pick<RecordedRequest, 'agency' | 'bucket' | 'sentAt' | 'status'>,
+    h: { limit?: number | undefined; remaining?: number | undefined } | undefined,
+  ): void {
+    const { sentAt, status } = r;
     const admitted = status >= 200 && status <= 299;
-    if (!admitted && status !== 429) return;
-    const log = this.log(agency, bucket);
+    if (!admitted && status !== this.rateLimitedStatus) return;
+    const log = this.log(r.agency, r.bucket);
     const t = (log.headers ??= { judged: 0, limits: {}, missing: 0, notBelowLimit: 0, refusedWithRoom: 0, firstByLimit: {} });
     t.judged += 1;
     const limit = h?.limit;
@@ -365,10 +432,20 @@ export class LoadRecorder {
     }
   }
 
-  /** Keeps the earliest answer of a bucket that told its limit and remaining (see {@link BucketLog.start}). */
-  reading(agency: string, bucket: string, r: RateReading): void {
-    const log = this.log(agency, bucket);
-    if (log.start === undefined || r.receivedAt < log.start.receivedAt) log.start = r;
+  /**
+   * Keeps the earliest answer of a bucket that told its limit and remaining
+   * (see {@link BucketLog.start}); false when its headers did not tell both.
+   */
+  reading(
+    r: Pick<RecordedRequest, 'agency' | 'bucket' | 'sentAt' | 'receivedAt' | 'status'>,
+    h: { limit?: number | undefined; remaining?: number | undefined },
+  ): boolean {
+    const { limit, remaining } = h;
+    if (limit === undefined || remaining === undefined) return false;
+    const log = this.log(r.agency, r.bucket);
+    if (log.start === undefined || r.receivedAt < log.start.receivedAt)
+      log.start = { sentAt: r.sentAt, receivedAt: r.receivedAt, limit, remaining, admitted: r.status !== this.rateLimitedStatus };
+    return true;
   }
 
   /** True once a bucket has a start reading: senders skip reading headers after that. */
@@ -381,7 +458,11 @@ export class LoadRecorder {
     let byBucket = this.logs.get(agency);
     if (!byBucket) this.logs.set(agency, (byBucket = new Map()));
     let log = byBucket.get(bucket);
-    if (!log) byBucket.set(bucket, (log = { agency, bucket, sentAt: [], receivedAt: [], status: [], retryAfterS: [], remaining: [] }));
+    if (!log)
+      byBucket.set(
+        bucket,
+        (log = { agency, bucket, rateLimitedStatus: this.rateLimitedStatus, sentAt: [], receivedAt: [], status: [], retryAfterS: [], remaining: [] }),
+      );
     return log;
   }
 
@@ -395,7 +476,7 @@ export class LoadRecorder {
     return this.all.count;
   }
 
-  /** Counts so far (for progress lines). */
+  /** Counts so far (the load's totals; progress lines). */
   counts(): { requests: number; ok: number; rateLimited: number; errors: number; expected: number; cutOff: number } {
     return {
       requests: this.all.count,
@@ -405,6 +486,19 @@ export class LoadRecorder {
       expected: this.all.expected,
       cutOff: this.all.cutOff,
     };
+  }
+
+  /** The counts so far of every operation and of all (`all`), in operation order: the figures but their latency, cheap enough for once a second. */
+  operationCounts(): Record<string, OperationCounts> {
+    const out: Record<string, OperationCounts> = {};
+    for (const [name, s] of [...this.ops.entries()].sort(([a], [b]) => a.localeCompare(b))) out[name] = countsOf(s);
+    out.all = countsOf(this.all);
+    return out;
+  }
+
+  /** Requests answered in each second so far (target clock), in order: the series but their latency. */
+  secondCounts(): SecondCounts[] {
+    return [...this.seconds.entries()].sort(([a], [b]) => a - b).map(([second, c]) => ({ second, ...c }));
   }
 
   /**
@@ -489,7 +583,13 @@ export function latencyByOutcomeSummaries(hists: readonly LatencyHistogram[]): R
   return out;
 }
 
-function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly LatencyHistogram[]): OperationFigures {
+/** What an operation's figures count, without its latency. */
+type OperationCounts = Omit<OperationFigures, 'latency' | 'histogram' | 'latencyByOutcome'>;
+
+/** What a second's figures count, without its latency. */
+type SecondCounts = Pick<SecondFigures, 'second' | 'requests' | 'ok' | 'rateLimited' | 'errors'>;
+
+function countsOf(s: OpStats): OperationCounts {
   return {
     count: s.count,
     ok: s.ok,
@@ -500,10 +600,11 @@ function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly Laten
     ...(s.errorsBy.size > 0 ? { errorsBy: sortedCounts(s.errorsBy) } : {}),
     ...(s.expectedBy.size > 0 ? { expectedBy: sortedCounts(s.expectedBy) } : {}),
     statuses: Object.fromEntries([...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => [k === UNKNOWN_OUTCOME ? 'none' : String(k), v])),
-    latency: hist.summary(),
-    histogram: hist.encode(),
-    latencyByOutcome: latencyByOutcome(byOutcome),
   };
+}
+
+function opFigures(s: OpStats, hist: LatencyHistogram, byOutcome: readonly LatencyHistogram[]): OperationFigures {
+  return { ...countsOf(s), latency: hist.summary(), histogram: hist.encode(), latencyByOutcome: latencyByOutcome(byOutcome) };
 }
 
 /** Counts by key, most first (ties by key). */
