@@ -99,3 +99,24 @@ export function bucketName(bucket: RlBucket, profile: Profile): string {
 export function describeShot(shot: RlShot): string {
   return `${shot.exchangeId} (${shot.status}${shot.code ? ` ${shot.code}` : ''})`;
 }
+
+/** When the target had answered `shot`, on its clock: it counted the request somewhere before. */
+export function answeredAt(shot: RlShot): number {
+  return shot.at + (shot.durationMs ?? 0);
+}
+
+/**
+ * Why `shots`, sent from an empty window to fill a bucket, show nothing of
+ * its limit up to `upTo` (the last by default): from the first of them sent
+ * to `upTo` answered, a whole window passed, so the first admissions may have
+ * left the window before `upTo` was counted (a machine or a network too slow
+ * to fill it in one). Undefined when they fit in one window.
+ */
+export function outlastedWindow(shots: readonly RlShot[], profile: Profile, upTo: RlShot | undefined = shots[shots.length - 1]): string | undefined {
+  if (shots.length === 0 || upTo === undefined) return undefined;
+  const first = Math.min(...shots.map((s) => s.at));
+  const spanMs = answeredAt(upTo) - first;
+  const windowMs = profile.limits.window_s * 1000;
+  if (spanMs < windowMs) return undefined;
+  return `from its first request sent to the answer of ${upTo.exchangeId} ${(spanMs / 1000).toFixed(2)} s passed, not less than the ${profile.limits.window_s} s window: its first admissions may have left the window, too slow to show the limit`;
+}

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { isRefused, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
+import { isRefused, outlastedWindow, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -33,6 +33,11 @@ export function judgeExactLimit(obs: ExactLimitObservations, profile: Profile): 
         `${bucket} bucket: request ${admitted + 1} of a burst was refused, but the limit is ${limit} per window (${admitted} of ${shots.length} admitted)`,
         lastAdmitted?.exchangeId,
         refusal?.exchangeId,
+      );
+    } else if (admitted > limit && outlastedWindow(shots, profile, admittedShots[limit])) {
+      v.warn(
+        `${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}, but ${outlastedWindow(shots, profile, admittedShots[limit])}`,
+        admittedShots[limit]?.exchangeId,
       );
     } else if (admitted > limit) {
       v.fail(

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { bucketName, isRefused, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
+import { bucketName, isRefused, outlastedWindow, rlHeaders, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -29,6 +29,8 @@ export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile
     const limit = obs.limits[bucket];
     const name = bucketName(bucket, profile);
     let prev: { shot: RlShot; remaining: number } | undefined;
+    // From an empty window, no slot frees until a window after the first request: one response to the next is judged only until then.
+    let late: { shot: RlShot; why: string } | undefined;
     for (const shot of obs[bucket]) {
       const f = rlHeaders(shot, profile);
       const refused = isRefused(shot, profile);
@@ -67,7 +69,9 @@ export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile
       if (remaining === 0 && (f.resetS! < 1 || f.resetS! > windowS)) {
         v.fail(`${bucket} response ${shot.exchangeId}: ${h.ratelimit_reset} is ${f.resetS} with nothing remaining (must be 1 to ${windowS})`, shot.exchangeId);
       }
-      if (prev) {
+      const why = late ? undefined : outlastedWindow(obs[bucket], profile, shot);
+      if (why) late = { shot, why };
+      if (prev && !late) {
         if (refused && prev.remaining > 0) {
           v.fail(
             `${prev.shot.exchangeId} said ${prev.remaining} ${bucket} requests remained, but the next one was refused`,
@@ -88,6 +92,11 @@ export function judgeRateLimitHeaders(obs: RateLimitHeadersObservations, profile
       }
       prev = { shot, remaining };
     }
+    if (late)
+      v.warn(
+        `${bucket} responses from ${late.shot.exchangeId} on were not judged against the one before: ${late.why.replace('the limit', 'how the count falls')}`,
+        late.shot.exchangeId,
+      );
   }
   const all = [...obs.read, ...obs.write];
   v.see(all[0]?.exchangeId, obs.write[obs.write.length - 2]?.exchangeId, obs.write[obs.write.length - 1]?.exchangeId);

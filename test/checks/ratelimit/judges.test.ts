@@ -325,3 +325,35 @@ describe('RL-08 in words a user understands', () => {
     expect(o.message).not.toMatch(/\(405 METHOD_NOT_ALLOWED\) was admitted/);
   });
 });
+
+describe('a fill slower than the window (a starved machine): what its timing cannot show is a WARN, never a FAIL', () => {
+  // 62 writes a second apart from an empty 60 s window: the first admissions leave it before the last are counted.
+  const slow = burst({ bucket: 'write', limit: 60, admits: 62, send: 62, spacingMs: 1_000 });
+  it('RL-01: more than the limit admitted over more than a window is too slow to show the limit', () => {
+    const o = judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: slow }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(
+      /^write bucket: 62 requests of a burst were admitted, the limit is 60, but from its first request sent to the answer of \S+ 60\.00 s passed, not less than the 60 s window/,
+    );
+  });
+  it('RL-08: a fill never refused over more than a window is too slow to show it full', () => {
+    const o = judgeRefusalsNotCounted({ limit: 60, fill: slow, refused: [], after: [] }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/^the write bucket never refused a request \(62 sent, limit 60\), but from its first request/);
+  });
+  it('RL-07: Remaining rising once a window has passed since the first request is not judged against the one before', () => {
+    // Remaining as a rolling window reports it: it falls to 0, then a slot frees each second once the first request left.
+    const seq = slow.map((s, i) => ({
+      ...s,
+      headers: { ...s.headers, 'x-ratelimit-remaining': String(i < 60 ? 59 - i : 0), 'x-ratelimit-reset': i < 59 ? '0' : '1' },
+    }));
+    const o = judgeRateLimitHeaders({ limits, read: [], write: seq }, PROFILE);
+    expect(o.verdict, o.message).toBe('WARN');
+    expect(o.message).toMatch(/^write responses from \S+ on were not judged against the one before/);
+  });
+  it('the same fill within one window still fails RL-01 and RL-08', () => {
+    const fast = burst({ bucket: 'write', limit: 60, admits: 62, send: 62 });
+    expect(judgeExactLimit({ limits, read: burst({ bucket: 'read', limit: 600 }), write: fast }, PROFILE).verdict).toBe('FAIL');
+    expect(judgeRefusalsNotCounted({ limit: 60, fill: fast, refused: [], after: [] }, PROFILE).verdict).toBe('FAIL');
+  });
+});
