@@ -25,11 +25,16 @@ describe('svc-harness report compare and report trend', () => {
   let broken: RunJson;
   let fast: string;
   let slow: string;
+  /** A latency gate the fast load passes and the slow one breaks: the fast load's median (a busy machine's own delay included) and half the added latency. */
+  let gate: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'compare-cli-'));
     [clean, broken] = [await suite(join(dir, 'runs')), await suite(join(dir, 'runs'), 'fixed-window')];
     fast = (await loadAgainstSlowMock(0, join(dir, 'loads'))).dir;
-    slow = (await loadAgainstSlowMock(40, join(dir, 'loads'))).dir;
+    slow = (await loadAgainstSlowMock(80, join(dir, 'loads'))).dir;
+    const fastP50 = (JSON.parse(await readFile(join(fast, 'report.json'), 'utf8')) as { load: { operations: { all: { latency: { p50: number } } } } }).load
+      .operations.all.latency.p50;
+    gate = `latency.p50<${Math.ceil(fastP50 + 40)}ms`;
   }, 240_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -80,19 +85,19 @@ describe('svc-harness report compare and report trend', () => {
 
   it('two loads with different latency show the change per operation in ms, and regress', async () => {
     const out = join(dir, 'cmp-load');
-    const r = await cli(['report', 'compare', fast, slow, '-o', out, '--threshold', 'latency.p50<30ms', '--json']);
+    const r = await cli(['report', 'compare', fast, slow, '-o', out, '--threshold', gate, '--json']);
     expect(r.code).toBe(1);
     const c = JSON.parse(r.stdout) as {
       load: { metrics: Array<{ metric: string; operation: string; outcome: string; change: number | null; regression: boolean }> };
       gates: Array<{ source: string; base_passed: boolean; new_passed: boolean; newly_broken: boolean }>;
     };
     const p50 = c.load.metrics.filter((m) => m.outcome === 'any' && m.metric.endsWith('.p50') && m.change !== null);
-    // Every operation answered 40 ms later: its median moved by tens of ms, and the whole run's is a regression.
+    // Every operation answered 80 ms later: its median moved by tens of ms, and the whole run's is a regression.
     expect(p50.find((m) => m.operation === 'all')).toMatchObject({ regression: true });
-    expect(p50.find((m) => m.operation === 'all')!.change).toBeGreaterThan(20);
-    expect(c.gates).toEqual([expect.objectContaining({ source: 'latency.p50<30ms', base_passed: true, new_passed: false, newly_broken: true })]);
+    expect(p50.find((m) => m.operation === 'all')!.change).toBeGreaterThan(40);
+    expect(c.gates).toEqual([expect.objectContaining({ source: gate, base_passed: true, new_passed: false, newly_broken: true })]);
     const text = await cli(['report', 'compare', fast, slow, '-o', out]);
-    // Per operation, BASE → NEW and the change in ms (a loaded machine may move a p95 either way; the median follows the 40 ms).
+    // Per operation, BASE → NEW and the change in ms (a loaded machine may move a p95 either way; the median follows the 80 ms).
     // Figures group thousands with a space (`1 024.5 ms`).
     const v = String.raw`\d[\d .]*`;
     expect(text.stdout).toMatch(
