@@ -80,12 +80,21 @@ describe('one regression rule for report compare and load --baseline', () => {
     expect(r.broken.sort()).toEqual([...r.regressions].sort());
   });
 
-  it('judges the 429 share only where the two runs offered comparable rates', () => {
+  it('judges the 429 share only where the two runs offered comparable rates and the base run stayed under the limit', () => {
+    const under = run({ ok: 4000, limited: 0, ms: around(10) });
+    // The same offer, now refused a third of the time: the service began refusing what it admitted.
+    const refusing = run({ ok: 2600, limited: 1400, ms: around(10) });
+    expect(judged(under, refusing).regressions).toContain('search.429.rate');
+    expect(judged(under, refusing).broken).toContain('search.429.rate');
+    // Past the limit in both: what is admitted is the limit less what the window held when each load began (back-to-back loads alternate).
     const base = run({ ok: 2000, limited: 2000, ms: around(10) });
-    // The same offer, refused more often: the service throttles earlier.
-    const early = run({ ok: 1400, limited: 2600, ms: around(10) });
-    expect(judged(base, early).regressions).toContain('search.429.rate');
-    expect(judged(base, early).broken).toContain('search.429.rate');
+    const fullWindow = run({ ok: 100, limited: 3900, ms: around(10) });
+    const past = diffLoads(base, fullWindow, DEFAULT_REGRESSION_LIMITS).metrics.filter((m) => m.metric === 'search.429.rate' || m.metric === 'search.2xx.rps');
+    expect(past).toHaveLength(2);
+    for (const m of past) {
+      expect(m).toMatchObject({ regression: false });
+      expect(m.notJudged).toMatch(/^past the limit in the base run: what is admitted follows the limit and what the window held when each load began/);
+    }
     // 30% more offered: a larger share refused is the limit at work.
     const more = run({ ok: 2000, limited: 3200, ms: around(10) });
     const share = diffLoads(base, more, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.429.rate')!;

@@ -16,7 +16,11 @@ import { apart, proportionInterval, quantileDesignEffect, quantileInterval, rate
  *   every answer (in a closed model that is the rate the harness sent at),
  *   of 429s and of other statuses; 429s are judged as a share of the
  *   requests offered, and the 2xx throughput and that share only where the
- *   two runs offered comparable rates (within the throughput limit);
+ *   two runs offered comparable rates (within the throughput limit) and the
+ *   base run stayed under the rate limit (past it, what is admitted is the
+ *   limit less what the window held when the load began: back-to-back loads
+ *   of one service alternate between a full and an empty window, 1 916 and
+ *   27 answers 2xx; the window verdicts judge the limit itself);
  * - the harness's own requests around the load (`setup.*`, `teardown.*`:
  *   its wallet reads) are never judged.
  */
@@ -122,6 +126,9 @@ function metricName(op: string, outcome: 'any' | LatencyOutcome, key: string): s
 
 const OFFERED = 'driven by the offered load: the rate the harness sent at, not the service';
 
+const PAST_THE_LIMIT =
+  "past the limit in the base run: what is admitted follows the limit and what the window held when each load began (the run before's requests among them), not the service; the window verdicts judge the limit";
+
 function specsOf(op: string, outcomes: ReadonlyArray<'any' | LatencyOutcome>): MetricSpec[] {
   const specs: MetricSpec[] = [];
   for (const outcome of outcomes) {
@@ -205,7 +212,7 @@ function notJudgedWhy(
   spec: MetricSpec,
   base: Side,
   now: Side,
-  offered: { base?: number | undefined; new?: number | undefined },
+  offered: { base?: number | undefined; new?: number | undefined; limitedBase?: boolean },
   limits: RegressionLimits,
 ): string | undefined {
   if (isHarnessOwn(spec.op)) return "the harness's own request around the load, not the service under load";
@@ -218,6 +225,8 @@ function notJudgedWhy(
       const show = (v: number | undefined): string => (v === undefined ? '?' : `${Math.round(v * 10) / 10}`);
       return `the runs offered different rates (${show(b)} → ${show(n)} requests/s, beyond ${Math.round(limits.rps * 1000) / 10}%): this figure follows what was sent`;
     }
+    // Past the limit, what is admitted is the limit less what the window still held when the load began (the run before's requests among them).
+    if (offered.limitedBase) return PAST_THE_LIMIT;
   }
   if (spec.quantile !== undefined) {
     const need = Math.ceil(MIN_SAMPLES_BEYOND / (1 - spec.quantile) - 1e-9);
@@ -274,7 +283,7 @@ export function judgeLoadMetrics(base: LoadResult, now: LoadResult, limits: Regr
     // An operation whose every answer in both runs had one outcome would list each figure twice, the same.
     if (outcomes.length === 1 && [base, now].every((l) => l.operations[op]?.latencyByOutcome?.[outcomes[0]!]?.latency.count === l.operations[op]?.count))
       outcomes = [];
-    const offered = { base: offeredRate(base, op), new: offeredRate(now, op) };
+    const offered = { base: offeredRate(base, op), new: offeredRate(now, op), limitedBase: (base.operations[op]?.rateLimited ?? 0) > 0 };
     for (const spec of specsOf(op, ['any', ...outcomes])) {
       const b = spec.side(base);
       const a = spec.side(now);
