@@ -102,6 +102,21 @@ describe('one regression rule for report compare and load --baseline', () => {
     expect(share.notJudged).toMatch(/offered different rates/);
   });
 
+  it("judges an outcome's percentiles only where it made a comparable share of both runs; every answer's percentiles always", () => {
+    // A load that began with a full window admits its 2xx one by one among 429s: a fifth of the run, then 1.4% (slower, but other answers).
+    const base = run({ ok: 2000, limited: 8000, ms: around(10) });
+    const full = run({ ok: 140, limited: 9860, ms: around(14) });
+    const p90 = diffLoads(base, full, DEFAULT_REGRESSION_LIMITS).metrics.find((m) => m.metric === 'search.2xx.p90')!;
+    expect(p90).toMatchObject({ regression: false });
+    expect(p90.notJudged).toBe(
+      "2xx answers made 20% of one run and 1.4% of the other: they came under other conditions (the window's state when each load began); every answer's percentiles are judged",
+    );
+    // Shares alike (four fifths 2xx in both), 40% slower: a regression of the 2xx answers.
+    const under = run({ ok: 4000, limited: 1000, ms: around(10) });
+    const slower = run({ ok: 4000, limited: 1000, ms: around(14) });
+    expect(judged(under, slower).regressions).toContain('search.2xx.p90');
+  });
+
   it('--max-regression reads alike for both commands', () => {
     expect(parseRegressionLimits(['10%'])).toEqual({ ...DEFAULT_REGRESSION_LIMITS, latency: 0.1, rps: 0.1 });
     const base = run({ ok: 1200, limited: 0, ms: around(10) });

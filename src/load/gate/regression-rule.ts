@@ -236,6 +236,21 @@ function notJudgedWhy(
   return undefined;
 }
 
+/**
+ * Why an outcome's percentiles are not judged: that outcome made a share of
+ * one run more than twice or less than half its share of the other, so its
+ * answers came under other conditions (a load that began with a full window
+ * admits its 2xx one by one among 429s); every answer's percentiles are
+ * judged still.
+ */
+function otherConditions(spec: MetricSpec, shares: { base: number; new: number } | undefined): string | undefined {
+  if (!shares || !(shares.base > 0) || !(shares.new > 0)) return undefined;
+  const ratio = shares.new / shares.base;
+  if (ratio >= 0.5 && ratio <= 2) return undefined;
+  const pct = (v: number): string => `${Math.round(v * 1000) / 10}%`;
+  return `${spec.outcome} answers made ${pct(shares.base)} of one run and ${pct(shares.new)} of the other: they came under other conditions (the window's state when each load began); every answer's percentiles are judged`;
+}
+
 /** Judges one metric: worse (or better) beyond its limit and beyond what the two runs' samples explain. */
 function judge(spec: MetricSpec, base: Side, now: Side, limits: RegressionLimits, notJudged: string | undefined): MetricDelta {
   const change = base.value !== undefined && now.value !== undefined ? now.value - base.value : undefined;
@@ -284,11 +299,16 @@ export function judgeLoadMetrics(base: LoadResult, now: LoadResult, limits: Regr
     if (outcomes.length === 1 && [base, now].every((l) => l.operations[op]?.latencyByOutcome?.[outcomes[0]!]?.latency.count === l.operations[op]?.count))
       outcomes = [];
     const offered = { base: offeredRate(base, op), new: offeredRate(now, op), limitedBase: (base.operations[op]?.rateLimited ?? 0) > 0 };
+    const shareOf = (load: LoadResult, outcome: LatencyOutcome): number => {
+      const o = load.operations[op];
+      return o && o.count > 0 ? (latencyOf(o, outcome)?.latency.count ?? 0) / o.count : 0;
+    };
     for (const spec of specsOf(op, ['any', ...outcomes])) {
       const b = spec.side(base);
       const a = spec.side(now);
       if (!b.measured && !a.measured) continue;
-      metrics.push(judge(spec, b, a, limits, notJudgedWhy(spec, b, a, offered, limits)));
+      const shares = spec.outcome === 'any' || spec.kind !== 'latency' ? undefined : { base: shareOf(base, spec.outcome), new: shareOf(now, spec.outcome) };
+      metrics.push(judge(spec, b, a, limits, notJudgedWhy(spec, b, a, offered, limits) ?? otherConditions(spec, shares)));
     }
   }
   return metrics;
