@@ -101,7 +101,7 @@ export function describeShot(shot: RlShot): string {
 }
 
 /** When the target had answered `shot`, on its clock: it counted the request somewhere before. */
-export function answeredAt(shot: RlShot): number {
+function answeredAt(shot: RlShot): number {
   return shot.at + (shot.durationMs ?? 0);
 }
 
