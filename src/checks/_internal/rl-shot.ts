@@ -101,7 +101,7 @@ export function describeShot(shot: RlShot): string {
 }
 
 /** When the target had answered `shot`, on its clock: it counted the request somewhere before. */
-function answeredAt(shot: RlShot): number {
+export function answeredAt(shot: RlShot): number {
   return shot.at + (shot.durationMs ?? 0);
 }
 
@@ -114,7 +114,7 @@ function answeredAt(shot: RlShot): number {
  */
 export function outlastedWindow(shots: readonly RlShot[], profile: Profile, upTo: RlShot | undefined = shots[shots.length - 1]): string | undefined {
   if (shots.length === 0 || upTo === undefined) return undefined;
-  const first = Math.min(...shots.map((s) => s.at));
+  const first = shots.reduce((min, s) => Math.min(min, s.at), Infinity);
   const spanMs = answeredAt(upTo) - first;
   const windowMs = profile.limits.window_s * 1000;
   if (spanMs < windowMs) return undefined;

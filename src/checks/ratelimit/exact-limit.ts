@@ -28,17 +28,16 @@ export function judgeExactLimit(obs: ExactLimitObservations, profile: Profile): 
     counts[bucket] = admitted;
     const refusal = shots.find((s) => isRefused(s, profile));
     const lastAdmitted = admittedShots[admitted - 1];
+    // Past the limit: whether the burst outlasted its window before the request over it was counted.
+    const slow = admitted > limit ? outlastedWindow(shots, profile, admittedShots[limit]) : undefined;
     if (admitted < limit) {
       v.fail(
         `${bucket} bucket: request ${admitted + 1} of a burst was refused, but the limit is ${limit} per window (${admitted} of ${shots.length} admitted)`,
         lastAdmitted?.exchangeId,
         refusal?.exchangeId,
       );
-    } else if (admitted > limit && outlastedWindow(shots, profile, admittedShots[limit])) {
-      v.warn(
-        `${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}, but ${outlastedWindow(shots, profile, admittedShots[limit])}`,
-        admittedShots[limit]?.exchangeId,
-      );
+    } else if (admitted > limit && slow !== undefined) {
+      v.warn(`${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}, but ${slow}`, admittedShots[limit]?.exchangeId);
     } else if (admitted > limit) {
       v.fail(
         `${bucket} bucket: ${admitted} requests of a burst were admitted, the limit is ${limit}; request ${limit + 1} should have been refused`,

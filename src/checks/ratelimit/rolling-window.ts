@@ -10,7 +10,7 @@ import {
   waitUntil,
   windowMs,
 } from '../_internal/rl-probes.js';
-import { admittedBeforeRefusal, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
+import { admittedBeforeRefusal, answeredAt, describeShot, isRefused, type RlShot } from '../_internal/rl-shot.js';
 import { Findings, skipped } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -39,7 +39,6 @@ export function judgeRollingWindow(obs: RollingWindowObservations, profile: Prof
   const v = new Findings();
   const W = windowMs(profile);
   const halfA = obs.firstHalf.length;
-  const answeredAt = (s: RlShot): number => s.at + (s.durationMs ?? 0);
   const badA = obs.firstHalf.find((s) => isRefused(s, profile));
   if (badA) v.fail(`the first ${halfA} requests of an empty window were not all admitted: ${describeShot(badA)}`, badA.exchangeId);
   const badB = obs.secondHalf.find((s) => isRefused(s, profile));
