@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createTargetApi } from '../../src/api/index.js';
 import { createMock } from '../../src/mock/index.js';
 import { profileLoadTarget } from '../../src/load/load-target.js';
 import { loadAgencies } from '../../src/load/run-load.js';
@@ -51,6 +52,34 @@ describe('profileLoadTarget of a mock whose clock it may move', () => {
         "clock control: shard 1/2 shares the target's clock with the other shards, and does not move it: the wallets after the load are read in real time",
       ]);
       expect(Math.abs(shard.now() - mock.clock.now())).toBeLessThan(1_000);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('starts past what an earlier run left in the windows: a full read bucket answers the account read at once, with no wait in real time', async () => {
+    const mock = await createMock({ port: 0, hotelPort: 0, admin: true, adminPort: 0 });
+    try {
+      const own = mock.agencies[0]!;
+      const agency = { id: own.agency_id, key_id: own.key_id, secret: own.secret };
+      const target: Profile = { ...DEFAULT_PROFILE, base_url: mock.baseUrl, clock: { control: 'mock-admin', admin_url: mock.adminUrl! }, agencies: [agency] };
+      // The previous load of a CI job: the agency's read bucket is full when this one starts.
+      const api = createTargetApi({ profile: target, agency: { id: agency.id, keyId: agency.key_id, secret: agency.secret } });
+      const statuses: number[] = [];
+      for (let i = 0; i <= own.limits.read; i++) statuses.push((await api.account()).status);
+      await api.close();
+      expect(statuses.at(-1)).toBe(429);
+      const waits: number[] = [];
+      const before = mock.clock.now();
+      const loadTarget = await profileLoadTarget(target, {}, { onWait: (w) => waits.push(w.ms) });
+      try {
+        expect(waits).toEqual([]);
+        // Its limits were read from the account, admitted at once on a clock a window ahead.
+        expect(loadTarget.agencies[0]!.limits).toEqual({ read: own.limits.read, write: own.limits.write });
+        expect(mock.clock.now() - before).toBeGreaterThanOrEqual(DEFAULT_PROFILE.limits.window_s * 1000);
+      } finally {
+        await loadTarget.close?.();
+      }
     } finally {
       await mock.close();
     }

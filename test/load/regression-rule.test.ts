@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateLoadGates } from '../../src/load/gate/load-metrics.js';
+import { quantileDesignEffect } from '../../src/load/gate/metric-noise.js';
 import { DEFAULT_REGRESSION_LIMITS, parseRegressionLimits } from '../../src/load/gate/regression-limits.js';
 import { LoadRecorder } from '../../src/load/measure/load-recorder.js';
 import type { LoadResult } from '../../src/results/load-result.js';
@@ -166,5 +167,40 @@ describe('one regression rule for report compare and load --baseline', () => {
     const r = judged(stalled({ 4: 40 }), stalled({ 4: 52 }, 26));
     expect(r.regressions).toEqual(expect.arrayContaining(['latency.p50', 'search.p50']));
     expect(r.broken).toEqual(expect.arrayContaining(['latency.p50', 'search.p50']));
+  });
+
+  /**
+   * A load past its limit: every answer is a fast 429 (about 2 ms) or a 2xx
+   * around `ms`, each drawn on its own, no stall, but the share of 429s
+   * swings from second to second as the windows fill and drain (400 of 500
+   * in one second, 100 in the next).
+   */
+  function swinging(ms: number): LoadResult {
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+    for (let sec = 0; sec < 20; sec++)
+      for (let j = 0; j < 500; j++) {
+        const at = 1_000_000 + sec * 1000 + j * 2;
+        const limited = j < (sec % 2 === 0 ? 400 : 100);
+        const latencyMs = limited ? around(2)(sec * 500 + j) : around(ms)(sec * 500 + j);
+        rec.record(req({ op: 'search', agency: 'agency-1', bucket: 'read', sentAt: at, receivedAt: at + 1, latencyMs, status: limited ? 429 : 200 }));
+      }
+    return loadResultOf(rec, { durationS: 20, finishedAt: 1_020_000 });
+  }
+
+  it("a swinging mix of fast 429s and slower 2xx is no clustering of slow answers: the 2xx's intervals stay as narrow as independent answers'", () => {
+    const load = swinging(20);
+    const twoXx = load.operations.all!.latencyByOutcome!['2xx'].latency.count;
+    // Each second answers a share of 2xx that swings between 20% and 80%: measured on every answer, the seconds look like stalls.
+    for (const q of [0.5, 0.9, 0.99]) expect(quantileDesignEffect(load, q, 'all', '2xx', twoXx)).toBeLessThan(1.5);
+    // A stall is still one: the seconds slower than their mix widen the interval.
+    const stalledLoad = stalled({ 4: 40, 11: 45 });
+    expect(quantileDesignEffect(stalledLoad, 0.9, 'all', 'any', stalledLoad.operations.all!.latency.count)).toBeGreaterThan(5);
+  });
+
+  it('a service whose 2xx answer 30% slower under the same swinging mix is a regression of the 2xx percentiles', () => {
+    const r = judged(swinging(20), swinging(26));
+    expect(r.regressions).toEqual(expect.arrayContaining(['search.2xx.p50', 'search.2xx.p90']));
+    expect(r.broken).toEqual(expect.arrayContaining(['search.2xx.p50']));
+    expect(judged(swinging(20), swinging(20))).toMatchObject({ regressions: [], broken: [] });
   });
 });

@@ -1,4 +1,4 @@
-import type { LatencyOutcome, LoadResult } from '../../results/load-result.js';
+import { LATENCY_OUTCOMES, type LatencyOutcome, type LoadResult } from '../../results/load-result.js';
 import { LatencyHistogram } from '../measure/latency-histogram.js';
 
 /*
@@ -76,10 +76,17 @@ function decodeSeconds(load: LoadResult): { hist: LatencyHistogram; second: Load
 /**
  * The intra-class correlation, within a second, of an answer being slower
  * than the run's quantile `q` (every answer of the run): from the
- * between-second variance of the share above it (a ratio estimator over
- * the seconds as clusters) against the variance independent answers would
- * give, through Kish's design effect 1 + (m − 1)·ρ. Undefined when the run
- * has fewer than 3 seconds with answers, or no per-second histograms.
+ * between-second variance of the count above it (the seconds as clusters)
+ * against the variance independent answers would give, through Kish's
+ * design effect 1 + (m − 1)·ρ. Undefined when the run has fewer than 3
+ * seconds with answers, or no per-second histograms.
+ *
+ * Each second's count is set against what its own mix of outcomes predicts:
+ * a load past its limit answers fast 429s and slower 2xx, in a share that
+ * moves from second to second as windows fill and drain. That movement is no
+ * clustering of slow answers (each outcome's quantile is judged on its own),
+ * so it is taken out (post-stratified by outcome) and only a second that is
+ * slower than its mix, a stall, counts.
  */
 function intraSecondCorrelation(load: LoadResult, q: number): number | undefined {
   let perQ = correlationOf.get(load);
@@ -90,30 +97,51 @@ function intraSecondCorrelation(load: LoadResult, q: number): number | undefined
   const all = decodeHistogram(load.operations.all?.histogram);
   if (series !== null && series.length >= 3 && all !== undefined && all.count > 0) {
     const x = all.percentileMs(q * 100);
+    const shareAbove = outcomeSharesAbove(load, x, all.countAboveMs(x) / all.count);
     let n = 0;
-    let above = 0;
     let sizeSquares = 0;
-    const cells = series.map(({ hist }) => {
+    let spread = 0;
+    let independent = 0;
+    for (const { hist, second } of series) {
       const m = hist.count;
-      const y = hist.countAboveMs(x);
+      // The second's answers by outcome (those with a latency: the histogram's count), and what they predict above x.
+      const ok = Math.min(m, second.ok);
+      const limited = Math.min(m - ok, second.rateLimited);
+      const mix: [number, number][] = [
+        [ok, shareAbove['2xx']],
+        [limited, shareAbove['429']],
+        [m - ok - limited, shareAbove.other],
+      ];
+      let expected = 0;
+      for (const [c, p] of mix) {
+        expected += c * p;
+        independent += c * p * (1 - p);
+      }
+      spread += (hist.countAboveMs(x) - expected) ** 2;
       n += m;
-      above += y;
       sizeSquares += m * m;
-      return { m, y };
-    });
-    const p = above / n;
-    const k = cells.length;
+    }
+    const k = series.length;
     const meanSize = sizeSquares / n;
-    if (p > 0 && p < 1 && meanSize > 1) {
-      let spread = 0;
-      for (const c of cells) spread += (c.y - p * c.m) ** 2;
-      const clustered = (k / (k - 1)) * (spread / (n * n));
-      const independent = (p * (1 - p)) / n;
-      rho = Math.min(1, Math.max(0, (clustered / independent - 1) / (meanSize - 1)));
+    if (independent > 0 && meanSize > 1) {
+      const ratio = ((k / (k - 1)) * spread) / independent;
+      rho = Math.min(1, Math.max(0, (ratio - 1) / (meanSize - 1)));
     }
   }
   perQ.set(q, rho);
   return rho;
+}
+
+/** Each outcome's share of answers slower than `x` over the whole run; every outcome at the run's share when the run keeps no latency by outcome. */
+function outcomeSharesAbove(load: LoadResult, x: number, overall: number): Record<LatencyOutcome, number> {
+  const shares = { '2xx': overall, '429': overall, other: overall };
+  const byOutcome = load.operations.all?.latencyByOutcome;
+  if (byOutcome === undefined) return shares;
+  for (const outcome of LATENCY_OUTCOMES) {
+    const h = decodeHistogram(byOutcome[outcome]?.histogram);
+    if (h !== undefined && h.count > 0) shares[outcome] = h.countAboveMs(x) / h.count;
+  }
+  return shares;
 }
 
 /**
