@@ -1,6 +1,7 @@
 import { terminalSafe } from '../log/terminal-safe.js';
 import type { RunEvent } from '../runner/run-events.js';
 import { formatMs } from '../runner/run-suite.js';
+import { planLine, waitLine } from '../runner/progress-printer.js';
 
 /** Seconds between two plain progress lines (no terminal, or CI). */
 const PLAIN_EVERY_MS = 5000;
@@ -126,14 +127,7 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
         case 'plan':
           checks = event.checks;
           estimateMs = event.estimateMs;
-          if (event.mode === 'real-time' && event.estimateMs !== undefined) {
-            line(
-              `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`,
-            );
-          } else
-            line(
-              `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`,
-            );
+          line(planLine(event));
           break;
         case 'case-finished':
           casesDone += 1;
@@ -145,7 +139,7 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
           waits.push({ endsAt: now() + event.ms, ms: event.ms, reason: event.reason });
           // Announced with its length as it begins; on a terminal the bar counts it down.
           if (bar) draw();
-          else line(`waiting ${formatMs(event.ms)}: ${event.reason}`);
+          else line(waitLine(event.ms, event.reason));
           break;
         }
         case 'note':

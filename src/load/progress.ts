@@ -2,7 +2,7 @@ import type { LoadWait } from './announced-wait.js';
 import type { LoadProgress } from './drive-load.js';
 
 /** A progress sink for a load: a bar redrawn in place on a terminal, a plain line every few seconds otherwise (CI). */
-export function progressPrinter(
+export function loadProgressBar(
   stream: NodeJS.WriteStream = process.stderr,
   env: NodeJS.ProcessEnv = process.env,
 ): { update(p: LoadProgress): void; done(): void } {

@@ -11,14 +11,7 @@ export function progressPrinter(print: (line: string) => void): (event: RunEvent
   return (event) => {
     switch (event.type) {
       case 'plan':
-        if (event.mode === 'real-time' && event.estimateMs !== undefined) {
-          write(
-            `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`,
-          );
-        } else
-          write(
-            `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`,
-          );
+        write(planLine(event));
         break;
       case 'case-finished': {
         const r = event.result;
@@ -27,7 +20,7 @@ export function progressPrinter(print: (line: string) => void): (event: RunEvent
         break;
       }
       case 'waiting':
-        if (event.ms >= 1000) write(`      waiting ${formatMs(event.ms)}: ${event.reason}`);
+        if (event.ms >= 1000) write(`      ${waitLine(event.ms, event.reason)}`);
         break;
       case 'note':
         write(event.message);
@@ -36,4 +29,16 @@ export function progressPrinter(print: (line: string) => void): (event: RunEvent
         break;
     }
   };
+}
+
+/** The line that opens a run: how many checks, and in real time how long the waits are estimated to take. */
+export function planLine(event: Extract<RunEvent, { type: 'plan' }>): string {
+  if (event.mode === 'real-time' && event.estimateMs !== undefined)
+    return `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`;
+  return `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`;
+}
+
+/** A wait announced as it begins, with its length. */
+export function waitLine(ms: number, reason: string): string {
+  return `waiting ${formatMs(ms)}: ${reason}`;
 }

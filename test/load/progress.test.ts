@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { announcedSleep } from '../../src/load/announced-wait.js';
-import { progressPrinter, waitPrinter } from '../../src/load/progress.js';
+import { loadProgressBar, waitPrinter } from '../../src/load/progress.js';
 
 function sink(isTTY: boolean) {
   const out: string[] = [];
@@ -12,7 +12,7 @@ const at = (elapsedS: number) => ({ elapsedS, durationS: 10, requests: elapsedS 
 describe('load progress', () => {
   it('prints a plain line every 5 s off a terminal and at the end; past the duration it says it is finishing', () => {
     const { out, stream } = sink(false);
-    const p = progressPrinter(stream, {});
+    const p = loadProgressBar(stream, {});
     for (let s = 1; s <= 16; s++) p.update(at(s) as never);
     p.done();
     expect(out.map((l) => l.split('  ')[0])).toEqual(['load: 1/10 s', 'load: 6/10 s', 'load: 10/10 s', 'load: 10 s done, finishing']);
@@ -20,7 +20,7 @@ describe('load progress', () => {
 
   it('redraws one bar in place on a terminal', () => {
     const { out, stream } = sink(true);
-    const p = progressPrinter(stream, {});
+    const p = loadProgressBar(stream, {});
     p.update(at(5) as never);
     p.done();
     expect(out[0]).toMatch(/^\r\[#{12}\.{12}\] 5\/10 s/);

@@ -2,7 +2,7 @@ import type { RegressionLimits } from '../../load/gate/regression-rule.js';
 import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
-import { progressPrinter, waitPrinter } from '../../load/progress.js';
+import { loadProgressBar, waitPrinter } from '../../load/progress.js';
 import { readLoadReport, readThresholds } from '../../load/merge/read-load-inputs.js';
 import { DEFAULT_FIXTURE } from '../../mock/index.js';
 import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
@@ -86,7 +86,7 @@ async function loadUntilStopped(args: LoadCommandArgs, stop: SignalStop): Promis
         },
   );
   try {
-    const progress = args.json ? undefined : progressPrinter();
+    const progress = args.json ? undefined : loadProgressBar();
     // Waits are announced even with --json: stderr is for people, stdout stays one JSON line.
     const waits = waitPrinter();
     let ran;
