@@ -30,5 +30,5 @@ export interface CommandSpec<A = unknown> {
 
 /** Types a command spec by its arguments (keeps `run`'s parameter checked against the builder's). */
 export function defineCommand<A>(spec: CommandSpec<A>): CommandSpec<never> {
-  return spec as CommandSpec<never>;
+  return spec;
 }
