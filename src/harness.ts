@@ -167,8 +167,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       const selection = registry.select(runOptions.only);
       const target = await prepare();
       const { profile } = target;
-      // A document that cannot be read is the user's mistake: said before the run starts, not as SC-01's ERROR at its end.
-      if (profile.openapi !== null && selection.checks.some((c) => c.id === 'SC-01')) await loadOpenApiDocument(profile.openapi);
+      // A document that cannot be read is the user's mistake: said before the run starts, not as the ERROR of the check that reads it at its end.
+      if (profile.openapi !== null && selection.checks.some((c) => c.readsOpenApi === true)) await loadOpenApiDocument(profile.openapi);
       const agencies = resolveAgencies(profile, options.env ?? process.env, secretNeeds(selection.checks, profile));
       const notes: string[] = [];
       const probeNote = await probe(profile, agencies[0]!);

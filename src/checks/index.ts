@@ -11,6 +11,9 @@ export const AREA_ORDER: readonly Area[] = Object.freeze(AREA_CHECKS.map(([area]
 /** Every check of the harness, in specification order (stable within an area). */
 export const ALL_CHECKS: readonly Check[] = Object.freeze(AREA_CHECKS.flatMap(([, checks]) => checks));
 
+/** The check that proves the harness's access before any other runs (its phase is `baseline`). */
+export const BASELINE_CHECK: string | undefined = ALL_CHECKS.find((c) => c.phase === 'baseline')?.id;
+
 let registry: Registry | undefined;
 
 /** The registry of every check (built once; a duplicate id throws). */

@@ -186,7 +186,15 @@ export interface Check {
   episode?: string;
   /** What it holds, fills, sends and waits, for the scheduler (real-time runs). @defaultValue see {@link CheckUses} */
   uses?: CheckUses;
-  /** Runs after every other check, scenario and property (it judges what the whole run saw). */
-  runsLast?: boolean;
+  /**
+   * When it runs. `baseline`: first and alone; it proves the harness's access
+   * (a correctly signed request is accepted), so when it fails or errs every
+   * other verdict would be about that access: the rest is not run and the run
+   * is INCONCLUSIVE. `last`: after every other check, scenario and property
+   * (it judges what the whole run saw). Absent: among the rest.
+   */
+  phase?: 'baseline' | 'last';
+  /** It reads the profile's OpenAPI document: a run that selects it reads the document before it starts, so that one that cannot be read is said at once, not as this check's ERROR at the end. */
+  readsOpenApi?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }

@@ -1,5 +1,6 @@
 import type { CaseResult, KnownMark } from '../results/model.js';
 import type { LoadRunResult, SuiteResult } from '../results/run-result.js';
+import { BASELINE_CHECK } from '../checks/index.js';
 import { suiteVerdict } from '../runner/run-verdict.js';
 import type { KnownIssue } from './known-issue.js';
 import type { KnownHistory } from './case-history.js';
@@ -89,7 +90,7 @@ export function applyKnownIssues<R extends SuiteResult | LoadRunResult>(
   const failing = cases.some((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
   const verdict =
     result.kind === 'suite'
-      ? suiteVerdict(cases)
+      ? suiteVerdict(cases, BASELINE_CHECK)
       : {
           verdict: result.verdict === 'INTERRUPTED' ? ('INTERRUPTED' as const) : failing ? ('FAIL' as const) : ('PASS' as const),
           reason: result.verdictReason,

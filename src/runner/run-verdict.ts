@@ -1,8 +1,5 @@
 import type { CaseResult, RunVerdict } from '../results/model.js';
 
-/** The id of the baseline check: a correctly signed request is accepted. */
-export const BASELINE_CHECK_ID = 'AU-01';
-
 /** A run's verdict and, when INCONCLUSIVE, why. */
 interface RunVerdictOf {
   verdict: RunVerdict;
@@ -10,13 +7,14 @@ interface RunVerdictOf {
 }
 
 /**
- * The verdict of a suite run. A refused baseline makes every other verdict
+ * The verdict of a suite run (`baselineId`: the check whose phase is
+ * `baseline`, when the run has one). A refused baseline makes every other verdict
  * about the harness's access rather than the target, and a run in which no
  * case passed verified nothing: both are INCONCLUSIVE, never PASS. Otherwise
  * any FAIL or ERROR fails the run.
  */
-export function suiteVerdict(cases: readonly CaseResult[]): RunVerdictOf {
-  const baseline = cases.find((c) => c.id === BASELINE_CHECK_ID && c.kind === 'check');
+export function suiteVerdict(cases: readonly CaseResult[], baselineId: string | undefined): RunVerdictOf {
+  const baseline = baselineId === undefined ? undefined : cases.find((c) => c.id === baselineId && c.kind === 'check');
   if (baseline && (baseline.verdict === 'FAIL' || baseline.verdict === 'ERROR')) {
     return { verdict: 'INCONCLUSIVE', reason: baselineReason(baseline) };
   }
@@ -36,6 +34,6 @@ export function suiteVerdict(cases: readonly CaseResult[]): RunVerdictOf {
 }
 
 /** Why the rest of a run is not judged when the baseline check did not pass. */
-export function baselineReason(baseline: Pick<CaseResult, 'verdict' | 'message'>): string {
-  return `the baseline ${BASELINE_CHECK_ID} (a correctly signed request is accepted) gave ${baseline.verdict}: ${baseline.message}; check the profile's base_url, key_id and secret`;
+export function baselineReason(baseline: Pick<CaseResult, 'id' | 'verdict' | 'message'>): string {
+  return `the baseline ${baseline.id} (a correctly signed request is accepted) gave ${baseline.verdict}: ${baseline.message}; check the profile's base_url, key_id and secret`;
 }

@@ -5,7 +5,6 @@
  */
 import type { BucketRef, Check, LearnedTarget, Need, ResourceRef } from '../checks/types.js';
 import type { Profile } from '../profile/index.js';
-import { BASELINE_CHECK_ID } from './run-verdict.js';
 
 /**
  * How a running unit may change its lease: give back all but some resources
@@ -85,7 +84,7 @@ export const PARTS_UNIT_ID = 'scenarios and properties';
 
 /** The checks in the order a report lists them: the others first, those that judge the whole run last. */
 export function splitLast(checks: readonly Check[]): { regular: Check[]; last: Check[] } {
-  return { regular: checks.filter((c) => !c.runsLast), last: checks.filter((c) => c.runsLast) };
+  return { regular: checks.filter((c) => c.phase !== 'last'), last: checks.filter((c) => c.phase === 'last') };
 }
 
 /** A check's wait, ms (0 when it names none or an impossible one). */
@@ -160,7 +159,7 @@ export function unitsOf(list: readonly Check[], o: UnitsOptions): ScheduleUnit[]
       if (touches) uses.touches = touches;
       if (fills) uses.fills = fills;
     }
-    const phase: UnitPhase = check.runsLast ? 'last' : check.id === BASELINE_CHECK_ID ? 'first' : 'main';
+    const phase: UnitPhase = check.phase === 'last' ? 'last' : check.phase === 'baseline' ? 'first' : 'main';
     units.push({
       kind: members.length === 1 ? 'check' : check.episode !== undefined ? 'episode' : 'shared-wait',
       id: check.id,

@@ -46,7 +46,9 @@ export function assembleResult(x: AssembleInput): SuiteResult {
   const redact = knownSecretsRedactor();
   const summary = { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, total: cases.length } as Record<Verdict, number> & { total: number };
   for (const c of cases) summary[c.verdict] += 1;
-  const verdict: ReturnType<typeof suiteVerdict> = x.interrupted ? { verdict: 'INTERRUPTED' } : suiteVerdict(cases);
+  const verdict: ReturnType<typeof suiteVerdict> = x.interrupted
+    ? { verdict: 'INTERRUPTED' }
+    : suiteVerdict(cases, x.regular.find((c) => c.phase === 'baseline')?.id);
   if (x.interrupted) {
     const finished = cases.filter((c) => c.message !== NOT_RUN_CASE && c.message !== INTERRUPTED_CASE).length;
     notes.unshift(

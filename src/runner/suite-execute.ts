@@ -12,7 +12,7 @@ import { LeasePlanner } from './lease-planner.js';
 import { agencyReleaser } from './parts-unit.js';
 import { INTERRUPTED_CASE, NOT_RUN_CASE, runCheck, skippedCase } from './run-check.js';
 import type { RunListener } from './run-events.js';
-import { BASELINE_CHECK_ID, baselineReason } from './run-verdict.js';
+import { baselineReason } from './run-verdict.js';
 import type { LeaseChange, ScheduleUnit, UnitBody } from './schedule-unit.js';
 import { runSchedule, type LeaseMeter } from './scheduler.js';
 import type { SuiteFacts } from './suite-facts.js';
@@ -188,7 +188,7 @@ export function suiteExecutor(x: ExecuteInput, facts: SuiteFacts) {
   /** Runs the plan: the baseline first, alone (when a correctly signed request is refused, every other verdict would be about access), then the rest. */
   const execute = async (plan: SuitePlan): Promise<Executed> => {
     partList = plan.partList;
-    const baseline = plan.regular.find((c) => c.id === BASELINE_CHECK_ID);
+    const baseline = plan.regular.find((c) => c.phase === 'baseline');
     let stopped: string | undefined;
     const options = {
       planner: new LeasePlanner(plan.planner),

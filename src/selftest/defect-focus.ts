@@ -1,5 +1,4 @@
 import type { Check } from '../checks/types.js';
-import { BASELINE_CHECK_ID } from '../runner/run-verdict.js';
 
 /**
  * The cases a focused run of a defect selects (a `run --only` list): the
@@ -12,8 +11,8 @@ import { BASELINE_CHECK_ID } from '../runner/run-verdict.js';
  * in a run of that check alone it would judge only its own requests, which
  * is another claim than the one the defect is expected to break.
  */
-export function defectFocus(caughtBy: readonly string[], checks: readonly Pick<Check, 'id' | 'runsLast'>[]): string[] | undefined {
+export function defectFocus(caughtBy: readonly string[], checks: readonly Pick<Check, 'id' | 'phase'>[]): string[] | undefined {
   const byId = new Map(checks.map((c) => [c.id.toUpperCase(), c]));
-  if (caughtBy.some((id) => byId.get(id.toUpperCase())?.runsLast === true)) return undefined;
-  return [...new Set([BASELINE_CHECK_ID, ...caughtBy])];
+  if (caughtBy.some((id) => byId.get(id.toUpperCase())?.phase === 'last')) return undefined;
+  return [...new Set([...checks.filter((c) => c.phase === 'baseline').map((c) => c.id), ...caughtBy])];
 }

@@ -49,7 +49,7 @@ describe('runSuite against the embedded mock', () => {
       mk('T-HOTEL', async () => ({ verdict: 'PASS', message: 'never' }), { needs: ['hotel'] }),
       mk('T-CLOSED', async (ctx) => ({ verdict: 'PASS', message: `receiver ${ctx.receiver ? 'yes' : 'no'}` }), { needs: ['closed-product'] }),
       mk('T-RECV', async () => ({ verdict: 'PASS', message: 'never' }), { needs: ['receiver'] }),
-      mk('T-LAST', async (ctx) => ({ verdict: 'PASS', message: `saw ${ctx.exchanges().length} exchanges` }), { runsLast: true }),
+      mk('T-LAST', async (ctx) => ({ verdict: 'PASS', message: `saw ${ctx.exchanges().length} exchanges` }), { phase: 'last' }),
     ];
     const events: RunEvent[] = [];
     const result = await runSuite({
@@ -304,7 +304,7 @@ describe('runSuite when the baseline is refused', () => {
         return { verdict: 'PASS', message: 'ran' };
       }),
       { ...validRequestCheck, run: async (ctx) => (order.push('AU-01'), validRequestCheck.run(ctx)) },
-      mk('T-LAST', async () => ({ verdict: 'PASS', message: 'ran' }), { runsLast: true }),
+      mk('T-LAST', async () => ({ verdict: 'PASS', message: 'ran' }), { phase: 'last' }),
     ];
     const result = await runSuite({
       profile,

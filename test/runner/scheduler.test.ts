@@ -190,10 +190,10 @@ describe('the scheduler on a virtual clock', () => {
     const { clock, slots, options } = virtual({ agencyCount: 2 });
     const log: string[] = [];
     const units = [
-      busy(clock, log, mk('Z', { runsLast: true, uses: { touches: ['0:wallet'] } }), 100),
+      busy(clock, log, mk('Z', { phase: 'last', uses: { touches: ['0:wallet'] } }), 100),
       busy(clock, log, mk('X', { uses: { touches: ['0:wallet'] } }), 1000),
-      busy(clock, log, mk('Y', { runsLast: true, uses: { touches: ['0:read'] } }), 100),
-      busy(clock, log, mk('AU-01', { uses: { touches: ['0:read'] } }), 100),
+      busy(clock, log, mk('Y', { phase: 'last', uses: { touches: ['0:read'] } }), 100),
+      busy(clock, log, mk('AU-01', { phase: 'baseline', uses: { touches: ['0:read'] } }), 100),
       busy(clock, log, mk('W', { uses: { touches: ['0:write'] } }), 1000),
     ];
     await runSchedule(units, options);
@@ -209,7 +209,7 @@ describe('the scheduler on a virtual clock', () => {
   it('does not go on past the first phase when told not to', async () => {
     const { clock, slots, options } = virtual();
     const log: string[] = [];
-    await runSchedule([busy(clock, log, mk('AU-01'), 100), busy(clock, log, mk('X'), 100)], options, () => false);
+    await runSchedule([busy(clock, log, mk('AU-01', { phase: 'baseline' }), 100), busy(clock, log, mk('X'), 100)], options, () => false);
     expect(slots.map((s) => s.id)).toEqual(['AU-01']);
   });
 
@@ -517,9 +517,9 @@ describe('the estimate and the run', () => {
       mk('B1', { uses: { touches: ['0:write', '0:wallet'], requests: { read: 0, write: 4 } } }),
       mk('B2', { uses: { touches: ['0:write', '0:wallet'], requests: 4 } }),
       mk('T', { needs: ['second-agency'], uses: { touches: ['0:read', '1:read'], requests: 5, wait: { ms: () => 2_000 } } }),
-      mk('SC', { runsLast: true, uses: { touches: ['0:read'], requests: 1 } }),
+      mk('SC', { phase: 'last', uses: { touches: ['0:read'], requests: 1 } }),
     ];
-    const bindings = (c: Check): number[][] => (c.runsLast || c.id === 'T' ? [[0, 1]] : [[0], [1]]);
+    const bindings = (c: Check): number[][] => (c.phase === 'last' || c.id === 'T' ? [[0, 1]] : [[0], [1]]);
     const planned = await planRun(
       checks.map((c) => unitOf(c, bindings(c))),
       o,

@@ -21,6 +21,7 @@ export const validRequestCheck: Check = {
   title: 'A correctly signed request is accepted',
   area: 'auth',
   clause: 'SPEC §5: every request carries Authorization, X-SVC-Timestamp, X-SVC-Nonce (SVC-HMAC-SHA256) / REF §3',
+  phase: 'baseline',
   needs: [],
   uses: {
     requests: { read: 2, write: 0 },

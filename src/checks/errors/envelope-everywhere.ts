@@ -83,7 +83,7 @@ export const envelopeEverywhereCheck: Check = {
     // Reads only: after a run that left a write bucket full, it need not wait for it.
     touches: ['0:read'],
   },
-  runsLast: true,
+  phase: 'last',
   async run(ctx) {
     // One error of its own, so the check judges something even in a run of this check alone.
     await ctx.api(0).raw('GET', `/${encodeURIComponent(ctx.unique('no-such-route'))}`, undefined, { label: ctx.label('unknown route') });

@@ -109,7 +109,8 @@ export const responsesConformCheck: Check = {
     // Reads only: after a run that left a write bucket full, it need not wait for it.
     touches: ['0:read'],
   },
-  runsLast: true,
+  phase: 'last',
+  readsOpenApi: true,
   async run(ctx) {
     const doc = await loadOpenApiDocument(ctx.profile.openapi);
     // Loaded here, not at start-up: every command imports the registry, and Ajv is only needed by this check.
