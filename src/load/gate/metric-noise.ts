@@ -148,7 +148,8 @@ function outcomeSharesAbove(load: LoadResult, x: number, overall: number): Recor
  * How much the clustering of slow answers in time inflates the variance of
  * an operation's quantile `q` in one load (1: as independent answers; a
  * load whose stalls last whole seconds reads tens). The correlation within
- * a second is measured on every answer of the run; the clusters' sizes are
+ * a second is measured on every answer of the run, each second against what
+ * its mix of outcomes predicts (`intraSecondCorrelation`); the clusters' sizes are
  * the outcome's answers per second (`ok`, `rateLimited`, the rest for
  * `other`), scaled by the operation's share of them. 1 when the run carries
  * no per-second histograms (a result of an older version) or too few
