@@ -2,6 +2,7 @@ import { getField } from '../../api/fields.js';
 import type { ApiResponse } from '../../api/types.js';
 import { parseNonNegativeInt } from '../../client/rate-limit.js';
 import type { Profile } from '../../profile/index.js';
+import type { Findings } from '../findings.js';
 
 /** The bucket a rate-limit probe is meant to count in. */
 export type RlBucket = 'read' | 'write';
@@ -119,4 +120,16 @@ export function outlastedWindow(shots: readonly RlShot[], profile: Profile, upTo
   const windowMs = profile.limits.window_s * 1000;
   if (spanMs < windowMs) return undefined;
   return `from its first request sent to the answer of ${upTo.exchangeId} ${(spanMs / 1000).toFixed(2)} s passed, not less than the ${profile.limits.window_s} s window: its first admissions may have left the window, too slow to show the limit`;
+}
+
+/**
+ * A fill that never met a refusal, judged: a FAIL (`said`, then `because`),
+ * or a WARN when the fill outlasted its window (see {@link outlastedWindow}),
+ * each naming the fill's last request.
+ */
+export function judgeUnrefusedFill(v: Findings, fill: readonly RlShot[], profile: Profile, said: string, because?: string): void {
+  const last = fill[fill.length - 1]?.exchangeId;
+  const slow = outlastedWindow(fill, profile);
+  if (slow) v.warn(`${said}, but ${slow}`, last);
+  else v.fail(because === undefined ? said : `${said}, ${because}`, last);
 }

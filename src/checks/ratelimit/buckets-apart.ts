@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { describeShot, isRefused, outlastedWindow, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
+import { describeShot, isRefused, judgeUnrefusedFill, type RlBucket, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -24,15 +24,13 @@ export function judgeCrossPhases(phases: readonly CrossPhase[], profile: Profile
   for (const p of phases) {
     // A burst sent at once may answer its refusal anywhere in it.
     const last = p.fill.find((s) => isRefused(s, profile));
-    const slow = last ? undefined : outlastedWindow(p.fill, profile);
-    if (slow) {
-      v.warn(`${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), but ${slow}`, p.fill[p.fill.length - 1]?.exchangeId);
-      continue;
-    }
     if (!last) {
-      v.fail(
-        `${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent), so it could not be judged full`,
-        p.fill[p.fill.length - 1]?.exchangeId,
+      judgeUnrefusedFill(
+        v,
+        p.fill,
+        profile,
+        `${what(p)}: the ${p.filled} bucket never refused a request (${p.fill.length} sent)`,
+        'so it could not be judged full',
       );
       continue;
     }

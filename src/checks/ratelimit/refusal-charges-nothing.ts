@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { type WalletView, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { admittedBeforeRefusal, isRefused, outlastedWindow, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
+import { admittedBeforeRefusal, isRefused, judgeUnrefusedFill, rlHeaders, type RlShot } from '../_internal/rl-shot.js';
 import { errored, Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -26,18 +26,14 @@ export function judgeRefusalChargesNothing(obs: RefusalChargesNothingObservation
   const rl = profile.errors.rate_limited;
   const filled = obs.fill.some((s) => isRefused(s, profile));
   v.see(obs.fill[obs.fill.length - 1]?.exchangeId, obs.booking.exchangeId, ...obs.before.exchangeIds, ...obs.after.exchangeIds);
-  const slow = filled ? undefined : outlastedWindow(obs.fill, profile);
-  if (slow)
-    v.warn(
-      `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), but ${slow}`,
-      obs.fill[obs.fill.length - 1]?.exchangeId,
+  if (!filled)
+    judgeUnrefusedFill(
+      v,
+      obs.fill,
+      profile,
+      `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit})`,
+      'so a booking could not be sent into a full bucket',
     );
-  else if (!filled) {
-    v.fail(
-      `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.writeLimit}), so a booking could not be sent into a full bucket`,
-      obs.fill[obs.fill.length - 1]?.exchangeId,
-    );
-  }
   const b = obs.booking;
   if (b.status !== rl.status) {
     v.fail(`a booking sent while the write bucket was full answered ${b.status}, not ${rl.status}`, b.exchangeId);

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown, RL_EDGE_MARGIN_MS } from '../_internal/rl-probes.js';
-import { admittedBeforeRefusal, isRefused, outlastedWindow, type RlShot } from '../_internal/rl-shot.js';
+import { admittedBeforeRefusal, isRefused, judgeUnrefusedFill, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -27,9 +27,7 @@ export function judgeRefusalsNotCounted(obs: RefusalsNotCountedObservations, pro
   const v = new Findings();
   const last = obs.fill[obs.fill.length - 1];
   if (!last || !isRefused(last, profile)) {
-    const slow = outlastedWindow(obs.fill, profile);
-    if (slow) v.warn(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.limit}), but ${slow}`, last?.exchangeId);
-    else v.fail(`the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.limit})`, last?.exchangeId);
+    judgeUnrefusedFill(v, obs.fill, profile, `the write bucket never refused a request (${obs.fill.length} sent, limit ${obs.limit})`);
     return v.outcome('');
   }
   v.see(last.exchangeId);

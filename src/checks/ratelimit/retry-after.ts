@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/index.js';
 import { retryAfterBeyondWindow, retryAfterSeconds, WRITE_EPISODE_MEMBER, writeEpisode } from '../_internal/rl-episode.js';
 import { limitsUnknown } from '../_internal/rl-probes.js';
-import { describeShot, isRefused, outlastedWindow, type RlShot } from '../_internal/rl-shot.js';
+import { describeShot, isRefused, judgeUnrefusedFill, type RlShot } from '../_internal/rl-shot.js';
 import { Findings } from '../findings.js';
 import type { Check, CheckOutcome } from '../types.js';
 
@@ -27,9 +27,7 @@ export function judgeRetryAfter(obs: RetryAfterObservations, profile: Profile): 
   const v = new Findings();
   const refusal = obs.fill[obs.fill.length - 1];
   if (!refusal || !isRefused(refusal, profile)) {
-    const slow = outlastedWindow(obs.fill, profile);
-    if (slow) v.warn(`the write bucket never refused a request (${obs.fill.length} sent), but ${slow}`, refusal?.exchangeId);
-    else v.fail(`the write bucket never refused a request (${obs.fill.length} sent), so no Retry-After could be judged`, refusal?.exchangeId);
+    judgeUnrefusedFill(v, obs.fill, profile, `the write bucket never refused a request (${obs.fill.length} sent)`, 'so no Retry-After could be judged');
     return v.outcome('');
   }
   v.see(refusal.exchangeId);
