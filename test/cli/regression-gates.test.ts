@@ -9,8 +9,16 @@ import { startMockProcess, type MockProcess } from '../helpers/mock-process.js';
  * `report compare` and `load --baseline` as CI runs them, against a mock in
  * another process: back-to-back loads of one unchanged service pass both,
  * a service made 30% slower fails both. The mock handles every request
- * 100 ms (then 130 ms) late, so that the service's own time, not the
+ * 1 000 ms (then 1 300 ms) late, so that the service's own time, not the
  * shared machine's, sets the latency.
+ *
+ * Each load lasts 8 s. Its connections answer in waves, one a second, and on
+ * a busy machine a whole wave is slowed at once, so the rule rightly counts
+ * each second as about one independent sample: a 3 s load (4 seconds with
+ * answers) cannot bound its median at 95%, and one CI run's baseline read
+ * p50 1 004 ms with an interval up to Infinity, which hid the 30% slower
+ * service (3 of 3 tries). At 8 s the intervals stayed finite beside two
+ * CPU hogs.
  */
 
 const cli = (args: string[]): Promise<CliRun> => runCli(args, { CI: '1' });
@@ -33,9 +41,9 @@ async function load(profile: string, name: string, baseline?: string): Promise<{
     '--search',
     'flights',
     '--duration',
-    '3',
+    '8',
     '--connections',
-    '32',
+    '16',
     '--report-dir',
     join(dir, name),
     '--json',

@@ -203,4 +203,30 @@ describe('one regression rule for report compare and load --baseline', () => {
     expect(r.broken).toEqual(expect.arrayContaining(['search.2xx.p50']));
     expect(judged(swinging(20), swinging(20))).toMatchObject({ regressions: [], broken: [] });
   });
+
+  /**
+   * A closed-loop load of a service answering in about `ms`: its 16
+   * connections answer in waves, one a second, and a busy machine slows a
+   * whole wave at once (each wave 0 to 6% late, in the wave's order), so
+   * each second is about one independent sample.
+   */
+  function waves(seconds: number, ms: number): LoadResult {
+    const rec = new LoadRecorder({ rateLimitedStatus: 429 });
+    for (let sec = 0; sec < seconds; sec++)
+      for (let j = 0; j < 16; j++) {
+        const at = 1_000_000 + sec * 1000 + j;
+        const latencyMs = ms * (1 + 0.02 * ((sec * 5) % 4)) + j * 0.1;
+        rec.record(req({ op: 'search', agency: 'agency-1', bucket: 'read', sentAt: at, receivedAt: at + 1, latencyMs, status: 200 }));
+      }
+    return loadResultOf(rec, { durationS: seconds, finishedAt: 1_000_000 + seconds * 1000 });
+  }
+
+  it('a load of 3 waves cannot bound its median, and the gate says so; 12 waves judge a service 30% slower', () => {
+    const short = evaluateLoadGates(waves(3, 1300), [], { result: waves(3, 1000), limits: DEFAULT_REGRESSION_LIMITS });
+    const p50 = short.find((g) => g.source === 'baseline search.p50')!;
+    expect(p50.passed).toBe(true);
+    expect(p50.message).toMatch(/95% intervals ≥ [\d ,.]+ ms vs .*: within the noise: too few independent seconds to bound it from above/);
+    expect(judged(waves(12, 1000), waves(12, 1300)).broken).toEqual(expect.arrayContaining(['search.p50']));
+    expect(judged(waves(12, 1000), waves(12, 1000)).broken).toEqual([]);
+  });
 });

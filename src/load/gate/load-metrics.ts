@@ -3,6 +3,7 @@ import { formatGateValue } from '../../results/gate-units.js';
 import { evaluateThresholds, type MetricLookup, type Threshold } from './gates.js';
 import { judgeLoadMetrics, type MetricDelta, type RegressionLimits } from './regression-rule.js';
 import { OPERATION_METRICS, RUN_METRICS, splitGateMetric, type OperationMetric } from './gate-metrics.js';
+import type { Interval } from './metric-noise.js';
 
 const LATENCY_KEYS = ['min', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99_9', 'max'] as const;
 
@@ -92,11 +93,17 @@ function baselineGate(d: MetricDelta, limits: RegressionLimits): GateResult {
         : d.relative !== undefined
           ? ` (${d.relative >= 0 ? '+' : ''}${fractionText(d.relative)})`
           : '';
-  const noise =
-    d.baseInterval && d.newInterval
-      ? `; 95% intervals ${value(d.baseInterval.lo)}–${value(d.baseInterval.hi)} vs ${value(d.newInterval.lo)}–${value(d.newInterval.hi)}`
-      : '';
-  const why = d.regression ? `worse beyond ${limit} and beyond the noise` : !d.beyondLimit ? `within ${limit}` : `within the noise of the two runs`;
+  // An interval the samples bound from below only (too few independent seconds for the quantile) reads `≥ lo`.
+  const interval = (i: Interval): string => (Number.isFinite(i.hi) ? `${value(i.lo)}–${value(i.hi)}` : `≥ ${value(i.lo)}`);
+  const noise = d.baseInterval && d.newInterval ? `; 95% intervals ${interval(d.baseInterval)} vs ${interval(d.newInterval)}` : '';
+  const unbounded = [d.baseInterval, d.newInterval].some((i) => i !== undefined && !Number.isFinite(i.hi));
+  const why = d.regression
+    ? `worse beyond ${limit} and beyond the noise`
+    : !d.beyondLimit
+      ? `within ${limit}`
+      : unbounded
+        ? `within the noise: too few independent seconds to bound it from above (a longer load can judge it)`
+        : `within the noise of the two runs`;
   return {
     id: `gate:baseline:${d.metric}`,
     source: `baseline ${d.metric}`,
