@@ -1,6 +1,7 @@
-// Builds dist/ (`tsc -p tsconfig.build.json`, as `npm run build`) unless it is already newer than every
-// source and the TypeScript configuration: `npm ci` builds through `prepare`, so the `npm start` or
-// `npm test` that follows it starts at once instead of compiling the same sources again.
+// Builds dist/ unless it is already newer than every source and the TypeScript configuration: `npm ci`
+// builds through `prepare`, so the `npm start` or `npm test` that follows it starts at once instead of
+// compiling the same sources again. It emits without checking types (`tsc --noCheck`, half the time of
+// `npm run build`): `npm test` checks them, over the tests too, and `npm run typecheck` alone.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,5 +35,5 @@ const sources = Math.max(...SOURCES.map(newestMtime), ...CONFIG.map(newestMtime)
 if (built !== undefined && built >= sources) process.exit(0);
 process.stdout.write(`${ENTRY} is ${built === undefined ? 'missing' : 'older than the sources'}: building dist/\n`);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
 process.exit(build.status ?? 1);

@@ -1,26 +1,10 @@
-import { probeTarget } from './api/probe-target.js';
-import { defaultRegistry, defineRegistry } from './checks/index.js';
 import type { Check } from './checks/types.js';
-import { HarnessError, isHarnessError } from './errors/harness-error.js';
 import type { MockOptions, RunningMock } from './mock/index.js';
-import { loadOnTarget, type LoadOptions } from './load/load-on-target.js';
-import { loadOpenApiDocument } from './openapi/load-document.js';
+import type { LoadOptions } from './load/load-on-target.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
-import { loadProfile, type Profile, type ResolvedAgency, resolveProfile } from './profile/index.js';
-import { resolveAgencies, type SecretNeeds } from './profile/resolve-secrets.js';
-import { startTargetReceiver } from './receiver/index.js';
+import { loadProfile, type Profile, resolveProfile } from './profile/index.js';
 import type { LoadRunResult, SuiteResult } from './results/run-result.js';
-import { createAdminClient } from './clock/admin-client.js';
-import { AdminClockDriver } from './clock/admin-clock-driver.js';
-import { clockBoundMs } from './clock/clock-bound.js';
-import { ClockRestorer } from './clock/clock-restorer.js';
-import type { ClockDriver } from './clock/clock-driver.js';
-import { MockClockDriver } from './clock/mock-clock-driver.js';
-import { RealClockDriver } from './clock/real-clock-driver.js';
 import type { RunListener } from './runner/run-events.js';
-import { runSuite } from './runner/run-suite.js';
-import { replayContext } from './runner/replay-context.js';
-import { loadSuiteParts } from './runner/suite-parts.js';
 import type { SuiteParts } from './runner/suite-part-types.js';
 
 /** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
@@ -111,34 +95,9 @@ function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: Moc
   return resolveProfile(p, 'embedded mock profile');
 }
 
-/** The secrets the selected checks cannot do without. */
-function secretNeeds(checks: readonly Check[], profile: Readonly<Profile>): SecretNeeds {
-  const needs = new Set(checks.flatMap((c) => c.needs));
-  return {
-    agencies: needs.has('second-agency') ? Math.min(2, profile.agencies.length) : 1,
-    webhookSecret: needs.has('receiver'),
-    hotel: needs.has('hotel') && profile.hotel_base_url !== null,
-  };
-}
-
-/** The note of a run whose probe was answered with a body too large to read: the target answers, but may be unusable. */
-export const PROBE_TOO_LARGE = 'the target answered the probe (a signed GET of the account) with a body larger than the harness reads';
-
-/** Probes the target (see `probeTarget`); a refused signature or an answer too large to read becomes a note. */
-async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promise<string | undefined> {
-  const { status, code, tooLarge } = await probeTarget(profile, agency, 'runner: probe');
-  if (tooLarge !== undefined) return `${PROBE_TOO_LARGE}: ${tooLarge}`;
-  // Signed with local time: a moved mock clock refuses it for skew, which says nothing about the credentials.
-  if (status === profile.errors.unauthenticated.status && code !== profile.errors.timestamp_skew.code) {
-    return `the target refused the probe with ${status} (${code ?? 'no code'}): check agency ${agency.id}'s key id and secret`;
-  }
-  return undefined;
-}
-
 /** Creates a harness over a profile (or the embedded mock). Nothing starts until `prepare` or `run`. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const embedded = options.embedded ?? (options.profile === undefined && options.targetFile === undefined);
-  const registry = options.checks ? defineRegistry(options.checks) : defaultRegistry();
   let prepared: Promise<PreparedTarget> | undefined;
   let mock: RunningMock | undefined;
 
@@ -164,92 +123,12 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   return {
     prepare,
     async run(runOptions = {}) {
-      const selection = registry.select(runOptions.only);
-      const target = await prepare();
-      const { profile } = target;
-      // A document that cannot be read is the user's mistake: said before the run starts, not as the ERROR of the check that reads it at its end.
-      if (profile.openapi !== null && selection.checks.some((c) => c.readsOpenApi === true)) await loadOpenApiDocument(profile.openapi);
-      const agencies = resolveAgencies(profile, options.env ?? process.env, secretNeeds(selection.checks, profile));
-      const notes: string[] = [];
-      const probeNote = await probe(profile, agencies[0]!);
-      if (probeNote) notes.push(probeNote);
-
-      let clock: ClockDriver;
-      let reset: (() => Promise<void>) | undefined;
-      let restorer: ClockRestorer | undefined;
-      if (target.mock) {
-        const m = target.mock;
-        clock = new MockClockDriver(m.clock, { advance: (ms) => m.advance(ms), maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
-        reset = () => m.reset();
-      } else if (profile.clock.control === 'mock-admin') {
-        restorer = new ClockRestorer(createAdminClient(profile.clock.admin_url), runOptions.signal);
-        const driver = await AdminClockDriver.connect(restorer.admin, { maxWaitMs: clockBoundMs(profile), signal: runOptions.signal }).catch((err: unknown) => {
-          throw isHarnessError(err) && err.code === 'E_TARGET_UNREACHABLE'
-            ? new HarnessError(
-                'E_TARGET_UNREACHABLE',
-                `mock admin API ${profile.clock.control === 'mock-admin' ? profile.clock.admin_url : ''} is unreachable: ${err.message}`,
-                { cause: err },
-              )
-            : err;
-        });
-        clock = driver;
-        reset = () => driver.admin.reset();
-      } else {
-        clock = new RealClockDriver({ maxWaitMs: clockBoundMs(profile), signal: runOptions.signal });
-      }
-
-      const receiver = await startTargetReceiver(profile, { ...options.receiver, embedded, now: () => clock.now() });
-      if (!receiver) {
-        notes.push(
-          'No webhook receiver: the target is not on this machine and no receiver.public_url (or --receiver-url) says how it can reach one; webhook checks are skipped.',
-        );
-      }
-
-      const found =
-        options.parts === false || !(selection.scenarios || selection.properties)
-          ? {}
-          : (options.parts ??
-            (await loadSuiteParts({
-              scenarioNames: selection.scenarioNames,
-              propertyNames: selection.propertyNames,
-              ...(runOptions.propertyPath ? { propertyPath: runOptions.propertyPath } : {}),
-              ...(runOptions.propertyReplayPath ? { propertyReplayPath: runOptions.propertyReplayPath } : {}),
-              ...(runOptions.fuzzRuns !== undefined ? { fuzzRuns: runOptions.fuzzRuns } : {}),
-              replayContext: replayContext({ targetFile: options.targetFile, embedded, mockDefects: options.mock?.defects }),
-            })));
-      const parts: SuiteParts = {};
-      if (selection.scenarios && found.scenarios) parts.scenarios = found.scenarios;
-      if (selection.properties && found.properties) parts.properties = found.properties;
-      if (found.realTimeMs) parts.realTimeMs = found.realTimeMs;
-      if (found.scenarioWaits) parts.scenarioWaits = found.scenarioWaits;
-      if (found.casesOf) parts.casesOf = found.casesOf;
-      if (found.agenciesOf) parts.agenciesOf = found.agenciesOf;
-
-      try {
-        return await runSuite({
-          profile,
-          agencies,
-          checks: selection.checks,
-          clock,
-          ...(reset ? { reset } : {}),
-          ...(receiver ? { receiver } : {}),
-          parts,
-          ...(runOptions.seed !== undefined ? { seed: runOptions.seed } : {}),
-          ...(runOptions.runId !== undefined ? { runId: runOptions.runId } : {}),
-          ...(runOptions.maxWaitS !== undefined ? { maxWaitMs: runOptions.maxWaitS * 1000 } : {}),
-          command: runOptions.command ?? 'run',
-          embedded,
-          ...(options.checkTimeoutMs !== undefined ? { checkTimeoutMs: options.checkTimeoutMs } : {}),
-          notes,
-          ...(runOptions.onEvent ? { onEvent: runOptions.onEvent } : {}),
-          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
-        });
-      } finally {
-        await receiver?.close();
-        await restorer?.restore();
-      }
+      // The runner, the checks and what they read load with the first run: a load never compiles them.
+      const { runOnTarget } = await import('./runner/run-on-target.js');
+      return runOnTarget(prepare, options, runOptions);
     },
     async load(loadOptions) {
+      const { loadOnTarget } = await import('./load/load-on-target.js');
       return loadOnTarget(await prepare(), loadOptions, options.env ?? process.env);
     },
     async close() {
