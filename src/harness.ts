@@ -1,10 +1,10 @@
 import type { Check } from './checks/types.js';
-import type { MockOptions, RunningMock } from './mock/index.js';
+import { createMock, type MockOptions, type RunningMock } from './mock/index.js';
 import type { LoadOptions } from './load/load-on-target.js';
 import { agencyFromMock } from './profile/agency-from-mock.js';
 import { loadProfile, type Profile, resolveProfile } from './profile/index.js';
 import type { LoadRunResult, SuiteResult } from './results/run-result.js';
-import type { RunListener } from './runner/run-events.js';
+import type { HarnessRunOptions } from './runner/run-on-target.js';
 import type { SuiteParts } from './runner/suite-part-types.js';
 
 /** Options of `createHarness`. With neither `profile` nor `targetFile`, the harness starts the embedded mock. */
@@ -29,33 +29,7 @@ export interface HarnessOptions {
   checkTimeoutMs?: number;
 }
 
-/** Options of one run. */
-export interface HarnessRunOptions {
-  /** Comma list (or list) of check ids and areas; everything when absent. */
-  only?: string | readonly string[];
-  seed?: number;
-  /** fast-check path of a property counterexample to replay (with `seed` and one `property:<name>`). */
-  propertyPath?: string;
-  /** fast-check replay path of a shrunk command list, with `propertyPath`. */
-  propertyReplayPath?: string;
-  /** Runs of property:openapi-inputs (deeper fuzzing). @defaultValue its own (1) */
-  fuzzRuns?: number;
-  /**
-   * Longest single wait in real time, s (`run --max-wait`): against a target
-   * whose clock cannot be moved, a check, scenario or property that would
-   * wait longer is a SKIP naming the bound, and the estimate leaves it out.
-   * With clock control (the embedded mock, a mock's admin API) waits are
-   * moves of the clock and it does not apply. @defaultValue 120
-   */
-  maxWaitS?: number;
-  /** The command line, for the report. */
-  command?: string;
-  /** The run id of the report. @defaultValue a new one */
-  runId?: string;
-  onEvent?: RunListener;
-  /** Interrupts the run: waits end at once, no case starts, and the result of what ran comes back with the verdict INTERRUPTED. */
-  signal?: AbortSignal;
-}
+export type { HarnessRunOptions };
 
 /** What a prepared harness points at. */
 export interface PreparedTarget {
@@ -110,7 +84,6 @@ export function createHarness(options: HarnessOptions = {}): Harness {
             ? await loadProfile(options.targetFile)
             : resolveProfile({});
       if (embedded) {
-        const { createMock } = await import('./mock/index.js');
         const mockOptions: MockOptions = { port: 0, hotelPort: 0, adminPort: 0, admin: true, ...options.mock };
         mock = await createMock(mockOptions);
         profile = pointAt(profile, mock, mockOptions);

@@ -1,6 +1,6 @@
 import { agencyFromMock } from '../profile/agency-from-mock.js';
 import { type Profile, resolveProfile } from '../profile/index.js';
-import type { MockOptions, RunningMock } from '../mock/index.js';
+import { createMock, type MockOptions, type RunningMock } from '../mock/index.js';
 
 /**
  * Mock options that keep a certification against the embedded mock short in
@@ -36,7 +36,6 @@ function profileForMock(mock: RunningMock, options: { quoteLifetimeS?: number; w
 
 /** Starts the embedded mock for a certification and returns it with its profile. */
 export async function startEmbeddedTarget(overrides: MockOptions = {}): Promise<{ mock: RunningMock; profile: Readonly<Profile> }> {
-  const { createMock } = await import('../mock/index.js');
   const options = { ...EMBEDDED_CERTIFY_MOCK, ...overrides, admin: false };
   const mock = await createMock(options);
   try {

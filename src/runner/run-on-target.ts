@@ -9,12 +9,13 @@ import { ClockRestorer } from '../clock/clock-restorer.js';
 import { MockClockDriver } from '../clock/mock-clock-driver.js';
 import { RealClockDriver } from '../clock/real-clock-driver.js';
 import { HarnessError, isHarnessError } from '../errors/harness-error.js';
-import type { HarnessOptions, HarnessRunOptions, PreparedTarget } from '../harness.js';
 import { loadOpenApiDocument } from '../openapi/load-document.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
+import type { RunningMock } from '../mock/index.js';
 import { resolveAgencies, type SecretNeeds } from '../profile/resolve-secrets.js';
 import { startTargetReceiver } from '../receiver/index.js';
 import type { SuiteResult } from '../results/run-result.js';
+import type { RunListener } from './run-events.js';
 import { replayContext } from './replay-context.js';
 import { runSuite } from './run-suite.js';
 import type { SuiteParts } from './suite-part-types.js';
@@ -25,6 +26,45 @@ import { loadSuiteParts } from './suite-parts.js';
  * `harness.ts`, which imports it when a run starts, so that a load, a mock
  * or a report command never compiles the runner and every check.
  */
+
+/** Options of one run (`Harness.run`). */
+export interface HarnessRunOptions {
+  /** Comma list (or list) of check ids and areas; everything when absent. */
+  only?: string | readonly string[];
+  seed?: number;
+  /** fast-check path of a property counterexample to replay (with `seed` and one `property:<name>`). */
+  propertyPath?: string;
+  /** fast-check replay path of a shrunk command list, with `propertyPath`. */
+  propertyReplayPath?: string;
+  /** Runs of property:openapi-inputs (deeper fuzzing). @defaultValue its own (1) */
+  fuzzRuns?: number;
+  /**
+   * Longest single wait in real time, s (`run --max-wait`): against a target
+   * whose clock cannot be moved, a check, scenario or property that would
+   * wait longer is a SKIP naming the bound, and the estimate leaves it out.
+   * With clock control (the embedded mock, a mock's admin API) waits are
+   * moves of the clock and it does not apply. @defaultValue 120
+   */
+  maxWaitS?: number;
+  /** The command line, for the report. */
+  command?: string;
+  /** The run id of the report. @defaultValue a new one */
+  runId?: string;
+  onEvent?: RunListener;
+  /** Interrupts the run: waits end at once, no case starts, and the result of what ran comes back with the verdict INTERRUPTED. */
+  signal?: AbortSignal;
+}
+
+/** What a run takes from the harness's own options (`HarnessOptions`). */
+export interface RunSetup {
+  env?: NodeJS.ProcessEnv;
+  receiver?: { host?: string; port?: number; publicUrl?: string };
+  checks?: readonly Check[];
+  parts?: SuiteParts | false;
+  checkTimeoutMs?: number;
+  targetFile?: string;
+  mock?: { defects?: Iterable<string> };
+}
 
 /** The secrets the selected checks cannot do without. */
 function secretNeeds(checks: readonly Check[], profile: Readonly<Profile>): SecretNeeds {
@@ -51,7 +91,11 @@ async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promis
 }
 
 /** Probes the target, chooses its clock and receiver, and runs the selected checks, scenarios and properties (`Harness.run`). */
-export async function runOnTarget(prepare: () => Promise<PreparedTarget>, options: HarnessOptions, runOptions: HarnessRunOptions): Promise<SuiteResult> {
+export async function runOnTarget(
+  prepare: () => Promise<{ profile: Readonly<Profile>; embedded: boolean; mock: RunningMock | undefined }>,
+  options: RunSetup,
+  runOptions: HarnessRunOptions,
+): Promise<SuiteResult> {
   const registry = options.checks ? defineRegistry(options.checks) : defaultRegistry();
   const selection = registry.select(runOptions.only);
   const target = await prepare();

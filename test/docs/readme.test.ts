@@ -28,7 +28,11 @@ describe('README', () => {
 
   it('is the command .ci/run runs', () => {
     const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
-    expect(ci).toMatch(/^npm ci\n(?:#.*\n)*npm run lint\n(?:#.*\n)*status=0\nnpm test \|\| status=\$\?$/m);
+    // `npm ci`, the linters started beside the tests, then `npm test` itself, its status kept for the end.
+    expect(ci).toMatch(/^npm ci\n(?:#.*\n|mkdir .*\n)*npm run lint .*&\nlint=\$!\nstatus=0\nnpm test \|\| status=\$\?$/m);
+    // A failed lint fails the run too.
+    expect(ci).toMatch(/^wait "\$lint" \|\| lint_status=\$\?$/m);
+    expect(ci).toMatch(/^exit "\$lint_status"$/m);
   });
 
   it('links every page of docs/ from its reference table', () => {

@@ -8,20 +8,28 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * own yet and would start the largest files first.
  */
 const LONGEST_FIRST = [
+  'test/cli/load-ci.test.ts',
+  'test/cli/regression-gates.test.ts',
   'test/selftest/selftest-all.test.ts',
   'test/docs/doc-blocks.test.ts',
   'test/hostile/secret-echo.test.ts',
-  'test/cli/load-ci.test.ts',
+  'test/runner/real-time-suite.test.ts',
   'test/runner/latency-mode.test.ts',
+  'test/browser/report-pages.test.ts',
+  'test/selftest/selftest-few.test.ts',
+  'test/hostile/special-files.test.ts',
+  'test/hostile/hostile-waits.test.ts',
+  'test/checks/webhooks/webhook-timing-process.test.ts',
+  'test/cli/run.test.ts',
   'test/cli/known-issues.test.ts',
   'test/cli/load.test.ts',
+  'test/properties/real-time.test.ts',
   'test/examples/k8s-recipes.test.ts',
-  'test/runner/real-time-suite.test.ts',
+  'test/runner/suite-plan.test.ts',
+  'test/properties/openapi-inputs.test.ts',
+  'test/runner/busy-target.test.ts',
   'test/checks/ratelimit/ratelimit-on-mock.test.ts',
-  'test/hostile/read-files.test.ts',
-  'test/cli/report-compare.test.ts',
-  'test/selftest/selftest-few.test.ts',
-  'test/cli/run.test.ts',
+  'test/certify/plan.test.ts',
 ];
 
 /** Vitest's own order (tier by tier, the failed and the slow first by its cache), with the known longest files moved to the front of their tier. */

@@ -4,7 +4,7 @@ import { createHarness } from '../../harness.js';
 import { DefectSet } from '../../mock/defects/defect-set.js';
 import { loadProgressBar, waitPrinter } from '../../load/progress.js';
 import { readLoadReport, readThresholds } from '../../load/merge/read-load-inputs.js';
-import { DEFAULT_FIXTURE } from '../../mock/fixture/default-fixture.js';
+import { DEFAULT_FIXTURE } from '../../mock/index.js';
 import { generateAgencies } from '../../mock/fixture/generate-agencies.js';
 import { writeReports } from '../../report/write-reports.js';
 import type { CommandContext } from '../command-spec.js';
