@@ -56,7 +56,7 @@ export interface HarnessRunOptions {
 }
 
 /** What a run takes from the harness's own options (`HarnessOptions`). */
-export interface RunSetup {
+interface RunSetup {
   env?: NodeJS.ProcessEnv;
   receiver?: { host?: string; port?: number; publicUrl?: string };
   checks?: readonly Check[];
