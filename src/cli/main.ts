@@ -4,6 +4,12 @@
 import { earlySignals as latch } from './early-signals.js';
 import type { CommandContext } from './command-spec.js';
 import { exitCodeOf } from './exit-codes.js';
+import nodeModule from 'node:module';
+
+// Node 22.1 and later keep what they compile in a cache on disk (the OS's temporary folder, or NODE_COMPILE_CACHE), and a
+// later start reads it instead of compiling every module again: on Node 22 `run --only AU-01` took 12% less CPU and 13% less
+// time (median of 8 pairs), a 1 s load 5% less CPU. Node 20 has no such cache, and the call is skipped.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const [{ hideBin }, { reportFatal }, { errorJson, wantsJson }, { buildParser }, { redactWrites }, { knownSecretsRedactor }] = await Promise.all([
   import('yargs/helpers'),
