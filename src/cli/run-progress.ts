@@ -1,6 +1,6 @@
+import { durationText } from '../log/duration-text.js';
 import { terminalSafe } from '../log/terminal-safe.js';
 import type { RunEvent } from '../runner/run-events.js';
-import { formatMs } from '../runner/run-suite.js';
 import { planLine, waitLine } from '../runner/progress-printer.js';
 
 /** Seconds between two plain progress lines (no terminal, or CI). */
@@ -88,12 +88,14 @@ export function runProgress(options: RunProgressOptions = {}): RunProgress {
     const { share, leftMs } = progress(at);
     const parts = [
       `${checksDone}/${checks} checks${casesDone > checksDone ? `, ${casesDone - checksDone} other cases` : ''}`,
-      `${formatMs(at - startedAt)} elapsed`,
+      `${durationText(at - startedAt)} elapsed`,
     ];
-    if (leftMs !== undefined) parts.push(estimateMs !== undefined && leftMs === 0 ? 'past the estimate' : `about ${formatMs(leftMs)} left`);
+    if (leftMs !== undefined) parts.push(estimateMs !== undefined && leftMs === 0 ? 'past the estimate' : `about ${durationText(leftMs)} left`);
     const open = activeWaits(at);
     const first = open[0];
-    const waiting = first ? `waiting ${formatMs(first.endsAt - at)}: ${first.reason}${open.length > 1 ? ` (and ${open.length - 1} more)` : ''}` : '';
+    const waiting = first
+      ? `waiting ${durationText(Math.max(0, first.endsAt - at))}: ${first.reason}${open.length > 1 ? ` (and ${open.length - 1} more)` : ''}`
+      : '';
     const text = `${parts.join(', ')}${waiting ? `; ${waiting}` : ''}`;
     return bar ? `[${'#'.repeat(Math.round(share * BAR_WIDTH)).padEnd(BAR_WIDTH, '.')}] ${text}` : `run: ${text}`;
   };

@@ -1,7 +1,8 @@
+import { durationText } from '../log/duration-text.js';
 import type { CaseResult, Verdict } from '../results/model.js';
 import type { CaseRunResult } from '../results/run-result.js';
 import { mdCell, mdCode, mdFence, mdInline } from './escape.js';
-import { evidenceBlocks, exchangeIndex, humanDuration, replayOf } from './_internal/evidence.js';
+import { evidenceBlocks, exchangeIndex, replayOf } from './_internal/evidence.js';
 import { generatedInputs } from './_internal/generated-inputs.js';
 import { groupByArea, isFailing, urgentFirst, VERDICT_ORDER } from './_internal/order.js';
 import { loadTables } from './_internal/load-table.js';
@@ -35,7 +36,7 @@ export function renderMarkdown(result: CaseRunResult): string {
     `- Target: ${mdInline(result.target.name)} ${mdCode(result.target.baseUrl)}${result.target.embedded ? ' (embedded mock)' : ''}, clock: ${clockWords(result)}`,
     `- Command: ${mdCode(result.command)}`,
     `- Seed: ${seedLine(result)}`,
-    `- Started: ${mdInline(result.startedAt)}, took ${humanDuration(result.durationMs)}`,
+    `- Started: ${mdInline(result.startedAt)}, took ${durationText(result.durationMs, { tenths: true })}`,
     `- Tool: ${mdInline(`${result.tool.name} ${result.tool.version}`)}, Node ${mdInline(result.tool.node)}`,
     '',
   );

@@ -1,6 +1,6 @@
+import { durationText } from '../log/duration-text.js';
 import { terminalSafe } from '../log/terminal-safe.js';
 import type { RunEvent } from './run-events.js';
-import { formatMs } from './run-suite.js';
 
 /**
  * Renders run events as lines: a line per finished case (verdict, id, title, ms), plus the plan and waits.
@@ -34,11 +34,11 @@ export function progressPrinter(print: (line: string) => void): (event: RunEvent
 /** The line that opens a run: how many checks, and in real time how long the waits are estimated to take. */
 export function planLine(event: Extract<RunEvent, { type: 'plan' }>): string {
   if (event.mode === 'real-time' && event.estimateMs !== undefined)
-    return `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${formatMs(event.estimateMs)} (${formatMs(event.serialMs ?? 0)} one by one).`;
+    return `The target's clock cannot be moved: waits happen in real time; ${event.checks} checks, estimated ${durationText(event.estimateMs)} (${durationText(event.serialMs ?? 0)} one by one).`;
   return `Running ${event.checks} checks${event.scenarios ? ', scenarios' : ''}${event.properties ? ', properties' : ''}, each on a freshly reset target.`;
 }
 
 /** A wait announced as it begins, with its length. */
 export function waitLine(ms: number, reason: string): string {
-  return `waiting ${formatMs(ms)}: ${reason}`;
+  return `waiting ${durationText(ms)}: ${reason}`;
 }

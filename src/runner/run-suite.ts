@@ -203,5 +203,3 @@ export async function runSuite(given: RunSuiteOptions): Promise<SuiteResult> {
     await closeApis();
   }
 }
-
-export { formatMs } from './suite-plan.js';

@@ -2,6 +2,7 @@
  * The plan of a suite run: its units, the order they are offered to the
  * leases in, and (in real time) the estimate of how long it takes.
  */
+import { durationText } from '../log/duration-text.js';
 import type { Check } from '../checks/types.js';
 import type { Profile, ResolvedAgency } from '../profile/index.js';
 import { bindingsOf, leaseFor, rolesOf } from './agency-binding.js';
@@ -227,15 +228,6 @@ export async function planSuite(input: PlanInput): Promise<SuitePlan> {
       return at === undefined ? undefined : startAt + at;
     },
     spansOf: (u, binding, at) => spansOf(u.uses, played, new Set(), leaseFor(u.uses, binding, agencies.length).fills, at - startAt),
-    note: `The target's clock cannot be moved: waits happen in real time (estimated at ${formatMs(est.estimateMs)}, ${formatMs(est.serialMs)} if the checks ran one by one).`,
+    note: `The target's clock cannot be moved: waits happen in real time (estimated at ${durationText(est.estimateMs)}, ${durationText(est.serialMs)} if the checks ran one by one).`,
   };
-}
-
-/** `4 min 20 s`, `12 s`, `850 ms`. */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
 }

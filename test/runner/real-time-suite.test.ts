@@ -1,6 +1,6 @@
+import { durationText } from '../../src/log/duration-text.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/mock/index.js';
-import { formatMs } from '../../src/runner/run-suite.js';
 import { runRealTimeSuite, startRealTimeMock } from '../helpers/real-time-suite.js';
 
 /*
@@ -54,7 +54,7 @@ describe('the suite in real time (clock control none)', () => {
     expect(serialMs).toBeGreaterThan(estimateMs!);
     // The run's notes carry the same estimate the plan event announced.
     expect(result.notes.join('\n')).toContain(
-      `waits happen in real time (estimated at ${formatMs(estimateMs!)}, ${formatMs(serialMs!)} if the checks ran one by one)`,
+      `waits happen in real time (estimated at ${durationText(estimateMs!)}, ${durationText(serialMs!)} if the checks ran one by one)`,
     );
   }, 120_000);
 

@@ -1,3 +1,4 @@
+import { durationText } from '../../log/duration-text.js';
 import { randomInt } from 'node:crypto';
 import { commandLine } from '../command-line.js';
 import { defaultRegistry } from '../../checks/index.js';
@@ -10,7 +11,6 @@ import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
 import { allOf, logEvents } from '../../runner/log-events.js';
 import { logger } from '../../log/current-logger.js';
-import { formatMs } from '../../runner/run-suite.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
 import type { CommandContext } from '../command-spec.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
@@ -193,7 +193,7 @@ export async function runCommand(
       for (const note of result.notes) out(`note: ${note}`);
       for (const line of knownIssueLines(result.cases)) out(line);
       out(
-        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${formatMs(result.durationMs)} (seed ${result.seed})`,
+        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.WARN} warnings, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} in ${durationText(result.durationMs)} (seed ${result.seed})`,
       );
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       if (stoppedBy !== undefined) out(`INTERRUPTED by ${stoppedBy}: the run stopped before its end; the report lists what finished and what did not run`);

@@ -1,8 +1,8 @@
+import { durationText } from '../../log/duration-text.js';
 import { commandLine } from '../command-line.js';
 import { createHarness } from '../../harness.js';
 import { writeReports } from '../../report/write-reports.js';
 import { progressPrinter } from '../../runner/progress-printer.js';
-import { formatMs } from '../../runner/run-suite.js';
 import { loadScenarios, runScenarios } from '../../scenario/index.js';
 import { terminalSafe } from '../../log/terminal-safe.js';
 import { verdictOutcome, type CommandOutcome } from '../exit-codes.js';
@@ -78,7 +78,7 @@ export async function scenarioCommand(
     } else {
       for (const line of knownIssueLines(result.cases)) out(line);
       out(
-        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} scenarios in ${formatMs(result.durationMs)}`,
+        `${result.verdict}: ${s.PASS} passed, ${s.FAIL} failed, ${s.ERROR} errors, ${s.SKIP} skipped${s.KNOWN !== undefined ? `, ${s.KNOWN} known` : ''} of ${s.total} scenarios in ${durationText(result.durationMs)}`,
       );
       if (result.verdictReason !== undefined) out(`${result.verdict}: ${result.verdictReason}`);
       out(`Reports: ${written.dir}`);

@@ -87,15 +87,3 @@ export function replayOf(c: CaseResult): string | undefined {
 export function seconds(ms: number): string {
   return (Math.max(0, Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
 }
-
-/** A duration for people: `850 ms`, `12.4 s`, `3 min 05 s`. */
-export function humanDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '–';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const totalS = Math.round(ms / 1000);
-  const h = Math.floor(totalS / 3600);
-  const m = Math.floor((totalS % 3600) / 60);
-  const s = totalS % 60;
-  return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : `${m} min ${String(s).padStart(2, '0')} s`;
-}

@@ -1,7 +1,7 @@
+import { durationText } from '../../log/duration-text.js';
 import { html } from '../escape.js';
 import { gateFigures } from '../../results/gate-units.js';
 import type { SecondFigures, Spectrum } from '../../results/load-result.js';
-import { humanDuration } from '../_internal/evidence.js';
 import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
@@ -30,7 +30,7 @@ function section(id: string, title: string, body: string): string {
 }
 
 function runMeta(side: string, r: RunLabel): string {
-  return `<span>${html(side)} <b>${html(r.runId)}</b> · ${html(r.verdict)} · started ${html(r.startedAt)} · ${html(humanDuration(r.durationMs))}</span>`;
+  return `<span>${html(side)} <b>${html(r.runId)}</b> · ${html(r.verdict)} · started ${html(r.startedAt)} · ${html(durationText(r.durationMs, { tenths: true }))}</span>`;
 }
 
 /** The banner's counts, each a link to its section when the page has one (`sections`: the ids rendered), as the run report's area cards link to their failures. */

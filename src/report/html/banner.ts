@@ -1,7 +1,7 @@
+import { durationText } from '../../log/duration-text.js';
 import type { Verdict } from '../../results/model.js';
 import type { CaseRunResult } from '../../results/run-result.js';
 import { html } from '../escape.js';
-import { humanDuration } from '../_internal/evidence.js';
 import { VERDICT_ORDER } from '../_internal/order.js';
 import { VERDICT_COLOUR } from './palette.js';
 import { namesKnownIssues } from '../../results/known-note.js';
@@ -58,7 +58,7 @@ export function renderBanner(result: CaseRunResult): string {
 ${practice ? '<span class="practice-note"><b>PRACTICE</b> certification against the mock bundled with the harness: it certifies nothing about any service</span>' : ''}
 ${clockAndSeed(result)}
 <span>Started <b>${html(result.startedAt)}</b></span>
-<span>Duration <b>${html(humanDuration(result.durationMs))}</b></span>
+<span>Duration <b>${html(durationText(result.durationMs, { tenths: true }))}</b></span>
 </div>
 <div class="counts">${counts}<div class="count"><b>${result.summary.total}</b><span>Total</span></div></div>
 ${verdictBar(result.summary, result.summary.total)}

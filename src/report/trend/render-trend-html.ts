@@ -1,5 +1,5 @@
+import { durationText } from '../../log/duration-text.js';
 import { html } from '../escape.js';
-import { humanDuration } from '../_internal/evidence.js';
 import { COMPARE_STYLES } from '../html/compare-styles.js';
 import { renderLayout } from '../html/layout.js';
 import { renderLineChart, type LineSeries } from '../html/line-chart.js';
@@ -87,7 +87,7 @@ function durationChart(points: readonly TrendPoint[]): string {
     label: perTarget(`${k} runs`, t, targets),
     ...seriesStyle(j),
     points: points.flatMap((p, i) =>
-      p.kind === k && p.target === t ? [{ x: i, y: p.durationS, title: `${p.runId}: ${humanDuration(p.durationS * 1000)}` }] : [],
+      p.kind === k && p.target === t ? [{ x: i, y: p.durationS, title: `${p.runId}: ${durationText(p.durationS * 1000, { tenths: true })}` }] : [],
     ),
   }));
   return chart('Run duration', 'duration (s)', points, series);
@@ -122,7 +122,7 @@ function loadCharts(points: readonly TrendPoint[]): string[] {
 function runsTable(points: readonly TrendPoint[]): string {
   const rows = points.map(
     (p, i) =>
-      `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.target)}</td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(humanDuration(p.durationS * 1000))}</td><td class="left path"><code>${html(p.file)}</code></td></tr>`,
+      `<tr><td>${i + 1}</td><td class="left"><code>${html(p.runId)}</code></td><td class="left">${html(p.target)}</td><td class="left">${html(p.kind)}</td><td class="left">${html(p.startedAt)}</td><td class="left">${html(p.verdict)}</td><td>${html(durationText(p.durationS * 1000, { tenths: true }))}</td><td class="left path"><code>${html(p.file)}</code></td></tr>`,
   );
   return `<table class="delta"><thead><tr><th>#</th><th class="left">run</th><th class="left">target</th><th class="left">kind</th><th class="left">started</th><th class="left">verdict</th><th>duration</th><th class="left">file</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
