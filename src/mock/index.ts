@@ -2,10 +2,10 @@ import type { RunningMock } from './create-mock.js';
 import type { MockOptions } from './options.js';
 
 /** The bundled mock of the Travel B2B Distribution Service: its public API. */
-export { type AgencyCredentials, type RunningMock } from './create-mock.js';
-export { type MockOptions } from './options.js';
+export type { AgencyCredentials, RunningMock } from './create-mock.js';
+export type { MockOptions } from './options.js';
 export { DEFAULT_FIXTURE } from './fixture/default-fixture.js';
-export { type Fixture } from './fixture/fixture-types.js';
+export type { Fixture } from './fixture/fixture-types.js';
 export type { PipelineInterceptor, InterceptContext } from './http/interceptor.js';
 export type { WireRequest, WireResponse } from './http/wire.js';
 
