@@ -1,3 +1,4 @@
+import { defaultRegistry, defineRegistry } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import { createMock, type MockOptions, type RunningMock } from './mock/index.js';
 import type { LoadOptions } from './load/load-on-target.js';
@@ -72,6 +73,8 @@ function pointAt(profile: Readonly<Profile>, mock: RunningMock, mockOptions: Moc
 /** Creates a harness over a profile (or the embedded mock). Nothing starts until `prepare` or `run`. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const embedded = options.embedded ?? (options.profile === undefined && options.targetFile === undefined);
+  // Built here, so that a check list with a duplicate id throws from createHarness, before anything starts.
+  const registry = options.checks ? defineRegistry(options.checks) : defaultRegistry();
   let prepared: Promise<PreparedTarget> | undefined;
   let mock: RunningMock | undefined;
 
@@ -96,9 +99,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   return {
     prepare,
     async run(runOptions = {}) {
-      // The runner, the checks and what they read load with the first run: a load never compiles them.
+      // The runner and what it reads load with the first run: a load never compiles them.
       const { runOnTarget } = await import('./runner/run-on-target.js');
-      return runOnTarget(prepare, options, runOptions);
+      return runOnTarget(prepare, registry, options, runOptions);
     },
     async load(loadOptions) {
       const { loadOnTarget } = await import('./load/load-on-target.js');

@@ -1,5 +1,5 @@
 import { probeTarget } from '../api/probe-target.js';
-import { defaultRegistry, defineRegistry } from '../checks/index.js';
+import type { Registry } from '../checks/registry.js';
 import type { Check } from '../checks/types.js';
 import { createAdminClient } from '../clock/admin-client.js';
 import { AdminClockDriver } from '../clock/admin-clock-driver.js';
@@ -24,7 +24,7 @@ import { loadSuiteParts } from './suite-parts.js';
 /*
  * `Harness.run`: the suite on a prepared target. Kept apart from
  * `harness.ts`, which imports it when a run starts, so that a load, a mock
- * or a report command never compiles the runner and every check.
+ * or a report command never compiles the runner.
  */
 
 /** Options of one run (`Harness.run`). */
@@ -59,7 +59,6 @@ export interface HarnessRunOptions {
 interface RunSetup {
   env?: NodeJS.ProcessEnv;
   receiver?: { host?: string; port?: number; publicUrl?: string };
-  checks?: readonly Check[];
   parts?: SuiteParts | false;
   checkTimeoutMs?: number;
   targetFile?: string;
@@ -93,10 +92,10 @@ async function probe(profile: Readonly<Profile>, agency: ResolvedAgency): Promis
 /** Probes the target, chooses its clock and receiver, and runs the selected checks, scenarios and properties (`Harness.run`). */
 export async function runOnTarget(
   prepare: () => Promise<{ profile: Readonly<Profile>; embedded: boolean; mock: RunningMock | undefined }>,
+  registry: Registry,
   options: RunSetup,
   runOptions: HarnessRunOptions,
 ): Promise<SuiteResult> {
-  const registry = options.checks ? defineRegistry(options.checks) : defaultRegistry();
   const selection = registry.select(runOptions.only);
   const target = await prepare();
   const { profile, embedded } = target;
