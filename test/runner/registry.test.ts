@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS, defaultRegistry, defineRegistry } from '../../src/checks/index.js';
 import type { Check } from '../../src/checks/types.js';
+import { createHarness } from '../../src/harness.js';
 
 const check = (id: string, area: Check['area'] = 'auth'): Check => ({
   id,
@@ -21,6 +22,10 @@ describe('defineRegistry', () => {
   it.each(table)('%s', (_what, checks, error) => {
     if (error) expect(() => defineRegistry(checks)).toThrow(error);
     else expect(defineRegistry(checks).checks.map((c) => c.id)).toEqual(checks.map((c) => c.id));
+  });
+
+  it('refuses a check list with a duplicate id in createHarness, before anything starts', () => {
+    expect(() => createHarness({ checks: [check('A-01'), check('A-01')], parts: false })).toThrow(/duplicate check id A-01/);
   });
 
   it('selects by id and area, case-insensitively, with scenarios and properties as areas', () => {
