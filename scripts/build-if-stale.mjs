@@ -1,17 +1,18 @@
 // Builds dist/ unless it is already newer than every source and the TypeScript configuration: `npm ci`
 // builds through `prepare`, so the `npm start` or `npm test` that follows it starts at once instead of
 // compiling the same sources again. It emits without checking types (`tsc --noCheck`, half the time of
-// `npm run build`): `npm test` checks them, over the tests too, and `npm run typecheck` alone.
-import { spawnSync } from 'node:child_process';
+// `npm run build`): `npm test` checks them, over the tests too, and `npm run typecheck` alone. The library
+// (dist/src/, tsc) and the bundled CLI (dist/src/cli/, scripts/bundle-cli.mjs) build side by side.
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-/** What `tsconfig.build.json` compiles, and the files that change its output. */
+/** What the build compiles, and the files that change its output. */
 const SOURCES = ['src', 'properties'];
-const CONFIG = ['tsconfig.json', 'tsconfig.build.json'];
-/** The build's entry: the file a stale or missing build is judged by. */
-const ENTRY = 'dist/src/cli/main.js';
+const CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-cli.mjs'];
+/** The build's outputs, the CLI's entry and the library's: the oldest of them judges a stale or missing build. */
+const OUTPUTS = ['dist/src/cli/main.js', 'dist/src/index.js'];
 
 function newestMtime(path) {
   const stat = statSync(path);
@@ -24,7 +25,7 @@ function newestMtime(path) {
 
 function builtAt() {
   try {
-    return statSync(ENTRY).mtimeMs;
+    return Math.min(...OUTPUTS.map((file) => statSync(file).mtimeMs));
   } catch {
     return undefined;
   }
@@ -33,7 +34,10 @@ function builtAt() {
 const built = builtAt();
 const sources = Math.max(...SOURCES.map(newestMtime), ...CONFIG.map(newestMtime));
 if (built !== undefined && built >= sources) process.exit(0);
-process.stdout.write(`${ENTRY} is ${built === undefined ? 'missing' : 'older than the sources'}: building dist/\n`);
+process.stdout.write(`dist/ is ${built === undefined ? 'missing' : 'older than the sources'}: building it\n`);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
-process.exit(build.status ?? 1);
+const steps = [[tsc, '-p', 'tsconfig.build.json', '--noCheck'], ['scripts/bundle-cli.mjs']].map(
+  (args) => new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1))),
+);
+const codes = await Promise.all(steps);
+process.exit(codes.find((code) => code !== 0) ?? 0);
