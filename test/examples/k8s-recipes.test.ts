@@ -228,6 +228,10 @@ describe('examples/k8s', () => {
               `${i + 1}/${n}`,
               '--duration',
               '2',
+              // Fewer reads than the shard's agencies may make in a minute: a full read bucket would have the shard wait out its
+              // Retry-After (up to a minute) before it reads the wallets it reconciles.
+              '--requests',
+              '300',
               '--connections',
               '2',
               '--report-dir',
