@@ -54,19 +54,22 @@ function gapsOf(report: RunReport): number[] {
 }
 
 describe('webhook retry delays against a mock in another process, on the clock its deliveries are scheduled by', () => {
-  it('with its clock moved: each delay and the learned base and factor within 100 ms of the mock’s own log', async () => {
+  it('with its clock moved: each delay and the learned base and factor within 250 ms of the mock’s own log', async () => {
     // The profile keeps the reference schedule (5 s × 3): the run learns the mock's 2 s × 2 and says so.
     const { report, logged } = await runWh05({ base: 2000, factor: 2, adminClock: true });
     expect(logged).toEqual([2000, 4000]);
     const gaps = gapsOf(report);
     expect(gaps).toHaveLength(2);
-    gaps.forEach((g, i) => expect(Math.abs(g - logged[i]!)).toBeLessThanOrEqual(100));
+    // Once the clock moves, each attempt still travels to the receiver in real time, and is stamped on the target's clock as the
+    // harness follows it (the moved time plus the real time since): on a busy machine one gap read 159 ms off the log. The error
+    // this test exists for was a whole second (4.0 s measured for 5.0 s).
+    gaps.forEach((g, i) => expect(Math.abs(g - logged[i]!)).toBeLessThanOrEqual(250));
     const note = report.notes.find((n) => n.includes('retried webhooks after'));
     const m = /after (\d+) ms, then ([\d.]+) times longer/.exec(note ?? '');
     expect(m, report.notes.join('\n')).not.toBeNull();
     const base = Number(m![1]);
-    expect(Math.abs(base - logged[0]!)).toBeLessThanOrEqual(100);
-    expect(Math.abs(base * Number(m![2]) - logged[1]!)).toBeLessThanOrEqual(100);
+    expect(Math.abs(base - logged[0]!)).toBeLessThanOrEqual(250);
+    expect(Math.abs(base * Number(m![2]) - logged[1]!)).toBeLessThanOrEqual(250);
   });
 
   it('in real time: each delay within 250 ms of the mock’s own log', async () => {
