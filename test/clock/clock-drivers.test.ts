@@ -95,8 +95,10 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
         expect(reached).toBeGreaterThanOrEqual(instant);
         expect(reached - instant).toBeLessThan(2 * rtt + 60 + late());
         for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant + late());
-        // One move, at most a second to correct; never a step per second of the wait.
-        expect(f.moves.length - movesBefore).toBeLessThanOrEqual(2);
+        // One move, at most a second to correct; never a step per second of the wait. An event loop later than the room the driver
+        // leaves for it (20 ms) widens its reading of the fake's clock, and a move stops shorter: a third then reaches the instant
+        // (3 once, beside the whole test suite).
+        expect(f.moves.length - movesBefore).toBeLessThanOrEqual(late() > 20 ? 3 : 2);
         expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30 + late());
       }
     });
