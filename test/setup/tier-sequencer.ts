@@ -24,7 +24,6 @@ const LONGEST_FIRST = [
   'test/cli/known-issues.test.ts',
   'test/cli/load.test.ts',
   'test/properties/real-time.test.ts',
-  'test/examples/k8s-recipes.test.ts',
   'test/runner/suite-plan.test.ts',
   'test/properties/openapi-inputs.test.ts',
   'test/runner/busy-target.test.ts',
