@@ -11,7 +11,7 @@ interface AdminClockOptions extends SteppingOptions {
 }
 
 /** Room for a busy machine between deciding a move and the target making it, ms: the price of a wait is about this much real time. */
-const JITTER_MS = 20;
+export const JITTER_MS = 20;
 
 /** Round trips remembered to foresee the next one. */
 const RTT_SAMPLES = 5;

@@ -2,7 +2,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MockClock } from '../../src/clock/mock-clock.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
-import { AdminClockDriver } from '../../src/clock/admin-clock-driver.js';
+import { AdminClockDriver, JITTER_MS } from '../../src/clock/admin-clock-driver.js';
 import { createAdminClient } from '../../src/clock/admin-client.js';
 import { WaitRefusedError } from '../../src/clock/clock-driver.js';
 import { MockClockDriver } from '../../src/clock/mock-clock-driver.js';
@@ -96,9 +96,9 @@ describe('AdminClockDriver across a network (fake admin API that answers late)',
         expect(reached - instant).toBeLessThan(2 * rtt + 60 + late());
         for (const landing of f.landings.slice(movesBefore)) expect(landing).toBeLessThanOrEqual(instant + late());
         // One move, at most a second to correct; never a step per second of the wait. An event loop later than the room the driver
-        // leaves for it (20 ms) widens its reading of the fake's clock, and a move stops shorter: a third then reaches the instant
+        // leaves for it (JITTER_MS) widens its reading of the fake's clock, and a move stops shorter: a third then reaches the instant
         // (3 once, beside the whole test suite).
-        expect(f.moves.length - movesBefore).toBeLessThanOrEqual(late() > 20 ? 3 : 2);
+        expect(f.moves.length - movesBefore).toBeLessThanOrEqual(late() > JITTER_MS ? 3 : 2);
         expect(Math.abs(driver.now() - f.now())).toBeLessThanOrEqual(rtt + 30 + late());
       }
     });
