@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** What the build compiles, and the files that change its output. */
 const SOURCES = ['src', 'properties'];
@@ -35,7 +35,8 @@ const built = builtAt();
 const sources = Math.max(...SOURCES.map(newestMtime), ...CONFIG.map(newestMtime));
 if (built !== undefined && built >= sources) process.exit(0);
 process.stdout.write(`dist/ is ${built === undefined ? 'missing' : 'older than the sources'}: building it\n`);
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// TypeScript's native compiler (TypeScript 7, the `typescript-native` alias): the `typescript` package stays 5.x for the linters.
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')), 'bin/tsc');
 const steps = [[tsc, '-p', 'tsconfig.build.json', '--noCheck'], ['scripts/bundle-cli.mjs']].map(
   (args) => new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1))),
 );
