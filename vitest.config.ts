@@ -2,17 +2,19 @@ import { defineConfig } from 'vitest/config';
 import { TierSequencer } from './test/setup/tier-sequencer.js';
 
 /**
- * Two tiers, one command (`npm test`, or `npx vitest run` after a build):
+ * Two tiers, one command (`npm test`, or `npx vitest run` after a build),
+ * run at once, their files in one queue that shares six workers
+ * (`test/setup/tier-sequencer.ts` orders it):
  *
  * - `unit`: in-process and CPU-bound: no real-time waits, no child process.
- *   Two files at once, each worker reusing its imports from file to file
- *   (`isolate: false`): a unit test leaves no global state behind.
- * - `e2e`: the files below, after the unit tier. They spawn the CLI (from
- *   `dist/`, which this tier's setup rebuilds when a source is newer), wait
- *   in real time (a load, a real-time suite, a rate-limit window), or run the
- *   whole suite many times (the self-test). Most of their time is spent
- *   waiting, so more of them run at once than there are cores; the longest
- *   start first (`test/setup/tier-sequencer.ts`), the self-test before all.
+ *   Each worker reuses its imports from file to file (`isolate: false`): a
+ *   unit test leaves no global state behind.
+ * - `e2e`: the files below. They spawn the CLI (from `dist/`, which this
+ *   tier's setup rebuilds when a source is newer, before any file starts),
+ *   wait in real time (a load, a real-time suite, a rate-limit window), or
+ *   run the whole suite many times (the self-test). Most of their time is
+ *   spent waiting: the unit files take the CPU they leave idle, and more
+ *   files run at once than there are cores.
  *
  * A new file is a unit test unless it is listed here. What each tier costs:
  * docs/testing.md.
@@ -98,7 +100,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: E2E,
-          maxWorkers: 2,
+          // One group (both tiers at once) has one count of workers, which vitest wants stated alike in each project.
+          maxWorkers: 6,
           // A worker keeps the modules it imported from file to file (the sources and their dependencies, imported once per worker instead of once per file).
           isolate: false,
           sequence: { groupOrder: 0 },
@@ -109,8 +112,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: E2E,
-          maxWorkers: 4,
-          sequence: { groupOrder: 1 },
+          maxWorkers: 6,
+          sequence: { groupOrder: 0 },
           globalSetup: ['test/setup/built-cli.ts'],
         },
       },
