@@ -30,7 +30,7 @@ export interface PropertyDef {
   writesPerRun?: number;
   /** It leaves a rate-limit bucket full on purpose: in real time it runs after the others, never beside a scenario's wait. */
   fills?: boolean;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type; one list holds them all
+  // oxlint-disable-next-line typescript/no-explicit-any -- each property draws its own input type; one list holds them all
   build(env: PropertyEnv, replay?: { replayPath?: string }): BuiltProperty<any> | Promise<BuiltProperty<any>>;
   /**
    * Against a target whose clock cannot be moved: the runs it makes (and
@@ -54,7 +54,7 @@ export interface RealTimeInput {
 
 /** How a property runs in real time. */
 export interface RealTimePlan {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as in `build`
+  // oxlint-disable-next-line typescript/no-explicit-any -- as in `build`
   built: BuiltProperty<any>;
   /** fast-check runs: 1 where one run judges every generated case against one wait. */
   fcRuns: number;

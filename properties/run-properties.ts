@@ -64,7 +64,7 @@ function unmet(ctx: CheckContext, needs: Need[]): string | undefined {
 
 /** A property made ready to run: what fast-check checks, and the runs it makes (and why, in real time). */
 interface Prepared {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property draws its own input type
+  // oxlint-disable-next-line typescript/no-explicit-any -- each property draws its own input type
   built: BuiltProperty<any>;
   fcRuns: number;
   runs: number;

@@ -19,7 +19,7 @@ export interface CommandContext {
 export interface CommandSpec<A = unknown> {
   command: string;
   describe: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command's builder infers its own arguments type; one list holds them all
+  // oxlint-disable-next-line typescript/no-explicit-any -- each command's builder infers its own arguments type; one list holds them all
   builder: (y: Argv) => Argv<any>;
   /** Absent on a command that only groups subcommands. */
   run?: (args: A, context: CommandContext) => Promise<CommandOutcome>;

@@ -77,7 +77,7 @@ describe('a failing property names the exchanges that broke it, first', () => {
   it('idempotency-model: a broken replay keeps its pair first, decisive', async () => {
     const { r } = await failing('replay-differs', 'idempotency-model');
     const pair = r.details?.replayPair as { original: string; replay: string };
-    expect((r.details?.decisive as string[]).slice(0, 2)).toEqual([pair.original, pair.replay]);
+    expect((r.details!.decisive as string[]).slice(0, 2)).toEqual([pair.original, pair.replay]);
     expect(r.evidence.slice(0, 2)).toEqual([pair.original, pair.replay]);
   });
 });
