@@ -1,6 +1,6 @@
 // Builds dist/ unless it is already newer than every source and the TypeScript configuration: `npm ci`
 // builds through `prepare`, so the `npm start` or `npm test` that follows it starts at once instead of
-// compiling the same sources again. It emits without checking types (`tsc --noCheck`, half the time of
+// compiling the same sources again. It emits without checking types (`tsc --noCheck`, under half the time of
 // `npm run build`): `npm test` checks them, over the tests too, and `npm run typecheck` alone. The library
 // (dist/src/, tsc) and the bundled CLI (dist/src/cli/, scripts/bundle-cli.mjs) build side by side.
 import { spawn } from 'node:child_process';
@@ -35,8 +35,8 @@ const built = builtAt();
 const sources = Math.max(...SOURCES.map(newestMtime), ...CONFIG.map(newestMtime));
 if (built !== undefined && built >= sources) process.exit(0);
 process.stdout.write(`dist/ is ${built === undefined ? 'missing' : 'older than the sources'}: building it\n`);
-// TypeScript's native compiler (TypeScript 7, the `typescript-native` alias): the `typescript` package stays 5.x for the linters.
-const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')), 'bin/tsc');
+// TypeScript 7 (the native compiler) exports no path to its bin: found beside its package.json.
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc');
 const steps = [[tsc, '-p', 'tsconfig.build.json', '--noCheck'], ['scripts/bundle-cli.mjs']].map(
   (args) => new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1))),
 );

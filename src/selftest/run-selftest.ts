@@ -40,7 +40,8 @@ interface SelftestOptions {
 
 /** One finished run of the self-test. */
 type SelftestProgress =
-  { type: 'defect'; outcome: DefectOutcome; done: number; total: number } | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
+  | { type: 'defect'; outcome: DefectOutcome; done: number; total: number }
+  | { type: 'clean'; outcome: CleanOutcome; done: number; total: number };
 
 type Job = { kind: 'clean'; index: number } | { kind: 'defect'; spec: DefectSpec & { defect: DefectName }; focus: string[] | undefined };
 

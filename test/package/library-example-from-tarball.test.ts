@@ -79,8 +79,7 @@ describe('the packed package, installed in an empty folder', () => {
       files: ['example.ts'],
     };
     writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
-    // TypeScript's native compiler (TypeScript 7), as the project's own typecheck.
-    await run(process.execPath, [path.join(root, 'node_modules/typescript-native/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
+    await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
 
     const { stdout } = await run(process.execPath, ['out/example.js'], { cwd: app, timeout: 60_000 });
     expect(stdout).toMatch(/FAIL: 0/);

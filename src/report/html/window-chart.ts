@@ -33,7 +33,8 @@ const isCounts = (v: unknown): v is number[] => Array.isArray(v) && v.every(isNu
 export function windowDrawing(details: Record<string, unknown> | undefined): WindowDrawing | undefined {
   const t = details?.timeline as { from?: unknown; binMs?: unknown; admitted?: unknown; counted?: unknown } | undefined;
   const w = (details?.windows as unknown[] | undefined)?.[0] as
-    { windowStart?: unknown; windowEnd?: unknown; admittedInWindow?: unknown; firstOver?: { ref?: unknown; sentAt?: unknown } } | undefined;
+    | { windowStart?: unknown; windowEnd?: unknown; admittedInWindow?: unknown; firstOver?: { ref?: unknown; sentAt?: unknown } }
+    | undefined;
   const limit = details?.limit;
   if (!t || !w || !isNum(limit) || !isNum(t.from) || !isNum(t.binMs) || t.binMs <= 0 || !isCounts(t.admitted) || !isCounts(t.counted)) return undefined;
   if (!isNum(w.windowStart) || !isNum(w.windowEnd) || !isNum(w.admittedInWindow) || !isNum(w.firstOver?.sentAt)) return undefined;
