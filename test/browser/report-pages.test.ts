@@ -26,6 +26,8 @@ const only = process.env['BROWSER_PAGES']
   .map((k) => k.trim())
   .filter(Boolean);
 const KINDS = PAGE_KINDS.filter((k) => !only || only.includes(k.kind));
+/** `BROWSER_FULL_PAGE=1` also writes a screenshot of each whole page (beside the first screen's, always written). */
+const FULL_PAGE = process.env['BROWSER_FULL_PAGE'] === '1';
 // One line, not a failure: a machine without Chromium still runs every other test.
 if (!executable) process.stdout.write(`${SKIPPED_LINE}\n`);
 
@@ -86,7 +88,8 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       // A long unbroken value (a token, a URL) must wrap, not widen the page into a sideways scroll.
       expect(await p.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(FIRST_SCREEN.width);
       await p.screenshot({ path: path.join(OUT, `${kind}.first-screen.png`) });
-      await p.screenshot({ path: path.join(OUT, `${kind}.png`), fullPage: true });
+      // The whole page too, for a reviewer who asks for it: it is an eighth of the browser's work here, and nothing judges it.
+      if (FULL_PAGE) await p.screenshot({ path: path.join(OUT, `${kind}.png`), fullPage: true });
     });
 
     it('shows exactly the right rows under each filter button', async () => {

@@ -23,7 +23,7 @@ import { createMock, type RunningMock } from '../../src/mock/create-mock.js';
 import { allPages, missingKeyLines, ROOT, type Runnable } from './doc-blocks.js';
 
 /** Seconds of load a block's `--duration` becomes. */
-const LOAD_SECONDS = 2;
+const LOAD_SECONDS = 1;
 /** The longest a block may take: a certification waits out a real `Retry-After` of up to a minute. */
 const BLOCK_TIMEOUT_MS = 240_000;
 /** What the repository holds that a block's folder does not link to: what runs write, and the profiles, copied instead (nor any dot file: a block may make its own `.github`). */
