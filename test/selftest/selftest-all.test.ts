@@ -11,6 +11,7 @@ import { runSelftest } from '../../src/selftest/run-selftest.js';
  */
 describe('the whole self-test', () => {
   test('catches 100% of the defects with zero false alarms', { timeout: 900_000 }, async () => {
+    // Two runs at once: in one process, more finish no sooner and only lengthen each other's request latencies (docs/testing.md).
     const result = await runSelftest({ repeatClean: 1, concurrency: 2, mode: 'focused' });
     const escaped = result.defects.filter((d) => !d.caught).map((d) => `${d.defect}${d.error ? ` (${d.error})` : ''}`);
     const alarms = result.clean.flatMap((c) => [...c.falseAlarms.map((f) => `${f.id}: ${f.message}`), ...(c.error ? [c.error] : [])]);
