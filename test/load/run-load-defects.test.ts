@@ -12,14 +12,25 @@ afterEach(async () => {
   mock = undefined;
 });
 
-async function failedKinds(defect: string, beforeRun?: (m: RunningMock) => Promise<void>): Promise<string[]> {
+/**
+ * Enough requests that a bucket goes past its limit (read 40, write 6 an agency) however slowly the machine serves
+ * them: a 1.5 s load beside two CPU hogs once sent too few, and limit-plus-one escaped. 300 answers take well under a
+ * second on a quiet machine.
+ */
+const PAST_THE_LIMITS = { durationS: 15, maxRequests: 300 };
+
+async function failedKinds(
+  defect: string,
+  beforeRun?: (m: RunningMock) => Promise<void>,
+  bound: { durationS: number; maxRequests?: number } = PAST_THE_LIMITS,
+): Promise<string[]> {
   mock = await createMock({ fixture: { agencies: generateAgencies(2, { limits: { read: 40, write: 6 } }) } });
   mock.defects.enable([defect]);
   await beforeRun?.(mock);
   const run = await runLoad({
     target: mockLoadTarget(mock),
     scenarios: await loadScenarios({}),
-    durationS: 1.5,
+    ...bound,
     connections: 4,
     pushLimits: false,
     settleMs: 200,
@@ -35,12 +46,16 @@ describe('runLoad verdicts fail against a defective mock', () => {
   }, 20_000);
 
   it('fixed-window: across a minute boundary the fixed window admits twice the limit within 60 s', async () => {
-    const kinds = await failedKinds('fixed-window', async (m) => {
-      // Put the mock's clock 0.6 s before a minute boundary, so the load spans it.
-      const now = m.clock.now();
-      const next = Math.ceil(now / 60_000) * 60_000;
-      await m.advance((next - now < 1500 ? next + 60_000 : next) - now - 600);
-    });
+    const kinds = await failedKinds(
+      'fixed-window',
+      async (m) => {
+        // Put the mock's clock 0.6 s before a minute boundary, so the load spans it.
+        const now = m.clock.now();
+        const next = Math.ceil(now / 60_000) * 60_000;
+        await m.advance((next - now < 1500 ? next + 60_000 : next) - now - 600);
+      },
+      { durationS: 1.5 },
+    );
     expect(kinds).toContain('window-limit');
   }, 20_000);
 
