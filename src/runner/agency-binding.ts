@@ -32,14 +32,13 @@ export function rolesOf(check: Pick<UnitDemand, 'needs'>): number {
 
 /** What a check declares it touches, or the safe default: read, write and wallet of each of its agencies. */
 export function touchesOf(check: Pick<UnitDemand, 'needs' | 'touches' | 'fills'>): ResourceRef[] {
-  let refs = touched.get(check);
-  if (!refs) {
+  const refs = remembered(touched, check, '', () => {
+    if (check.touches) return [...new Set([...check.touches, ...(check.fills ?? [])])];
     const kinds: AgencyResource[] = ['read', 'write', 'wallet'];
     const out: ResourceRef[] = [];
-    if (check.touches) out.push(...new Set([...check.touches, ...(check.fills ?? [])]));
-    else for (let role = 0; role < rolesOf(check); role++) for (const k of kinds) out.push(`${role}:${k}`);
-    touched.set(check, (refs = out));
-  }
+    for (let role = 0; role < rolesOf(check); role++) for (const k of kinds) out.push(`${role}:${k}`);
+    return out;
+  });
   return [...refs];
 }
 
@@ -48,9 +47,18 @@ export function touchesOf(check: Pick<UnitDemand, 'needs' | 'touches' | 'fills'>
  * candidate order is played through): they are worked out once per check, binding and refs. Six plans of the whole suite
  * took 3.4 s instead of 10.3 s.
  */
-const touched = new WeakMap<object, ResourceRef[]>();
+const touched = new WeakMap<object, Map<string, ResourceRef[]>>();
 const bound = new WeakMap<object, Map<string, string[]>>();
 const leases = new WeakMap<object, Map<string, Lease>>();
+
+/** What `make` returns for `check` and `key`, made on the first ask and remembered in `cache`. */
+function remembered<T>(cache: WeakMap<object, Map<string, T>>, check: object, key: string, make: () => T): T {
+  let byKey = cache.get(check);
+  if (!byKey) cache.set(check, (byKey = new Map()));
+  let value = byKey.get(key);
+  if (value === undefined) byKey.set(key, (value = make()));
+  return value;
+}
 
 function split(ref: string): { role: number; kind: string } {
   const i = ref.indexOf(':');
@@ -59,12 +67,8 @@ function split(ref: string): { role: number; kind: string } {
 
 /** The concrete resources (`<agency index>:<kind>`) that `refs` name when role i of `check` is played by agency `binding[i]` (every agency for an `everyAgency` check's role 0). */
 export function resourcesOf(check: Pick<UnitDemand, 'everyAgency'>, refs: readonly string[], binding: readonly number[], agencyCount: number): string[] {
-  let byKey = bound.get(check);
-  if (!byKey) bound.set(check, (byKey = new Map()));
   const key = `${agencyCount}/${binding.join(',')}/${refs.join(',')}`;
-  let resources = byKey.get(key);
-  if (!resources) byKey.set(key, (resources = resolveRefs(check, refs, binding, agencyCount)));
-  return [...resources];
+  return [...remembered(bound, check, key, () => resolveRefs(check, refs, binding, agencyCount))];
 }
 
 function resolveRefs(check: Pick<UnitDemand, 'everyAgency'>, refs: readonly string[], binding: readonly number[], agencyCount: number): string[] {
@@ -80,11 +84,7 @@ function resolveRefs(check: Pick<UnitDemand, 'everyAgency'>, refs: readonly stri
 
 /** The lease of `check` when its role i is played by agency `binding[i]` (every agency for an `everyAgency` check). */
 export function leaseFor(check: Planned, binding: readonly number[], agencyCount: number): Lease {
-  let byBinding = leases.get(check);
-  if (!byBinding) leases.set(check, (byBinding = new Map()));
-  const key = `${agencyCount}/${binding.join(',')}`;
-  let lease = byBinding.get(key);
-  if (!lease) byBinding.set(key, (lease = newLease(check, binding, agencyCount)));
+  const lease = remembered(leases, check, `${agencyCount}/${binding.join(',')}`, () => newLease(check, binding, agencyCount));
   // A lease is never changed, only replaced (LeasePlanner.release): its lists are shared, the lease itself is the caller's own.
   return { ...lease };
 }
