@@ -88,7 +88,7 @@ describe.skipIf(!executable)('the report pages in a real browser', () => {
       // A long unbroken value (a token, a URL) must wrap, not widen the page into a sideways scroll.
       expect(await p.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(FIRST_SCREEN.width);
       await p.screenshot({ path: path.join(OUT, `${kind}.first-screen.png`) });
-      // The whole page too, for a reviewer who asks for it: it is an eighth of the browser's work here, and nothing judges it.
+      // The whole page too, for a reviewer who asks for it: it is about a fifth of the browser's CPU here, and nothing judges it.
       if (FULL_PAGE) await p.screenshot({ path: path.join(OUT, `${kind}.png`), fullPage: true });
     });
 
