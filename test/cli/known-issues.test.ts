@@ -150,6 +150,8 @@ describe('load --known-issues', () => {
         '2',
         '--duration',
         '1',
+        '--requests',
+        '200',
         '--threshold',
         'rps>=100000000',
         '--threshold',

@@ -14,6 +14,11 @@ import { startMockProcess, type MockProcess } from '../helpers/mock-process.js';
  */
 
 const WINDOW_S = 3;
+/**
+ * What a load that only has to pass its agencies' limits (40 reads each) runs for: 300 answers, 5 s at most. A load
+ * of fixed seconds sends as many requests as the machine allows, and takes every CPU it finds for its whole length.
+ */
+const PAST_THE_LIMITS = ['--requests', '300', '--duration', '5'];
 const cli = (args: string[]): Promise<CliRun> => runCli(args, { CI: '1' });
 
 let mock: MockProcess | undefined;
@@ -66,8 +71,7 @@ describe('load as CI runs it, against a mock in another process', () => {
         profile,
         '--search',
         'flights',
-        '--duration',
-        '1',
+        ...PAST_THE_LIMITS,
         '--connections',
         '2',
         '--report-dir',
@@ -96,8 +100,7 @@ describe('load as CI runs it, against a mock in another process', () => {
           'flights',
           '--shard',
           `${i}/4`,
-          '--duration',
-          '1',
+          ...PAST_THE_LIMITS,
           '--connections',
           '2',
           '--report-dir',
@@ -161,8 +164,7 @@ describe('load as CI runs it, against a mock in another process', () => {
       profile,
       '--search',
       'flights',
-      '--duration',
-      '1',
+      ...PAST_THE_LIMITS,
       '--connections',
       '2',
       '--report-dir',
@@ -175,8 +177,7 @@ describe('load as CI runs it, against a mock in another process', () => {
       profile,
       '--search',
       'flights',
-      '--duration',
-      '1',
+      ...PAST_THE_LIMITS,
       '--connections',
       '2',
       '--report-dir',

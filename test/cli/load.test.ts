@@ -12,7 +12,20 @@ describe('svc-harness load', () => {
   it('a failing threshold exits 99 and is a failing JUnit case; report merge refuses the same result twice', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'load-cli-'));
     try {
-      const run = await cli(['load', '--agencies', '2', '--duration', '1', '--threshold', 'rps>=100000000', '--report-dir', dir, '--json']);
+      const run = await cli([
+        'load',
+        '--agencies',
+        '2',
+        '--duration',
+        '1',
+        '--requests',
+        '200',
+        '--threshold',
+        'rps>=100000000',
+        '--report-dir',
+        dir,
+        '--json',
+      ]);
       expect(run.stderr).not.toMatch(/internal error/);
       expect(run.code).toBe(99);
       const summary = JSON.parse(run.stdout.trim()) as { report_dir: string; totals: { requests: number } };

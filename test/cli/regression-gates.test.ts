@@ -110,7 +110,22 @@ describe('errors are the service’s errors: two scenario shards merged, against
     const profile = await mock.profile(where, 60);
     const shards = await Promise.all(
       [1, 2].map((i) =>
-        cli(['load', '--target', profile, '--duration', '3', '--connections', '4', '--shard', `${i}/2`, '--report-dir', join(where, `shard-${i}`), '--json']),
+        cli([
+          'load',
+          '--target',
+          profile,
+          '--requests',
+          '400',
+          '--duration',
+          '15',
+          '--connections',
+          '4',
+          '--shard',
+          `${i}/2`,
+          '--report-dir',
+          join(where, `shard-${i}`),
+          '--json',
+        ]),
       ),
     );
     for (const r of shards) expect(r.code, said(r)).toBe(0);

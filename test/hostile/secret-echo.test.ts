@@ -64,7 +64,10 @@ describe('a target that echoes every secret in every form', () => {
 
   it('load: no secret in any report file, on the console or in the logs', async () => {
     const reports = path.join(dir, 'load');
-    const run = await runCli(['load', '--target', profile, '--duration', '2', '--connections', '2', '--report-dir', reports, '--log-level', 'debug'], ENV);
+    const run = await runCli(
+      ['load', '--target', profile, '--duration', '2', '--requests', '200', '--connections', '2', '--report-dir', reports, '--log-level', 'debug'],
+      ENV,
+    );
     expect(run.stderr).not.toMatch(/internal error/);
     expect([...(await secretsUnder(reports, SECRETS)), ...consoleLeaks(run)]).toEqual([]);
   }, 60_000);
