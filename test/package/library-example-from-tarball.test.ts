@@ -15,6 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** npm's environment: the certificates a registry may need, which the tests' own processes start without (vitest.config.ts). */
+const npmEnv = (): NodeJS.ProcessEnv => {
+  const ca = process.env['SVC_HARNESS_TEST_NPM_CA_CERTS'];
+  return ca === undefined ? process.env : { ...process.env, NODE_EXTRA_CA_CERTS: ca };
+};
 
 /** The ```ts block of docs/library.md, read at test time so the page cannot drift from what is tested. */
 function libraryExample(): string {
@@ -55,7 +60,7 @@ describe('the packed package, installed in an empty folder', () => {
     mkdirSync(app);
     writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'app', private: true, type: 'module' })}\n`);
     // From the npm cache when it holds the dependencies, from the registry otherwise.
-    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
+    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app, env: npmEnv() });
   }, 180_000);
 
   afterAll(() => {
