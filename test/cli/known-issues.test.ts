@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { GATE_BREAKING_LOAD } from '../helpers/gate-breaking-load.js';
 
 interface RunJson {
   verdict: string;
@@ -143,26 +144,9 @@ describe('run --known-issues', () => {
 describe('load --known-issues', () => {
   it('turns a listed breached gate into KNOWN (exit 0), and the console counts gates apart from verdicts', async () => {
     const { dir, file } = await listFile('- {id: "gate:rps>=100000000", reason: this machine is small, until: 2099-12-31}\n');
-    const { code, stdout, stderr } = await runCli(
-      [
-        'load',
-        '--agencies',
-        '2',
-        '--duration',
-        '1',
-        '--requests',
-        '200',
-        '--threshold',
-        'rps>=100000000',
-        '--threshold',
-        'errors.rate<=1',
-        '--known-issues',
-        file,
-        '--report-dir',
-        dir,
-      ],
-      { CI: '1' },
-    );
+    const { code, stdout, stderr } = await runCli([...GATE_BREAKING_LOAD, '--threshold', 'errors.rate<=1', '--known-issues', file, '--report-dir', dir], {
+      CI: '1',
+    });
     expect(code, stderr).toBe(0);
     // The summary is the command's output (stdout); progress stays on stderr.
     expect(stdout).toMatch(/^verdicts: \d+ pass, 0 fail, \d+ warn, \d+ skip, 0 error; gates: 1 held, 0 breached, 1 known$/m);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { GATE_BREAKING_LOAD } from '../helpers/gate-breaking-load.js';
 import { cliArgs } from '../helpers/cli-entry.js';
 
 const cli = (args: string[]) => runCli(args, { CI: '1' });
@@ -12,20 +13,7 @@ describe('svc-harness load', () => {
   it('a failing threshold exits 99 and is a failing JUnit case; report merge refuses the same result twice', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'load-cli-'));
     try {
-      const run = await cli([
-        'load',
-        '--agencies',
-        '2',
-        '--duration',
-        '1',
-        '--requests',
-        '200',
-        '--threshold',
-        'rps>=100000000',
-        '--report-dir',
-        dir,
-        '--json',
-      ]);
+      const run = await cli([...GATE_BREAKING_LOAD, '--report-dir', dir, '--json']);
       expect(run.stderr).not.toMatch(/internal error/);
       expect(run.code).toBe(99);
       const summary = JSON.parse(run.stdout.trim()) as { report_dir: string; totals: { requests: number } };

@@ -5,19 +5,13 @@ import { runLoad } from '../../src/load/run-load.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { loadScenarios } from '../../src/scenario/load-scenario.js';
+import { PAST_THE_LIMITS } from './_past-the-limits.js';
 
 let mock: RunningMock | undefined;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/**
- * Enough requests that a bucket goes past its limit (read 40, write 6 an agency) however slowly the machine serves
- * them: a 1.5 s load beside two CPU hogs once sent too few, and limit-plus-one escaped. 300 answers take well under a
- * second on a quiet machine.
- */
-const PAST_THE_LIMITS = { durationS: 15, maxRequests: 300 };
 
 async function failedKinds(
   defect: string,

@@ -7,18 +7,13 @@ import { parseThreshold } from '../../src/load/gate/gates.js';
 import { createMock, type RunningMock } from '../../src/mock/index.js';
 import { generateAgencies } from '../../src/mock/fixture/generate-agencies.js';
 import { loadScenarios } from '../../src/scenario/load-scenario.js';
+import { PAST_THE_LIMITS } from './_past-the-limits.js';
 
 let mock: RunningMock | undefined;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/**
- * A scenario load stops after 300 answers (15 s at most): past the limits of 3 agencies (40 reads and 6 writes each) however slow
- * the machine, and no longer than that on a fast one. A load of fixed seconds sends as many requests as the machine allows.
- */
-const PAST_THE_LIMITS = { durationS: 15, maxRequests: 300 };
 
 async function start(defects: string[] = []): Promise<RunningMock> {
   mock = await createMock({ fixture: { agencies: generateAgencies(3, { limits: { read: 40, write: 6 } }) }, defects });
